@@ -1,0 +1,39 @@
+import { Command, Option } from 'commander';
+import pc from 'picocolors';
+import { InputFileError } from '../core/bird/problems';
+import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
+import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
+import { runEval } from './evalCommand';
+
+const program = new Command()
+  .name(TOOL_NAME)
+  .description('How correct and how efficient SQL is on BIRD-style SQLite databases.')
+  .version(TOOL_VERSION);
+
+program
+  .command('eval')
+  .description('Score a prediction file against gold as the official BIRD scripts do (EX, Soft-F1, VES, R-VES).')
+  .requiredOption('--questions <file>', 'BIRD question file (JSON list: question_id, db_id, SQL, difficulty)')
+  .requiredOption('--predictions <file>', 'predictions: official {"0": "SQL\\t----- bird -----\\tdb_id"}, a JSON list with question_id/predicted_sql, or one SQL a line')
+  .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
+  .option('--gold <file>', 'gold SQL file (SQL<TAB>db_id a line); default: the questions\' SQL field')
+  .option('--metrics <list>', 'comma-separated: ex, f1, ves, rves', 'ex,f1,ves,rves')
+  .addOption(new Option('--timing <mode>', 'fast: adaptive, interleaved, stops at a tight interval; official: 100 runs and 3σ cleaning as the scripts').choices(['fast', 'official']).default('fast'))
+  .option('--timeout <seconds>', 'time limit for one prediction/gold pair', '30')
+  .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
+  .option('--iterations <n>', 'runs of each pair with --timing official (official: 100)')
+  .option('--json <file>', 'write every question\'s result as JSON')
+  .option('--no-progress', 'no progress bar')
+  .action(async (options) => {
+    process.exitCode = await runEval(options);
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof InputFileError) {
+    process.stderr.write(`${pc.red('error')}: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`${pc.red('unexpected error')}: ${(error as Error).stack ?? error}\n`);
+    process.exitCode = 1;
+  }
+});

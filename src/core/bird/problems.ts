@@ -1,0 +1,31 @@
+/** A problem found in an input file: where it is, and what is wrong. The run goes on without that entry. */
+export interface InputProblem {
+  file: string;
+  /** `line 12`, `key "17"`, `item 3`: whatever locates the entry in that file. */
+  where?: string;
+  message: string;
+}
+
+export function formatProblem(problem: InputProblem): string {
+  return `${problem.file}${problem.where ? ` (${problem.where})` : ''}: ${problem.message}`;
+}
+
+/** Thrown when a whole file cannot be used (missing, not JSON, wrong shape). */
+export class InputFileError extends Error {
+  constructor(readonly problem: InputProblem) {
+    super(formatProblem(problem));
+  }
+}
+
+/** Line and column (1-based) of a character offset, for messages that point into a file. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

@@ -1,0 +1,36 @@
+import { formatProblem, InputProblem } from '../bird/problems';
+import { EvalSummary } from '../eval/summary';
+import { Metric, QuestionResult, TimingMode } from '../eval/types';
+
+export interface ToolInfo {
+  name: string;
+  version: string;
+  sqlite: string;
+}
+
+export interface EvalInputs {
+  questions: string;
+  predictions: string;
+  prediction_format: string;
+  pairing: string;
+  gold: string | null;
+  db_root: string;
+  metrics: readonly Metric[];
+  timing: TimingMode;
+  timeout_s: number;
+  max_rows: number;
+}
+
+/** The --json document: tool, inputs, summary (per difficulty and total), problems, and every question. */
+export function evalReport(tool: ToolInfo, inputs: EvalInputs, summary: EvalSummary, problems: readonly InputProblem[], questions: readonly QuestionResult[]) {
+  const groups = Object.fromEntries(
+    summary.groups.map((g) => [g.group, { count: g.count, ...g.scores, outcomes: g.outcomes }]),
+  );
+  return {
+    tool,
+    inputs,
+    summary: { ...groups, skipped: summary.skipped },
+    problems: problems.map(formatProblem),
+    questions,
+  };
+}

@@ -1,0 +1,82 @@
+import Table from 'cli-table3';
+import pc from 'picocolors';
+import { formatProblem, InputProblem } from '../bird/problems';
+import { EvalSummary } from '../eval/summary';
+import { Metric, Outcome, QuestionResult } from '../eval/types';
+
+export const METRIC_LABELS: Record<Metric, string> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
+
+const OUTCOME_LABELS: Record<Outcome, string> = {
+  correct: 'correct',
+  mismatch: 'mismatch',
+  prediction_error: 'prediction error',
+  gold_error: 'gold error',
+  timeout: 'timeout',
+  refused: 'refused',
+  skipped: 'skipped',
+};
+
+/** The official per-difficulty table: counts and each metric × 100 with two decimals. */
+export function scoreTable(summary: EvalSummary, metrics: readonly Metric[]): string {
+  const table = new Table({
+    head: ['', ...summary.groups.map((g) => g.group)],
+    style: { head: ['bold'], border: ['grey'] },
+    colAligns: ['left', ...summary.groups.map(() => 'right' as const)],
+  });
+  table.push(['count', ...summary.groups.map((g) => String(g.count))]);
+  for (const metric of metrics) {
+    table.push([METRIC_LABELS[metric], ...summary.groups.map((g) => formatScore(g.scores[metric]))]);
+  }
+  return table.toString();
+}
+
+function formatScore(score: number | null | undefined): string {
+  return score === null || score === undefined ? '-' : score.toFixed(2);
+}
+
+/** How many questions ended each way, per difficulty: what the official scripts never say. */
+export function outcomeTable(summary: EvalSummary): string {
+  const table = new Table({
+    head: ['outcome', ...summary.groups.map((g) => g.group)],
+    style: { head: ['bold'], border: ['grey'] },
+    colAligns: ['left', ...summary.groups.map(() => 'right' as const)],
+  });
+  const total = summary.groups[summary.groups.length - 1];
+  for (const outcome of Object.keys(OUTCOME_LABELS) as Outcome[]) {
+    if (outcome === 'skipped' || total.outcomes[outcome] === 0) continue;
+    table.push([OUTCOME_LABELS[outcome], ...summary.groups.map((g) => String(g.outcomes[outcome]))]);
+  }
+  return table.toString();
+}
+
+/** The questions that did not run cleanly, grouped by outcome, a few lines each. */
+export function failureList(results: readonly QuestionResult[], limit = 8): string {
+  const lines: string[] = [];
+  for (const outcome of ['gold_error', 'prediction_error', 'timeout', 'refused'] as Outcome[]) {
+    const hits = results.filter((r) => r.outcome === outcome);
+    if (hits.length === 0) continue;
+    lines.push(pc.bold(`${OUTCOME_LABELS[outcome]} (${hits.length})`));
+    for (const r of hits.slice(0, limit)) {
+      lines.push(`  #${r.index} question ${r.question_id} (${r.db_id}): ${r.error ?? ''}`);
+    }
+    if (hits.length > limit) lines.push(pc.dim(`  ... and ${hits.length - limit} more (all in --json)`));
+  }
+  return lines.join('\n');
+}
+
+export function skippedLine(summary: EvalSummary): string {
+  const { count, databases } = summary.skipped;
+  if (count === 0) return '';
+  const list = Object.entries(databases)
+    .map(([db, n]) => `${db} (${n})`)
+    .join(', ');
+  return `${pc.yellow('skipped')} ${count} question${count === 1 ? '' : 's'} whose database is not under --db-root: ${list}`;
+}
+
+export function problemList(problems: readonly InputProblem[], limit = 12): string {
+  if (problems.length === 0) return '';
+  const lines = [pc.bold(`input problems (${problems.length})`)];
+  for (const p of problems.slice(0, limit)) lines.push(`  ${formatProblem(p)}`);
+  if (problems.length > limit) lines.push(pc.dim(`  ... and ${problems.length - limit} more (all in --json)`));
+  return lines.join('\n');
+}
