@@ -118,6 +118,41 @@ export class ReadOnlyDatabase {
   }
 
   /**
+   * Runs `sql` through node-sqlite3's each(). That API reports a failure (an interrupt included) to the row
+   * callback and calls its completion callback anyway, in either order; finalize() is queued behind the
+   * each() on the same statement, so once it has called back the outcome is known for certain.
+   */
+  private eachRow(sql: string, onRow: (row: Record<string, SqlValue>) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let failure: Error | undefined;
+      let rowsDone = false;
+      let finalized = false;
+      const settle = () => {
+        if (!finalized) return;
+        if (failure) reject(failure);
+        else if (rowsDone) resolve();
+      };
+      const statement = this.db.prepare(sql, (error) => {
+        if (error) failure ??= error;
+      });
+      statement.each(
+        (error, row: Record<string, SqlValue>) => {
+          if (error) failure ??= error;
+          else if (!failure) onRow(row);
+        },
+        () => {
+          rowsDone = true;
+          settle();
+        },
+      );
+      statement.finalize(() => {
+        finalized = true;
+        settle();
+      });
+    });
+  }
+
+  /**
    * Streams every row of a query, values in column order, to `onRow`. Rows past `maxRows` abort with
    * TooManyRows (the native side queues rows without back-pressure, so the cap is what bounds memory).
    */
@@ -131,46 +166,35 @@ export class ReadOnlyDatabase {
     let overflow = false;
     const disarm = this.armDeadline(limits);
     try {
-      await new Promise<void>((resolve, reject) => {
-        this.db.each(
-          sql,
-          (error, row: Record<string, SqlValue>) => {
-            if (error || overflow) return;
-            count++;
-            if (count > limits.maxRows) {
-              overflow = true;
-              this.db.interrupt();
-              return;
-            }
-            onRow(Object.values(row));
-          },
-          (error) => {
-            if (overflow) reject(new TooManyRows(limits.maxRows));
-            else if (error) reject(this.failure(error, limits));
-            else resolve();
-          },
-        );
+      await this.eachRow(sql, (row) => {
+        if (overflow) return;
+        if (++count > limits.maxRows) {
+          overflow = true;
+          this.db.interrupt();
+          return;
+        }
+        onRow(Object.values(row));
       });
+    } catch (error) {
+      if (overflow) throw new TooManyRows(limits.maxRows);
+      throw this.failure(error as Error, limits);
     } finally {
       disarm();
     }
+    if (overflow) throw new TooManyRows(limits.maxRows);
     return count;
   }
 
   /** Runs a query to its end, discarding rows; resolves when SQLite has stepped through all of them. */
-  drain(body: string, limits: RunLimits = {}): Promise<void> {
+  async drain(body: string, limits: RunLimits = {}): Promise<void> {
     const disarm = this.armDeadline(limits);
-    return new Promise<void>((resolve, reject) => {
-      this.db.each(
-        body,
-        () => {},
-        (error) => {
-          disarm();
-          if (error) reject(this.failure(error, limits));
-          else resolve();
-        },
-      );
-    });
+    try {
+      await this.eachRow(body, () => {});
+    } catch (error) {
+      throw this.failure(error as Error, limits);
+    } finally {
+      disarm();
+    }
   }
 
   /** Prepares a query and steps it once, as Python's cursor.execute() does for a SELECT. */

@@ -4,6 +4,9 @@ import { formatProblem, InputProblem } from '../bird/problems';
 import { EvalSummary } from '../eval/summary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
 
+/** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
+const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
+
 export const METRIC_LABELS: Record<Metric, string> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
 
 const OUTCOME_LABELS: Record<Outcome, string> = {
@@ -20,7 +23,7 @@ const OUTCOME_LABELS: Record<Outcome, string> = {
 export function scoreTable(summary: EvalSummary, metrics: readonly Metric[]): string {
   const table = new Table({
     head: ['', ...summary.groups.map((g) => g.group)],
-    style: { head: ['bold'], border: ['grey'] },
+    style: TABLE_STYLE,
     colAligns: ['left', ...summary.groups.map(() => 'right' as const)],
   });
   table.push(['count', ...summary.groups.map((g) => String(g.count))]);
@@ -38,7 +41,7 @@ function formatScore(score: number | null | undefined): string {
 export function outcomeTable(summary: EvalSummary): string {
   const table = new Table({
     head: ['outcome', ...summary.groups.map((g) => g.group)],
-    style: { head: ['bold'], border: ['grey'] },
+    style: TABLE_STYLE,
     colAligns: ['left', ...summary.groups.map(() => 'right' as const)],
   });
   const total = summary.groups[summary.groups.length - 1];

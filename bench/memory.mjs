@@ -1,0 +1,40 @@
+// Peak memory of `ves-lens eval` when a prediction returns millions of rows (a cross join on the real
+// superhero database), with the default --max-rows and with a raised one. Usage: node bench/memory.mjs
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { machineLine } from './machine.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-memory-'));
+const question = (id, sql) => ({ question_id: id, db_id: 'superhero', question: '', evidence: '', SQL: 'SELECT count(*) FROM superhero', difficulty: 'simple', pred: sql });
+// superhero has 750 rows and colour 35: the joins below return from 0.56 to 19.7 million rows.
+const cases = [
+  ['562,500 rows', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b', []],
+  ['19.7 million rows, default --max-rows (1,000,000)', 'SELECT a.id, b.superhero_name, c.colour FROM superhero a, superhero b, colour c', []],
+  ['5.1 million rows, --max-rows 6,000,000', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) LIMIT 5100000', ['--max-rows', '6000000']],
+];
+
+const lines = ['# Memory on huge results', '', machineLine(), '', '| prediction | outcome | wall s | peak RSS MiB |', '|---|---|---|---|'];
+for (const [label, sql, extra] of cases) {
+  const q = question(1, sql);
+  fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([q]));
+  fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
+  const rss = path.join(scratch, 'rss');
+  const json = path.join(scratch, 'out.json');
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [
+    '--require', path.join(root, 'bench', 'peak-rss.cjs'), path.join(root, 'bin', 'ves-lens.js'), 'eval',
+    '--questions', path.join(scratch, 'q.json'), '--predictions', path.join(scratch, 'p.sql'),
+    '--db-root', path.join(root, 'sample'), '--metrics', 'ex,f1', '--timeout', '120', '--json', json, '--no-progress', ...extra,
+  ], { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rss } });
+  if (result.status !== 0) throw new Error(result.stderr);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
+  lines.push(`| ${label} | ${q0.outcome}${q0.error ? `: ${q0.error}` : ''} | ${seconds.toFixed(1)} | ${(Number(fs.readFileSync(rss, 'utf8')) / 2 ** 20).toFixed(0)} |`);
+  process.stderr.write(lines.at(-1) + '\n');
+}
+const report = lines.join('\n') + '\n';
+fs.writeFileSync(path.join(root, 'bench', 'results', 'memory.md'), report);
+process.stdout.write(report);

@@ -1,0 +1,96 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { sameResultSet } from '../../src/core/compare/executionMatch';
+import { softF1 } from '../../src/core/compare/softF1';
+import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { readQuery } from '../../src/core/db/readQuery';
+import { makeDatabase, tempDir } from '../helpers';
+
+/**
+ * The real Python sqlite3 module decides what "equal" means for EX; this test asks it directly. Each pair
+ * runs in CPython (rows as Python returns them, compared with set() and with the Soft-F1 definition of
+ * bird-evaluation.md) and in VES Lens; both must agree.
+ */
+const PYTHON_ORACLE = `
+import json, sqlite3, sys
+def row_match(p, g):
+    n = len(g)
+    m = sum(1 for v in p if v in g); po = len(p) - m
+    to = sum(1 for v in g if v not in p)
+    return m / n, po / n, to / n
+def f1(pred, gold):
+    if not pred and not gold: return 1.0
+    pred = list(dict.fromkeys(pred)); gold = list(dict.fromkeys(gold))
+    ms, ps, ts = [], [], []
+    for i, g in enumerate(gold):
+        if i >= len(pred): ms.append(0); ts.append(1); continue
+        a, b, c = row_match(pred[i], g); ms.append(a); ps.append(b); ts.append(c)
+    for i in range(len(gold), len(pred)): ms.append(0); ps.append(1); ts.append(0)
+    tp, fp, fn = sum(ms), sum(ps), sum(ts)
+    p = tp / (tp + fp) if tp + fp > 0 else 0
+    r = tp / (tp + fn) if tp + fn > 0 else 0
+    return 2 * p * r / (p + r) if p + r > 0 else 0
+db, pairs = sys.argv[1], json.loads(sys.stdin.read())
+conn = sqlite3.connect(db); cur = conn.cursor(); out = []
+for pred_sql, gold_sql in pairs:
+    pred = cur.execute(pred_sql).fetchall(); gold = cur.execute(gold_sql).fetchall()
+    out.append([int(set(pred) == set(gold)), f1(pred, gold)])
+print(json.dumps(out))
+`;
+
+const FIXTURE = `
+CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, r REAL, s TEXT, b BLOB, n NUMERIC, name TEXT COLLATE NOCASE);
+INSERT INTO t VALUES (1, 1, 1.0, '1', x'31', '1', 'Ann'), (2, 2, 2.5, 'two', x'00ff', 2.0, 'ann'),
+  (3, NULL, NULL, NULL, NULL, NULL, 'Bob'), (4, 3, -0.0, 'Two', x'', '3.0', 'bob'), (5, 1, 1.0, '1', x'31', 1, 'ANN');
+CREATE TABLE u (k INTEGER, v TEXT);
+INSERT INTO u VALUES (1, 'Ann'), (2, 'ann'), (1, 'Ann');
+`;
+
+const PAIRS: [string, string][] = [
+  ['SELECT i FROM t', 'SELECT r FROM t'], // 1 vs 1.0, NULL
+  ['SELECT s FROM t', 'SELECT i FROM t'], // '1' vs 1
+  ['SELECT b FROM t WHERE id = 1', "SELECT s FROM t WHERE id = 1"], // x'31' vs '1'
+  ['SELECT r FROM t WHERE id = 4', 'SELECT 0'], // -0.0 vs 0
+  ['SELECT n FROM t ORDER BY id', 'SELECT i FROM t ORDER BY id'], // NUMERIC affinity
+  ['SELECT name FROM t', "SELECT lower(name) FROM t"], // case-sensitive despite NOCASE
+  ['SELECT DISTINCT name FROM t', 'SELECT name FROM t'], // NOCASE DISTINCT collapses what Python keeps apart
+  ['SELECT i, s FROM t', 'SELECT s, i FROM t'], // column order
+  ['SELECT T1.v, T2.v FROM u T1 JOIN u T2 ON T1.k = T2.k', 'SELECT v, v FROM u'], // duplicate column names
+  ['SELECT 1, 2', 'SELECT 2, 1'], // numeric column names keep their order
+  ['SELECT k FROM u ORDER BY k', 'SELECT k FROM u ORDER BY k DESC'], // order: EX 1, F1 pairs by position
+  ['SELECT 0.1 + 0.2', 'SELECT 0.3'], // exact floats
+  ['SELECT 1e999', 'SELECT 9e999'], // infinities
+  ['SELECT * FROM t WHERE 0', 'SELECT * FROM u WHERE 0'], // both empty
+  ['SELECT k, v, 1 FROM u', 'SELECT k, v FROM u'], // wider prediction
+  ['WITH x AS (SELECT k FROM u) SELECT k FROM x ORDER BY k DESC LIMIT 2', 'SELECT 1 UNION ALL SELECT 2'],
+  ['SELECT avg(r), sum(i), count(*) FROM t', 'SELECT total(r) / 4, 7, 5 FROM t'],
+];
+
+describe('EX and Soft-F1 agree with CPython sqlite3 on tricky values', () => {
+  let dbFile: string;
+  let expected: [number, number][];
+  before(async () => {
+    dbFile = await makeDatabase(path.join(tempDir(), 'oracle.sqlite'), FIXTURE);
+    const python = spawnSync('python3', ['-c', PYTHON_ORACLE, dbFile], { input: JSON.stringify(PAIRS), encoding: 'utf8' });
+    assert.equal(python.status, 0, python.stderr);
+    expected = JSON.parse(python.stdout);
+  });
+
+  PAIRS.forEach(([pred, gold], i) => {
+    it(`${pred}  vs  ${gold}`, async () => {
+      const db = await ReadOnlyDatabase.open(dbFile);
+      try {
+        const limits = { maxRows: 1000 };
+        const p = await readQuery(db, pred, limits);
+        const g = await readQuery(db, gold, limits);
+        assert.ok(p.status === 'ok' && g.status === 'ok');
+        assert.equal(sameResultSet(p.rows, g.rows) ? 1 : 0, expected[i][0], 'EX');
+        assert.equal(softF1(p.rows, g.rows), expected[i][1], 'Soft-F1');
+      } finally {
+        await db.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,96 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { tokenize } from '../../src/core/sql/lexer';
+import { firstStatement, refusalReason, splitStatements } from '../../src/core/sql/statements';
+
+describe('splitStatements', () => {
+  it('splits at top-level semicolons only', () => {
+    const sql = "SELECT ';' AS a; SELECT \"x;y\" FROM t /* ; */;\n-- c;\nSELECT [p;q] FROM u";
+    assert.deepEqual(
+      splitStatements(sql).map((s) => s.text),
+      ["SELECT ';' AS a", 'SELECT "x;y" FROM t', 'SELECT [p;q] FROM u'],
+    );
+  });
+
+  it('keeps exact source ranges and the comments before each statement', () => {
+    const sql = '-- bird: 12\nSELECT 1;\n\n-- ves-lens-ignore VL003\nSELECT 2';
+    const spans = splitStatements(sql);
+    assert.equal(spans.length, 2);
+    assert.equal(sql.slice(spans[1].start, spans[1].end), 'SELECT 2');
+    assert.deepEqual(spans[0].leadingComments.map((c) => c.text), ['-- bird: 12']);
+    assert.deepEqual(spans[1].leadingComments.map((c) => c.text), ['-- ves-lens-ignore VL003']);
+  });
+
+  it('never throws on unterminated strings and comments', () => {
+    for (const sql of ["SELECT 'abc", 'SELECT "abc', 'SELECT /* abc', 'SELECT [abc', '']) {
+      assert.doesNotThrow(() => splitStatements(sql));
+      assert.equal([...tokenize(sql)].map((t) => t.text).join(''), sql, 'tokens cover the text exactly');
+    }
+  });
+});
+
+describe('firstStatement follows Python sqlite3 (3.11) execute()', () => {
+  // Each case was checked against CPython 3.11's sqlite3 module: ok = runs, multi = "You can only execute one statement at a time."
+  const cases: [string, string, boolean][] = [
+    [' ', '', false],
+    ['', '', false],
+    ['-- hi', '', false],
+    ['select 1;', 'select 1', false],
+    ['select 1;;', 'select 1', true],
+    ['select 1; -- x', 'select 1', false],
+    ['select 1; /* x */', 'select 1', false],
+    ['select 1; /* unterminated', 'select 1', false],
+    [';select 1', 'select 1', false],
+    [' ; select 1', 'select 1', false],
+    ['select 1;\n\f', 'select 1', false],
+    ['select 1;\v', 'select 1', true],
+    ['select 1;\r\n', 'select 1', false],
+    ['select 1; select 2', 'select 1', true],
+    ['select 1; -- x\nselect 2', 'select 1', true],
+    ["select ';' as x", "select ';' as x", false],
+  ];
+  for (const [sql, body, multi] of cases) {
+    it(JSON.stringify(sql), () => {
+      assert.deepEqual(firstStatement(sql), { body, hasMoreStatements: multi });
+    });
+  }
+});
+
+describe('refusalReason', () => {
+  const allowed = [
+    'SELECT * FROM t',
+    '  select replace(name, "a", "b") from t',
+    'WITH x AS (SELECT 1) SELECT * FROM x',
+    'WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 5) SELECT n FROM c',
+    'VALUES (1, 2)',
+    '(SELECT 1) UNION SELECT 2',
+    "SELECT 'DELETE FROM t' AS text_only",
+    'SELECT "delete" FROM t',
+  ];
+  for (const sql of allowed) it(`runs: ${sql}`, () => assert.equal(refusalReason(sql), null));
+
+  const refused = [
+    'DELETE FROM t',
+    'insert into t values (1)',
+    'UPDATE t SET a = 1',
+    'REPLACE INTO t VALUES (1)',
+    'DROP TABLE t',
+    'CREATE TABLE x (a)',
+    'ALTER TABLE t ADD COLUMN b',
+    "ATTACH 'other.db' AS o",
+    'DETACH o',
+    'PRAGMA journal_mode = WAL',
+    'PRAGMA table_info(t)',
+    "VACUUM INTO '/tmp/copy.sqlite'",
+    'VACUUM',
+    'REINDEX',
+    'ANALYZE',
+    'BEGIN',
+    'WITH x AS (SELECT 1) DELETE FROM t',
+    'WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x',
+    "SELECT load_extension('/tmp/evil.so')",
+    "select LOAD_EXTENSION ('x')",
+    'EXPLAIN DELETE FROM t',
+  ];
+  for (const sql of refused) it(`refuses: ${sql}`, () => assert.notEqual(refusalReason(sql), null));
+});

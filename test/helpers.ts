@@ -1,0 +1,37 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as sqlite3 from '@vscode/sqlite3';
+
+export const REPO_ROOT = path.resolve(__dirname, '..');
+
+/** The shared BIRD data beside the clone (CI puts shared/ there), or VES_LENS_BIRD_DATA. */
+export const BIRD_DATA = process.env.VES_LENS_BIRD_DATA ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'bird-minidev');
+
+/** Skip reason when the shared data is absent on a developer machine; in CI its absence is a failure. */
+export function birdDataMissing(): string | false {
+  if (fs.existsSync(BIRD_DATA)) return false;
+  if (process.env.CI) throw new Error(`shared BIRD data not found at ${BIRD_DATA}`);
+  return `shared BIRD data not found at ${BIRD_DATA}`;
+}
+
+export function tempDir(prefix = 'ves-lens-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Creates a database file from SQL (a writable connection, for fixtures only). */
+export async function makeDatabase(file: string, sql: string): Promise<string> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await new Promise<void>((resolve, reject) => {
+    const db = new sqlite3.Database(file, (error) => {
+      if (error) return reject(error);
+      db.exec(sql, (execError) => db.close(() => (execError ? reject(execError) : resolve())));
+    });
+  });
+  return file;
+}
+
+export function sha256(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
