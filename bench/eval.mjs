@@ -40,17 +40,18 @@ const spread = (values) => {
   return Math.sqrt(values.reduce((a, b) => a + (b - m) ** 2, 0) / (values.length - 1));
 };
 
-const lines = [
-  `# ves-lens eval benchmark`,
+const header = (mode) => [
+  `# ves-lens eval benchmark: --timing ${mode}`,
   '',
   machineLine(),
   '',
-  `${files.length} official mini-dev prediction files × ${runs} runs per timing mode; questions on the 3 shared databases are scored (140 per file), the other 360 skipped.`,
+  `${files.length} official mini-dev prediction files × ${runs} runs; questions on the 3 shared databases are scored (140 per file), the other 360 skipped.`,
   '',
   '| timing | prediction file | timed questions | median wall s | median peak RSS MiB | EX | VES mean | VES sd | VES range | R-VES mean | R-VES sd | R-VES range |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 for (const mode of modes) {
+  const lines = header(mode);
   // Interleave files within each round so slow drift of the machine spreads over all of them.
   const perFile = Object.fromEntries(files.map((f) => [f, []]));
   for (let run = 0; run < runs; run++) {
@@ -65,9 +66,9 @@ for (const mode of modes) {
     const rves = r.map((x) => x.rves);
     lines.push(`| ${mode} | ${file.replace(/^predict_mini_dev_|\.json$/g, '')} | ${r[0].timed} | ${median(r.map((x) => x.seconds)).toFixed(1)} | ${(median(r.map((x) => x.rss)) / 2 ** 20).toFixed(0)} | ${r[0].ex.toFixed(2)} | ${(ves.reduce((a, b) => a + b) / runs).toFixed(2)} | ${spread(ves).toFixed(2)} | ${(Math.max(...ves) - Math.min(...ves)).toFixed(2)} | ${(rves.reduce((a, b) => a + b) / runs).toFixed(2)} | ${spread(rves).toFixed(2)} | ${(Math.max(...rves) - Math.min(...rves)).toFixed(2)} |`);
   }
+  const report = lines.join('\n') + '\n';
+  process.stdout.write(report);
+  const out = path.join(root, 'bench', 'results', `eval-${mode}.md`);
+  fs.writeFileSync(out, report);
+  process.stderr.write(`wrote ${out}\n`);
 }
-const report = lines.join('\n') + '\n';
-process.stdout.write(report);
-const out = path.join(root, 'bench', 'results', 'eval.md');
-fs.writeFileSync(out, report);
-process.stderr.write(`wrote ${out}\n`);

@@ -4,6 +4,8 @@ import { InputFileError } from '../core/bird/problems';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
 import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
 import { runEval } from './evalCommand';
+import { runExplain } from './explainCommand';
+import { runIndexes, runRerank } from './planCommands';
 
 const program = new Command()
   .name(TOOL_NAME)
@@ -26,6 +28,43 @@ program
   .option('--no-progress', 'no progress bar')
   .action(async (options) => {
     process.exitCode = await runEval(options);
+  });
+
+program
+  .command('explain')
+  .description("SQLite's query plan as an annotated tree: scans, searches, temp B-trees, subqueries, with row counts and costs.")
+  .argument('[sql]', 'the query (or use --file)')
+  .requiredOption('--db <file>', 'the SQLite database (opened read-only)')
+  .option('--file <file>', 'explain every statement of a .sql file')
+  .option('--vs <gold-sql>', 'compare with this (gold) query: both plans side by side, and what differs')
+  .option('--json', 'print the annotated plans as JSON')
+  .action(async (sql, options) => {
+    process.exitCode = await runExplain(sql, options);
+  });
+
+program
+  .command('indexes')
+  .description('Propose indexes for a query, check which ones SQLite would use, and (--measure) time them on a temporary copy.')
+  .argument('[sql]', 'the query (or use --file)')
+  .requiredOption('--db <file>', 'the SQLite database (never modified)')
+  .option('--file <file>', 'advise on every statement of a .sql file')
+  .option('--measure', 'time the query with each used index on a temporary copy of the database')
+  .option('--timeout <seconds>', 'time limit for one run', '30')
+  .option('--json', 'print the advice as JSON')
+  .action(async (sql, options) => {
+    process.exitCode = await runIndexes(sql, options);
+  });
+
+program
+  .command('rerank')
+  .description('Order candidate SQLs for one question by plan cost, executable ones first (cost-aware re-ranking).')
+  .requiredOption('--db <file>', 'the SQLite database (opened read-only)')
+  .requiredOption('--candidates <file>', 'a .sql file (one candidate a statement), a JSON list, or one SQL a line')
+  .option('--timeout <seconds>', 'time limit for running one candidate', '30')
+  .option('--max-rows <n>', 'rows one candidate may return', String(DEFAULT_MAX_ROWS))
+  .option('--json', 'print the ranking as JSON')
+  .action(async (options) => {
+    process.exitCode = await runRerank(options);
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { Row } from '../../src/core/db/database';
 import { sameResultSet } from '../../src/core/compare/executionMatch';
-import { sampleDifference } from '../../src/core/compare/resultDifference';
+import { StreamingComparison } from '../../src/core/compare/streamingComparison';
 import { distinctRows, softF1 } from '../../src/core/compare/softF1';
 
 describe('sameResultSet (EX: Python set equality)', () => {
@@ -62,9 +62,28 @@ describe('softF1 (mini_dev)', () => {
   it('treats NULL as an ordinary value', () => assert.equal(softF1([[null]], [[null]]), 1));
 });
 
-describe('sampleDifference', () => {
-  it('lists missing and extra rows under set semantics, blobs as literals', () => {
-    const d = sampleDifference([[1], [3], [Buffer.from([0xff])]], [[1], [2]]);
-    assert.deepEqual(d, { pred_rows: 3, gold_rows: 2, missing: [[2]], extra: [[3], ["X'ff'"]] });
+describe('StreamingComparison', () => {
+  const cases: [string, Row[], Row[]][] = [
+    ['equal sets in another order', [[2], [1], [1]], [[1], [2]]],
+    ['partial overlap', [[1, 'a'], [3, 'c'], [1, 'a'], [4, 'd']], [[1, 'a'], [2, 'b']]],
+    ['more distinct predicted rows than gold', [[1], [2], [3], [2], [4]], [[1]]],
+    ['no predicted rows', [], [[1], [2]]],
+    ['no gold rows', [[1]], []],
+    ['both empty', [], []],
+    ['duplicate gold rows', [[1], [2]], [[2], [2], [1]]],
+  ];
+  for (const [name, predicted, gold] of cases) {
+    it(`gives what the whole-list functions give: ${name}`, () => {
+      const stream = new StreamingComparison(gold);
+      for (const row of predicted) stream.add(row);
+      assert.equal(stream.sameSet, sameResultSet(predicted, gold));
+      assert.equal(stream.softF1, softF1(predicted, gold));
+    });
+  }
+
+  it('lists missing and extra rows, blobs as literals', () => {
+    const stream = new StreamingComparison([[1], [2]]);
+    for (const row of [[1], [3], [Buffer.from([0xff])]] as Row[]) stream.add(row);
+    assert.deepEqual(stream.difference(), { pred_rows: 3, gold_rows: 2, missing: [[2]], extra: [[3], ["X'ff'"]] });
   });
 });

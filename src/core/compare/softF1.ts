@@ -44,8 +44,14 @@ function matchRow(predicted: Row, gold: Row): RowMatch {
  */
 export function softF1(predictedRows: readonly Row[], goldRows: readonly Row[]): number {
   if (predictedRows.length === 0 && goldRows.length === 0) return 1;
-  const predicted = distinctRows(predictedRows);
-  const gold = distinctRows(goldRows);
+  return softF1OfDistinct(distinctRows(predictedRows), distinctRows(goldRows), 0);
+}
+
+/**
+ * Soft-F1 from de-duplicated rows. `unpairedPredicted` counts distinct predicted rows beyond `predicted`
+ * (a streaming caller keeps only as many rows as gold has: the rest can only add spurious rows).
+ */
+export function softF1OfDistinct(predicted: readonly Row[], gold: readonly Row[], unpairedPredicted: number): number {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -60,7 +66,8 @@ export function softF1(predictedRows: readonly Row[], goldRows: readonly Row[]):
     fn += goldOnly;
   });
   // Added one at a time, in Python's order, so the float sums match the official script bit for bit.
-  for (let i = gold.length; i < predicted.length; i++) fp += 1;
+  const extra = Math.max(0, predicted.length - gold.length) + unpairedPredicted;
+  for (let i = 0; i < extra; i++) fp += 1;
   const precision = tp + fp > 0 ? tp / (tp + fp) : 0;
   const recall = tp + fn > 0 ? tp / (tp + fn) : 0;
   return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;

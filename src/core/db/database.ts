@@ -153,15 +153,16 @@ export class ReadOnlyDatabase {
   }
 
   /**
-   * Streams every row of a query, values in column order, to `onRow`. Rows past `maxRows` abort with
-   * TooManyRows (the native side queues rows without back-pressure, so the cap is what bounds memory).
+   * Streams every row of a query, values in column order, to `onRow`. A result of more than `maxRows` rows
+   * aborts with TooManyRows. node-sqlite3 queues rows natively without back-pressure, so the cap is also put
+   * in the SQL (LIMIT maxRows + 1): SQLite stops producing rows, and the queue stays bounded.
    */
   async streamRows(body: string, onRow: (row: Row) => void, limits: RunLimits & { maxRows: number }): Promise<number> {
     const columns = await this.columnCount(body);
     const sql =
       columns === undefined || columns === 0
         ? body
-        : `WITH ${RESULT_CTE}(${Array.from({ length: columns }, (_, i) => `c${i}`).join(', ')}) AS (\n${body}\n) SELECT * FROM ${RESULT_CTE}`;
+        : `WITH ${RESULT_CTE}(${Array.from({ length: columns }, (_, i) => `c${i}`).join(', ')}) AS (\n${body}\n) SELECT * FROM ${RESULT_CTE} LIMIT ${limits.maxRows + 1}`;
     let count = 0;
     let overflow = false;
     const disarm = this.armDeadline(limits);

@@ -21,16 +21,22 @@ export function describeFailure(error: unknown): QueryFailure {
   return { status: 'error', message: (error as Error).message };
 }
 
-/** Runs one entry's statement on a read-only connection and collects its rows, within the limits. */
-export async function readQuery(db: ReadOnlyDatabase, sql: string, limits: RunLimits & { maxRows: number }): Promise<QueryRun> {
+/** Runs one entry's statement on a read-only connection, handing each row to `onRow`, within the limits. */
+export async function streamQuery(db: ReadOnlyDatabase, sql: string, limits: RunLimits & { maxRows: number }, onRow: (row: Row) => void): Promise<{ status: 'ok' } | QueryFailure> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return runnable;
-  if (runnable.body === '') return { status: 'ok', rows: [] };
-  const rows: Row[] = [];
+  if (runnable.body === '') return { status: 'ok' };
   try {
-    await db.streamRows(runnable.body, (row) => rows.push(row), limits);
-    return { status: 'ok', rows };
+    await db.streamRows(runnable.body, onRow, limits);
+    return { status: 'ok' };
   } catch (error) {
     return describeFailure(error);
   }
+}
+
+/** Runs one entry's statement and collects its rows, within the limits. */
+export async function readQuery(db: ReadOnlyDatabase, sql: string, limits: RunLimits & { maxRows: number }): Promise<QueryRun> {
+  const rows: Row[] = [];
+  const run = await streamQuery(db, sql, limits, (row) => rows.push(row));
+  return run.status === 'ok' ? { status: 'ok', rows } : run;
 }

@@ -1,8 +1,6 @@
-import { sameResultSet } from '../compare/executionMatch';
-import { sampleDifference } from '../compare/resultDifference';
-import { softF1 } from '../compare/softF1';
+import { StreamingComparison } from '../compare/streamingComparison';
 import { ReadOnlyDatabase } from '../db/database';
-import { QueryRun, readQuery, runnableBody } from '../db/readQuery';
+import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesReward, vesContribution } from '../metrics/efficiency';
 import { DEFAULT_FAST_TIMING, FastTimingOptions, measureFast } from '../timing/fast';
 import { measureOfficial, OFFICIAL_ITERATIONS } from '../timing/official';
@@ -25,7 +23,7 @@ export interface EvalOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_MAX_ROWS = 1_000_000;
+export const DEFAULT_MAX_ROWS = 500_000;
 
 function emptyResult(task: EvalTask): QuestionResult {
   const { question } = task;
@@ -61,17 +59,21 @@ function zeroEfficiency(result: QuestionResult, metrics: readonly Metric[]): voi
   }
 }
 
-function failureText(who: string, run: QueryRun): string {
+function failureText(who: string, run: { status: 'ok' } | QueryFailure): string {
   return run.status === 'ok' ? '' : `${who}: ${run.message}`;
 }
 
-/** EX and Soft-F1 of one pair, with the outcome that explains them. Prediction first, then gold, as the official scripts. */
+/**
+ * EX and Soft-F1 of one pair, with the outcome that explains them. Both queries share one time limit, as in
+ * the official scripts. Gold runs first so that the prediction can be compared row by row as it streams
+ * (memory stays bounded whatever it returns); when gold fails, the prediction still runs, to report it too.
+ */
 async function scoreCorrectness(db: ReadOnlyDatabase, task: EvalTask, result: QuestionResult, options: EvalOptions) {
   const limits = () => ({ deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows });
   const shared = limits();
-  const pred = await readQuery(db, task.predictedSql ?? ' ', shared);
-  // The pair shares one time limit; after a failed prediction, gold gets its own, only to tell a broken gold.
-  const gold = await readQuery(db, task.goldSql ?? ' ', pred.status === 'ok' ? shared : limits());
+  const gold = await readQuery(db, task.goldSql ?? ' ', shared);
+  const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);
+  const pred = await streamQuery(db, task.predictedSql ?? ' ', gold.status === 'ok' ? shared : limits(), (row) => comparison.add(row));
 
   if (gold.status !== 'ok' && gold.status !== 'timeout') {
     result.outcome = 'gold_error';
@@ -90,11 +92,11 @@ async function scoreCorrectness(db: ReadOnlyDatabase, task: EvalTask, result: Qu
     if (options.metrics.includes('f1')) result.f1 = 0;
     return;
   }
-  const correct = sameResultSet(pred.rows, gold.rows);
+  const correct = comparison.sameSet;
   result.outcome = correct ? 'correct' : 'mismatch';
   result.ex = correct ? 1 : 0;
-  if (options.metrics.includes('f1')) result.f1 = softF1(pred.rows, gold.rows);
-  if (!correct) result.difference = sampleDifference(pred.rows, gold.rows);
+  if (options.metrics.includes('f1')) result.f1 = comparison.softF1;
+  if (!correct) result.difference = comparison.difference();
 }
 
 function applyTiming(result: QuestionResult, timing: TimingResult): void {

@@ -5,7 +5,7 @@ import { EvalSummary } from '../eval/summary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
-const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
+export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
 
 export const METRIC_LABELS: Record<Metric, string> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
 

@@ -1,0 +1,89 @@
+import * as path from 'path';
+import Table from 'cli-table3';
+import pc from 'picocolors';
+import { loadPredictions } from '../core/bird/predictions';
+import { readTextFile } from '../core/bird/jsonFile';
+import { ReadOnlyDatabase } from '../core/db/database';
+import { readSchema } from '../core/db/schema';
+import { adviseIndexes } from '../core/plan/indexAdvice';
+import { rerankCandidates } from '../core/plan/rerank';
+import { compactNumber, planLines } from '../core/report/planText';
+import { TABLE_STYLE } from '../core/report/terminal';
+import { splitStatements } from '../core/sql/statements';
+import { TOOL_NAME, TOOL_VERSION } from './common';
+import { openDatabase, statementsFromArguments } from './explainCommand';
+
+export async function runIndexes(sql: string | undefined, options: { db: string; file?: string; measure?: boolean; json?: boolean; timeout: string }): Promise<number> {
+  const statements = statementsFromArguments(sql, options.file);
+  const db = await openDatabase(options.db);
+  try {
+    const schema = await readSchema(db);
+    const advice = [];
+    for (const statement of statements) advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: Number(options.timeout) * 1000 }));
+    if (options.json) {
+      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await ReadOnlyDatabase.sqliteVersion() }, db: options.db, advice }, null, 2) + '\n');
+      return 0;
+    }
+    const out: string[] = [];
+    for (const item of advice) {
+      if (statements.length > 1) out.push('', pc.bold('-- ') + item.sql.replace(/\s+/g, ' ').slice(0, 100));
+      if (item.error) {
+        out.push(pc.yellow(`no index advice: ${item.error}`));
+        continue;
+      }
+      if (item.verdicts.length === 0) out.push(pc.dim('no index to propose: the columns it filters, joins or sorts on are indexed already (or it reads no table column)'));
+      for (const v of item.verdicts) {
+        const mark = v.used ? pc.green('✓ planner uses it') : pc.dim('✗ planner ignores it');
+        out.push(`${v.candidate.createSql};  ${pc.dim(`-- ${v.candidate.reason}`)}  ${mark}`);
+        if (v.used && v.plan && item.baseline) {
+          out.push(pc.dim(`    plan cost: rule ${item.baseline.cost.rule} → ${v.plan.cost.rule}, ~${compactNumber(item.baseline.cost.work)} → ~${compactNumber(v.plan.cost.work)} row visits`));
+        }
+        if (v.measured) {
+          const m = v.measured;
+          out.push(`    measured: ${m.ratio.toFixed(2)}× as fast with it (95 % interval ${m.low.toFixed(2)}–${m.high.toFixed(2)}, ${m.runs} runs; ${m.goldMs.toFixed(3)} → ${m.predMs.toFixed(3)} ms)`);
+        }
+      }
+    }
+    process.stdout.write(out.join('\n') + '\n');
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Candidates from a .sql file (one per statement) or any prediction-file format (JSON list, lines). */
+function readCandidates(file: string): string[] {
+  if (path.extname(file).toLowerCase() === '.sql') return splitStatements(readTextFile(file)).map((s) => s.text);
+  return loadPredictions(file).predictions.map((p) => p.sql);
+}
+
+export async function runRerank(options: { db: string; candidates: string; json?: boolean; timeout: string; maxRows: string }): Promise<number> {
+  const candidates = readCandidates(options.candidates);
+  const db = await openDatabase(options.db);
+  try {
+    const schema = await readSchema(db);
+    const ranked = await rerankCandidates(db, candidates, schema, { timeoutMs: Number(options.timeout) * 1000, maxRows: Number(options.maxRows) });
+    if (options.json) {
+      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION }, db: options.db, ranked }, null, 2) + '\n');
+      return 0;
+    }
+    const table = new Table({ head: ['rank', '#', 'runs', 'rule', 'row visits', 'rows', 'SQL'], style: TABLE_STYLE, colAligns: ['right', 'right', 'left', 'right', 'right', 'right', 'left'] });
+    ranked.forEach((c, rank) => {
+      table.push([
+        String(rank + 1),
+        String(c.index),
+        c.executable ? pc.green('yes') : pc.red('no'),
+        c.executable ? String(c.plan.cost.rule) : '-',
+        c.executable ? compactNumber(c.plan.cost.work) : '-',
+        c.rows === undefined ? '-' : String(c.rows),
+        (c.executable ? c.sql : `${c.sql}\n${pc.red(c.error ?? '')}`).replace(/\s+/g, ' ').slice(0, 90),
+      ]);
+    });
+    process.stdout.write(table.toString() + '\n');
+    const best = ranked[0];
+    if (best?.executable) process.stdout.write(`\n${pc.bold('cheapest executable candidate')} (#${best.index}):\n${planLines(best.plan).join('\n')}\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

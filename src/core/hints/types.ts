@@ -1,0 +1,51 @@
+import { SchemaInfo } from '../db/schema';
+import { Node } from '../sql/ast';
+import { Token } from '../sql/lexer';
+
+/** A source range: character offsets into the text the statement came from (end exclusive). */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+export interface Rewrite {
+  /** What to replace (within the document) and with what. */
+  range: Range;
+  text: string;
+  /** The whole statement after the edit: what --verify runs. */
+  statement: string;
+}
+
+export interface Hint {
+  rule: string; // VL001...
+  title: string;
+  message: string;
+  /** Where the pattern is, for the editor's squiggle. */
+  range: Range;
+  /** `speed`: a faster form may exist; `correctness`: the query may not mean what it says. */
+  kind: 'speed' | 'correctness';
+  rewrite?: Rewrite;
+  /** What the rewrite may change (ties, NULLs, case): checked by --verify on the database. */
+  caveat?: string;
+}
+
+/** One statement as the rules see it. */
+export interface StatementContext {
+  /** The statement's text, without its `;`. */
+  text: string;
+  /** Where the statement starts in the document: rule ranges are relative to `text` and shifted by this. */
+  offset: number;
+  tokens: Token[]; // significant tokens, offsets relative to `text`
+  /** node-sql-parser's tree, when it can read the statement. */
+  ast?: Node;
+  /** The attached database's schema, when there is one (rules that need column facts stay silent without). */
+  schema?: SchemaInfo;
+}
+
+/** A rewrite rule: a stable id, a one-page doc, and a check that finds the pattern. */
+export interface HintRule {
+  id: string;
+  title: string;
+  kind: 'speed' | 'correctness';
+  check(context: StatementContext): Omit<Hint, 'rule' | 'title' | 'kind'>[];
+}

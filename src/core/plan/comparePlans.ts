@@ -1,0 +1,65 @@
+import { CostedNode } from './cost';
+import { ExplainedPlan, walkPlan } from './explain';
+
+export interface PlanDifference {
+  /** Better (+1), worse (-1) or neutral (0) for the prediction, as a plan step goes. */
+  direction: 1 | -1 | 0;
+  message: string;
+}
+
+interface PlanTraits {
+  access: Map<string, string[]>; // real table → how each read of it goes
+  tempBTrees: Map<string, number>; // purpose → count
+  correlated: number;
+  automaticIndexes: string[];
+}
+
+function describeAccess(node: CostedNode): string {
+  if (node.kind === 'scan') return node.index ? `SCAN USING ${node.covering ? 'COVERING ' : ''}INDEX ${node.index}` : 'SCAN';
+  if (node.automatic) return 'SEARCH USING AUTOMATIC INDEX';
+  return node.index ? `SEARCH USING ${node.index}` : 'SEARCH';
+}
+
+function traits(plan: ExplainedPlan): PlanTraits {
+  const result: PlanTraits = { access: new Map(), tempBTrees: new Map(), correlated: 0, automaticIndexes: [] };
+  for (const node of walkPlan(plan.nodes)) {
+    if (node.kind === 'scan' || node.kind === 'search') {
+      const table = node.realTable ?? node.table ?? '?';
+      result.access.set(table, [...(result.access.get(table) ?? []), describeAccess(node)]);
+      if (node.automatic) result.automaticIndexes.push(table);
+    }
+    if (node.kind === 'temp-btree' || (node.kind === 'compound' && node.purpose)) {
+      const purpose = node.purpose ?? 'COMPOUND';
+      result.tempBTrees.set(purpose, (result.tempBTrees.get(purpose) ?? 0) + 1);
+    }
+    if (node.kind === 'subquery' && node.correlated) result.correlated++;
+  }
+  return result;
+}
+
+/** What the predicted plan does differently from the gold plan, step kind by step kind. */
+export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): PlanDifference[] {
+  const g = traits(gold);
+  const p = traits(predicted);
+  const out: PlanDifference[] = [];
+  for (const table of new Set([...g.access.keys(), ...p.access.keys()])) {
+    const before = g.access.get(table) ?? [];
+    const after = p.access.get(table) ?? [];
+    if (before.join('|') === after.join('|')) continue;
+    const scans = (list: string[]) => list.filter((a) => a === 'SCAN').length;
+    const direction = scans(after) < scans(before) ? 1 : scans(after) > scans(before) ? -1 : 0;
+    const say = (list: string[]) => (list.length ? list.join(' + ') : 'not read');
+    out.push({ direction, message: `${table}: ${say(before)} → ${say(after)}` });
+  }
+  for (const purpose of new Set([...g.tempBTrees.keys(), ...p.tempBTrees.keys()])) {
+    const delta = (p.tempBTrees.get(purpose) ?? 0) - (g.tempBTrees.get(purpose) ?? 0);
+    if (delta > 0) out.push({ direction: -1, message: `new temp B-tree for ${purpose}${delta > 1 ? ` (×${delta})` : ''}` });
+    if (delta < 0) out.push({ direction: 1, message: `no temp B-tree for ${purpose} (gold has ${-delta})` });
+  }
+  if (p.correlated > g.correlated) out.push({ direction: -1, message: `${p.correlated - g.correlated} more correlated subquer${p.correlated - g.correlated > 1 ? 'ies' : 'y'} (re-run for every outer row)` });
+  if (p.correlated < g.correlated) out.push({ direction: 1, message: `${g.correlated - p.correlated} fewer correlated subquer${g.correlated - p.correlated > 1 ? 'ies' : 'y'}` });
+  const autoDelta = p.automaticIndexes.length - g.automaticIndexes.length;
+  if (autoDelta > 0) out.push({ direction: -1, message: `builds ${autoDelta} more automatic index${autoDelta > 1 ? 'es' : ''} at run time (${p.automaticIndexes.join(', ')})` });
+  if (autoDelta < 0) out.push({ direction: 1, message: `builds ${-autoDelta} fewer automatic index${-autoDelta > 1 ? 'es' : ''}` });
+  return out;
+}

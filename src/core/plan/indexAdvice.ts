@@ -1,0 +1,215 @@
+import { ReadOnlyDatabase } from '../db/database';
+import { runnableBody } from '../db/readQuery';
+import { quoteIdentifier, SchemaInfo, TableInfo } from '../db/schema';
+import { ScratchDatabase } from '../db/scratch';
+import { fromTables, isLiteral, Node, parseSql, selectsOf, walkAst } from '../sql/ast';
+import { measureRunners, DEFAULT_FAST_TIMING } from '../timing/fast';
+import { TimingResult } from '../timing/types';
+import { ExplainedPlan, explainRows, walkPlan } from './explain';
+
+export interface IndexCandidate {
+  table: string;
+  columns: string[];
+  /** Why it might help: the clause it serves. */
+  reason: string;
+  name: string;
+  createSql: string;
+}
+
+export interface IndexVerdict {
+  candidate: IndexCandidate;
+  /** Would SQLite's planner use it (checked on a schema-only copy)? */
+  used: boolean;
+  plan?: ExplainedPlan;
+  /** --measure: t_without / t_with on a temporary copy (above 1: the index helps). */
+  measured?: TimingResult;
+}
+
+export interface IndexAdvice {
+  sql: string;
+  baseline?: ExplainedPlan;
+  verdicts: IndexVerdict[];
+  /** Why no advice could be given (unparsable SQL, refused statement). */
+  error?: string;
+}
+
+interface ColumnUse {
+  equality: Set<string>;
+  range: Set<string>;
+  join: Set<string>;
+  order: Set<string>;
+}
+
+const RANGE_OPERATORS = new Set(['>', '<', '>=', '<=', 'BETWEEN', 'NOT BETWEEN']);
+
+/** Which table a column reference reads, with the SELECT's FROM list and the schema. */
+function resolveColumn(ref: Node, select: Node, schema: SchemaInfo): { table: TableInfo; column: string } | undefined {
+  const column = String(ref.column?.expr?.value ?? ref.column ?? '');
+  if (!column) return undefined;
+  const from = fromTables(select);
+  const candidates = ref.table
+    ? from.filter((f) => (f.alias ?? f.table).toLowerCase() === String(ref.table).toLowerCase() || f.table.toLowerCase() === String(ref.table).toLowerCase())
+    : from;
+  for (const f of candidates) {
+    const table = schema.tables.get(f.table.toLowerCase());
+    const match = table?.columns.find((c) => c.name.toLowerCase() === column.toLowerCase());
+    if (table && match) return { table, column: match.name };
+  }
+  return undefined;
+}
+
+function usageFor(map: Map<string, ColumnUse>, table: TableInfo): ColumnUse {
+  let use = map.get(table.name);
+  if (!use) {
+    use = { equality: new Set(), range: new Set(), join: new Set(), order: new Set() };
+    map.set(table.name, use);
+  }
+  return use;
+}
+
+/** How each table's columns are used by WHERE, JOIN ... ON, ORDER BY and GROUP BY, over every SELECT. */
+function columnUses(ast: Node, schema: SchemaInfo): Map<string, ColumnUse> {
+  const uses = new Map<string, ColumnUse>();
+  for (const select of selectsOf(ast)) {
+    const note = (ref: Node, kind: keyof ColumnUse) => {
+      const resolved = resolveColumn(ref, select, schema);
+      if (resolved) usageFor(uses, resolved.table)[kind].add(resolved.column);
+    };
+    const conditions = [select.where, ...(Array.isArray(select.from) ? select.from.map((f: Node) => f.on) : [])];
+    for (const { node } of walkAst(conditions)) {
+      if (node.type !== 'binary_expr' || node.left?.type !== 'column_ref') continue;
+      const op = String(node.operator).toUpperCase();
+      if (op === '=' && node.right?.type === 'column_ref') {
+        note(node.left, 'join');
+        note(node.right, 'join');
+      } else if ((op === '=' || op === 'IN' || op === 'IS') && (isLiteral(node.right) || node.right?.type === 'expr_list')) {
+        note(node.left, 'equality');
+      } else if (RANGE_OPERATORS.has(op)) {
+        note(node.left, 'range');
+      }
+    }
+    for (const item of [...(select.orderby ?? []), ...(select.groupby?.columns ?? select.groupby ?? [])]) {
+      const expr = item?.expr ?? item;
+      if (expr?.type === 'column_ref') note(expr, 'order');
+    }
+  }
+  return uses;
+}
+
+/** True when an existing index (or the rowid) already leads with these columns. */
+function alreadyIndexed(table: TableInfo, columns: string[]): boolean {
+  if (columns.length === 1 && table.rowidColumn?.toLowerCase() === columns[0].toLowerCase()) return true;
+  return table.indexes.some((index) => columns.every((c, i) => index.columns[i]?.toLowerCase() === c.toLowerCase()));
+}
+
+function candidate(table: TableInfo, columns: string[], reason: string): IndexCandidate {
+  const name = `ves_lens_${table.name}_${columns.join('_')}`.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 60);
+  return {
+    table: table.name,
+    columns,
+    reason,
+    name,
+    createSql: `CREATE INDEX ${quoteIdentifier(name)} ON ${quoteIdentifier(table.name)} (${columns.map(quoteIdentifier).join(', ')})`,
+  };
+}
+
+/** Indexes worth trying for a query: equality columns first, then one range or order column; join columns alone. */
+export function proposeIndexes(sql: string, schema: SchemaInfo): IndexCandidate[] | { error: string } {
+  const parsed = parseSql(sql);
+  if (!parsed.ok) return { error: `node-sql-parser cannot read this statement (${parsed.error})` };
+  const proposals: IndexCandidate[] = [];
+  const seen = new Set<string>();
+  const add = (table: TableInfo, columns: string[], reason: string) => {
+    const key = `${table.name}|${columns.join(',').toLowerCase()}`;
+    if (columns.length === 0 || seen.has(key) || alreadyIndexed(table, columns)) return;
+    seen.add(key);
+    proposals.push(candidate(table, columns, reason));
+  };
+  for (const [tableName, use] of columnUses(parsed.ast as Node, schema)) {
+    const table = schema.tables.get(tableName.toLowerCase())!;
+    const equality = [...use.equality].slice(0, 3);
+    const tail = [...use.range][0] ?? [...use.order].find((c) => !equality.includes(c));
+    if (equality.length) add(table, tail ? [...equality, tail] : equality, tail ? 'WHERE equality, then range / order' : 'WHERE equality');
+    for (const column of use.join) add(table, [column], 'JOIN condition');
+    for (const column of use.equality) add(table, [column], 'WHERE equality');
+    for (const column of use.range) add(table, [column], 'WHERE range');
+    for (const column of use.order) add(table, [column], 'ORDER BY / GROUP BY');
+  }
+  return proposals.slice(0, 10);
+}
+
+/** A schema-only in-memory copy: same tables, indexes and statistics, no rows. */
+async function schemaCopy(db: ReadOnlyDatabase, schema: SchemaInfo): Promise<ScratchDatabase> {
+  const scratch = await ScratchDatabase.inMemory();
+  for (const statement of schema.createStatements) await scratch.exec(statement).catch(() => undefined);
+  const hasStats = (await db.all("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'")).length > 0;
+  if (hasStats) {
+    await scratch.exec('ANALYZE');
+    for (const row of await db.all('SELECT tbl, idx, stat FROM sqlite_stat1')) {
+      const values = [row.tbl, row.idx, row.stat].map((v) => (v === null ? 'NULL' : `'${String(v).replace(/'/g, "''")}'`)).join(', ');
+      await scratch.exec(`INSERT INTO sqlite_stat1 VALUES (${values})`);
+    }
+    await scratch.exec('ANALYZE sqlite_master');
+  }
+  return scratch;
+}
+
+async function planOn(scratch: ScratchDatabase, sql: string, body: string, schema: SchemaInfo): Promise<ExplainedPlan> {
+  const rows = await scratch.all(`EXPLAIN QUERY PLAN ${body}`);
+  return explainRows(sql, rows.map((r) => ({ id: Number(r.id), parent: Number(r.parent), detail: String(r.detail) })), schema);
+}
+
+/**
+ * Proposes indexes for a query and checks on a schema-only copy which ones SQLite's planner would use.
+ * With `measure`, times the query with the used indexes on a temporary copy of the database against the
+ * original. The original file is never modified.
+ */
+export async function adviseIndexes(db: ReadOnlyDatabase, sql: string, schema: SchemaInfo, options: { measure?: boolean; timeoutMs?: number } = {}): Promise<IndexAdvice> {
+  const runnable = runnableBody(sql);
+  if ('status' in runnable) return { sql, verdicts: [], error: runnable.message };
+  const proposals = proposeIndexes(runnable.body, schema);
+  if ('error' in proposals) return { sql, verdicts: [], error: proposals.error };
+  const scratch = await schemaCopy(db, schema);
+  const verdicts: IndexVerdict[] = [];
+  let baseline: ExplainedPlan | undefined;
+  try {
+    baseline = await planOn(scratch, sql, runnable.body, schema);
+    for (const proposal of proposals) {
+      await scratch.exec(proposal.createSql);
+      const plan = await planOn(scratch, sql, runnable.body, schema);
+      await scratch.exec(`DROP INDEX ${quoteIdentifier(proposal.name)}`);
+      const used = [...walkPlan(plan.nodes)].some((node) => node.index === proposal.name);
+      verdicts.push({ candidate: proposal, used, plan: used ? plan : undefined });
+    }
+  } catch (error) {
+    return { sql, verdicts, baseline, error: (error as Error).message };
+  } finally {
+    await scratch.close();
+  }
+  if (options.measure) {
+    for (const verdict of verdicts.filter((v) => v.used)) verdict.measured = await measureWithIndex(db.path, runnable.body, verdict.candidate, options.timeoutMs ?? 30_000);
+  }
+  return { sql, baseline, verdicts };
+}
+
+/** t_without / t_with for one index, on a temporary copy of the database that gets the index. */
+async function measureWithIndex(dbPath: string, body: string, index: IndexCandidate, timeoutMs: number): Promise<TimingResult> {
+  const copy = await ScratchDatabase.copyOf(dbPath);
+  try {
+    await copy.exec(index.createSql);
+    const original = await ReadOnlyDatabase.open(dbPath);
+    const indexed = await ReadOnlyDatabase.open(copy.path);
+    try {
+      return await measureRunners(
+        (limits) => original.drain(body, limits),
+        (limits) => indexed.drain(body, limits),
+        { ...DEFAULT_FAST_TIMING, timeoutMs },
+      );
+    } finally {
+      await original.close();
+      await indexed.close();
+    }
+  } finally {
+    await copy.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { AST, Parser } from 'node-sql-parser';
+
+const parser = new Parser();
+const cache = new Map<string, ParsedSql>();
+const CACHE_LIMIT = 5000;
+
+export type ParsedSql = { ok: true; ast: AST } | { ok: false; error: string };
+
+/**
+ * node-sql-parser's syntax tree of one SQLite statement (cached: the language server re-parses on every
+ * keystroke). A statement it cannot read gives the reason instead; callers degrade, they never throw.
+ */
+export function parseSql(sql: string): ParsedSql {
+  const cached = cache.get(sql);
+  if (cached) return cached;
+  let parsed: ParsedSql;
+  try {
+    const ast = parser.astify(sql, { database: 'sqlite' });
+    parsed = Array.isArray(ast)
+      ? ast.length === 1
+        ? { ok: true, ast: ast[0] }
+        : { ok: false, error: `${ast.length} statements` }
+      : { ok: true, ast };
+  } catch (error) {
+    parsed = { ok: false, error: (error as Error).message.split('\n')[0] };
+  }
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(sql, parsed);
+  return parsed;
+}
+
+/** An untyped view of AST nodes: node-sql-parser's typings do not cover every node SQLite produces. */
+export type Node = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Every object node below `root`, depth first, with its parent. */
+export function* walkAst(root: unknown, parent?: Node): Generator<{ node: Node; parent?: Node }> {
+  if (Array.isArray(root)) {
+    for (const item of root) yield* walkAst(item, parent);
+    return;
+  }
+  if (!root || typeof root !== 'object') return;
+  const node = root as Node;
+  yield { node, parent };
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'tableList' || key === 'columnList' || key === 'loc') continue;
+    if (value && typeof value === 'object') yield* walkAst(value, node);
+  }
+}
+
+/** Every SELECT in a statement: the main one, compound parts (`_next`), subqueries and CTE bodies. */
+export function selectsOf(ast: unknown): Node[] {
+  const out: Node[] = [];
+  for (const { node } of walkAst(ast)) if (node.type === 'select') out.push(node);
+  return out;
+}
+
+export interface FromTable {
+  table: string;
+  alias?: string;
+}
+
+/** Real tables named in one SELECT's FROM (subqueries in FROM are left out). */
+export function fromTables(select: Node): FromTable[] {
+  const from: Node[] = Array.isArray(select.from) ? select.from : [];
+  return from.filter((f) => typeof f.table === 'string').map((f) => ({ table: f.table as string, alias: f.as ?? undefined }));
+}
+
+/** True for a literal operand (number, string, boolean, NULL, parameter). */
+export function isLiteral(node: Node | undefined): boolean {
+  if (!node) return false;
+  return ['number', 'single_quote_string', 'string', 'double_quote_string', 'bool', 'null', 'param', 'natural_string'].includes(node.type);
+}
