@@ -18,6 +18,7 @@ export type PlanNodeKind =
   | 'multi-index-or' // OR terms each served by its own index
   | 'in-operator' // how the right side of IN (...) is searched
   | 'recursive' // parts of a recursive CTE
+  | 'right-join' // 3.39+: the pass that emits unmatched rows of a RIGHT or FULL JOIN
   | 'unknown';
 
 export interface PlanNode {
@@ -59,6 +60,8 @@ type Fields = Omit<PlanNode, 'id' | 'parent' | 'detail' | 'children'>;
 /** `t`, `t AS a`, `TABLE t`, `TABLE t AS a`: the subject of SCAN / SEARCH in every version. */
 const SUBJECT = String.raw`(?:TABLE\s+)?("[^"]+"|\S+)(?:\s+AS\s+("[^"]+"|\S+))?`;
 const unquote = (name: string) => name.replace(/^"(.*)"$/, '$1');
+/** `(subquery-2)` (3.36+) and `2` (older) both name subquery 2; CTE names stay as they are. */
+const subqueryName = (name: string) => /^\(subquery-(\d+)\)$/i.exec(name.trim())?.[1] ?? unquote(name.trim());
 
 /** How a SCAN or SEARCH reads its rows, from what follows the subject. */
 function accessPath(rest: string): Fields {
@@ -105,8 +108,9 @@ export function parseDetail(detail: string): Fields {
   if ((m = /^(?:EXECUTE\s+)?(CORRELATED\s+)?(SCALAR|LIST)\s+SUBQUERY(?:\s+(\S+))?/i.exec(text))) {
     return { kind: 'subquery', correlated: Boolean(m[1]), subqueryType: m[2].toUpperCase() as 'SCALAR' | 'LIST', subquery: m[3] };
   }
-  if ((m = /^MATERIALIZE\s+(.+)$/i.exec(text))) return { kind: 'materialize', subquery: m[1] };
-  if ((m = /^CO-ROUTINE\s+(.+)$/i.exec(text))) return { kind: 'co-routine', subquery: m[1] };
+  if ((m = /^MATERIALIZE\s+(.+)$/i.exec(text))) return { kind: 'materialize', subquery: subqueryName(m[1]) };
+  if ((m = /^CO-ROUTINE\s+(.+)$/i.exec(text))) return { kind: 'co-routine', subquery: subqueryName(m[1]) };
+  if ((m = /^RIGHT-JOIN\s+(\S+)$/i.exec(text))) return { kind: 'right-join', table: unquote(m[1]) };
   if ((m = /^BLOOM FILTER ON\s+(\S+)(?:\s*\((.*)\))?/i.exec(text))) return { kind: 'bloom-filter', table: unquote(m[1]), constraint: m[2] };
   if (/^MULTI-INDEX OR$/i.test(text)) return { kind: 'multi-index-or' };
   if ((m = /^INDEX (\d+)$/i.exec(text))) return { kind: 'multi-index-or', operator: `INDEX ${m[1]}` };
