@@ -5,6 +5,7 @@ import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
 import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
 import { runEval } from './evalCommand';
 import { runExplain } from './explainCommand';
+import { runHints } from './hintsCommand';
 import { runIndexes, runRerank } from './planCommands';
 
 const program = new Command()
@@ -30,29 +31,36 @@ program
     process.exitCode = await runEval(options);
   });
 
-program
-  .command('explain')
-  .description("SQLite's query plan as an annotated tree: scans, searches, temp B-trees, subqueries, with row counts and costs.")
-  .argument('[sql]', 'the query (or use --file)')
-  .requiredOption('--db <file>', 'the SQLite database (opened read-only)')
-  .option('--file <file>', 'explain every statement of a .sql file')
+/** A command that works on SQL: the query as an argument or every statement of --file, on one database. */
+function sqlCommand(name: string, description: string, database: string) {
+  return program
+    .command(name)
+    .description(description)
+    .argument('[sql]', 'the query (or use --file)')
+    .requiredOption('--db <file>', database)
+    .option('--file <file>', 'every statement of a .sql file')
+    .option('--json', 'print the result as JSON');
+}
+
+sqlCommand('explain', "SQLite's query plan as an annotated tree: scans, searches, temp B-trees, subqueries, with row counts and costs.", 'the SQLite database (opened read-only)')
   .option('--vs <gold-sql>', 'compare with this (gold) query: both plans side by side, and what differs')
-  .option('--json', 'print the annotated plans as JSON')
   .action(async (sql, options) => {
     process.exitCode = await runExplain(sql, options);
   });
 
-program
-  .command('indexes')
-  .description('Propose indexes for a query, check which ones SQLite would use, and (--measure) time them on a temporary copy.')
-  .argument('[sql]', 'the query (or use --file)')
-  .requiredOption('--db <file>', 'the SQLite database (never modified)')
-  .option('--file <file>', 'advise on every statement of a .sql file')
+sqlCommand('indexes', 'Propose indexes for a query, check which ones SQLite would use, and (--measure) time them on a temporary copy.', 'the SQLite database (never modified)')
   .option('--measure', 'time the query with each used index on a temporary copy of the database')
   .option('--timeout <seconds>', 'time limit for one run', '30')
-  .option('--json', 'print the advice as JSON')
   .action(async (sql, options) => {
     process.exitCode = await runIndexes(sql, options);
+  });
+
+sqlCommand('hints', 'Rewrite hints (VL001...) with exact ranges; --verify checks each rewrite on the database and measures it.', 'the SQLite database (opened read-only)')
+  .option('--verify', 'run original and rewrite: same rows (as a set and as a bag)? measured speed-up?')
+  .option('--timeout <seconds>', 'time limit for one run', '30')
+  .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
+  .action(async (sql, options) => {
+    process.exitCode = await runHints(sql, options);
   });
 
 program

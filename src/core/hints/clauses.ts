@@ -66,3 +66,92 @@ export function findClauses(tokens: readonly Token[], from = 0, to = tokens.leng
 export function sliceTokens(text: string, tokens: readonly Token[], a: number, b: number): string {
   return text.slice(tokens[a].start, tokens[b].end);
 }
+
+/** Index of the token that ends a clause starting at `start` (exclusive): the next clause keyword at its depth, or `end`. */
+export function clauseEnd(c: Clauses, start: number, end: number): number {
+  return [c.from, c.where, c.groupBy, c.having, c.orderBy, c.limit].filter((i): i is number => i !== undefined && i > start).reduce((a, b) => Math.min(a, b), end);
+}
+
+/** AND-separated conditions of a range of tokens at its base depth (the AND of BETWEEN kept); undefined if an OR joins them. */
+export function conjuncts(tokens: readonly Token[], from: number, to: number): { first: number; last: number }[] | undefined {
+  const depth = depths(tokens);
+  const base = depth[from];
+  const out: { first: number; last: number }[] = [];
+  let start = from;
+  let betweenPending = false;
+  for (let i = from; i < to; i++) {
+    if (depth[i] !== base) continue;
+    const word = upper(tokens[i]);
+    if (word === 'OR') return undefined;
+    if (word === 'BETWEEN') betweenPending = true;
+    else if (word === 'AND') {
+      if (betweenPending) {
+        betweenPending = false;
+        continue;
+      }
+      out.push({ first: start, last: i - 1 });
+      start = i + 1;
+    }
+  }
+  if (to > start) out.push({ first: start, last: to - 1 });
+  return out;
+}
+
+/** The items of a FROM clause between token indexes: each table (or subquery) and its alias, in order. */
+export function fromItems(tokens: readonly Token[], from: number, to: number): { table?: string; alias?: string }[] {
+  const items: { table?: string; alias?: string }[] = [];
+  const depth = depths(tokens);
+  const base = depth[from];
+  const bare = (t: Token) => (t.kind === 'quoted' ? t.text.slice(1, -1) : t.text);
+  for (let i = from; i < to; i++) {
+    if (depth[i] !== base) continue;
+    const word = upper(tokens[i]);
+    if (word !== 'FROM' && word !== 'JOIN' && tokens[i].text !== ',') continue;
+    const item: { table?: string; alias?: string } = {};
+    let j = i + 1;
+    if (tokens[j]?.text === '(') j = closingParen(tokens, j) + 1; // a subquery item: only its alias names something
+    else if (tokens[j] && (tokens[j].kind === 'word' || tokens[j].kind === 'quoted')) item.table = bare(tokens[j++]);
+    if (upper(tokens[j]) === 'AS') j++;
+    const alias = tokens[j];
+    if (alias && (alias.kind === 'word' || alias.kind === 'quoted') && !CLAUSE_WORDS.has(upper(alias))) item.alias = bare(alias);
+    items.push(item);
+  }
+  return items;
+}
+
+/** Lower-case names (tables and aliases) that a FROM clause between token indexes defines. */
+export function definedNames(tokens: readonly Token[], from: number, to: number): Set<string> {
+  const names = new Set<string>();
+  for (const item of fromItems(tokens, from, to)) {
+    if (item.table) names.add(item.table.toLowerCase());
+    if (item.alias) names.add(item.alias.toLowerCase());
+  }
+  return names;
+}
+
+/**
+ * When a join is added to a query, a bare `*` in its select list would gain the joined columns. Returns the
+ * edit that pins it to the original FROM items (`*` → `T1.*, T2.*`), nothing when there is no bare `*`, or
+ * undefined when a FROM item has no name to pin it to.
+ */
+export function pinSelectStar(text: string, tokens: readonly Token[], c: Clauses, fromEnd: number): { start: number; end: number; text: string } | null | undefined {
+  if (c.from === undefined) return undefined;
+  const depth = depths(tokens);
+  const star = tokens.findIndex((t, i) => i > c.select && i < c.from! && t.text === '*' && depth[i] === depth[c.select] && tokens[i - 1]?.text !== '.');
+  if (star === -1) return null;
+  const items = fromItems(tokens, c.from, fromEnd);
+  if (items.some((item) => !item.alias && !item.table)) return undefined;
+  return { start: tokens[star].start, end: tokens[star].end, text: items.map((item) => `${item.alias ?? item.table}.*`).join(', ') };
+}
+
+const CLAUSE_WORDS = new Set(['WHERE', 'JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'NATURAL', 'ON', 'USING', 'GROUP', 'ORDER', 'LIMIT', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', 'INDEXED', 'NOT']);
+
+/**
+ * The text of a statement with the conditions [first..last] removed from its WHERE clause, AND and all;
+ * the whole WHERE goes when it was the only condition.
+ */
+export function withoutCondition(text: string, tokens: readonly Token[], where: number, whereEnd: number, first: number, last: number): { start: number; end: number } {
+  if (first === where + 1 && last === whereEnd - 1) return { start: tokens[where].start, end: tokens[last].end };
+  if (upper(tokens[last + 1]) === 'AND' && last + 2 < whereEnd) return { start: tokens[first].start, end: tokens[last + 2].start };
+  return { start: tokens[first - 1].start, end: tokens[last].end }; // the AND before it
+}

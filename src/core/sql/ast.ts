@@ -29,6 +29,11 @@ export function parseSql(sql: string): ParsedSql {
   return parsed;
 }
 
+/** Forgets cached trees (benchmarks time cold parses with it). */
+export function clearParseCache(): void {
+  cache.clear();
+}
+
 /** An untyped view of AST nodes: node-sql-parser's typings do not cover every node SQLite produces. */
 export type Node = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,0 +1,66 @@
+// The gold and predicted SQL of the shared mini-dev data, grouped by database (only the databases present).
+import * as fs from 'fs';
+import * as path from 'path';
+import { loadPredictions } from '../src/core/bird/predictions';
+import { loadQuestions } from '../src/core/bird/questions';
+import { ReadOnlyDatabase } from '../src/core/db/database';
+import { readSchema, SchemaInfo } from '../src/core/db/schema';
+
+export const DATA = path.resolve(process.env.VES_LENS_BIRD_DATA ?? path.join(__dirname, '..', '..', 'shared', 'data', 'bird-minidev'));
+
+export interface SharedSql {
+  dbId: string;
+  dbPath: string;
+  source: string; // gold | prediction file
+  questionId: number | string;
+  sql: string;
+}
+
+export function sharedSql(): SharedSql[] {
+  const questions = loadQuestions(path.join(DATA, 'questions', 'mini_dev_sqlite.v1-2024.json')).questions;
+  const dir = path.join(DATA, 'predictions', 'minidev-official');
+  const predictionFiles = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadPredictions(path.join(dir, f)));
+  const out: SharedSql[] = [];
+  const seen = new Set<string>();
+  for (const q of questions) {
+    const dbPath = path.join(DATA, 'databases', q.dbId, `${q.dbId}.sqlite`);
+    if (!fs.existsSync(dbPath)) continue;
+    const candidates = [{ source: 'gold', sql: q.sql ?? '' }, ...predictionFiles.map((p) => ({ source: path.basename(p.file), sql: p.predictions[q.index]?.sql ?? '' }))];
+    for (const { source, sql } of candidates) {
+      const key = `${q.dbId}\u0000${sql.trim()}`;
+      if (!sql.trim() || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ dbId: q.dbId, dbPath, source, questionId: q.questionId, sql });
+    }
+  }
+  return out;
+}
+
+export function machineLine(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const os = require('os');
+  return `${new Date().toISOString().slice(0, 10)} · ${os.cpus()[0]?.model ?? 'CPU'} · ${os.cpus().length} cores · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version}`;
+}
+
+/** One open connection and schema per database, opened on first use. */
+export class DatabaseCache {
+  private readonly open = new Map<string, { db: ReadOnlyDatabase; schema: SchemaInfo }>();
+
+  async get(item: SharedSql): Promise<{ db: ReadOnlyDatabase; schema: SchemaInfo }> {
+    let entry = this.open.get(item.dbId);
+    if (!entry) {
+      const db = await ReadOnlyDatabase.open(item.dbPath);
+      entry = { db, schema: await readSchema(db) };
+      this.open.set(item.dbId, entry);
+    }
+    return entry;
+  }
+
+  ids(): string[] {
+    return [...this.open.keys()].sort();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const { db } of this.open.values()) await db.close();
+  }
+}

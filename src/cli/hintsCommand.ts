@@ -1,0 +1,73 @@
+import pc from 'picocolors';
+import { lineAndColumn } from '../core/bird/problems';
+import { readTextFile } from '../core/bird/jsonFile';
+import { ReadOnlyDatabase } from '../core/db/database';
+import { readSchema } from '../core/db/schema';
+import { analyzeSql } from '../core/hints/analyze';
+import { Verdict, verifyHint } from '../core/hints/verify';
+import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
+import { openDatabase } from './explainCommand';
+
+export interface HintsCommandOptions {
+  db: string;
+  file?: string;
+  verify?: boolean;
+  json?: boolean;
+  timeout: string;
+  maxRows: string;
+}
+
+const VERDICT_COLOUR = { faster: pc.green, 'not-faster': pc.yellow, 'changes-results': pc.red, failed: pc.red } as const;
+
+export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
+  if (sql && options.file) throw new UsageError('give the SQL or --file, not both');
+  if (!sql && !options.file) throw new UsageError('give the SQL to check, or --file');
+  const text = options.file ? readTextFile(options.file) : sql!;
+  const source = options.file ?? '<sql>';
+  const db = await openDatabase(options.db);
+  try {
+    const schema = await readSchema(db);
+    const statements = analyzeSql(text, { schema, reportParseErrors: true });
+    const verdicts = new Map<object, Verdict>();
+    if (options.verify) {
+      for (const { statement, hints } of statements) {
+        for (const hint of hints) {
+          verdicts.set(hint, await verifyHint(db, statement.text, hint, { timeoutMs: Number(options.timeout) * 1000, maxRows: Number(options.maxRows) }));
+        }
+      }
+    }
+    if (options.json) {
+      const report = statements.map(({ statement, hints, parseError, failedRules }) => ({
+        statement: { start: statement.start, end: statement.end, line: lineAndColumn(text, statement.start).line, text: statement.text },
+        parse_error: parseError ?? null,
+        failed_rules: failedRules ?? [],
+        hints: hints.map((hint) => ({ ...hint, position: lineAndColumn(text, hint.range.start), verdict: verdicts.get(hint) ?? null })),
+      }));
+      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await ReadOnlyDatabase.sqliteVersion() }, db: options.db, source, statements: report }, null, 2) + '\n');
+      return 0;
+    }
+    const out: string[] = [];
+    let count = 0;
+    for (const { statement, hints, parseError, failedRules } of statements) {
+      const at = lineAndColumn(text, statement.start);
+      if (parseError) out.push(pc.dim(`${source}:${at.line}:${at.column} node-sql-parser cannot read this statement (${parseError}); token rules still ran, plans still work`));
+      if (failedRules?.length) out.push(pc.red(`${source}:${at.line}:${at.column} rules ${failedRules.join(', ')} failed on this statement (please report it)`));
+      for (const hint of hints) {
+        count++;
+        const where = lineAndColumn(text, hint.range.start);
+        out.push(`${source}:${where.line}:${where.column} ${pc.bold(hint.rule)} ${hint.kind === 'correctness' ? pc.red(hint.title) : pc.cyan(hint.title)}`);
+        out.push(`  ${hint.message}`);
+        if (hint.caveat) out.push(pc.dim(`  caveat: ${hint.caveat}`));
+        if (hint.rewrite) out.push(`  rewrite: ${pc.green(hint.rewrite.statement.replace(/\s+/g, ' '))}`);
+        const verdict = verdicts.get(hint);
+        if (verdict) out.push(`  verified: ${VERDICT_COLOUR[verdict.status](verdict.message)}`);
+        else if (hint.rewrite && hint.kind === 'speed') out.push(pc.dim('  not measured: run with --verify to check the result and time it'));
+      }
+    }
+    out.push(pc.dim(`${count} hint${count === 1 ? '' : 's'} in ${statements.length} statement${statements.length === 1 ? '' : 's'}`));
+    process.stdout.write(out.join('\n') + '\n');
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,144 @@
+import { ColumnInfo, SchemaInfo, TableInfo } from '../db/schema';
+import { tableAliases } from '../plan/aliases';
+import { Token } from '../sql/lexer';
+import { Range, StatementContext } from './types';
+
+/** SQL keywords that are never a column name in the patterns the rules look for. */
+const KEYWORDS = new Set(
+  ('SELECT FROM WHERE AND OR NOT IN IS NULL LIKE GLOB BETWEEN EXISTS CASE WHEN THEN ELSE END AS ON JOIN INNER LEFT ' +
+    'RIGHT OUTER CROSS NATURAL GROUP ORDER BY HAVING LIMIT OFFSET UNION ALL EXCEPT INTERSECT DISTINCT ASC DESC ' +
+    'CAST WITH VALUES COLLATE ESCAPE USING TRUE FALSE CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP').split(' '),
+);
+
+export const isKeyword = (token: Token | undefined) => token?.kind === 'word' && KEYWORDS.has(token.text.toUpperCase());
+export const wordIs = (token: Token | undefined, ...words: string[]) => token?.kind === 'word' && words.includes(token.text.toUpperCase());
+
+export interface ColumnRef {
+  /** Token indexes of the reference, inclusive. */
+  first: number;
+  last: number;
+  qualifier?: string;
+  column: string;
+  text: string;
+}
+
+const bare = (token: Token) => (token.kind === 'quoted' ? token.text.slice(1, -1) : token.text);
+
+/** A column reference (`col`, `t.col`, `"t"."col"`) starting at token `i`, if there is one. */
+export function columnRefAt(tokens: readonly Token[], i: number, text: string): ColumnRef | undefined {
+  const a = tokens[i];
+  if (!a || (a.kind !== 'word' && a.kind !== 'quoted') || isKeyword(a)) return undefined;
+  if (tokens[i + 1]?.text === '(') return undefined; // a function call
+  const b = tokens[i + 2];
+  if (tokens[i + 1]?.text === '.' && b && (b.kind === 'word' || b.kind === 'quoted')) {
+    return { first: i, last: i + 2, qualifier: bare(a), column: bare(b), text: text.slice(a.start, b.end) };
+  }
+  return { first: i, last: i, column: bare(a), text: text.slice(a.start, a.end) };
+}
+
+/** The column reference ending at token `last` (read backwards), if there is one. */
+export function columnRefEndingAt(tokens: readonly Token[], last: number, text: string): ColumnRef | undefined {
+  if (tokens[last - 1]?.text === '.') return columnRefAt(tokens, last - 2, text);
+  const ref = columnRefAt(tokens, last, text);
+  return ref && ref.last === last ? ref : undefined;
+}
+
+export const isLiteralToken = (token: Token | undefined) => token?.kind === 'string' || token?.kind === 'number';
+
+/** Range covering tokens a..b (inclusive), in statement-relative offsets. */
+export function tokenRange(tokens: readonly Token[], a: number, b: number): Range {
+  return { start: tokens[a].start, end: tokens[b].end };
+}
+
+/** Replaces a range of the statement text. */
+export function replaceRange(text: string, range: Range, replacement: string): string {
+  return text.slice(0, range.start) + replacement + text.slice(range.end);
+}
+
+/** The table and column a reference reads, using the statement's aliases and the schema (undefined if unsure). */
+export function resolveColumn(context: StatementContext, ref: ColumnRef): { table: TableInfo; column: ColumnInfo } | undefined {
+  const schema: SchemaInfo | undefined = context.schema;
+  if (!schema) return undefined;
+  const aliases = tableAliases(context.text, [...schema.tables.values()].map((t) => t.name));
+  const candidates = ref.qualifier
+    ? [aliases.get(ref.qualifier.toLowerCase())].filter((t): t is string => Boolean(t))
+    : [...new Set(aliases.values())];
+  const matches = candidates
+    .map((name) => schema.tables.get(name.toLowerCase()))
+    .flatMap((table) => {
+      const column = table?.columns.find((c) => c.name.toLowerCase() === ref.column.toLowerCase());
+      return table && column ? [{ table, column }] : [];
+    });
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/** True when a column can never hold NULL: NOT NULL, or the rowid alias. */
+export function neverNull(table: TableInfo, column: ColumnInfo): boolean {
+  return column.notNull || table.rowidColumn?.toLowerCase() === column.name.toLowerCase();
+}
+
+/**
+ * True when every column the tokens [first, last] reference belongs to a table they name themselves: no
+ * hidden correlation with an outer query (`WHERE element IN (...)` where element is the outer table's). An
+ * unqualified column needs the schema to be placed; without one the answer is no. `skip` leaves out token
+ * ranges (the correlation condition a rule handles itself).
+ */
+export function selfContained(context: StatementContext, first: number, last: number, names: Set<string>, skip: { first: number; last: number }[] = []): boolean {
+  const { tokens, text, schema } = context;
+  const own = schema ? tableAliases(text.slice(tokens[first].start, tokens[last].end), [...schema.tables.values()].map((t) => t.name)) : undefined;
+  const columns = new Set<string>();
+  if (schema && own) {
+    for (const name of names) {
+      const table = schema.tables.get((own.get(name) ?? name).toLowerCase());
+      for (const c of table?.columns ?? []) columns.add(c.name.toLowerCase());
+    }
+  }
+  for (let i = first; i <= last; i++) {
+    if (skip.some((r) => i >= r.first && i <= r.last)) continue;
+    if (wordIs(tokens[i - 1], 'AS', 'COLLATE') || tokens[i - 1]?.text === '.') continue;
+    const ref = columnRefAt(tokens, i, text);
+    if (!ref) continue;
+    i = ref.last;
+    if (ref.qualifier !== undefined) {
+      if (!names.has(ref.qualifier.toLowerCase())) return false;
+    } else if (!names.has(ref.column.toLowerCase()) && !columns.has(ref.column.toLowerCase())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+export interface Correlation {
+  /** The condition that ties the subquery to the outer query. */
+  condition: { first: number; last: number };
+  /** Its subquery side (`T2.hero_id`) and its outer side (`T1.id`), as written. */
+  innerSide: string;
+  outerSide: string;
+}
+
+/**
+ * The single `inner.col = outer.col` equality among a subquery's AND-ed conditions, when that is its only tie
+ * to the outer query (`outerNames` less `innerNames` are the outer query's tables and aliases). Undefined when
+ * there is none, more than one, or another condition reaches outside too.
+ */
+export function singleCorrelation(context: StatementContext, conditions: readonly { first: number; last: number }[], outerNames: Set<string>, innerNames: Set<string>): Correlation | undefined {
+  const { tokens, text } = context;
+  const isOuter = (q?: string) => q !== undefined && outerNames.has(q.toLowerCase()) && !innerNames.has(q.toLowerCase());
+  let correlation: Correlation | undefined;
+  for (const c of conditions) {
+    const left = columnRefAt(tokens, c.first, text);
+    const right = columnRefEndingAt(tokens, c.last, text);
+    const equality = left && right && tokens[left.last + 1]?.text === '=' && right.first === left.last + 2;
+    const pair = !equality ? undefined : isOuter(left.qualifier) && !isOuter(right.qualifier) ? [right, left] : isOuter(right.qualifier) && !isOuter(left.qualifier) ? [left, right] : undefined;
+    if (pair && !correlation && pair[0].qualifier !== undefined) {
+      correlation = { condition: c, innerSide: pair[0].text, outerSide: pair[1].text };
+      continue;
+    }
+    for (let i = c.first; i < c.last; i++) {
+      const q = tokens[i];
+      if (tokens[i + 1].text === '.' && (q.kind === 'word' || q.kind === 'quoted') && isOuter(q.kind === 'quoted' ? q.text.slice(1, -1) : q.text)) return undefined;
+    }
+    if (pair) return undefined; // a second correlation
+  }
+  return correlation;
+}

@@ -1,0 +1,77 @@
+import { sameResultSet } from '../compare/executionMatch';
+import { rowKey } from '../compare/valueKey';
+import { ReadOnlyDatabase, Row } from '../db/database';
+import { readQuery, runnableBody } from '../db/readQuery';
+import { DEFAULT_FAST_TIMING, measureFast } from '../timing/fast';
+import { TimingResult } from '../timing/types';
+import { Hint } from './types';
+
+export type VerdictStatus =
+  | 'faster' // same result, and the whole 95 % interval of the speed-up is above 1
+  | 'not-faster' // same result, but no measurable gain (interval includes 1) or slower
+  | 'changes-results' // the rewrite returns another set of rows: never offered as a fix
+  | 'failed'; // the original or the rewrite does not run
+
+export interface Verdict {
+  status: VerdictStatus;
+  /** Same rows as a set (BIRD's EX) and as a bag (duplicates counted). */
+  sameSet?: boolean;
+  sameBag?: boolean;
+  /** t_original / t_rewrite: above 1, the rewrite is faster. */
+  speedup?: TimingResult;
+  message: string;
+}
+
+function bag(rows: readonly Row[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(rowKey(row), (counts.get(rowKey(row)) ?? 0) + 1);
+  return counts;
+}
+
+function sameBag(a: readonly Row[], b: readonly Row[]): boolean {
+  if (a.length !== b.length) return false;
+  const left = bag(a);
+  const right = bag(b);
+  return left.size === right.size && [...left].every(([key, n]) => right.get(key) === n);
+}
+
+/**
+ * Runs a hint's original statement and its rewrite on the database: compares their results (as a set, as
+ * BIRD does, and as a bag) and, when they agree, measures the speed-up with the fast timing protocol.
+ */
+export async function verifyHint(db: ReadOnlyDatabase, original: string, hint: Hint, limits: { timeoutMs: number; maxRows: number }): Promise<Verdict> {
+  if (!hint.rewrite) return { status: 'failed', message: 'no rewrite to verify' };
+  const run = (sql: string) => readQuery(db, sql, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
+  const before = await run(original);
+  if (before.status !== 'ok') return { status: 'failed', message: `the original does not run: ${before.message}` };
+  const after = await run(hint.rewrite.statement);
+  if (after.status !== 'ok') return { status: 'failed', message: `the rewrite does not run: ${after.message}` };
+  const set = sameResultSet(after.rows, before.rows);
+  const bagEqual = sameBag(after.rows, before.rows);
+  if (hint.kind === 'correctness') {
+    // A correctness hint's rewrite is meant to differ exactly when the hazard is real.
+    return set
+      ? { status: 'not-faster', sameSet: set, sameBag: bagEqual, message: 'same rows on this data: the hazard does not bite here, but would with other data' }
+      : { status: 'changes-results', sameSet: false, sameBag: false, message: `confirmed on this data: the original returns ${before.rows.length} rows, the rewrite ${after.rows.length}` };
+  }
+  if (!set) {
+    return { status: 'changes-results', sameSet: false, sameBag: false, message: `the rewrite returns other rows (${after.rows.length} vs ${before.rows.length}): not offered as a fix` };
+  }
+  const a = runnableBody(original);
+  const b = runnableBody(hint.rewrite.statement);
+  if ('status' in a || 'status' in b) return { status: 'failed', sameSet: set, sameBag: bagEqual, message: 'cannot time a refused statement' };
+  // measureFast's ratio is t_first / t_second: original first, so above 1 means the rewrite is faster.
+  const speedup = await measureFast(db, a.body, b.body, { ...DEFAULT_FAST_TIMING, timeoutMs: limits.timeoutMs });
+  const interval = `${speedup.low.toFixed(2)}–${speedup.high.toFixed(2)}`;
+  const rows = bagEqual ? 'same rows' : 'same set of rows (duplicates differ)';
+  if (speedup.low > 1) {
+    return { status: 'faster', sameSet: set, sameBag: bagEqual, speedup, message: `${rows}; measured ${speedup.ratio.toFixed(2)}× as fast (95 % interval ${interval}, ${speedup.runs} runs)` };
+  }
+  return {
+    status: 'not-faster',
+    sameSet: set,
+    sameBag: bagEqual,
+    speedup,
+    message: `${rows}; not faster here: ${speedup.ratio.toFixed(2)}× (95 % interval ${interval}, ${speedup.runs} runs)`,
+  };
+}

@@ -1,0 +1,192 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sameResultSet } from '../../src/core/compare/executionMatch';
+import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { readQuery } from '../../src/core/db/readQuery';
+import { readSchema, SchemaInfo } from '../../src/core/db/schema';
+import { analyzeSql } from '../../src/core/hints/analyze';
+import { RULES } from '../../src/core/hints/rules';
+import { prefixUpperBound } from '../../src/core/hints/rules/functionOnColumn';
+import { Hint } from '../../src/core/hints/types';
+import { verifyHint } from '../../src/core/hints/verify';
+import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';
+
+const SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
+
+/** Each rule: a statement it must flag (on the superhero schema) and the exact text it flags. */
+const POSITIVE: [string, string, string][] = [
+  ['VL001', 'SELECT id FROM superhero WHERE id IN (SELECT hero_id FROM hero_power WHERE power_id = 1)', 'id IN (SELECT hero_id FROM hero_power WHERE power_id = 1)'],
+  ['VL001', 'SELECT T1.superhero_name FROM superhero AS T1 WHERE T1.height_cm > 180 AND EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)', 'EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)'],
+  // SELECT * must not gain the joined columns (found on real data: mini-dev q1399's shape).
+  ['VL001', 'SELECT * FROM hero_power WHERE hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)', 'hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)'],
+  ['VL005', 'SELECT *, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s', '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)'],
+  ['VL002', 'SELECT COUNT(T1.id) FROM superhero AS T1 WHERE T1.height_cm > 200', 'COUNT(T1.id)'],
+  ['VL003', 'SELECT superhero_name FROM superhero WHERE height_cm > 100 ORDER BY id DESC LIMIT 1', 'ORDER BY id DESC LIMIT 1'],
+  ['VL004', "SELECT full_name FROM superhero WHERE SUBSTR(full_name, 1, 3) = 'Bru'", "SUBSTR(full_name, 1, 3) = 'Bru'"],
+  ['VL004', 'SELECT id FROM superhero WHERE CAST(height_cm AS REAL) > 200', 'CAST(height_cm AS REAL) > 200'],
+  ['VL005', 'SELECT s.superhero_name, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s', '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)'],
+  ['VL006', "SELECT id FROM superhero WHERE superhero_name LIKE 'Batman'", "LIKE 'Batman'"],
+  ['VL007', 'SELECT id FROM superhero WHERE eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7', 'eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7'],
+  ['VL008', 'SELECT DISTINCT publisher_id FROM superhero GROUP BY publisher_id', 'DISTINCT'],
+  ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT publisher_id FROM superhero)', 'NOT IN (SELECT publisher_id FROM superhero)'],
+];
+
+/** Statements a rule must leave alone. */
+const NEGATIVE: [string, string][] = [
+  ['VL001', 'SELECT id FROM superhero WHERE id NOT IN (SELECT hero_id FROM hero_power)'],
+  ['VL001', 'SELECT id FROM superhero WHERE id IN (1, 2, 3)'],
+  ['VL001', 'SELECT T1.id FROM superhero T1 WHERE NOT EXISTS (SELECT 1 FROM hero_power T2 WHERE T2.hero_id = T1.id)'],
+  ['VL001', 'SELECT T1.id FROM superhero T1 WHERE T1.id = 1 OR EXISTS (SELECT 1 FROM hero_power T2 WHERE T2.hero_id = T1.id)'],
+  // eye_colour_id is the outer table's column: the IN subquery is correlated after all (found on real data, mini-dev q260's shape).
+  ['VL001', 'SELECT COUNT(*) FROM superhero WHERE id IN (SELECT hero_id FROM hero_power WHERE power_id = eye_colour_id)'],
+  ['VL005', 'SELECT s.id, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id AND hp.power_id = eye_colour_id) FROM superhero s'],
+  ['VL002', 'SELECT COUNT(height_cm) FROM superhero'],
+  ['VL002', 'SELECT COUNT(DISTINCT id) FROM superhero'],
+  ['VL003', 'SELECT id FROM superhero ORDER BY height_cm DESC LIMIT 1 OFFSET 2'],
+  ['VL003', 'SELECT publisher_id FROM superhero GROUP BY publisher_id ORDER BY COUNT(*) DESC LIMIT 1'],
+  ['VL003', 'SELECT id FROM superhero ORDER BY height_cm, weight_kg LIMIT 1'],
+  ['VL004', "SELECT id FROM superhero WHERE SUBSTR(full_name, 2, 3) = 'ruc'"],
+  ['VL004', "SELECT id FROM superhero WHERE SUBSTR(full_name, 1, 4) = 'Bru'"],
+  ['VL005', 'SELECT superhero_name, (SELECT COUNT(*) FROM hero_power) FROM superhero'],
+  ['VL006', "SELECT id FROM superhero WHERE superhero_name LIKE 'Bat%'"],
+  ['VL007', 'SELECT id FROM superhero WHERE height_cm > 1 AND eye_colour_id = 1 OR eye_colour_id = 9'],
+  ['VL007', 'SELECT id FROM superhero WHERE eye_colour_id = 1 OR hair_colour_id = 9'],
+  ['VL008', 'SELECT DISTINCT publisher_id FROM superhero GROUP BY publisher_id, gender_id'],
+  ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT id FROM superhero)'],
+];
+
+describe('hint rules on the superhero schema', () => {
+  let db: ReadOnlyDatabase;
+  let schema: SchemaInfo;
+  before(async () => {
+    db = await ReadOnlyDatabase.open(SUPERHERO);
+    schema = await readSchema(db);
+  });
+  after(() => db.close());
+  const hintsOf = (sql: string) => analyzeSql(sql, { schema }).flatMap((s) => s.hints);
+
+  it('every rule has a stable id, a title and a one-page doc', () => {
+    assert.deepEqual(RULES.map((r) => r.id), ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009']);
+    for (const rule of RULES) assert.ok(fs.existsSync(path.join(REPO_ROOT, 'docs', 'rules', `${rule.id}.md`)), `docs/rules/${rule.id}.md`);
+  });
+
+  for (const [id, sql, flagged] of POSITIVE) {
+    it(`${id} flags: ${sql}`, async () => {
+      const hint = hintsOf(sql).find((h) => h.rule === id);
+      assert.ok(hint, `no ${id} hint`);
+      assert.equal(sql.slice(hint.range.start, hint.range.end), flagged);
+      assert.ok(hint.rewrite, 'offers a rewrite');
+      assert.equal(sql.slice(0, hint.rewrite.range.start) + hint.rewrite.text + sql.slice(hint.rewrite.range.end), hint.rewrite.statement, 'the edit produces the statement');
+      const original = await readQuery(db, sql, { maxRows: 100_000 });
+      const rewritten = await readQuery(db, hint.rewrite.statement, { maxRows: 100_000 });
+      assert.equal(rewritten.status, 'ok', `the rewrite runs: ${hint.rewrite.statement}`);
+      assert.ok(original.status === 'ok' && rewritten.status === 'ok');
+      if (hint.kind === 'speed') assert.ok(sameResultSet(rewritten.rows, original.rows), `same rows: ${hint.rewrite.statement}`);
+    });
+  }
+
+  for (const [id, sql] of NEGATIVE) {
+    it(`${id} leaves alone: ${sql}`, () => assert.equal(hintsOf(sql).filter((h) => h.rule === id).length, 0));
+  }
+
+  it('ranges are document offsets in a multi-statement file', () => {
+    const text = "SELECT 1;\n\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';";
+    const hint = hintsOf(text).find((h) => h.rule === 'VL006')!;
+    assert.equal(text.slice(hint.range.start, hint.range.end), "LIKE 'Batman'");
+    assert.equal(text.slice(hint.rewrite!.range.start, hint.rewrite!.range.end), 'LIKE');
+  });
+
+  it('`-- ves-lens-ignore VL006` silences that rule for the next statement only', () => {
+    const text = "-- ves-lens-ignore VL006\nSELECT id FROM superhero WHERE superhero_name LIKE 'A' OR superhero_name = 'B';\nSELECT id FROM superhero WHERE superhero_name LIKE 'A'";
+    const hints = hintsOf(text);
+    assert.deepEqual(hints.map((h) => h.rule), ['VL006']);
+    assert.ok(hints[0].range.start > text.indexOf('\nSELECT', 30));
+  });
+
+  it('a bare `-- ves-lens-ignore` silences every rule', () => {
+    assert.equal(hintsOf("-- ves-lens-ignore\nSELECT id FROM superhero WHERE superhero_name LIKE 'A'").length, 0);
+  });
+
+  describe('verification', () => {
+    const first = (sql: string, id: string): Hint => hintsOf(sql).find((h) => h.rule === id)!;
+    const limits = { timeoutMs: 10_000, maxRows: 100_000 };
+
+    it('measures a real speed-up: correlated COUNT → pre-aggregated join', async () => {
+      const sql = POSITIVE.find(([id]) => id === 'VL005')![1];
+      const verdict = await verifyHint(db, sql, first(sql, 'VL005'), limits);
+      assert.equal(verdict.status, 'faster', verdict.message);
+      assert.ok(verdict.speedup!.low > 1 && verdict.sameSet && verdict.sameBag);
+    });
+
+    it('never offers a rewrite that changes the rows (ties under ORDER BY ... LIMIT 1)', async () => {
+      const sql = 'SELECT superhero_name FROM superhero WHERE height_cm IS NOT NULL ORDER BY height_cm DESC LIMIT 1';
+      const verdict = await verifyHint(db, sql, first(sql, 'VL003'), limits);
+      assert.equal(verdict.status, 'changes-results');
+      assert.equal(verdict.speedup, undefined, 'not timed, so no speed claim');
+    });
+
+    it('confirms a correctness hazard when the NULLs are really there', async () => {
+      const sql = POSITIVE.find(([id]) => id === 'VL009')![1];
+      const verdict = await verifyHint(db, sql, first(sql, 'VL009'), limits);
+      assert.equal(verdict.status, 'changes-results');
+      assert.match(verdict.message, /confirmed on this data: the original returns 0 rows/);
+    });
+  });
+});
+
+describe('hints never crash', () => {
+  function realSql(): string[] {
+    const out = [fs.readFileSync(path.join(REPO_ROOT, 'sample', 'mini_dev_superhero_gold.sql'), 'utf8')];
+    if (!birdDataMissing()) {
+      for (const name of ['dev.rose.json', 'mini_dev_sqlite.v1-2024.json']) {
+        out.push(...JSON.parse(fs.readFileSync(path.join(BIRD_DATA, 'questions', name), 'utf8')).map((q: { SQL: string }) => q.SQL));
+      }
+      const dir = path.join(BIRD_DATA, 'predictions', 'minidev-official');
+      for (const file of fs.readdirSync(dir)) out.push(...Object.values(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))).map(String));
+    }
+    return out;
+  }
+
+  it('on every real gold and predicted SQL, whole, truncated and shuffled', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    let checked = 0;
+    for (const sql of realSql()) {
+      const words = sql.split(/(\s+)/);
+      const variants = [sql, sql.slice(0, random(sql.length + 1)), words.sort(() => random(3) - 1).join(''), sql.replace(/\(/g, '')];
+      for (const variant of variants) {
+        const results = analyzeSql(variant);
+        for (const r of results) assert.equal(r.failedRules, undefined, `rules failed on: ${variant}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 100);
+  });
+
+  it('on huge queries: thousands of OR terms, deep nesting, a 1 MB statement', () => {
+    const orChain = 'SELECT id FROM superhero WHERE ' + Array.from({ length: 5000 }, (_, i) => `eye_colour_id = ${i}`).join(' OR ');
+    const nested = 'SELECT id FROM superhero WHERE id IN ' + '(SELECT id FROM superhero WHERE id IN '.repeat(500) + '(1)' + ')'.repeat(500);
+    const long = `SELECT '${'x'.repeat(1_000_000)}' FROM superhero WHERE name LIKE 'a'`;
+    for (const sql of [orChain, nested, long]) {
+      const [result] = analyzeSql(sql);
+      assert.equal(result.failedRules, undefined);
+    }
+    assert.equal(analyzeSql(orChain)[0].hints.filter((h) => h.rule === 'VL007').length, 1, 'the whole chain is one hint');
+  });
+
+  it('on binary noise', () => {
+    let noise = '';
+    for (let i = 0; i < 20_000; i++) noise += String.fromCharCode((i * 7919) % 65536);
+    assert.doesNotThrow(() => analyzeSql(noise, { reportParseErrors: true }));
+  });
+});
+
+describe('prefixUpperBound', () => {
+  it('is the least string above every string with the prefix', () => {
+    assert.equal(prefixUpperBound('2012'), '2013');
+    assert.equal(prefixUpperBound('2019'), '201:');
+    for (const value of ['2019', '2019-12-31', '2019\uffff']) assert.ok(value >= '2019' && value < prefixUpperBound('2019'));
+  });
+});
