@@ -1,13 +1,33 @@
-// Bundles each entry point into dist/. Native @vscode/sqlite3 stays external: it is loaded from node_modules.
+// Bundles each face of the engine into dist/, and copies the webviews' assets into dist/media.
+// Native @vscode/sqlite3 stays external: it is loaded from node_modules (and shipped inside the .vsix).
+const fs = require('fs');
+const path = require('path');
 const esbuild = require('esbuild');
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-/** One entry per face of the engine (design.md): the CLI now; the server and the extension join later. */
+/** One entry per face (design.md): the command line, the language server, the extension (client). */
 const entryPoints = {
   cli: 'src/cli/main.ts',
+  server: 'src/server/server.ts',
+  extension: 'src/extension/extension.ts',
 };
+
+/** Webview assets: our own media/ plus the theme's codicons, VS Code Elements and Chart.js. */
+const mediaFiles = {
+  'codicon.css': 'node_modules/@vscode/codicons/dist/codicon.css',
+  'codicon.ttf': 'node_modules/@vscode/codicons/dist/codicon.ttf',
+  'vscode-elements.js': 'node_modules/@vscode-elements/elements/dist/bundled.js',
+  'chart.umd.js': 'node_modules/chart.js/dist/chart.umd.min.js',
+};
+
+function copyMedia() {
+  const target = path.join(__dirname, 'dist', 'media');
+  fs.mkdirSync(target, { recursive: true });
+  for (const file of fs.readdirSync(path.join(__dirname, 'media'))) fs.copyFileSync(path.join(__dirname, 'media', file), path.join(target, file));
+  for (const [name, source] of Object.entries(mediaFiles)) fs.copyFileSync(path.join(__dirname, source), path.join(target, name));
+}
 
 async function main() {
   const options = {
@@ -20,8 +40,11 @@ async function main() {
     sourcemap: !production,
     minify: production,
     external: ['@vscode/sqlite3', 'vscode'],
+    // ESM entry points first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
+    mainFields: ['module', 'main'],
     logLevel: 'warning',
   };
+  copyMedia();
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();

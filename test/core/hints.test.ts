@@ -22,6 +22,8 @@ const POSITIVE: [string, string, string][] = [
   // SELECT * must not gain the joined columns (found on real data: mini-dev q1399's shape).
   ['VL001', 'SELECT * FROM hero_power WHERE hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)', 'hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)'],
   ['VL005', 'SELECT *, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s', '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)'],
+  // `*` as multiplication is no select-all (found on real data: mini-dev q201's shape).
+  ['VL001', 'SELECT COUNT(id) * 100 FROM superhero WHERE id IN (SELECT hero_id FROM hero_power)', 'id IN (SELECT hero_id FROM hero_power)'],
   ['VL002', 'SELECT COUNT(T1.id) FROM superhero AS T1 WHERE T1.height_cm > 200', 'COUNT(T1.id)'],
   ['VL003', 'SELECT superhero_name FROM superhero WHERE height_cm > 100 ORDER BY id DESC LIMIT 1', 'ORDER BY id DESC LIMIT 1'],
   ['VL004', "SELECT full_name FROM superhero WHERE SUBSTR(full_name, 1, 3) = 'Bru'", "SUBSTR(full_name, 1, 3) = 'Bru'"],

@@ -21,6 +21,8 @@ export interface EvalOptions {
   onResult?: (result: QuestionResult, done: number, total: number) => void;
   /** Stops before the next question when aborted. */
   signal?: AbortSignal;
+  /** Keep each timing sample in the result (for charts); the JSON report leaves them out. */
+  keepSamples?: boolean;
 }
 
 export const DEFAULT_MAX_ROWS = 500_000;
@@ -99,7 +101,8 @@ async function scoreCorrectness(db: ReadOnlyDatabase, task: EvalTask, result: Qu
   if (!correct) result.difference = comparison.difference();
 }
 
-function applyTiming(result: QuestionResult, timing: TimingResult): void {
+function applyTiming(result: QuestionResult, timing: TimingResult, keepSamples?: boolean): void {
+  if (keepSamples) result.samples = { gold: timing.goldSamples, pred: timing.predSamples };
   result.time_ratio = timing.ratio;
   result.time_ratio_interval = [timing.low, timing.high];
   result.gold_ms = timing.goldMs;
@@ -133,7 +136,7 @@ async function scoreEfficiency(db: ReadOnlyDatabase, task: EvalTask, result: Que
     vesTiming = rvesTiming = await measureFast(db, gold.body, pred.body, fastOptions);
   }
   const headline = (vesTiming ?? rvesTiming) as TimingResult;
-  applyTiming(result, headline);
+  applyTiming(result, headline, options.keepSamples);
   if (wantsVes && vesTiming) result.ves = vesContribution(vesTiming.ratio);
   if (wantsRves && rvesTiming) {
     result.rves_reward = rvesReward(rvesTiming.ratio);

@@ -55,6 +55,8 @@ export interface QuestionResult {
   timing: string | null;
   notes: string[];
   difference?: ResultDifference;
+  /** Milliseconds per execution of each timing sample, when asked for (EvalOptions.keepSamples). */
+  samples?: { gold: number[]; pred: number[] };
 }
 
 export interface EvalProblems {

@@ -137,7 +137,13 @@ export function definedNames(tokens: readonly Token[], from: number, to: number)
 export function pinSelectStar(text: string, tokens: readonly Token[], c: Clauses, fromEnd: number): { start: number; end: number; text: string } | null | undefined {
   if (c.from === undefined) return undefined;
   const depth = depths(tokens);
-  const star = tokens.findIndex((t, i) => i > c.select && i < c.from! && t.text === '*' && depth[i] === depth[c.select] && tokens[i - 1]?.text !== '.');
+  // A select item on its own: after SELECT / DISTINCT / ALL or a comma, before a comma or FROM (not `a * b`).
+  const isItem = (i: number) => {
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    return (before?.text === ',' || ['SELECT', 'DISTINCT', 'ALL'].includes(upper(before))) && (after?.text === ',' || upper(after) === 'FROM');
+  };
+  const star = tokens.findIndex((t, i) => i > c.select && i < c.from! && t.text === '*' && depth[i] === depth[c.select] && isItem(i));
   if (star === -1) return null;
   const items = fromItems(tokens, c.from, fromEnd);
   if (items.some((item) => !item.alias && !item.table)) return undefined;

@@ -1,4 +1,6 @@
-import { AST, Parser } from 'node-sql-parser';
+import { AST } from 'node-sql-parser';
+// The SQLite-only build: the full package bundles every dialect (megabytes the CLI and server would load for nothing).
+import { Parser } from 'node-sql-parser/build/sqlite';
 
 const parser = new Parser();
 const cache = new Map<string, ParsedSql>();

@@ -1,0 +1,36 @@
+import { randomBytes } from 'crypto';
+import * as vscode from 'vscode';
+
+/**
+ * A panel's HTML: a strict content security policy (no inline script or style, scripts only with this
+ * page's nonce, resources only from dist/media), the theme's codicons, and the VS Code Elements components.
+ */
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, script: string, title: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', file)).toString();
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <title>${title}</title>
+  <link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
+  <link rel="stylesheet" href="${media('panel.css')}">
+  <script nonce="${nonce}" type="module" src="${media('vscode-elements.js')}"></script>
+  <script nonce="${nonce}" src="${media('chart.umd.js')}"></script>
+  <script nonce="${nonce}" src="${media('common.js')}"></script>
+  <script nonce="${nonce}" src="${media(script)}" defer></script>
+</head>
+<body>
+  <main id="app" aria-live="polite"><p class="muted">Waiting for VES Lens...</p></main>
+</body>
+</html>`;
+}

@@ -1,0 +1,110 @@
+import * as fs from 'fs';
+import { GoldFile, loadGold } from '../core/bird/gold';
+import { formatProblem } from '../core/bird/problems';
+import { loadQuestions, Question } from '../core/bird/questions';
+import { ReadOnlyDatabase } from '../core/db/database';
+import { readSchema, SchemaInfo } from '../core/db/schema';
+import { databasePath } from '../core/eval/tasks';
+import { Dataset, DatasetSummary, QuestionInfo } from '../shared/protocol';
+
+export interface OpenDatabase {
+  db: ReadOnlyDatabase;
+  schema: SchemaInfo;
+  path: string;
+}
+
+/** The attached BIRD dataset and the databases opened for it (read-only, one connection each, kept open). */
+export class DatasetState {
+  dataset: Dataset | null = null;
+  questions: Question[] = [];
+  private gold?: GoldFile;
+  private problems: string[] = [];
+  private byId = new Map<string, Question>();
+  private readonly open = new Map<string, Promise<OpenDatabase>>();
+  sqlite = '';
+
+  async attach(dataset: Dataset | null): Promise<DatasetSummary> {
+    await this.closeAll();
+    this.dataset = dataset;
+    this.questions = [];
+    this.gold = undefined;
+    this.problems = [];
+    this.byId.clear();
+    this.sqlite ||= await ReadOnlyDatabase.sqliteVersion();
+    if (dataset) {
+      try {
+        const loaded = loadQuestions(dataset.questionsFile);
+        this.questions = loaded.questions;
+        this.problems.push(...loaded.problems.map(formatProblem));
+        if (dataset.goldFile) {
+          this.gold = loadGold(dataset.goldFile);
+          this.problems.push(...this.gold.problems.map(formatProblem));
+        }
+      } catch (error) {
+        this.problems.push((error as Error).message);
+      }
+      for (const q of this.questions) this.byId.set(String(q.questionId), q);
+    }
+    return this.summary();
+  }
+
+  summary(): DatasetSummary {
+    const counts = new Map<string, number>();
+    for (const q of this.questions) counts.set(q.dbId, (counts.get(q.dbId) ?? 0) + 1);
+    return {
+      dataset: this.dataset,
+      sqlite: this.sqlite,
+      questionCount: this.questions.length,
+      databases: [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([dbId, questions]) => ({ dbId, questions, present: this.dbPath(dbId) !== undefined })),
+      problems: this.problems,
+    };
+  }
+
+  /** A question by id (`-- bird: 12`) or by position in the question file. */
+  question(questionId?: number | string, index?: number): Question | undefined {
+    if (questionId !== undefined) return this.byId.get(String(questionId));
+    return index === undefined ? undefined : this.questions.find((q) => q.index === index);
+  }
+
+  goldSql(question: Question): string | undefined {
+    return this.gold ? this.gold.entries[question.index]?.sql : question.sql;
+  }
+
+  info(question: Question): QuestionInfo {
+    return {
+      index: question.index,
+      questionId: question.questionId,
+      dbId: question.dbId,
+      difficulty: question.difficulty,
+      question: question.question,
+      evidence: question.evidence,
+      gold: this.goldSql(question) ?? '',
+    };
+  }
+
+  dbPath(dbId: string): string | undefined {
+    if (!this.dataset) return undefined;
+    const file = databasePath(this.dataset.dbRoot, dbId);
+    return fs.existsSync(file) ? file : undefined;
+  }
+
+  /** An open read-only connection and schema for a database file (opened once, then reused). */
+  database(file: string): Promise<OpenDatabase> {
+    let entry = this.open.get(file);
+    if (!entry) {
+      entry = (async () => {
+        const db = await ReadOnlyDatabase.open(file);
+        return { db, schema: await readSchema(db), path: file };
+      })();
+      entry.catch(() => this.open.delete(file));
+      this.open.set(file, entry);
+    }
+    return entry;
+  }
+
+  async closeAll(): Promise<void> {
+    const entries = [...this.open.values()];
+    this.open.clear();
+    for (const entry of entries) await entry.then((o) => o.db.close()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,38 @@
+import { SchemaInfo } from '../core/db/schema';
+import { tableAliases } from '../core/plan/aliases';
+import { compactNumber } from '../core/report/planText';
+import { tokenize } from '../core/sql/lexer';
+
+const bare = (text: string) => (/^["`[]/.test(text) ? text.slice(1, -1) : text);
+
+/** Markdown for the table or column under `offset`: row count, columns, indexes. */
+export function hoverText(text: string, offset: number, schema: SchemaInfo): string | undefined {
+  const tokens = [...tokenize(text)];
+  const index = tokens.findIndex((t) => t.start <= offset && offset <= t.end && (t.kind === 'word' || t.kind === 'quoted'));
+  if (index === -1) return undefined;
+  const name = bare(tokens[index].text);
+  const table = schema.tables.get(name.toLowerCase());
+  if (table && tokens[index + 1]?.text !== '.') {
+    const indexes = table.indexes.map((i) => `\`${i.name}\` (${i.columns.join(', ')})${i.unique ? ' unique' : ''}`);
+    return [
+      `**${table.name}**: ${table.rowCount.toLocaleString('en-US')} rows, ${table.columns.length} columns`,
+      `Indexes: ${indexes.length ? indexes.join('; ') : table.rowidColumn ? `none besides the rowid (\`${table.rowidColumn}\`)` : 'none'}`,
+    ].join('\n\n');
+  }
+  // A column: `alias.column` or a bare column of one of the statement's tables.
+  const qualifier = tokens[index - 1]?.text === '.' ? bare(tokens[index - 2]?.text ?? '') : undefined;
+  const aliases = tableAliases(text, [...schema.tables.values()].map((t) => t.name));
+  const candidates = qualifier ? [aliases.get(qualifier.toLowerCase())] : [...new Set(aliases.values())];
+  for (const tableName of candidates) {
+    const owner = tableName ? schema.tables.get(tableName.toLowerCase()) : undefined;
+    const column = owner?.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (!owner || !column) continue;
+    const indexed = owner.indexes.filter((i) => i.columns.some((c) => c.toLowerCase() === column.name.toLowerCase())).map((i) => `\`${i.name}\``);
+    const isRowid = owner.rowidColumn?.toLowerCase() === column.name.toLowerCase();
+    return [
+      `**${owner.name}.${column.name}** ${column.type || 'untyped'}${column.notNull || isRowid ? ', never NULL' : ', nullable'}${column.primaryKey ? ', primary key' : ''}`,
+      `${owner.name}: ${compactNumber(owner.rowCount)} rows · ${isRowid ? 'the rowid: every lookup is a SEARCH' : indexed.length ? `indexed by ${indexed.join(', ')}` : 'not indexed: a filter on it scans the table'}`,
+    ].join('\n\n');
+  }
+  return undefined;
+}

@@ -1,0 +1,144 @@
+/**
+ * Every custom request and notification between the extension (client) and the language server, declared
+ * once. Plain data only: both sides import this file, the server without vscode, the client without core.
+ */
+
+export interface Dataset {
+  /** Absolute paths. */
+  questionsFile: string;
+  goldFile?: string;
+  dbRoot: string;
+}
+
+export interface DatasetSummary {
+  dataset: Dataset | null;
+  sqlite: string;
+  questionCount: number;
+  /** db_id → whether its file is present, and how many questions use it. */
+  databases: { dbId: string; present: boolean; questions: number }[];
+  problems: string[];
+}
+
+export interface QuestionInfo {
+  index: number;
+  questionId: number | string;
+  dbId: string;
+  difficulty: string;
+  question: string;
+  evidence: string;
+  gold: string;
+}
+
+/** What a "Score against gold" acts on: a SQL and the question it answers. */
+export interface ScoreParams {
+  sql: string;
+  /** The question, by id (as `-- bird: <id>` says) or by position in the question file. */
+  questionId?: number | string;
+  questionIndex?: number;
+  /** More timing rounds than the default, for "Re-run with more iterations". */
+  maxRounds?: number;
+  /** A token for $/progress while it runs. */
+  progressToken?: string;
+}
+
+export interface TimingSummary {
+  ratio: number;
+  low: number;
+  high: number;
+  runs: number;
+  goldMs: number;
+  predMs: number;
+  goldSamples: number[];
+  predSamples: number[];
+  note?: string;
+}
+
+export interface PlanSummary {
+  error?: string;
+  rule: number;
+  work: number;
+  /** The annotated tree as text lines (as the CLI prints it, without colour). */
+  lines: string[];
+}
+
+export interface ScoreResult {
+  question: QuestionInfo;
+  outcome: string;
+  ex: number;
+  f1: number | null;
+  error: string | null;
+  timing: TimingSummary | null;
+  ves: number | null;
+  rvesReward: number | null;
+  rvesUncertain: boolean | null;
+  difference: { pred_rows: number; gold_rows: number; missing: unknown[][]; extra: unknown[][] } | null;
+  goldPlan: PlanSummary;
+  predPlan: PlanSummary;
+  planDifferences: { direction: number; message: string }[];
+  sqlite: string;
+  elapsedMs: number;
+}
+
+export interface ExplainParams {
+  sql: string;
+  /** Which database: a db_id of the attached dataset, or an absolute path. */
+  dbId?: string;
+  dbPath?: string;
+  /** The document it comes from, to find its database (`-- bird:` comment or setting). */
+  uri?: string;
+}
+
+export interface VerifyHintParams {
+  uri: string;
+  /** Offsets of the diagnostic's statement in the document. */
+  statementStart: number;
+  rule: string;
+  hintStart: number;
+}
+
+export interface VerifyHintResult {
+  status: 'faster' | 'not-faster' | 'changes-results' | 'failed';
+  message: string;
+  /** The edit to apply: a range of the document (offsets) and its new text; only when the rows agree. */
+  edit?: { start: number; end: number; text: string };
+}
+
+export interface EvaluateFileParams {
+  predictionsFile: string;
+  metrics?: string[];
+  timing?: 'fast' | 'official';
+  progressToken?: string;
+}
+
+export interface EvaluateFileResult {
+  summary: unknown;
+  questions: unknown[];
+  problems: string[];
+  sqlite: string;
+}
+
+export const Requests = {
+  setDataset: 'vesLens/setDataset', // Dataset | null → DatasetSummary
+  datasetSummary: 'vesLens/datasetSummary', // void → DatasetSummary
+  questions: 'vesLens/questions', // { dbId?: string } → QuestionInfo[]
+  score: 'vesLens/score', // ScoreParams → ScoreResult
+  explain: 'vesLens/explain', // ExplainParams → PlanSummary & { sqlite }
+  verifyHint: 'vesLens/verifyHint', // VerifyHintParams → VerifyHintResult
+  evaluateFile: 'vesLens/evaluateFile', // EvaluateFileParams → EvaluateFileResult
+} as const;
+
+export const Notifications = {
+  /** Client → server: workspace trust changed (untrusted workspaces never run SQL). */
+  trust: 'vesLens/trust', // { trusted: boolean }
+} as const;
+
+/** Commands the server's code lenses invoke on the client. */
+export const Commands = {
+  scoreAgainstGold: 'vesLens.scoreAgainstGold', // (uri, sql, questionId?, questionIndex?)
+  explain: 'vesLens.explain', // (uri, sql, dbId?)
+  showHints: 'vesLens.showHints', // (uri, line)
+  applyVerifiedRewrite: 'vesLens.applyVerifiedRewrite', // (VerifyHintParams)
+  attachDataset: 'vesLens.attachDataset',
+  evaluatePredictionFile: 'vesLens.evaluatePredictionFile',
+  openQuestion: 'vesLens.openQuestion',
+} as const;
