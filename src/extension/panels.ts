@@ -53,26 +53,28 @@ export function registerPanelCommands(ctx: Context): void {
   let running: vscode.CancellationTokenSource | undefined;
 
   /** Correctness first (a first result in well under two seconds), then the timing rounds. */
-  async function score(sql: string, questionId?: number | string, questionIndex?: number, maxRounds?: number) {
+  /** What to score: SQL given outright, or the statement at an offset of a document as it is now. */
+  type Target = { sql: string } | { uri: string; offset: number };
+  async function score(target: Target, questionId?: number | string, questionIndex?: number, maxRounds?: number) {
     running?.cancel();
     const cancel = (running = new vscode.CancellationTokenSource());
-    const rerun = () => score(sql, questionId, questionIndex, 120);
+    const rerun = () => score(target, questionId, questionIndex, 120);
     const webview = scorePanel.show(`Score: question ${questionId ?? `#${questionIndex}`}`, (message) => {
       if (message.type === 'cancel') cancel.cancel();
       if (message.type === 'rerun') void rerun();
     });
-    void webview.postMessage({ type: 'running', sql, maxRounds });
+    void webview.postMessage({ type: 'running', maxRounds });
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `VES Lens: scoring question ${questionId ?? `#${questionIndex}`}`, cancellable: true },
       async (progress, token) => {
         token.onCancellationRequested(() => cancel.cancel());
         try {
           progress.report({ message: 'running prediction and gold' });
-          const first = await client.sendRequest<ScoreResult>(Requests.score, { sql, questionId, questionIndex, phase: 'correctness' }, cancel.token);
+          const first = await client.sendRequest<ScoreResult>(Requests.score, { ...target, questionId, questionIndex, phase: 'correctness' }, cancel.token);
           void webview.postMessage({ type: 'result', result: first, partial: first.ex === 1 });
           if (first.ex !== 1) return; // nothing to time: only a correct prediction has a VES
           progress.report({ message: 'timing prediction and gold (alternating rounds)' });
-          const full = await client.sendRequest<ScoreResult>(Requests.score, { sql, questionId, questionIndex, phase: 'full', maxRounds }, cancel.token);
+          const full = await client.sendRequest<ScoreResult>(Requests.score, { ...target, questionId, questionIndex, phase: 'full', maxRounds }, cancel.token);
           void webview.postMessage({ type: 'result', result: full, partial: false });
         } catch (error) {
           if (isCancellation(error)) void webview.postMessage({ type: 'cancelled' });
@@ -85,19 +87,19 @@ export function registerPanelCommands(ctx: Context): void {
     );
   }
 
-  async function explain(sql: string, dbId?: string) {
+  async function explain(target: Target, dbId?: string) {
     try {
-      const plan = await client.sendRequest<{ lines: string[]; rule: number; work: number; error?: string; sqlite: string; dbPath: string }>(Requests.explain, { sql, dbId });
+      const plan = await client.sendRequest<{ lines: string[]; rule: number; work: number; error?: string; sqlite: string; dbPath: string; sql: string }>(Requests.explain, { ...target, dbId });
       const webview = planPanel.show('Query plan', () => {});
-      void webview.postMessage({ type: 'plan', sql, plan });
+      void webview.postMessage({ type: 'plan', sql: plan.sql, plan });
     } catch (error) {
       void vscode.window.showErrorMessage(`VES Lens: ${(error as Error).message}`);
     }
   }
 
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand(Commands.scoreAgainstGold, (_uri: string, sql: string, questionId?: number | string, questionIndex?: number) => score(sql, questionId, questionIndex)),
-    vscode.commands.registerCommand(Commands.explain, (_uri: string, sql: string, dbId?: string) => explain(sql, dbId)),
+    vscode.commands.registerCommand(Commands.scoreAgainstGold, (uri: string, offset: number, questionId?: number | string, questionIndex?: number) => score({ uri, offset }, questionId, questionIndex)),
+    vscode.commands.registerCommand(Commands.explain, (uri: string, offset: number, dbId?: string) => explain({ uri, offset }, dbId)),
     vscode.commands.registerCommand(Commands.showHints, async (uri: string, line: number) => {
       const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri));
       editor.selection = new vscode.Selection(line, 0, line, 0);
@@ -130,8 +132,8 @@ export function registerPanelCommands(ctx: Context): void {
       ].join('\n');
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'sql', content }));
     }),
-    vscode.commands.registerCommand('vesLens.explainGold', (item: { question: QuestionInfo }) => explain(item.question.gold, item.question.dbId)),
-    vscode.commands.registerCommand('vesLens.timeGold', (item: { question: QuestionInfo }) => score(item.question.gold, item.question.questionId)),
+    vscode.commands.registerCommand('vesLens.explainGold', (item: { question: QuestionInfo }) => explain({ sql: item.question.gold }, item.question.dbId)),
+    vscode.commands.registerCommand('vesLens.timeGold', (item: { question: QuestionInfo }) => score({ sql: item.question.gold }, item.question.questionId)),
     vscode.commands.registerCommand(Commands.evaluatePredictionFile, async (uri?: vscode.Uri) => {
       const file = uri?.fsPath ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { 'Predictions': ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
       if (!file) return;
@@ -150,7 +152,7 @@ export function registerPanelCommands(ctx: Context): void {
           },
         );
         const webview = reportPanel.show(`Report: ${vscode.workspace.asRelativePath(file)}`, (message) => {
-          if (message.type === 'open') void score(String(message.sql), message.questionId as number | string);
+          if (message.type === 'open') void score({ sql: String(message.sql) }, message.questionId as number | string);
         });
         void webview.postMessage({ type: 'report', file, result });
       } catch (error) {

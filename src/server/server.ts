@@ -217,9 +217,9 @@ connection.onCodeLens(async (params): Promise<CodeLens[]> => {
     const range = { start: position, end: position };
     const question = state.question(unit.questionId, unit.questionIndex);
     if (question && unit.role !== 'gold') {
-      lenses.push({ range, command: { title: `$(beaker) Score against gold (question ${question.questionId})`, command: Commands.scoreAgainstGold, arguments: [document.uri, unit.sql, question.questionId, question.index] } });
+      lenses.push({ range, command: { title: `$(beaker) Score against gold (question ${question.questionId})`, command: Commands.scoreAgainstGold, arguments: [document.uri, unit.start, question.questionId, question.index] } });
     }
-    lenses.push({ range, command: { title: '$(list-tree) Explain', command: Commands.explain, arguments: [document.uri, unit.sql, unitDbId(unit)] } });
+    lenses.push({ range, command: { title: '$(list-tree) Explain', command: Commands.explain, arguments: [document.uri, unit.start, unitDbId(unit)] } });
     const count = hints.length;
     if (count > 0) lenses.push({ range, command: { title: `$(lightbulb) Hints (${count})`, command: Commands.showHints, arguments: [document.uri, position.line] } });
   }
@@ -249,6 +249,15 @@ connection.onRequest(Requests.questions, (params: { dbId?: string }) =>
   state.questions.filter((q) => !params?.dbId || q.dbId === params.dbId).map((q) => state.info(q)),
 );
 
+/** The SQL a request names: given outright, or the unit at an offset of the document as it is now. */
+function requestedSql(params: { sql?: string; uri?: string; offset?: number }): string {
+  if (params.sql !== undefined) return params.sql;
+  const document = params.uri ? documents.get(params.uri) : undefined;
+  const unit = document && sqlUnits(document.languageId, document.getText()).find((u) => u.start <= params.offset! && params.offset! <= u.end);
+  if (!unit) throw new ResponseError(5, 'no SQL statement there any more (the document changed)');
+  return unit.sql;
+}
+
 /** Interrupts the database work of a request when the client cancels it. */
 function cancellable(token: CancellationToken, database: OpenDatabase): { cancelled: () => boolean; dispose: () => void } {
   let cancelled = false;
@@ -266,6 +275,7 @@ function planSummary(plan: Awaited<ReturnType<typeof explainQuery>>): PlanSummar
 connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'correctness' | 'full' }, token): Promise<ScoreResult> => {
   requireTrust();
   const started = performance.now();
+  const sql = requestedSql(params);
   const question = state.question(params.questionId, params.questionIndex);
   if (!question) throw new ResponseError(2, `no question ${params.questionId ?? `#${params.questionIndex}`} in the attached dataset`);
   const file = state.dbPath(question.dbId);
@@ -277,7 +287,7 @@ connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'cor
   try {
     const metrics: Metric[] = params.phase === 'correctness' ? ['ex', 'f1'] : [...METRICS];
     report(params.phase === 'correctness' ? 'running prediction and gold' : 'timing prediction and gold');
-    const result = await scoreTask(database.db, { question, goldSql: state.goldSql(question), predictedSql: params.sql, notes: [] }, {
+    const result = await scoreTask(database.db, { question, goldSql: state.goldSql(question), predictedSql: sql, notes: [] }, {
       dbRoot: state.dataset!.dbRoot,
       metrics,
       timing: 'fast',
@@ -288,7 +298,7 @@ connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'cor
     });
     if (guard.cancelled()) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     const goldPlan = await explainQuery(database.db, state.goldSql(question) ?? '', database.schema);
-    const predPlan = await explainQuery(database.db, params.sql, database.schema);
+    const predPlan = await explainQuery(database.db, sql, database.schema);
     return {
       question: state.info(question),
       outcome: result.outcome,
@@ -326,7 +336,8 @@ connection.onRequest(Requests.explain, async (params: ExplainParams) => {
   const file = params.dbPath ?? (params.dbId ? state.dbPath(params.dbId) : undefined) ?? (settings.defaultDatabase ? state.dbPath(settings.defaultDatabase) : undefined);
   if (!file) throw new ResponseError(3, 'no database for this query: attach a dataset, bind the query with `-- bird: <question_id>` or `-- db: <db_id>`, or set vesLens.defaultDatabase');
   const database = await state.database(file);
-  return { ...planSummary(await explainQuery(database.db, params.sql, database.schema)), sqlite: state.sqlite, dbPath: file };
+  const sql = requestedSql(params);
+  return { ...planSummary(await explainQuery(database.db, sql, database.schema)), sql, sqlite: state.sqlite, dbPath: file };
 });
 
 connection.onRequest(Requests.evaluateFile, async (params: EvaluateFileParams, token) => {

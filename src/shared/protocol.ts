@@ -31,7 +31,10 @@ export interface QuestionInfo {
 
 /** What a "Score against gold" acts on: a SQL and the question it answers. */
 export interface ScoreParams {
-  sql: string;
+  /** The SQL to score; or `uri` + `offset`: the statement there in the current document (lenses use this, so an edit made since the lens was drawn counts). */
+  sql?: string;
+  uri?: string;
+  offset?: number;
   /** The question, by id (as `-- bird: <id>` says) or by position in the question file. */
   questionId?: number | string;
   questionIndex?: number;
@@ -80,7 +83,9 @@ export interface ScoreResult {
 }
 
 export interface ExplainParams {
-  sql: string;
+  /** The SQL to explain, or `uri` + `offset` as in ScoreParams. */
+  sql?: string;
+  offset?: number;
   /** Which database: a db_id of the attached dataset, or an absolute path. */
   dbId?: string;
   dbPath?: string;
@@ -134,8 +139,8 @@ export const Notifications = {
 
 /** Commands the server's code lenses invoke on the client. */
 export const Commands = {
-  scoreAgainstGold: 'vesLens.scoreAgainstGold', // (uri, sql, questionId?, questionIndex?)
-  explain: 'vesLens.explain', // (uri, sql, dbId?)
+  scoreAgainstGold: 'vesLens.scoreAgainstGold', // (uri, offset, questionId?, questionIndex?)
+  explain: 'vesLens.explain', // (uri, offset, dbId?)
   showHints: 'vesLens.showHints', // (uri, line)
   applyVerifiedRewrite: 'vesLens.applyVerifiedRewrite', // (VerifyHintParams)
   attachDataset: 'vesLens.attachDataset',

@@ -53,7 +53,10 @@ function sqlStatements(text: string): SqlUnit[] {
         unit.questionIndex = undefined; // the comment names the question: position no longer matters
       }
       const db = DB_COMMENT.exec(comment.text);
-      if (db) unit.dbId = db[1];
+      if (db) {
+        unit.dbId = db[1];
+        if (unit.questionId === undefined) unit.questionIndex = undefined; // names a database, not a question
+      }
     }
     return unit;
   });

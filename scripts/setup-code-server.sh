@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the editor tests need on a fresh machine: Debian's chromium (Playwright drives it), ripgrep,
+# and code-server 4.100.3 (VS Code 1.100 with a Node extension host) in its own folder, .vscode-test/.
+# The desktop VS Code cannot be downloaded here; see ../shared/notes/vscode-e2e.md. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CODE_SERVER_VERSION=4.100.3
+TARGET=.vscode-test/code-server
+
+if ! command -v chromium >/dev/null || ! command -v rg >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium libkrb5-dev ripgrep >/dev/null
+fi
+
+if [ ! -x "$TARGET/node_modules/.bin/code-server" ]; then
+  mkdir -p "$TARGET"
+  # @vscode/ripgrep would download its binary from GitHub: hand it Debian's rg through its download cache.
+  cache_root=$(mktemp -d)
+  cache="$cache_root/vscode-ripgrep-cache-1.15.11"
+  mkdir -p "$cache/rg-staging"
+  cp "$(command -v rg)" "$cache/rg-staging/rg"
+  tar -czf "$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" -C "$cache/rg-staging" rg
+  (
+    cd "$TARGET"
+    [ -f package.json ] || echo '{"name":"ves-lens-code-server","private":true}' > package.json
+    TMPDIR="$cache_root" npm_config_yes=true npm install --no-audit --no-fund --unsafe-perm=true "code-server@$CODE_SERVER_VERSION" >/dev/null
+  )
+  rm -rf "$cache_root"
+fi
+"$TARGET/node_modules/.bin/code-server" --version | head -1

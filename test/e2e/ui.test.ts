@@ -1,0 +1,142 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BrowserContext, chromium, Frame, Page } from 'playwright-core';
+import { REPO_ROOT, tempDir } from '../helpers';
+import { CHROMIUM, editorMissing, RunningCodeServer, sampleWorkspace, startCodeServer } from './codeServer';
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'e2e');
+const VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
+
+// Mini-dev question 717 (superhero: "list all the superpowers of 3-D Man"), answered correctly with a
+// correlated IN; and a LIKE without wildcard for the quick fix.
+const SCORE_SQL = "-- bird: 717\nSELECT sp.power_name FROM superpower sp WHERE sp.id IN (SELECT hp.power_id FROM hero_power hp JOIN superhero s ON s.id = hp.hero_id WHERE s.superhero_name = '3-D Man');\n";
+const HINT_SQL = "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\n";
+
+/** The text of every webview frame (VS Code nests each panel's page two iframes deep). */
+async function webviewText(page: Page): Promise<string[]> {
+  const texts: string[] = [];
+  for (const frame of page.frames()) {
+    const text = await frame.evaluate<string>("document.getElementById('app')?.innerText ?? ''").catch(() => '');
+    if (text) texts.push(text);
+  }
+  return texts;
+}
+
+async function waitForWebview(page: Page, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = (await webviewText(page)).find((t) => pattern.test(t));
+    if (match) return match;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`no webview showed ${pattern}; saw: ${(await webviewText(page)).join('\n---\n').slice(0, 2000)}`);
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor();
+}
+
+const skip = editorMissing();
+
+describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeout: 600_000 }, () => {
+  let server: RunningCodeServer;
+  let browser: BrowserContext;
+  let page: Page;
+  let step = 0;
+  const shot = async (name: string) => page.screenshot({ path: path.join(SHOTS, `${String(++step).padStart(2, '0')}-${name}.png`) });
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    if (!fs.existsSync(VSIX)) {
+      const pack = spawnSync('npm', ['run', 'package'], { cwd: REPO_ROOT, encoding: 'utf8' });
+      assert.equal(pack.status, 0, pack.stderr);
+    }
+    const workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL });
+    server = await startCodeServer({ workspace, vsix: VSIX });
+    browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
+      executablePath: CHROMIUM,
+      viewport: { width: 1600, height: 1000 },
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('attaches the dataset detected in the workspace; the status bar shows it and the SQLite version', async () => {
+    await openFile(page, 'predicted.sql'); // activates the extension (onLanguage:sql)
+    await page.locator('.statusbar-item', { hasText: 'SQLite' }).first().waitFor({ timeout: 60_000 });
+    await runCommand(page, 'VES Lens: Attach a BIRD Dataset');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mini_dev_superhero.json' }).first().waitFor({ timeout: 30_000 });
+    await shot('attach-dataset-pick');
+    await page.keyboard.press('Enter');
+    const status = page.locator('.statusbar-item', { hasText: 'mini_dev_superhero.json' });
+    await status.waitFor({ timeout: 30_000 });
+    assert.match(await status.innerText(), /52 q · 1\/1 db · SQLite 3\.\d+/);
+    await shot('dataset-attached');
+  });
+
+  it('clicks "Score against gold" on a real prediction and sees the result in the Score panel', async () => {
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Score against gold' }).first();
+    await lens.waitFor({ timeout: 30_000 });
+    await shot('code-lenses');
+    await lens.click();
+    // Card labels are upper-cased by the theme's CSS, so innerText reads them so.
+    const first = await waitForWebview(page, /Question 717[\s\S]*outcome\s+correct[\s\S]*EX\s+1/i);
+    assert.match(first, /Soft-F1\s+1\.000/i);
+    const timed = await waitForWebview(page, /time ratio\s+[\d.]+×\s+95 % interval [\d.]+–[\d.]+ · \d+ runs/i, 90_000);
+    assert.match(timed, /R-VES reward\s+[\d.]+/i);
+    assert.match(timed, /Plans[\s\S]*QUERY PLAN[\s\S]*QUERY PLAN/);
+    await shot('score-panel');
+  });
+
+  it('applies a hint\'s rewrite through its quick fix, verified on the database', async () => {
+    await openFile(page, 'hints.sql');
+    await page.locator('.squiggly-info, .squiggly-warning').first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('F8'); // go to the problem
+    await shot('hint-diagnostic');
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Verify and apply the VL006 rewrite' }).first();
+    await fix.waitFor({ timeout: 15_000 });
+    await shot('quick-fix-menu');
+    await page.keyboard.press('Enter'); // the preferred fix is the focused first entry
+    await page.locator('.view-lines', { hasText: "superhero_name = 'Batman'" }).waitFor({ timeout: 60_000 });
+    await shot('rewrite-applied');
+    await page.locator('.notifications-toasts, .notification-toast', { hasText: 'VL006 rewrite applied' }).first().waitFor({ timeout: 10_000 });
+  });
+
+  it('opens the annotated plan from the "Explain" code lens', async () => {
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Explain' }).first();
+    await lens.waitFor({ timeout: 30_000 });
+    await lens.click();
+    const text = await waitForWebview(page, /Query plan[\s\S]*QUERY PLAN/);
+    assert.match(text, /SCAN superhero/);
+    assert.match(text, /superhero_name = 'Batman'/, 'the plan of the statement as edited, not as it was when the lens was drawn');
+    assert.match(text, /rule cost/);
+    await shot('plan-panel');
+  });
+});
