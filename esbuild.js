@@ -45,6 +45,11 @@ async function main() {
     logLevel: 'warning',
   };
   copyMedia();
+  if (process.argv.includes('--extension-tests')) {
+    // The suite that runs inside VS Code's extension host (code-server, or desktop through test-electron).
+    await esbuild.build({ ...options, entryPoints: { suite: 'test/extension/suite.ts' }, outdir: 'out/test/extension', minify: false });
+    return;
+  }
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();
