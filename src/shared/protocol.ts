@@ -1,7 +1,9 @@
 /**
  * Every custom request and notification between the extension (client) and the language server, declared
- * once. Plain data only: both sides import this file, the server without vscode, the client without core.
+ * once. Plain data only: both sides import this file, the server without vscode, the client without core
+ * (type-only imports from core vanish at build time).
  */
+import type { TimingResult } from '../core/timing/types';
 
 export interface Dataset {
   /** Absolute paths. */
@@ -44,17 +46,8 @@ export interface ScoreParams {
   progressToken?: string;
 }
 
-export interface TimingSummary {
-  ratio: number;
-  low: number;
-  high: number;
-  runs: number;
-  goldMs: number;
-  predMs: number;
-  goldSamples: number[];
-  predSamples: number[];
-  note?: string;
-}
+/** A measured speed comparison, as core's timing protocols give it (t_gold / t_pred, interval, samples). */
+export type TimingSummary = Omit<TimingResult, 'protocol'>;
 
 export interface PlanSummary {
   error?: string;
