@@ -3,6 +3,7 @@ const COLUMNS = [
   ['question_id', 'question', true], ['db_id', 'database'], ['difficulty', 'difficulty'], ['outcome', 'outcome'],
   ['ex', 'EX', true], ['f1', 'Soft-F1', true], ['time_ratio', 'time ratio', true], ['error', 'error'],
 ];
+const METRIC_LABELS = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
 let rows = [];
 let sort = { key: 'question_id', descending: false };
 
@@ -13,7 +14,7 @@ function summaryTable(summary) {
     h('thead', {}, h('tr', {}, h('th', {}, ''), groups.map((g) => h('th', { className: 'num' }, g.group)))),
     h('tbody', {},
       h('tr', {}, h('td', {}, 'count'), groups.map((g) => h('td', { className: 'num' }, String(g.count)))),
-      metrics.map((m) => h('tr', {}, h('td', {}, m.toUpperCase()), groups.map((g) => h('td', { className: 'num' }, fmt(g.scores[m]))))),
+      metrics.map((m) => h('tr', {}, h('td', {}, METRIC_LABELS[m] ?? m), groups.map((g) => h('td', { className: 'num' }, fmt(g.scores[m]))))),
       Object.keys(groups[groups.length - 1].outcomes).filter((o) => groups[groups.length - 1].outcomes[o] > 0).map((o) =>
         h('tr', {}, h('td', { className: 'muted' }, o.replace('_', ' ')), groups.map((g) => h('td', { className: 'num muted' }, String(g.outcomes[o]))))),
     ));

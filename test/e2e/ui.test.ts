@@ -61,6 +61,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   let browser: BrowserContext;
   let page: Page;
   let step = 0;
+  let workspacePath = '';
   const shot = async (name: string) => page.screenshot({ path: path.join(SHOTS, `${String(++step).padStart(2, '0')}-${name}.png`) });
 
   before(async () => {
@@ -71,6 +72,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       assert.equal(pack.status, 0, pack.stderr);
     }
     const workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL });
+    workspacePath = workspace;
     server = await startCodeServer({ workspace, vsix: VSIX });
     browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
       executablePath: CHROMIUM,
@@ -128,6 +130,18 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await page.locator('.view-lines', { hasText: "superhero_name = 'Batman'" }).waitFor({ timeout: 60_000 });
     await shot('rewrite-applied');
     await page.locator('.notifications-toasts, .notification-toast', { hasText: 'VL006 rewrite applied' }).first().waitFor({ timeout: 10_000 });
+  });
+
+  it('evaluates a whole prediction file into the report panel', async () => {
+    await runCommand(page, 'VES Lens: Evaluate a Prediction File');
+    // The file dialog of code-server: type the path into its quick input.
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`${workspacePath}/predict_gpt-4_superhero.json`);
+    await page.keyboard.press('Enter');
+    const report = await waitForWebview(page, /Evaluation report[\s\S]*count\s+14\s+26\s+12\s+52[\s\S]*EX\s+85\.71\s+80\.77\s+58\.33\s+76\.92/, 180_000);
+    assert.match(report, /Questions \(click or press Enter/);
+    await shot('evaluation-report');
   });
 
   it('opens the annotated plan from the "Explain" code lens', async () => {
