@@ -135,7 +135,10 @@ export function registerPanelCommands(ctx: Context): void {
     vscode.commands.registerCommand('vesLens.explainGold', (item: { question: QuestionInfo }) => explain({ sql: item.question.gold }, item.question.dbId)),
     vscode.commands.registerCommand('vesLens.timeGold', (item: { question: QuestionInfo }) => score({ sql: item.question.gold }, item.question.questionId)),
     vscode.commands.registerCommand(Commands.evaluatePredictionFile, async (uri?: vscode.Uri) => {
-      const file = uri?.fsPath ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { 'Predictions': ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
+      // The file clicked in the explorer, else the prediction file open in the editor, else ask.
+      const active = vscode.window.activeTextEditor?.document;
+      const activePredictions = active?.languageId === 'json' && /----- bird -----|"predicted_sql"/.test(active.getText().slice(0, 4000)) ? active.uri.fsPath : undefined;
+      const file = uri?.fsPath ?? activePredictions ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { 'Predictions': ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
       if (!file) return;
       const progressToken = `vesLens-eval-${Date.now()}`;
       try {

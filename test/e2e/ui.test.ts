@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { BrowserContext, chromium, Frame, Page } from 'playwright-core';
 import { REPO_ROOT, tempDir } from '../helpers';
 import { CHROMIUM, editorMissing, RunningCodeServer, sampleWorkspace, startCodeServer } from './codeServer';
@@ -61,7 +61,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   let browser: BrowserContext;
   let page: Page;
   let step = 0;
-  let workspacePath = '';
+
   const shot = async (name: string) => page.screenshot({ path: path.join(SHOTS, `${String(++step).padStart(2, '0')}-${name}.png`) });
 
   before(async () => {
@@ -72,7 +72,6 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       assert.equal(pack.status, 0, pack.stderr);
     }
     const workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL });
-    workspacePath = workspace;
     server = await startCodeServer({ workspace, vsix: VSIX });
     browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
       executablePath: CHROMIUM,
@@ -82,6 +81,12 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  });
+
+  // A failed step must not leave a menu or quick input open over the next one.
+  beforeEach(async () => {
+    await page?.keyboard.press('Escape');
+    await page?.keyboard.press('Escape');
   });
 
   after(async () => {
@@ -133,18 +138,26 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   });
 
   it('evaluates a whole prediction file into the report panel', async () => {
+    await openFile(page, 'predict_gpt-4_superhero.json'); // the command evaluates the prediction file in the editor
     await runCommand(page, 'VES Lens: Evaluate a Prediction File');
-    // The file dialog of code-server: type the path into its quick input.
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`${workspacePath}/predict_gpt-4_superhero.json`);
-    await page.keyboard.press('Enter');
     const report = await waitForWebview(page, /Evaluation report[\s\S]*count\s+14\s+26\s+12\s+52[\s\S]*EX\s+85\.71\s+80\.77\s+58\.33\s+76\.92/, 180_000);
     assert.match(report, /Questions \(click or press Enter/);
     await shot('evaluation-report');
   });
 
+  it('browses the BIRD explorer: database → difficulty → question, which opens its text and gold SQL', async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="VES Lens"]').first().click();
+    const tree = page.locator('.pane', { hasText: 'BIRD Explorer' });
+    await tree.locator('.monaco-list-row', { hasText: 'superhero' }).first().click();
+    await tree.locator('.monaco-list-row', { hasText: 'simple' }).first().click();
+    await tree.locator('.monaco-list-row', { hasText: '717: Please list all the superpowers of 3-D Man.' }).first().click();
+    await page.locator('.view-lines', { hasText: '-- bird: 717' }).first().waitFor({ timeout: 20_000 });
+    await page.locator('.view-lines', { hasText: "WHERE T1.superhero_name = '3-D Man'" }).first().waitFor();
+    await shot('bird-explorer');
+  });
+
   it('opens the annotated plan from the "Explain" code lens', async () => {
+    await page.locator('.tab', { hasText: 'hints.sql' }).first().click(); // open since the quick-fix step
     const lens = page.locator('.codelens-decoration a', { hasText: 'Explain' }).first();
     await lens.waitFor({ timeout: 30_000 });
     await lens.click();
