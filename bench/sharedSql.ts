@@ -36,11 +36,6 @@ export function sharedSql(): SharedSql[] {
   return out;
 }
 
-export function machineLine(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const os = require('os');
-  return `${new Date().toISOString().slice(0, 10)} · ${os.cpus()[0]?.model ?? 'CPU'} · ${os.cpus().length} cores · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version}`;
-}
 
 /** One open connection and schema per database, opened on first use. */
 export class DatabaseCache {
@@ -64,3 +59,6 @@ export class DatabaseCache {
     for (const { db } of this.open.values()) await db.close();
   }
 }
+
+// The machine facts line every report starts with, shared with the .mjs benchmarks.
+export { machineLine } from './machine.cjs';

@@ -12,7 +12,7 @@ import { buildTasks } from '../core/eval/tasks';
 import { Metric, METRICS, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/report/json';
 import { failureList, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
-import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
+import { TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
 
 export interface EvalCommandOptions {
   questions: string;
@@ -88,7 +88,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   }
   if (options.json) {
     const report = evalReport(
-      { name: TOOL_NAME, version: TOOL_VERSION, sqlite },
+      await toolInfo(),
       {
         questions: options.questions,
         predictions: options.predictions,

@@ -6,7 +6,7 @@ import { comparePlans } from '../core/plan/comparePlans';
 import { explainQuery } from '../core/plan/explain';
 import { differenceLines, planLines, sideBySide } from '../core/report/planText';
 import { splitStatements } from '../core/sql/statements';
-import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
+import { toolInfo, UsageError } from './common';
 
 export interface ExplainCommandOptions {
   db: string;
@@ -15,12 +15,18 @@ export interface ExplainCommandOptions {
   json?: boolean;
 }
 
-/** The SQL a command works on: the positional argument, or every statement of --file. */
-export function statementsFromArguments(sql: string | undefined, file: string | undefined): string[] {
+/** The SQL text a command works on: the positional argument, or the whole of --file. */
+export function sqlFromArguments(sql: string | undefined, file: string | undefined): { text: string; source: string } {
   if (sql && file) throw new UsageError('give the SQL or --file, not both');
-  if (file) return splitStatements(readTextFile(file)).map((s) => s.text);
+  if (file) return { text: readTextFile(file), source: file };
   if (!sql) throw new UsageError('give the SQL to work on, or --file');
-  return [sql];
+  return { text: sql, source: '<sql>' };
+}
+
+/** The statements a command works on: the positional argument as it is, or every statement of --file. */
+export function statementsFromArguments(sql: string | undefined, file: string | undefined): string[] {
+  const { text } = sqlFromArguments(sql, file);
+  return file ? splitStatements(text).map((s) => s.text) : [text];
 }
 
 export async function openDatabase(file: string): Promise<ReadOnlyDatabase> {
@@ -42,7 +48,7 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
     const gold = options.vs ? await explainQuery(db, options.vs, schema) : undefined;
     const differences = gold ? comparePlans(gold, plans[0]) : undefined;
     if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION, sqlite }, db: options.db, plans, gold, differences }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, plans, gold, differences }, null, 2) + '\n');
       return plans.some((p) => p.error) ? 1 : 0;
     }
     const out: string[] = [pc.dim(`SQLite ${sqlite} · ${options.db}`)];

@@ -1,12 +1,10 @@
 import pc from 'picocolors';
 import { lineAndColumn } from '../core/bird/problems';
-import { readTextFile } from '../core/bird/jsonFile';
-import { ReadOnlyDatabase } from '../core/db/database';
 import { readSchema } from '../core/db/schema';
 import { analyzeSql } from '../core/hints/analyze';
 import { Verdict, verifyHint } from '../core/hints/verify';
-import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
-import { openDatabase } from './explainCommand';
+import { toolInfo } from './common';
+import { openDatabase, sqlFromArguments } from './explainCommand';
 
 export interface HintsCommandOptions {
   db: string;
@@ -20,10 +18,7 @@ export interface HintsCommandOptions {
 const VERDICT_COLOUR = { faster: pc.green, 'not-faster': pc.yellow, 'changes-results': pc.red, failed: pc.red } as const;
 
 export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
-  if (sql && options.file) throw new UsageError('give the SQL or --file, not both');
-  if (!sql && !options.file) throw new UsageError('give the SQL to check, or --file');
-  const text = options.file ? readTextFile(options.file) : sql!;
-  const source = options.file ?? '<sql>';
+  const { text, source } = sqlFromArguments(sql, options.file);
   const db = await openDatabase(options.db);
   try {
     const schema = await readSchema(db);
@@ -43,7 +38,7 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
         failed_rules: failedRules ?? [],
         hints: hints.map((hint) => ({ ...hint, position: lineAndColumn(text, hint.range.start), verdict: verdicts.get(hint) ?? null })),
       }));
-      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await ReadOnlyDatabase.sqliteVersion() }, db: options.db, source, statements: report }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, source, statements: report }, null, 2) + '\n');
       return 0;
     }
     const out: string[] = [];

@@ -3,14 +3,13 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 import { loadPredictions } from '../core/bird/predictions';
 import { readTextFile } from '../core/bird/jsonFile';
-import { ReadOnlyDatabase } from '../core/db/database';
 import { readSchema } from '../core/db/schema';
 import { adviseIndexes } from '../core/plan/indexAdvice';
 import { rerankCandidates } from '../core/plan/rerank';
 import { compactNumber, planLines } from '../core/report/planText';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { splitStatements } from '../core/sql/statements';
-import { TOOL_NAME, TOOL_VERSION } from './common';
+import { toolInfo } from './common';
 import { openDatabase, statementsFromArguments } from './explainCommand';
 
 export async function runIndexes(sql: string | undefined, options: { db: string; file?: string; measure?: boolean; json?: boolean; timeout: string }): Promise<number> {
@@ -21,7 +20,7 @@ export async function runIndexes(sql: string | undefined, options: { db: string;
     const advice = [];
     for (const statement of statements) advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: Number(options.timeout) * 1000 }));
     if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await ReadOnlyDatabase.sqliteVersion() }, db: options.db, advice }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, advice }, null, 2) + '\n');
       return 0;
     }
     const out: string[] = [];
@@ -64,7 +63,7 @@ export async function runRerank(options: { db: string; candidates: string; json?
     const schema = await readSchema(db);
     const ranked = await rerankCandidates(db, candidates, schema, { timeoutMs: Number(options.timeout) * 1000, maxRows: Number(options.maxRows) });
     if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: { name: TOOL_NAME, version: TOOL_VERSION }, db: options.db, ranked }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, ranked }, null, 2) + '\n');
       return 0;
     }
     const table = new Table({ head: ['rank', '#', 'runs', 'rule', 'row visits', 'rows', 'SQL'], style: TABLE_STYLE, colAligns: ['right', 'right', 'left', 'right', 'right', 'right', 'left'] });

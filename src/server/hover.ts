@@ -1,16 +1,14 @@
 import { SchemaInfo } from '../core/db/schema';
-import { tableAliases } from '../core/plan/aliases';
+import { resolveColumnIn } from '../core/plan/aliases';
 import { compactNumber } from '../core/report/planText';
-import { tokenize } from '../core/sql/lexer';
-
-const bare = (text: string) => (/^["`[]/.test(text) ? text.slice(1, -1) : text);
+import { identifierName, tokenize } from '../core/sql/lexer';
 
 /** Markdown for the table or column under `offset`: row count, columns, indexes. */
 export function hoverText(text: string, offset: number, schema: SchemaInfo): string | undefined {
   const tokens = [...tokenize(text)];
   const index = tokens.findIndex((t) => t.start <= offset && offset <= t.end && (t.kind === 'word' || t.kind === 'quoted'));
   if (index === -1) return undefined;
-  const name = bare(tokens[index].text);
+  const name = identifierName(tokens[index].text);
   const table = schema.tables.get(name.toLowerCase());
   if (table && tokens[index + 1]?.text !== '.') {
     const indexes = table.indexes.map((i) => `\`${i.name}\` (${i.columns.join(', ')})${i.unique ? ' unique' : ''}`);
@@ -20,13 +18,10 @@ export function hoverText(text: string, offset: number, schema: SchemaInfo): str
     ].join('\n\n');
   }
   // A column: `alias.column` or a bare column of one of the statement's tables.
-  const qualifier = tokens[index - 1]?.text === '.' ? bare(tokens[index - 2]?.text ?? '') : undefined;
-  const aliases = tableAliases(text, [...schema.tables.values()].map((t) => t.name));
-  const candidates = qualifier ? [aliases.get(qualifier.toLowerCase())] : [...new Set(aliases.values())];
-  for (const tableName of candidates) {
-    const owner = tableName ? schema.tables.get(tableName.toLowerCase()) : undefined;
-    const column = owner?.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
-    if (!owner || !column) continue;
+  const qualifier = tokens[index - 1]?.text === '.' ? identifierName(tokens[index - 2]?.text ?? '') : undefined;
+  const resolved = resolveColumnIn(schema, text, qualifier, name);
+  if (resolved) {
+    const { table: owner, column } = resolved;
     const indexed = owner.indexes.filter((i) => i.columns.some((c) => c.toLowerCase() === column.name.toLowerCase())).map((i) => `\`${i.name}\``);
     const isRowid = owner.rowidColumn?.toLowerCase() === column.name.toLowerCase();
     return [

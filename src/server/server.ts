@@ -19,7 +19,8 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { loadPredictions } from '../core/bird/predictions';
 import { formatProblem, InputProblem } from '../core/bird/problems';
-import { evaluateTasks, scoreTask } from '../core/eval/evaluate';
+import { DEFAULT_MAX_ROWS, evaluateTasks, scoreTask } from '../core/eval/evaluate';
+import { DEFAULT_FAST_TIMING } from '../core/timing/fast';
 import { summarize } from '../core/eval/summary';
 import { buildTasks } from '../core/eval/tasks';
 import { Metric, METRICS } from '../core/eval/types';
@@ -57,7 +58,7 @@ interface Settings {
   /** db_id for .sql files that say nothing (`-- db:` or `-- bird:`) about their database. */
   defaultDatabase?: string;
 }
-const settings: Settings = { trusted: false, timeoutMs: 30_000, maxRows: 500_000 };
+const settings: Settings = { trusted: false, timeoutMs: DEFAULT_FAST_TIMING.timeoutMs, maxRows: DEFAULT_MAX_ROWS };
 
 connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
   const options = (params.initializationOptions ?? {}) as Partial<Settings> & { dataset?: Dataset | null };

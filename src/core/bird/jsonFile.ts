@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import { parseTree } from 'jsonc-parser';
 import { InputFileError, lineAndColumn } from './problems';
 
 export function readTextFile(file: string): string {
@@ -25,34 +26,14 @@ export function parseJsonFile(file: string, text: string): unknown {
   }
 }
 
-/** The line number (1-based) at which each top-level array item or object key starts, by a cheap scan. */
+/** The line number (1-based) at which each top-level array item or object property starts. */
 export function topLevelEntryLines(text: string): number[] {
   const lines: number[] = [];
-  let depth = 0;
   let line = 1;
-  let inString = false;
-  let expectEntry = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\n') line++;
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (/\s/.test(c)) continue;
-    if (depth === 1 && expectEntry && c !== ']' && c !== '}') {
-      lines.push(line);
-      expectEntry = false;
-    }
-    if (c === '"') inString = true;
-    else if (c === '[' || c === '{') {
-      depth++;
-      if (depth === 1) expectEntry = true;
-    } else if (c === ']' || c === '}') {
-      depth--;
-      if (depth === 0) expectEntry = false;
-    } else if (c === ',' && depth === 1) expectEntry = true;
+  let at = 0;
+  for (const entry of parseTree(text)?.children ?? []) {
+    for (; at < entry.offset; at++) if (text.charCodeAt(at) === 10) line++;
+    lines.push(line);
   }
   return lines;
 }

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { JSONParser } from '@streamparser/json';
+import { getNodeValue, parseTree } from 'jsonc-parser';
 import { InputFileError, InputProblem } from './problems';
 import { parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
 
@@ -36,11 +36,7 @@ export function splitBirdEntry(value: string): { sql: string; dbId?: string; ext
 
 /** Object entries in the order they stand in the file (JavaScript objects put integer-like keys first). */
 function entriesInFileOrder(text: string): [string, unknown][] {
-  const entries: [string, unknown][] = [];
-  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
-  parser.onValue = ({ key, value }) => entries.push([String(key), value]);
-  parser.write(text);
-  return entries;
+  return (parseTree(text)?.children ?? []).map((property) => [String(property.children![0].value), getNodeValue(property.children![1])]);
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred', 'sql', 'SQL'];

@@ -61,17 +61,19 @@ export class ReadOnlyDatabase {
     return connection;
   }
 
-  /** The SQLite library version the engine runs (plans and speed depend on it). */
-  static async sqliteVersion(): Promise<string> {
-    const db = new sqlite3.Database(':memory:');
-    try {
-      const row = await new Promise<{ v: string }>((resolve, reject) =>
-        db.get('SELECT sqlite_version() AS v', (error, result) => (error ? reject(error) : resolve(result))),
-      );
-      return row.v;
-    } finally {
-      db.close();
-    }
+  private static version: Promise<string> | undefined;
+
+  /** The SQLite library version the engine runs (plans and speed depend on it); asked once per process. */
+  static sqliteVersion(): Promise<string> {
+    ReadOnlyDatabase.version ??= new Promise<string>((resolve, reject) => {
+      const db = new sqlite3.Database(':memory:');
+      db.get('SELECT sqlite_version() AS v', (error, result: { v: string }) => {
+        db.close();
+        if (error) reject(error);
+        else resolve(result.v);
+      });
+    });
+    return ReadOnlyDatabase.version;
   }
 
   close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Token } from '../sql/lexer';
+import { identifierName, Token } from '../sql/lexer';
 
 /** Positions (token indexes) of a simple SELECT's top-level clauses, outside any parentheses. */
 export interface Clauses {
@@ -102,7 +102,6 @@ export function fromItems(tokens: readonly Token[], from: number, to: number): {
   const items: { table?: string; alias?: string }[] = [];
   const depth = depths(tokens);
   const base = depth[from];
-  const bare = (t: Token) => (t.kind === 'quoted' ? t.text.slice(1, -1) : t.text);
   for (let i = from; i < to; i++) {
     if (depth[i] !== base) continue;
     const word = upper(tokens[i]);
@@ -110,10 +109,10 @@ export function fromItems(tokens: readonly Token[], from: number, to: number): {
     const item: { table?: string; alias?: string } = {};
     let j = i + 1;
     if (tokens[j]?.text === '(') j = closingParen(tokens, j) + 1; // a subquery item: only its alias names something
-    else if (tokens[j] && (tokens[j].kind === 'word' || tokens[j].kind === 'quoted')) item.table = bare(tokens[j++]);
+    else if (tokens[j] && (tokens[j].kind === 'word' || tokens[j].kind === 'quoted')) item.table = identifierName(tokens[j++].text);
     if (upper(tokens[j]) === 'AS') j++;
     const alias = tokens[j];
-    if (alias && (alias.kind === 'word' || alias.kind === 'quoted') && !CLAUSE_WORDS.has(upper(alias))) item.alias = bare(alias);
+    if (alias && (alias.kind === 'word' || alias.kind === 'quoted') && !CLAUSE_WORDS.has(upper(alias))) item.alias = identifierName(alias.text);
     items.push(item);
   }
   return items;

@@ -1,6 +1,6 @@
-import { ColumnInfo, SchemaInfo, TableInfo } from '../db/schema';
-import { tableAliases } from '../plan/aliases';
-import { Token } from '../sql/lexer';
+import { ColumnInfo, TableInfo } from '../db/schema';
+import { resolveColumnIn, tableAliases } from '../plan/aliases';
+import { identifierName, Token } from '../sql/lexer';
 import { Range, StatementContext } from './types';
 
 /** SQL keywords that are never a column name in the patterns the rules look for. */
@@ -22,7 +22,6 @@ export interface ColumnRef {
   text: string;
 }
 
-const bare = (token: Token) => (token.kind === 'quoted' ? token.text.slice(1, -1) : token.text);
 
 /** A column reference (`col`, `t.col`, `"t"."col"`) starting at token `i`, if there is one. */
 export function columnRefAt(tokens: readonly Token[], i: number, text: string): ColumnRef | undefined {
@@ -31,9 +30,9 @@ export function columnRefAt(tokens: readonly Token[], i: number, text: string): 
   if (tokens[i + 1]?.text === '(') return undefined; // a function call
   const b = tokens[i + 2];
   if (tokens[i + 1]?.text === '.' && b && (b.kind === 'word' || b.kind === 'quoted')) {
-    return { first: i, last: i + 2, qualifier: bare(a), column: bare(b), text: text.slice(a.start, b.end) };
+    return { first: i, last: i + 2, qualifier: identifierName(a.text), column: identifierName(b.text), text: text.slice(a.start, b.end) };
   }
-  return { first: i, last: i, column: bare(a), text: text.slice(a.start, a.end) };
+  return { first: i, last: i, column: identifierName(a.text), text: text.slice(a.start, a.end) };
 }
 
 /** The column reference ending at token `last` (read backwards), if there is one. */
@@ -57,19 +56,7 @@ export function replaceRange(text: string, range: Range, replacement: string): s
 
 /** The table and column a reference reads, using the statement's aliases and the schema (undefined if unsure). */
 export function resolveColumn(context: StatementContext, ref: ColumnRef): { table: TableInfo; column: ColumnInfo } | undefined {
-  const schema: SchemaInfo | undefined = context.schema;
-  if (!schema) return undefined;
-  const aliases = tableAliases(context.text, [...schema.tables.values()].map((t) => t.name));
-  const candidates = ref.qualifier
-    ? [aliases.get(ref.qualifier.toLowerCase())].filter((t): t is string => Boolean(t))
-    : [...new Set(aliases.values())];
-  const matches = candidates
-    .map((name) => schema.tables.get(name.toLowerCase()))
-    .flatMap((table) => {
-      const column = table?.columns.find((c) => c.name.toLowerCase() === ref.column.toLowerCase());
-      return table && column ? [{ table, column }] : [];
-    });
-  return matches.length === 1 ? matches[0] : undefined;
+  return context.schema ? resolveColumnIn(context.schema, context.text, ref.qualifier, ref.column) : undefined;
 }
 
 /** True when a column can never hold NULL: NOT NULL, or the rowid alias. */
@@ -136,7 +123,7 @@ export function singleCorrelation(context: StatementContext, conditions: readonl
     }
     for (let i = c.first; i < c.last; i++) {
       const q = tokens[i];
-      if (tokens[i + 1].text === '.' && (q.kind === 'word' || q.kind === 'quoted') && isOuter(q.kind === 'quoted' ? q.text.slice(1, -1) : q.text)) return undefined;
+      if (tokens[i + 1].text === '.' && (q.kind === 'word' || q.kind === 'quoted') && isOuter(identifierName(q.text))) return undefined;
     }
     if (pair) return undefined; // a second correlation
   }

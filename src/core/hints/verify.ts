@@ -24,7 +24,10 @@ export interface Verdict {
 
 function bag(rows: readonly Row[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const row of rows) counts.set(rowKey(row), (counts.get(rowKey(row)) ?? 0) + 1);
+  for (const row of rows) {
+    const key = rowKey(row);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   return counts;
 }
 

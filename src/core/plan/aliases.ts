@@ -1,4 +1,5 @@
-import { significantTokens } from '../sql/lexer';
+import { ColumnInfo, SchemaInfo, TableInfo } from '../db/schema';
+import { identifierName, significantTokens } from '../sql/lexer';
 
 /** Words that can follow a table name in FROM without being its alias. */
 const NOT_ALIASES = new Set([
@@ -7,7 +8,6 @@ const NOT_ALIASES = new Set([
   'FROM', 'ASC', 'DESC', 'AND', 'OR', 'IS', 'IN', 'LIKE', 'GLOB', 'BETWEEN', 'COLLATE', 'WHEN', 'THEN', 'ELSE', 'END',
 ]);
 
-const unquote = (text: string) => (/^["`[]/.test(text) ? text.slice(1, -1).replace(/""/g, '"') : text);
 
 /**
  * Maps each name a plan may show (alias or table, lower case) to its real table, for the tables the database
@@ -22,13 +22,28 @@ export function tableAliases(sql: string, tableNames: Iterable<string>): Map<str
   const tokens = significantTokens(sql);
   tokens.forEach((token, i) => {
     if (token.kind !== 'word' && token.kind !== 'quoted') return;
-    const table = tables.get(unquote(token.text).toLowerCase());
+    const table = tables.get(identifierName(token.text).toLowerCase());
     if (!table || tokens[i - 1]?.text === '.' || tokens[i + 1]?.text === '.' || tokens[i + 1]?.text === '(') return;
     let next = tokens[i + 1];
     if (next?.kind === 'word' && next.text.toUpperCase() === 'AS') next = tokens[i + 2];
     if (next && (next.kind === 'word' || next.kind === 'quoted') && !NOT_ALIASES.has(next.text.toUpperCase())) {
-      aliases.set(unquote(next.text).toLowerCase(), table);
+      aliases.set(identifierName(next.text).toLowerCase(), table);
     }
   });
   return aliases;
+}
+
+/**
+ * The table and column a reference in `sql` reads (`T1.name` through its alias, or a bare `name` that exactly one
+ * of the statement's tables has); undefined when unknown or ambiguous, as SQLite would also refuse it.
+ */
+export function resolveColumnIn(schema: SchemaInfo, sql: string, qualifier: string | undefined, columnName: string): { table: TableInfo; column: ColumnInfo } | undefined {
+  const aliases = tableAliases(sql, [...schema.tables.values()].map((t) => t.name));
+  const candidates = qualifier ? [aliases.get(qualifier.toLowerCase())].filter((t): t is string => Boolean(t)) : [...new Set(aliases.values())];
+  const matches = candidates.flatMap((name) => {
+    const table = schema.tables.get(name.toLowerCase());
+    const column = table?.columns.find((c) => c.name.toLowerCase() === columnName.toLowerCase());
+    return table && column ? [{ table, column }] : [];
+  });
+  return matches.length === 1 ? matches[0] : undefined;
 }

@@ -187,7 +187,7 @@ export async function adviseIndexes(db: ReadOnlyDatabase, sql: string, schema: S
     await scratch.close();
   }
   if (options.measure) {
-    for (const verdict of verdicts.filter((v) => v.used)) verdict.measured = await measureWithIndex(db.path, runnable.body, verdict.candidate, options.timeoutMs ?? 30_000);
+    for (const verdict of verdicts.filter((v) => v.used)) verdict.measured = await measureWithIndex(db.path, runnable.body, verdict.candidate, options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs);
   }
   return { sql, baseline, verdicts };
 }

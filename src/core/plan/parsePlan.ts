@@ -1,3 +1,5 @@
+import { identifierName } from '../sql/lexer';
+
 /**
  * EXPLAIN QUERY PLAN rows → an annotated tree. Recognises the detail strings of SQLite 3.7 to 3.46
  * (`SCAN TABLE t AS a` before 3.24, `SCAN a` after; `EXECUTE ... SUBQUERY` before 3.24; MATERIALIZE /
@@ -59,9 +61,8 @@ type Fields = Omit<PlanNode, 'id' | 'parent' | 'detail' | 'children'>;
 
 /** `t`, `t AS a`, `TABLE t`, `TABLE t AS a`: the subject of SCAN / SEARCH in every version. */
 const SUBJECT = String.raw`(?:TABLE\s+)?("[^"]+"|\S+)(?:\s+AS\s+("[^"]+"|\S+))?`;
-const unquote = (name: string) => name.replace(/^"(.*)"$/, '$1');
 /** `(subquery-2)` (3.36+) and `2` (older) both name subquery 2; CTE names stay as they are. */
-const subqueryName = (name: string) => /^\(subquery-(\d+)\)$/i.exec(name.trim())?.[1] ?? unquote(name.trim());
+const subqueryName = (name: string) => /^\(subquery-(\d+)\)$/i.exec(name.trim())?.[1] ?? identifierName(name.trim());
 
 /** How a SCAN or SEARCH reads its rows, from what follows the subject. */
 function accessPath(rest: string): Fields {
@@ -71,7 +72,7 @@ function accessPath(rest: string): Fields {
     fields.automatic = Boolean(using[1]);
     fields.partial = Boolean(using[2]);
     fields.covering = Boolean(using[3]);
-    fields.index = fields.automatic ? 'AUTOMATIC' : using[4] && !using[4].startsWith('(') ? unquote(using[4]) : undefined;
+    fields.index = fields.automatic ? 'AUTOMATIC' : using[4] && !using[4].startsWith('(') ? identifierName(using[4]) : undefined;
     const constraint = using[5] ?? /\((.*)\)/.exec(rest)?.[1];
     if (constraint) fields.constraint = constraint;
     return fields;
@@ -97,8 +98,8 @@ export function parseDetail(detail: string): Fields {
   if ((m = new RegExp(`^(SCAN|SEARCH)\\s+${SUBJECT}\\s*(.*)$`, 'i').exec(text))) {
     const fields = accessPath(m[4].replace(/\s*(LEFT-JOIN|RIGHT-JOIN)$/i, ''));
     fields.kind = m[1].toUpperCase() === 'SEARCH' ? 'search' : 'scan';
-    fields.table = unquote(m[2]);
-    if (m[3]) fields.alias = unquote(m[3]);
+    fields.table = identifierName(m[2]);
+    if (m[3]) fields.alias = identifierName(m[3]);
     // Virtual tables: `SCAN t VIRTUAL TABLE INDEX 0:`
     if (/VIRTUAL TABLE/i.test(m[4])) fields.index = m[4].trim();
     return fields;
@@ -110,8 +111,8 @@ export function parseDetail(detail: string): Fields {
   }
   if ((m = /^MATERIALIZE\s+(.+)$/i.exec(text))) return { kind: 'materialize', subquery: subqueryName(m[1]) };
   if ((m = /^CO-ROUTINE\s+(.+)$/i.exec(text))) return { kind: 'co-routine', subquery: subqueryName(m[1]) };
-  if ((m = /^RIGHT-JOIN\s+(\S+)$/i.exec(text))) return { kind: 'right-join', table: unquote(m[1]) };
-  if ((m = /^BLOOM FILTER ON\s+(\S+)(?:\s*\((.*)\))?/i.exec(text))) return { kind: 'bloom-filter', table: unquote(m[1]), constraint: m[2] };
+  if ((m = /^RIGHT-JOIN\s+(\S+)$/i.exec(text))) return { kind: 'right-join', table: identifierName(m[1]) };
+  if ((m = /^BLOOM FILTER ON\s+(\S+)(?:\s*\((.*)\))?/i.exec(text))) return { kind: 'bloom-filter', table: identifierName(m[1]), constraint: m[2] };
   if (/^MULTI-INDEX OR$/i.test(text)) return { kind: 'multi-index-or' };
   if ((m = /^INDEX (\d+)$/i.exec(text))) return { kind: 'multi-index-or', operator: `INDEX ${m[1]}` };
   if (/^COMPOUND QUERY$/i.test(text)) return { kind: 'compound' };

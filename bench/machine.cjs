@@ -1,15 +1,17 @@
 // Machine facts every benchmark report starts with: figures mean little without them.
-import os from 'node:os';
-import { execFileSync } from 'node:child_process';
+const os = require('node:os');
+const { execFileSync } = require('node:child_process');
 
-export function machineLine() {
+function machineLine() {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const sqlite = execFileSync(process.execPath, ['-e', "const s=require('@vscode/sqlite3');const d=new s.Database(':memory:');d.get('select sqlite_version() v',(e,r)=>console.log(r.v))"], { encoding: 'utf8' }).trim();
   return `${new Date().toISOString().slice(0, 10)} · ${cpu} · ${os.cpus().length} cores · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · SQLite ${sqlite} · ${os.platform()} ${os.release()}`;
 }
 
-export function median(values) {
+function median(values) {
   const s = [...values].sort((a, b) => a - b);
   const m = (s.length - 1) / 2;
   return (s[Math.floor(m)] + s[Math.ceil(m)]) / 2;
 }
+
+module.exports = { machineLine, median };

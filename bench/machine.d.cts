@@ -1,0 +1,3 @@
+/** Types of machine.cjs for the TypeScript benchmarks. */
+export function machineLine(): string;
+export function median(values: number[]): number;
