@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import packageJson from '../../package.json';
 import { ReadOnlyDatabase } from '../core/db/database';
 
@@ -6,6 +8,74 @@ export const TOOL_VERSION: string = packageJson.version;
 
 /** A mistake in how the command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
+
+/** Exit codes, one rule for every command (README, "Exit codes and input problems"). */
+export const EXIT = {
+  /** The command did its work, even if some questions or statements failed (said in the output). */
+  done: 0,
+  /** A bug in VES Lens: the message says so; --debug prints the stack trace. */
+  bug: 1,
+  /** A usage or input error: the message names the option, file, line or key. */
+  input: 2,
+} as const;
+
+/** The longest time limit a timer can hold (setTimeout's 2^31 - 1 ms), in seconds. */
+export const MAX_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A positive finite number, or a UsageError naming the option and the value. */
+export function positiveNumber(flag: string, text: string | number): number {
+  const value = typeof text === 'number' ? text : /^\s*[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag}: expected a positive number, got "${text}"`);
+  return value;
+}
+
+/** A positive whole number (no fraction: 1.5 rows means nothing), or a UsageError. */
+export function positiveInteger(flag: string, text: string | number): number {
+  const value = positiveNumber(flag, text);
+  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag}: expected a positive whole number, got "${text}"`);
+  return value;
+}
+
+/** A time limit in seconds, as milliseconds: positive, and short enough for a timer (about 24 days). */
+export function timeoutMs(flag: string, text: string | number): number {
+  const seconds = positiveNumber(flag, text);
+  if (seconds > MAX_TIMEOUT_S) throw new UsageError(`${flag}: at most ${MAX_TIMEOUT_S} seconds, got "${text}"`);
+  return seconds * 1000;
+}
+
+/**
+ * Checks before any work that an output file can be written (its folder exists, it is no folder, it is
+ * writable, it is none of the inputs), so a long run never ends in a failed write.
+ */
+export function checkOutputFile(flag: string, file: string, inputs: readonly (string | undefined)[] = []): void {
+  const resolved = path.resolve(file);
+  for (const input of inputs) {
+    if (input && path.resolve(input) === resolved) throw new UsageError(`${flag}: ${file} is also an input file; writing it would destroy it`);
+  }
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(resolved);
+  } catch {
+    stat = undefined;
+  }
+  if (stat?.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder; give a file name`);
+  const folder = path.dirname(resolved);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new UsageError(`${flag}: cannot write ${file}: folder ${folder} does not exist`);
+  try {
+    fs.accessSync(stat ? resolved : folder, fs.constants.W_OK);
+  } catch {
+    throw new UsageError(`${flag}: cannot write ${file}: permission denied`);
+  }
+}
+
+/** Writes an output file; a failure (disk full, permissions changed meanwhile) is a UsageError naming it. */
+export function writeOutputFile(flag: string, file: string, text: string): void {
+  try {
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}`);
+  }
+}
 
 /** The `tool` block every JSON report starts with: name, version, and the SQLite that ran the queries. */
 export async function toolInfo(): Promise<{ name: string; version: string; sqlite: string }> {

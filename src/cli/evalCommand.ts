@@ -6,13 +6,14 @@ import { loadPredictions } from '../core/bird/predictions';
 import { InputProblem } from '../core/bird/problems';
 import { loadQuestions } from '../core/bird/questions';
 import { ReadOnlyDatabase } from '../core/db/database';
+import { databaseFileProblem } from '../core/db/databaseFile';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/summary';
-import { buildTasks } from '../core/eval/tasks';
+import { buildTasks, databasePath, describeGoldSource, GOLD_SOURCES, GoldSource, EvalTask } from '../core/eval/tasks';
 import { Metric, METRICS, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/report/json';
-import { failureList, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
-import { TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
+import { checkOutputFile, positiveInteger, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface EvalCommandOptions {
   questions: string;
@@ -26,6 +27,8 @@ export interface EvalCommandOptions {
   iterations?: string;
   json?: string;
   progress: boolean;
+  /** questions, gold-file or predictions (the prediction file's own gold_sql); default: --gold if given, else questions. */
+  goldFrom?: string;
 }
 
 export function parseMetrics(text: string): Metric[] {
@@ -37,35 +40,62 @@ export function parseMetrics(text: string): Metric[] {
   return METRICS.filter((m) => metrics.includes(m));
 }
 
-function positiveNumber(flag: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag}: expected a positive number, got "${text}"`);
-  return value;
+export function parseGoldSource(text: string): GoldSource {
+  if (!GOLD_SOURCES.includes(text as GoldSource)) throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got "${text}"`);
+  return text as GoldSource;
+}
+
+/**
+ * Databases under --db-root that are there but are no SQLite database (SQLite opens anything and fails only
+ * at the first query, so every question on them would be a gold error): one headline problem each.
+ */
+function databaseProblems(dbRoot: string, tasks: readonly EvalTask[]): InputProblem[] {
+  const counts = new Map<string, number>();
+  for (const task of tasks) if (task.question.dbId) counts.set(task.question.dbId, (counts.get(task.question.dbId) ?? 0) + 1);
+  const problems: InputProblem[] = [];
+  for (const [dbId, n] of counts) {
+    const file = databasePath(dbRoot, dbId);
+    if (!fs.existsSync(file)) continue; // skipped, and said so under the tables
+    const problem = databaseFileProblem(file);
+    if (problem) problems.push({ file, message: `${problem}: its ${n} question${n === 1 ? '' : 's'} cannot be scored fairly (gold errors)`, headline: true });
+  }
+  return problems;
 }
 
 export async function runEval(options: EvalCommandOptions): Promise<number> {
   const metrics = parseMetrics(options.metrics);
   if (options.timing !== 'fast' && options.timing !== 'official') throw new UsageError(`--timing: expected fast or official, got "${options.timing}"`);
   const timing = options.timing as TimingMode;
-  const timeoutMs = positiveNumber('--timeout', options.timeout) * 1000;
-  const maxRows = Math.floor(positiveNumber('--max-rows', options.maxRows));
-  const officialIterations = options.iterations ? Math.floor(positiveNumber('--iterations', options.iterations)) : undefined;
+  const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
+  const maxRows = positiveInteger('--max-rows', options.maxRows);
+  const officialIterations = options.iterations !== undefined ? positiveInteger('--iterations', options.iterations) : undefined;
+  const goldFromOption = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
+  if (goldFromOption === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
   if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) {
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   }
+  if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
 
   const questionFile = loadQuestions(options.questions);
-  const predictionFile = loadPredictions(options.predictions);
+  const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
+  const predictionFile = loadPredictions(options.predictions, { dbIds });
   const goldFile = options.gold ? loadGold(options.gold) : undefined;
+  if (goldFromOption === 'predictions' && !predictionFile.goldField) {
+    throw new UsageError(`--gold-from predictions: ${options.predictions} carries no gold field (gold_sql) beside its predictions`);
+  }
+  const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
   const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
-  const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems);
+  const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
+  problems.push(...databaseProblems(options.dbRoot, tasks));
   const sqlite = await ReadOnlyDatabase.sqliteVersion();
 
   const err = process.stderr;
   err.write(
     `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · SQLite ${sqlite} · timing ${timing}\n` +
-      `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing})\n`,
+      `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
   );
+  const atTop = headlineProblems(problems);
+  if (atTop) err.write(atTop + '\n');
   const bar = options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} questions · {eta_formatted} left · {last}', hideCursor: true, stream: err }) : undefined;
   bar?.start(tasks.length, 0, { last: '' });
   const results = await evaluateTasks(tasks, {
@@ -75,7 +105,15 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     timeoutMs,
     maxRows,
     officialIterations,
-    onResult: (result, done) => bar?.update(done, { last: `${result.question_id}: ${result.outcome}` }),
+    onResult: (result) => bar?.update({ last: `${result.question_id}: ${result.outcome}` }),
+    onProgress: (progress) => {
+      if (progress.phase === 'correctness') bar?.update(progress.done);
+      else if (bar) {
+        // Timing runs in passes over the correct pairs, each pass one block per pair still unsettled.
+        bar.setTotal(progress.total);
+        bar.update(progress.done, { last: `timing pass ${progress.pass}: ${progress.total - progress.done} pairs not settled yet` });
+      }
+    },
   });
   bar?.stop();
 
@@ -95,6 +133,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
         prediction_format: predictionFile.format,
         pairing: predictionFile.pairing,
         gold: options.gold ?? null,
+        gold_from: goldFrom,
         db_root: options.dbRoot,
         metrics,
         timing,
@@ -105,7 +144,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
       problems,
       results,
     );
-    fs.writeFileSync(options.json, JSON.stringify(report, null, 2) + '\n');
+    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
     err.write(`wrote ${options.json}\n`);
   }
   return 0;

@@ -1,12 +1,13 @@
 import pc from 'picocolors';
 import { readTextFile } from '../core/bird/jsonFile';
 import { ReadOnlyDatabase } from '../core/db/database';
-import { readSchema } from '../core/db/schema';
+import { databaseFileProblem } from '../core/db/databaseFile';
+import { readSchema, SchemaInfo } from '../core/db/schema';
 import { comparePlans } from '../core/plan/comparePlans';
 import { explainQuery } from '../core/plan/explain';
 import { differenceLines, planLines, sideBySide } from '../core/report/planText';
 import { splitStatements } from '../core/sql/statements';
-import { toolInfo, UsageError } from './common';
+import { EXIT, toolInfo, UsageError } from './common';
 
 export interface ExplainCommandOptions {
   db: string;
@@ -18,7 +19,7 @@ export interface ExplainCommandOptions {
 /** The SQL text a command works on: the positional argument, or the whole of --file. */
 export function sqlFromArguments(sql: string | undefined, file: string | undefined): { text: string; source: string } {
   if (sql && file) throw new UsageError('give the SQL or --file, not both');
-  if (file) return { text: readTextFile(file), source: file };
+  if (file) return { text: readTextFile(file, 'SQL file'), source: file };
   if (!sql) throw new UsageError('give the SQL to work on, or --file');
   return { text: sql, source: '<sql>' };
 }
@@ -26,14 +27,39 @@ export function sqlFromArguments(sql: string | undefined, file: string | undefin
 /** The statements a command works on: the positional argument as it is, or every statement of --file. */
 export function statementsFromArguments(sql: string | undefined, file: string | undefined): string[] {
   const { text } = sqlFromArguments(sql, file);
-  return file ? splitStatements(text).map((s) => s.text) : [text];
+  const statements = file ? splitStatements(text).map((s) => s.text) : [text];
+  if (file && statements.length === 0) throw new UsageError(`--file: ${file} holds no SQL statement`);
+  return statements;
 }
 
-export async function openDatabase(file: string): Promise<ReadOnlyDatabase> {
+/**
+ * Opens the --db database read-only, or stops with a UsageError that names the file and says what it is (a
+ * folder, an empty file, JSON, not a database, a damaged one): never a stack trace for a wrong path.
+ */
+export async function openDatabase(file: string, flag = '--db'): Promise<ReadOnlyDatabase> {
+  const problem = databaseFileProblem(file);
+  if (problem) throw new UsageError(`${flag}: ${file}: ${problem}`);
+  let db: ReadOnlyDatabase;
   try {
-    return await ReadOnlyDatabase.open(file);
+    db = await ReadOnlyDatabase.open(file);
   } catch (error) {
-    throw new UsageError(`--db: ${(error as Error).message}`);
+    throw new UsageError(`${flag}: ${file}: ${(error as Error).message}`);
+  }
+  try {
+    await db.all('SELECT count(*) FROM sqlite_master');
+  } catch (error) {
+    await db.close();
+    throw new UsageError(`${flag}: ${file}: ${(error as Error).message}`);
+  }
+  return db;
+}
+
+/** The schema of an open --db database; a damaged file is a UsageError naming it. */
+export async function databaseSchema(db: ReadOnlyDatabase, flag = '--db'): Promise<SchemaInfo> {
+  try {
+    return await readSchema(db);
+  } catch (error) {
+    throw new UsageError(`${flag}: ${db.path}: ${(error as Error).message}`);
   }
 }
 
@@ -41,7 +67,7 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
   const statements = statementsFromArguments(sql, options.file);
   const db = await openDatabase(options.db);
   try {
-    const schema = await readSchema(db);
+    const schema = await databaseSchema(db);
     const sqlite = await ReadOnlyDatabase.sqliteVersion();
     const plans = [];
     for (const statement of statements) plans.push(await explainQuery(db, statement, schema));
@@ -49,7 +75,7 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
     const differences = gold ? comparePlans(gold, plans[0]) : undefined;
     if (options.json) {
       process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, plans, gold, differences }, null, 2) + '\n');
-      return plans.some((p) => p.error) ? 1 : 0;
+      return EXIT.done; // a statement without a plan carries its error in the JSON
     }
     const out: string[] = [pc.dim(`SQLite ${sqlite} · ${options.db}`)];
     if (gold) {
@@ -61,7 +87,7 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
       });
     }
     process.stdout.write(out.join('\n') + '\n');
-    return plans.some((p) => p.error) || gold?.error ? 1 : 0;
+    return EXIT.done; // a statement without a plan says why in the output, as a failed question does in eval
   } finally {
     await db.close();
   }

@@ -1,10 +1,9 @@
 import pc from 'picocolors';
 import { lineAndColumn } from '../core/bird/problems';
-import { readSchema } from '../core/db/schema';
 import { analyzeSql } from '../core/hints/analyze';
 import { Verdict, verifyHint } from '../core/hints/verify';
-import { toolInfo } from './common';
-import { openDatabase, sqlFromArguments } from './explainCommand';
+import { positiveInteger, timeoutMs, toolInfo } from './common';
+import { databaseSchema, openDatabase, sqlFromArguments } from './explainCommand';
 
 export interface HintsCommandOptions {
   db: string;
@@ -15,19 +14,20 @@ export interface HintsCommandOptions {
   maxRows: string;
 }
 
-const VERDICT_COLOUR = { faster: pc.green, 'not-faster': pc.yellow, 'changes-results': pc.red, failed: pc.red } as const;
+const VERDICT_COLOUR = { faster: pc.green, slower: pc.yellow, 'no-difference': pc.yellow, 'changes-results': pc.red, failed: pc.red } as const;
 
 export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
+  const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
   const { text, source } = sqlFromArguments(sql, options.file);
   const db = await openDatabase(options.db);
   try {
-    const schema = await readSchema(db);
+    const schema = await databaseSchema(db);
     const statements = analyzeSql(text, { schema, reportParseErrors: true });
     const verdicts = new Map<object, Verdict>();
     if (options.verify) {
       for (const { statement, hints } of statements) {
         for (const hint of hints) {
-          verdicts.set(hint, await verifyHint(db, statement.text, hint, { timeoutMs: Number(options.timeout) * 1000, maxRows: Number(options.maxRows) }));
+          verdicts.set(hint, await verifyHint(db, statement.text, hint, limits));
         }
       }
     }

@@ -1,17 +1,28 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import pc from 'picocolors';
 import { InputFileError } from '../core/bird/problems';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
-import { TOOL_NAME, TOOL_VERSION, UsageError } from './common';
+import { SqliteError } from '../core/db/database';
+import { EXIT, TOOL_NAME, TOOL_VERSION, UsageError } from './common';
 import { runEval } from './evalCommand';
 import { runExplain } from './explainCommand';
 import { runHints } from './hintsCommand';
 import { runIndexes, runRerank } from './planCommands';
+import { runScale } from './scaleCommand';
 
+/** --debug anywhere on the line (or VES_LENS_DEBUG=1) prints the stack trace of any error. */
+const debug = process.argv.includes('--debug') || Boolean(process.env.VES_LENS_DEBUG);
+
+// Commander's own usage errors (unknown option, missing required option, bad choice) go through the same exit
+// rule as ours: exitOverride() makes them thrown CommanderErrors, caught below; set before any command is
+// added, so every command inherits it.
 const program = new Command()
   .name(TOOL_NAME)
   .description('How correct and how efficient SQL is on BIRD-style SQLite databases.')
-  .version(TOOL_VERSION);
+  .version(TOOL_VERSION)
+  .option('--debug', 'print the stack trace of any error (also VES_LENS_DEBUG=1)')
+  .exitOverride()
+  .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, `${pc.red('error')}: `)) });
 
 program
   .command('eval')
@@ -27,6 +38,7 @@ program
   .option('--iterations <n>', 'runs of each pair with --timing official (official: 100)')
   .option('--json <file>', 'write every question\'s result as JSON')
   .option('--no-progress', 'no progress bar')
+  .addOption(new Option('--gold-from <source>', "which gold to score against: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
   .action(async (options) => {
     process.exitCode = await runEval(options);
   });
@@ -75,12 +87,66 @@ program
     process.exitCode = await runRerank(options);
   });
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof InputFileError) {
+program
+  .command('scale')
+  .description('Write a copy of a database with N times the rows of every table, keys shifted per replica so key joins grow exactly N times.')
+  .argument('<db>', 'the SQLite database to copy (opened read-only, never modified)')
+  .requiredOption('--factor <n>', 'rows multiplier: an integer of at least 1')
+  .requiredOption('--out <file>', 'where to write the copy (built beside it, renamed into place when complete)')
+  .option('--schema <file>', "BIRD dev_tables.json / train_tables.json: its primary and foreign keys are shifted too")
+  .option('--db-id <id>', 'the --schema entry to use (default: the file name without .sqlite)')
+  .option('--overwrite', 'replace --out if it exists')
+  .option('--json', 'print the report as JSON')
+  .option('--no-progress', 'no progress bar')
+  .action(async (db, options) => {
+    process.exitCode = await runScale(db, options);
+  });
+
+/**
+ * One exit rule for every command: 0 done (even with failed questions), 2 a usage or input error (the message
+ * names the option, file, line or key), 1 a bug. No stack trace unless --debug.
+ */
+function fail(error: unknown): void {
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (or the help / version, exit code 0) already.
+    process.exitCode = error.exitCode === 0 ? EXIT.done : EXIT.input;
+  } else if (error instanceof UsageError || error instanceof InputFileError) {
     process.stderr.write(`${pc.red('error')}: ${error.message}\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.input;
+  } else if (error instanceof SqliteError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
+    process.stderr.write(`${pc.red('error')}: a database cannot be read: ${error.message}\n`);
+    process.exitCode = EXIT.input;
   } else {
-    process.stderr.write(`${pc.red('unexpected error')}: ${(error as Error).stack ?? error}\n`);
-    process.exitCode = 1;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it${debug ? '' : ', with the stack trace that --debug prints'}): ${message}\n`);
+    process.exitCode = EXIT.bug;
   }
+  if (debug && error instanceof Error && !(error instanceof CommanderError)) process.stderr.write(`${error.stack}\n`);
+}
+
+// A closed pipe (`ves-lens eval ... | head`) ends the output, not in a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.done);
+    else fail(error);
+  });
+}
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+
+let finished = false;
+// Node ends the process when nothing is left to wait for: a command whose work never called back (a native
+// call that never returned) would exit 0 silently. Say so instead.
+process.on('beforeExit', () => {
+  if (finished) return;
+  finished = true;
+  process.stderr.write(`${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it): the command stopped before it finished (a database call never returned)\n`);
+  process.exitCode = EXIT.bug;
 });
+
+program
+  .parseAsync(process.argv)
+  .catch(fail)
+  .finally(() => {
+    finished = true;
+  });

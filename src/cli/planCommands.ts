@@ -3,22 +3,22 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 import { loadPredictions } from '../core/bird/predictions';
 import { readTextFile } from '../core/bird/jsonFile';
-import { readSchema } from '../core/db/schema';
 import { adviseIndexes } from '../core/plan/indexAdvice';
 import { rerankCandidates } from '../core/plan/rerank';
 import { compactNumber, planLines } from '../core/report/planText';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { splitStatements } from '../core/sql/statements';
-import { toolInfo } from './common';
-import { openDatabase, statementsFromArguments } from './explainCommand';
+import { positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { databaseSchema, openDatabase, statementsFromArguments } from './explainCommand';
 
 export async function runIndexes(sql: string | undefined, options: { db: string; file?: string; measure?: boolean; json?: boolean; timeout: string }): Promise<number> {
+  const limitMs = timeoutMs('--timeout', options.timeout);
   const statements = statementsFromArguments(sql, options.file);
   const db = await openDatabase(options.db);
   try {
-    const schema = await readSchema(db);
+    const schema = await databaseSchema(db);
     const advice = [];
-    for (const statement of statements) advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: Number(options.timeout) * 1000 }));
+    for (const statement of statements) advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: limitMs }));
     if (options.json) {
       process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, advice }, null, 2) + '\n');
       return 0;
@@ -51,17 +51,22 @@ export async function runIndexes(sql: string | undefined, options: { db: string;
 }
 
 /** Candidates from a .sql file (one per statement) or any prediction-file format (JSON list, lines). */
-function readCandidates(file: string): string[] {
-  if (path.extname(file).toLowerCase() === '.sql') return splitStatements(readTextFile(file)).map((s) => s.text);
-  return loadPredictions(file).predictions.map((p) => p.sql);
+function readCandidates(file: string, dbFile: string): string[] {
+  const candidates =
+    path.extname(file).toLowerCase() === '.sql'
+      ? splitStatements(readTextFile(file, 'candidate file')).map((s) => s.text)
+      : loadPredictions(file, { what: 'candidate file', dbIds: new Set([path.basename(dbFile).replace(/\.(sqlite3?|db)$/i, '')]) }).predictions.map((p) => p.sql);
+  if (candidates.length === 0) throw new UsageError(`--candidates: ${file} holds no candidate SQL`);
+  return candidates;
 }
 
 export async function runRerank(options: { db: string; candidates: string; json?: boolean; timeout: string; maxRows: string }): Promise<number> {
-  const candidates = readCandidates(options.candidates);
+  const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
+  const candidates = readCandidates(options.candidates, options.db);
   const db = await openDatabase(options.db);
   try {
-    const schema = await readSchema(db);
-    const ranked = await rerankCandidates(db, candidates, schema, { timeoutMs: Number(options.timeout) * 1000, maxRows: Number(options.maxRows) });
+    const schema = await databaseSchema(db);
+    const ranked = await rerankCandidates(db, candidates, schema, limits);
     if (options.json) {
       process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, ranked }, null, 2) + '\n');
       return 0;

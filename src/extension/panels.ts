@@ -114,6 +114,11 @@ export function registerPanelCommands(ctx: Context): void {
         void vscode.window.showWarningMessage(`VES Lens: ${params.rule} rewrite not applied: ${result.message}`);
         return;
       }
+      if (!result.recommended) {
+        // Same rows, but not measured faster: show what was measured and let the person decide.
+        const choice = await vscode.window.showWarningMessage(`VES Lens: ${params.rule} rewrite not applied: ${result.message}`, 'Apply anyway');
+        if (choice !== 'Apply anyway') return;
+      }
       const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(params.uri));
       const edit = new vscode.WorkspaceEdit();
       edit.replace(document.uri, new vscode.Range(document.positionAt(result.edit.start), document.positionAt(result.edit.end)), result.edit.text);

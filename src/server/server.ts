@@ -20,7 +20,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { loadPredictions } from '../core/bird/predictions';
 import { formatProblem, InputProblem } from '../core/bird/problems';
 import { DEFAULT_MAX_ROWS, evaluateTasks, scoreTask } from '../core/eval/evaluate';
-import { DEFAULT_FAST_TIMING } from '../core/timing/fast';
+import { DEFAULT_FAST_TIMING, FastTimingOptions } from '../core/timing/fast';
+import { TimingResult } from '../core/timing/types';
 import { summarize } from '../core/eval/summary';
 import { buildTasks } from '../core/eval/tasks';
 import { Metric, METRICS } from '../core/eval/types';
@@ -41,6 +42,7 @@ import {
   Requests,
   ScoreParams,
   ScoreResult,
+  TimingSummary,
   VerifyHintParams,
   VerifyHintResult,
 } from '../shared/protocol';
@@ -196,15 +198,21 @@ connection.onRequest(Requests.verifyHint, async (params: VerifyHintParams): Prom
   const document = documents.get(params.uri);
   const entry = document && (await analyse(document)).find(({ unit }) => unit.start === params.statementStart);
   const hint = entry?.hints.find((h) => h.rule === params.rule && h.range.start === params.hintStart);
-  if (!document || !entry || !hint?.rewrite) return { status: 'failed', message: 'the statement changed since the hint was shown; try again' };
+  if (!document || !entry || !hint?.rewrite) return { status: 'failed', message: 'the statement changed since the hint was shown; try again', recommended: false };
   const database = await unitDatabase(entry.unit);
-  if (!database) return { status: 'failed', message: 'no database for this statement: attach a dataset, or add `-- db: <db_id>` above it' };
+  if (!database) return { status: 'failed', message: 'no database for this statement: attach a dataset, or add `-- db: <db_id>` above it', recommended: false };
   const verdict = await verifyHint(database.db, entry.unit.sql, hint, { timeoutMs: settings.timeoutMs, maxRows: settings.maxRows });
-  const acceptable = verdict.status === 'faster' || verdict.status === 'not-faster' || (hint.kind === 'correctness' && verdict.status === 'changes-results');
-  if (!acceptable) return { status: verdict.status, message: verdict.message };
+  const confirmedHazard = hint.kind === 'correctness' && verdict.status === 'changes-results';
+  const rowsAgree = verdict.sameSet === true && verdict.status !== 'changes-results' && verdict.status !== 'failed';
+  if (!rowsAgree && !confirmedHazard) return { status: verdict.status, message: verdict.message, recommended: false };
   // Inside a JSON string the new text must be escaped as JSON.
   const text = document.languageId === 'sql' ? hint.rewrite.text : JSON.stringify(hint.rewrite.text).slice(1, -1);
-  return { status: verdict.status, message: verdict.message, edit: { start: hint.rewrite.range.start, end: hint.rewrite.range.end, text } };
+  return {
+    status: verdict.status,
+    message: verdict.message,
+    edit: { start: hint.rewrite.range.start, end: hint.rewrite.range.end, text },
+    recommended: hint.kind === 'correctness' || verdict.status === 'faster',
+  };
 });
 
 // ---- code lenses and hovers ---------------------------------------------------------------------------
@@ -260,13 +268,23 @@ function requestedSql(params: { sql?: string; uri?: string; offset?: number }): 
 }
 
 /** Interrupts the database work of a request when the client cancels it. */
-function cancellable(token: CancellationToken, database: OpenDatabase): { cancelled: () => boolean; dispose: () => void } {
+function cancellable(token: CancellationToken, database: OpenDatabase): { cancelled: () => boolean; signal: AbortSignal; dispose: () => void } {
   let cancelled = false;
+  const abort = new AbortController();
   const listener = token.onCancellationRequested(() => {
     cancelled = true;
     database.db.interrupt();
+    abort.abort(); // timing runs on connections of its own: they listen to the signal
   });
-  return { cancelled: () => cancelled || token.isCancellationRequested, dispose: () => listener.dispose() };
+  return { cancelled: () => cancelled || token.isCancellationRequested, signal: abort.signal, dispose: () => listener.dispose() };
+}
+
+/** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget. */
+const THOROUGH_TIMING: Partial<FastTimingOptions> = { minBlocks: 6, maxBlocks: 16, precision: 0.03, pairBudgetMs: 20_000 };
+
+function timingSummary(timing: TimingResult): TimingSummary {
+  const { protocol: _protocol, ...summary } = timing;
+  return summary;
 }
 
 function planSummary(plan: Awaited<ReturnType<typeof explainQuery>>): PlanSummary {
@@ -295,7 +313,8 @@ connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'cor
       timeoutMs: settings.timeoutMs,
       maxRows: settings.maxRows,
       keepSamples: true,
-      fastTiming: params.maxRounds ? { maxRounds: params.maxRounds, minRounds: Math.min(20, params.maxRounds), precision: 0.02, budgetMs: 20_000 } : undefined,
+      fastTiming: params.thorough ? THOROUGH_TIMING : undefined,
+      signal: guard.signal,
     });
     if (guard.cancelled()) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     const goldPlan = await explainQuery(database.db, state.goldSql(question) ?? '', database.schema);
@@ -306,19 +325,13 @@ connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'cor
       ex: result.ex,
       f1: result.f1,
       error: result.error,
-      timing: result.time_ratio === null || !result.samples ? null : {
-        ratio: result.time_ratio,
-        low: result.time_ratio_interval![0],
-        high: result.time_ratio_interval![1],
-        runs: result.runs ?? 0,
-        goldMs: result.gold_ms ?? 0,
-        predMs: result.pred_ms ?? 0,
-        goldSamples: result.samples.gold,
-        predSamples: result.samples.pred,
-        note: result.notes.join('; ') || undefined,
-      },
+      timing: result.timings?.ves ? timingSummary(result.timings.ves) : null,
+      rvesTiming: result.timings?.rves ? timingSummary(result.timings.rves) : null,
+      sameProgram: result.same_program === true,
       ves: result.ves,
       rvesReward: result.rves_reward,
+      rvesBucketProbabilities: result.rves_bucket_probabilities,
+      rvesExpectedReward: result.rves_expected_reward,
       rvesUncertain: result.rves_uncertain,
       difference: result.difference ?? null,
       goldPlan: planSummary(goldPlan),

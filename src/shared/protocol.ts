@@ -40,8 +40,8 @@ export interface ScoreParams {
   /** The question, by id (as `-- bird: <id>` says) or by position in the question file. */
   questionId?: number | string;
   questionIndex?: number;
-  /** More timing rounds than the default, for "Re-run with more iterations". */
-  maxRounds?: number;
+  /** Time longer than the default for a tighter interval ("Re-run with more iterations"). */
+  thorough?: boolean;
   /** A token for $/progress while it runs. */
   progressToken?: string;
 }
@@ -63,9 +63,17 @@ export interface ScoreResult {
   ex: number;
   f1: number | null;
   error: string | null;
+  /** The headline timing: VES's quantity (first row, as DAMO times it). */
   timing: TimingSummary | null;
+  /** R-VES's quantity (every row fetched and the connection closed, as mini_dev times it). */
+  rvesTiming: TimingSummary | null;
+  /** Gold and prediction compile to the same SQLite program: ratio exactly 1, nothing timed. */
+  sameProgram: boolean;
   ves: number | null;
+  /** The most probable reward, the probability of each bucket on a repeat run, and the expected reward. */
   rvesReward: number | null;
+  rvesBucketProbabilities: Record<string, number> | null;
+  rvesExpectedReward: number | null;
   rvesUncertain: boolean | null;
   difference: { pred_rows: number; gold_rows: number; missing: unknown[][]; extra: unknown[][] } | null;
   goldPlan: PlanSummary;
@@ -95,10 +103,12 @@ export interface VerifyHintParams {
 }
 
 export interface VerifyHintResult {
-  status: 'faster' | 'not-faster' | 'changes-results' | 'failed';
+  status: 'faster' | 'slower' | 'no-difference' | 'changes-results' | 'failed';
   message: string;
-  /** The edit to apply: a range of the document (offsets) and its new text; only when the rows agree. */
+  /** The edit: a range of the document (offsets) and its new text; only when the rows agree. */
   edit?: { start: number; end: number; text: string };
+  /** Apply without asking: same rows and measured faster (or a correctness hazard confirmed). Otherwise the client shows the measurement and offers "Apply anyway". */
+  recommended: boolean;
 }
 
 export interface EvaluateFileParams {

@@ -65,10 +65,23 @@ describe('prediction files', () => {
     assert.match(loaded.problems[0].message, /no SQL field/);
   });
 
-  it('reads one SQL a line, with or without a db_id after a tab', () => {
-    const loaded = loadPredictions(write('p.sql', `SELECT 1\nSELECT 2\tdb\nSELECT 3${BIRD_SEPARATOR}db\n`));
+  it('reads one SQL a line, with the official separator or, when every line has one, a tab and db_id', () => {
+    const loaded = loadPredictions(write('p.sql', `SELECT 1\nSELECT 2\nSELECT 3${BIRD_SEPARATOR}db\n`));
     assert.equal(loaded.format, 'lines');
-    assert.deepEqual(loaded.predictions.map((p) => [p.sql, p.dbId]), [['SELECT 1', undefined], ['SELECT 2', 'db'], ['SELECT 3', 'db']]);
+    assert.deepEqual(loaded.predictions.map((p) => [p.sql, p.dbId]), [['SELECT 1', undefined], ['SELECT 2', undefined], ['SELECT 3', 'db']]);
+    const gold = loadPredictions(write('p.sql', `SELECT 1\tdb\nSELECT\t2\tdb\nSELECT 3${BIRD_SEPARATOR}db\n`));
+    assert.deepEqual(gold.predictions.map((p) => [p.sql, p.dbId]), [['SELECT 1', 'db'], ['SELECT\t2', 'db'], ['SELECT 3', 'db']]);
+  });
+
+  it('keeps a tab inside a one-per-line SQL as part of the query (Python parity: SQLite reads it as a space)', () => {
+    // Found on real files: a tab between two words is not a db_id separator unless every line ends in one.
+    const text = 'SELECT name FROM\tsuperhero WHERE id = 1\nSELECT name\tFROM superhero\nSELECT 1\n';
+    const loaded = loadPredictions(write('p.txt', text));
+    assert.deepEqual(loaded.predictions.map((p) => [p.sql, p.dbId]), [['SELECT name FROM\tsuperhero WHERE id = 1', undefined], ['SELECT name\tFROM superhero', undefined], ['SELECT 1', undefined]]);
+    const known = loadPredictions(write('p.txt', 'SELECT name FROM\tsuperhero\nSELECT 1\tsuperhero\n'), { dbIds: new Set(['superhero']) });
+    assert.deepEqual(known.predictions.map((p) => p.dbId), ['superhero', 'superhero'], 'every line ends in a known db_id: the gold file\'s shape');
+    const unknown = loadPredictions(write('p.txt', 'SELECT a\tFROM t\nSELECT 1\tsuperhero\n'), { dbIds: new Set(['superhero']) });
+    assert.deepEqual(unknown.predictions.map((p) => p.sql), ['SELECT a\tFROM t', 'SELECT 1\tsuperhero']);
   });
 
   it('rejects malformed JSON with the file, line and column', () => {
@@ -80,20 +93,22 @@ describe('prediction files', () => {
     });
   });
 
-  it('warns about predictions beyond the last question', () => {
+  it('warns about predictions beyond the last question, as a headline problem', () => {
     const loaded = loadPredictions(write('p.sql', 'SELECT 1\nSELECT 2\nSELECT 3\n'));
     const problems: InputProblem[] = [];
     buildTasks([question(0, 1)], loaded, undefined, problems);
-    assert.match(problems[0].message, /3 predictions for 1 questions; the last 2 are ignored/);
+    assert.match(problems[0].message, /3 predictions for 1 questions: paired by position, the last 2 predictions are ignored/);
+    assert.equal(problems[0].headline, true);
   });
 });
 
 describe('question and gold files', () => {
-  it('reports items without db_id by position and line, keeping the others in place', () => {
-    const file = write('q.json', '[\n {"question_id": 1, "db_id": "a", "SQL": "SELECT 1"},\n {"question_id": 2},\n {"question_id": 3, "db_id": "a", "SQL": "SELECT 3"}\n]');
+  it('reports items without db_id by position and line, keeping every item in its place', () => {
+    const file = write('q.json', '[\n {"question_id": 1, "db_id": "a", "SQL": "SELECT 1"},\n {"question_id": 2, "SQL": "SELECT 2"},\n {"question_id": 3, "db_id": "a", "SQL": "SELECT 3"}\n]');
     const loaded = loadQuestions(file);
-    assert.deepEqual(loaded.questions.map((q) => [q.index, q.questionId]), [[0, 1], [2, 3]]);
+    assert.deepEqual(loaded.questions.map((q) => [q.index, q.questionId, q.dbId]), [[0, 1, 'a'], [1, 2, ''], [2, 3, 'a']]);
     assert.equal(loaded.problems[0].where, 'item 1, line 3');
+    assert.equal(loaded.problems.length, 1);
   });
 
   it('refuses a question file that is not a list', () => {

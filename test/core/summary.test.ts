@@ -7,6 +7,7 @@ function result(difficulty: string, outcome: Outcome, ves: number | null = null,
   return {
     index: 0, question_id: 0, db_id: dbId, difficulty, outcome, ex: outcome === 'correct' ? 1 : 0, f1: outcome === 'correct' ? 1 : 0,
     time_ratio: null, time_ratio_interval: null, ves, rves: null, rves_reward: null, rves_uncertain: null,
+    rves_bucket_probabilities: null, rves_expected_reward: null, rves_time_ratio: null, rves_time_ratio_interval: null, same_program: null,
     error: null, gold_ms: null, pred_ms: null, runs: null, timing: null, notes: [],
   };
 }

@@ -2,8 +2,11 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
-import { rvesBucketUncertain, rvesContribution, rvesReward, vesContribution } from '../../src/core/metrics/efficiency';
-import { measureFast } from '../../src/core/timing/fast';
+import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../../src/core/metrics/efficiency';
+import { estimateRatio, probabilityBelow } from '../../src/core/timing/estimate';
+import { DEFAULT_FAST_TIMING, ExecutionTimer, FastTimingOptions, measureFast, PairTimer, probabilityBelowFor, runPairTimer } from '../../src/core/timing/fast';
+import { sameProgram } from '../../src/core/timing/sameProgram';
+import { speedVerdict } from '../../src/core/timing/verdict';
 import { measureOfficial } from '../../src/core/timing/official';
 import { medianInterval, officialClean, pythonMean } from '../../src/core/timing/stats';
 import { makeDatabase, tempDir } from '../helpers';
@@ -68,19 +71,27 @@ describe('timing protocols on a real database', () => {
     );
   });
 
-  it('fast: sees a much faster prediction as a ratio well above 1, with an interval around it', async () => {
-    const db = await ReadOnlyDatabase.open(dbFile);
-    try {
-      const timing = await measureFast(db, slow, quick, { minRounds: 5, maxRounds: 15, precision: 0.05, budgetMs: 3000, minSampleMs: 2, timeoutMs: 10_000 });
-      assert.equal(timing.protocol, 'fast');
-      assert.ok(timing.ratio > 5, `ratio ${timing.ratio}`);
-      assert.ok(timing.low <= timing.ratio && timing.ratio <= timing.high);
-      assert.ok(timing.goldMs > timing.predMs);
-      assert.equal(timing.goldSamples.length, timing.predSamples.length);
-      assert.ok(timing.runs >= 3);
-    } finally {
-      await db.close();
+  it('fast: sees a much faster prediction as a ratio well above 1, both quantities, in blocks, on fresh connections', async () => {
+    const timing = await measureFast(dbFile, slow, quick, { ...DEFAULT_FAST_TIMING, timeoutMs: 10_000 });
+    for (const quantity of ['first-row', 'full'] as const) {
+      const t = timing[quantity]!;
+      assert.equal(t.protocol, 'fast');
+      assert.equal(t.quantity, quantity);
+      assert.ok(t.ratio > 5, `${quantity} ratio ${t.ratio}`);
+      assert.ok(t.low <= t.ratio && t.ratio <= t.high);
+      assert.ok(t.goldMs > t.predMs);
+      assert.equal(t.goldSamples.length, t.predSamples.length);
+      assert.ok((t.blocks ?? 0) >= DEFAULT_FAST_TIMING.minBlocks && (t.blocks ?? 0) <= DEFAULT_FAST_TIMING.maxBlocks);
+      assert.equal(t.runs, t.goldSamples.length);
     }
+  });
+
+  it('first row is prepare plus one step: a query whose rows come slowly has a fast first row', async () => {
+    // Each outer row runs a correlated count over the whole table: the first row is quick, all rows are not.
+    const correlated = 'SELECT a.id, (SELECT count(*) FROM t b WHERE b.v < a.v) FROM t a';
+    const first = await ReadOnlyDatabase.timeExecution(dbFile, correlated, 'first-row');
+    const full = await ReadOnlyDatabase.timeExecution(dbFile, correlated, 'full');
+    assert.ok(full > 5 * first, `first row ${first} ms, full ${full} ms`);
   });
 
   it('official: times the set number of runs on fresh connections and cleans at 3σ', async () => {
@@ -97,5 +108,113 @@ describe('timing protocols on a real database', () => {
     const timing = await measureOfficial(dbFile, slow, slow, 'rves', 50, 100);
     assert.equal(timing.ratio, 0);
     assert.match(timing.note ?? '', /did not finish within 0\.05 s/);
+  });
+});
+
+describe('same program', () => {
+  let db: ReadOnlyDatabase;
+  before(async () => {
+    const file = await makeDatabase(path.join(tempDir(), 'same.sqlite'), 'CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, v INTEGER);');
+    db = await ReadOnlyDatabase.open(file);
+  });
+  it('holds for text that differs only in spacing, case and aliases', async () => {
+    assert.equal(await sameProgram(db, 'SELECT name FROM t WHERE v > 3', 'select  T1.name\nFROM t AS T1 WHERE T1.v > 3'), true);
+  });
+  it('never holds for another literal, another column or another order', async () => {
+    assert.equal(await sameProgram(db, 'SELECT name FROM t WHERE v > 3', 'SELECT name FROM t WHERE v > 4'), false);
+    assert.equal(await sameProgram(db, "SELECT name FROM t WHERE name = 'a'", "SELECT name FROM t WHERE name = 'b'"), false);
+    assert.equal(await sameProgram(db, 'SELECT name FROM t', 'SELECT v FROM t'), false);
+    assert.equal(await sameProgram(db, 'SELECT name FROM t ORDER BY v', 'SELECT name FROM t ORDER BY v DESC'), false);
+  });
+  it('is false when a query does not compile', async () => {
+    assert.equal(await sameProgram(db, 'SELECT nope FROM t', 'SELECT nope FROM t'), false);
+  });
+});
+
+/** A seeded synthetic pair: gold and prediction take `goldMs` and `predMs` times log-normal noise of `noise`. */
+function syntheticPair(goldMs: number, predMs: number, noise: number, seed: number): [ExecutionTimer, ExecutionTimer] {
+  let state = seed;
+  const uniform = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) + 1) / (2 ** 31 + 1);
+  const gaussian = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  const timer = (ms: number): ExecutionTimer => async () => ms * Math.exp(noise * gaussian());
+  return [timer(goldMs), timer(predMs)];
+}
+
+const SYNTHETIC: FastTimingOptions = { ...DEFAULT_FAST_TIMING, quantities: ['full'], settle: { ratioOf: [], bucketOf: ['full'] }, blockPauseMs: 0, pairBudgetMs: Infinity };
+
+describe('fast protocol on synthetic samplers', () => {
+  it('stops at the minimum blocks when the bucket is clear', async () => {
+    const [gold, pred] = syntheticPair(3, 1, 0.05, 7); // ratio 3: far inside the 1.25 bucket
+    const timer = new PairTimer(gold, pred, SYNTHETIC);
+    const timing = (await runPairTimer(timer)).full!;
+    assert.equal(timer.blockCount, SYNTHETIC.minBlocks);
+    assert.ok(timer.settled);
+    assert.ok(Math.abs(Math.log(timing.ratio / 3)) < 0.05, `ratio ${timing.ratio}`);
+    const outlook = rvesOutlook(probabilityBelowFor({ ratio: timing.ratio, ...timing.spread! }));
+    assert.equal(outlook.reward, 1.25);
+    assert.equal(outlook.uncertain, false);
+  });
+
+  it('runs to the maximum near a bucket edge, says it is uncertain, and gives each bucket its probability', async () => {
+    const [gold, pred] = syntheticPair(1, 1, 0.1, 11); // ratio 1: exactly on the 0.75 | 1 edge
+    const timer = new PairTimer(gold, pred, SYNTHETIC);
+    const timing = (await runPairTimer(timer)).full!;
+    assert.equal(timer.blockCount, SYNTHETIC.maxBlocks);
+    assert.equal(timer.settled, false);
+    assert.match(timing.note ?? '', /not settled/);
+    const outlook = rvesOutlook(probabilityBelowFor({ ratio: timing.ratio, ...timing.spread! }));
+    assert.equal(outlook.uncertain, true);
+    assert.ok(outlook.probabilities['1'] > 0.1 && outlook.probabilities['0.75'] > 0.1, JSON.stringify(outlook.probabilities));
+    const sum = Object.values(outlook.probabilities).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - 1) < 0.01, `probabilities sum to ${sum}`);
+    assert.ok(outlook.expectedContribution > Math.sqrt(0.75) && outlook.expectedContribution < 1);
+  });
+
+  it('never flips a settled reward between repeat runs, and its intervals cover repeat runs', async () => {
+    const truths = [0.2, 0.3, 0.45, 0.6, 0.9, 1.3, 1.7, 2.5, 4];
+    let settledPairs = 0;
+    let covered = 0;
+    let total = 0;
+    for (const [i, truth] of truths.entries()) {
+      const first = (await runPairTimer(new PairTimer(...syntheticPair(truth, 1, 0.15, 100 + i), SYNTHETIC))).full!;
+      const second = (await runPairTimer(new PairTimer(...syntheticPair(truth, 1, 0.15, 900 + i), SYNTHETIC))).full!;
+      const a = rvesOutlook(probabilityBelowFor({ ratio: first.ratio, ...first.spread! }));
+      const b = rvesOutlook(probabilityBelowFor({ ratio: second.ratio, ...second.spread! }));
+      if (!a.uncertain && !b.uncertain) {
+        settledPairs++;
+        assert.equal(a.reward, b.reward, `ratio ${truth}: ${first.ratio} vs ${second.ratio}`);
+        assert.equal(a.reward, rvesReward(truth));
+      }
+      total++;
+      if (first.low <= second.ratio && second.ratio <= first.high) covered++;
+    }
+    assert.ok(settledPairs >= 5, `${settledPairs} settled`);
+    assert.ok(covered / total >= 0.85, `coverage ${covered}/${total}`);
+  });
+});
+
+describe('ratio estimate', () => {
+  it('moderates a deceptively quiet spread with the prior, and widens with the blocks\' own spread', () => {
+    const quiet = estimateRatio([[2, 2], [2, 2], [2, 2]]);
+    assert.ok(quiet.high > quiet.ratio * 1.02, 'identical blocks still get an interval: runs move between processes');
+    const noisy = estimateRatio([[1.5, 1.6], [2.5, 2.4], [2, 2.1]]);
+    assert.ok(noisy.high / noisy.low > quiet.high / quiet.low);
+    assert.ok(noisy.low <= noisy.ratio && noisy.ratio <= noisy.high);
+  });
+  it('gives a repeat run\'s probability below a threshold', () => {
+    const e = estimateRatio([[2, 2.1], [1.9, 2], [2, 2.05]]);
+    assert.ok(probabilityBelow(e, 1) < 0.001);
+    assert.ok(probabilityBelow(e, 4) > 0.999);
+    assert.ok(Math.abs(probabilityBelow(e, e.ratio) - 0.5) < 1e-9);
+  });
+});
+
+describe('speed verdicts', () => {
+  it('says faster or slower only with the whole interval past 1 and a 10 % change; otherwise no difference', () => {
+    assert.equal(speedVerdict({ ratio: 1.5, low: 1.3, high: 1.7 }), 'faster');
+    assert.equal(speedVerdict({ ratio: 1.04, low: 1.01, high: 1.07 }), 'no-difference');
+    assert.equal(speedVerdict({ ratio: 1.3, low: 0.95, high: 1.6 }), 'no-difference');
+    assert.equal(speedVerdict({ ratio: 0.56, low: 0.52, high: 0.6 }), 'slower');
+    assert.equal(speedVerdict({ ratio: 0.97, low: 0.93, high: 0.99 }), 'no-difference');
   });
 });

@@ -66,7 +66,8 @@ describe('language server over stdio (a real process)', () => {
     const apply = actions.find((a) => /Verify and apply/.test(a.title));
     assert.ok(apply?.command);
     const verdict = await server.connection.sendRequest<VerifyHintResult>(Requests.verifyHint, apply.command.arguments[0]);
-    assert.ok(verdict.status === 'faster' || verdict.status === 'not-faster', verdict.message);
+    assert.ok(['faster', 'slower', 'no-difference'].includes(verdict.status), verdict.message);
+    assert.equal(verdict.recommended, verdict.status === 'faster', 'only a rewrite measured faster is applied without asking');
     assert.ok(verdict.edit && /INNER JOIN \(SELECT DISTINCT T2\.hero_id AS vl_key/.test(verdict.edit.text));
     assert.ok(actions.some((a) => /Ignore VL001 for this statement/.test(a.title)));
   });

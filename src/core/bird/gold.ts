@@ -1,4 +1,4 @@
-import { InputProblem } from './problems';
+import { InputFileError, InputProblem } from './problems';
 import { readTextFile } from './jsonFile';
 
 export interface GoldEntry {
@@ -16,7 +16,15 @@ export interface GoldFile {
 
 /** Reads a BIRD gold file: one `SQL<TAB>db_id` a line, in question order. */
 export function loadGold(file: string): GoldFile {
-  const lines = readTextFile(file).split('\n');
+  const text = readTextFile(file, 'gold file');
+  const start = text.trimStart()[0];
+  if (start === '[' || start === '{') {
+    throw new InputFileError({
+      file,
+      message: 'JSON, not a gold file: --gold takes the official gold file, one "SQL<TAB>db_id" a line (the question file\'s own SQL is the default gold)',
+    });
+  }
+  const lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
   const problems: InputProblem[] = [];
   const entries = lines.map((raw, i): GoldEntry | undefined => {

@@ -1,12 +1,51 @@
 import * as fs from 'fs';
 import { parseTree } from 'jsonc-parser';
+import { binaryKind, byteLineAndColumn, firstInvalidUtf8 } from './fileKind';
 import { InputFileError, lineAndColumn } from './problems';
 
-export function readTextFile(file: string): string {
+/** Files larger than this are no BIRD input (the 1534-question dev set is 3 MB): reading one would exhaust memory. */
+export const MAX_INPUT_BYTES = 512 * 2 ** 20;
+
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'file not found',
+  EISDIR: 'is a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the path is too long',
+};
+
+/**
+ * Reads a text input file strictly: UTF-8 (a leading byte-order mark is dropped), never a database, archive or
+ * other binary passed by mistake; every failure is an InputFileError that names the file and says what it is.
+ * `what` names the role the file was given in ("prediction file"), for messages.
+ */
+export function readTextFile(file: string, what = 'text file'): string {
+  let bytes: Buffer;
   try {
-    return fs.readFileSync(file, 'utf8');
+    const stat = fs.statSync(file);
+    if (stat.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
+    if (stat.size > MAX_INPUT_BYTES) {
+      throw new InputFileError({ file, message: `${(stat.size / 2 ** 20).toFixed(0)} MiB: too large for a ${what} (at most ${MAX_INPUT_BYTES / 2 ** 20} MiB)` });
+    }
+    bytes = fs.readFileSync(file);
   } catch (error) {
-    throw new InputFileError({ file, message: `cannot read file: ${(error as Error).message}` });
+    if (error instanceof InputFileError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new InputFileError({ file, message: `cannot read the ${what}: ${READ_ERRORS[code] ?? (error as Error).message}` });
+  }
+  const kind = binaryKind(bytes);
+  if (kind) throw new InputFileError({ file, message: `${kind}, not a ${what}` });
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    const at = byteLineAndColumn(bytes, Math.max(0, offset));
+    throw new InputFileError({
+      file,
+      where: `line ${at.line}, column ${at.column}`,
+      message: `not UTF-8 text (byte 0x${bytes[offset]?.toString(16).padStart(2, '0') ?? '??'} cannot start or continue a UTF-8 character); save the ${what} as UTF-8`,
+    });
   }
 }
 

@@ -14,6 +14,8 @@ export interface Prediction {
   questionId?: number | string;
   /** `key "12"`, `item 3, line 40`, `line 7`: where it stands in its file, for messages. */
   where: string;
+  /** Gold SQL the file carries beside the prediction (`gold_sql`, as ROSE's method results), if any. */
+  goldSql?: string;
 }
 
 export type PredictionFormat = 'bird-object' | 'json-list' | 'lines';
@@ -25,6 +27,17 @@ export interface PredictionFile {
   pairing: 'position' | 'question_id';
   predictions: Prediction[];
   problems: InputProblem[];
+  /** The field that carries gold SQL beside each prediction (`gold_sql`, ...), when the file has one. */
+  goldField?: string;
+  /** True when the file holds nothing but whitespace (0 predictions, said at the top of the report). */
+  empty?: boolean;
+}
+
+export interface LoadPredictionOptions {
+  /** Databases the predictions may name: a line `SQL<TAB>word` is split only when the word is one of them. */
+  dbIds?: ReadonlySet<string>;
+  /** The role the file plays, for messages ("prediction file", "candidate file"). */
+  what?: string;
 }
 
 /** Splits an official `SQL\t----- bird -----\tdb_id` string; without the separator the whole string is SQL. */
@@ -40,6 +53,8 @@ function entriesInFileOrder(text: string): [string, unknown][] {
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred', 'sql', 'SQL'];
+/** Fields that carry the gold beside a prediction; `SQL` is the gold when another field holds the prediction. */
+const GOLD_FIELDS = ['gold_sql', 'gold', 'ground_truth_sql', 'gt_sql', 'SQL'];
 
 function fromObjectFile(file: string, text: string): PredictionFile {
   const problems: InputProblem[] = [];
@@ -61,11 +76,27 @@ function fromObjectFile(file: string, text: string): PredictionFile {
   return { file, format: 'bird-object', pairing: 'position', predictions, problems };
 }
 
+/** A BIRD question file: its items hold the question and the gold SQL, and no prediction field. */
+function looksLikeQuestionFile(data: unknown[]): boolean {
+  const objects = data.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
+  if (objects.length === 0 || objects.length < data.length) return false;
+  return objects.every(
+    (record) => typeof record.question === 'string' && typeof record.SQL === 'string' && !SQL_FIELDS.some((f) => f !== 'SQL' && f !== 'sql' && typeof record[f] === 'string'),
+  );
+}
+
 function fromListFile(file: string, text: string, data: unknown[]): PredictionFile {
+  if (looksLikeQuestionFile(data)) {
+    throw new InputFileError({
+      file,
+      message: 'a BIRD question file (every item has "question" and the gold "SQL", none a prediction field), not a prediction file: scoring it would compare the gold with itself. A prediction file names its SQL predicted_sql (or pred_sql, prediction, sql).',
+    });
+  }
   const problems: InputProblem[] = [];
   const lines = topLevelEntryLines(text);
   const predictions: Prediction[] = [];
   let withIds = 0;
+  let goldField: string | undefined;
   data.forEach((item, index) => {
     const where = `item ${index}${lines[index] ? `, line ${lines[index]}` : ''}`;
     if (typeof item === 'string') {
@@ -85,30 +116,44 @@ function fromListFile(file: string, text: string, data: unknown[]): PredictionFi
     const questionId = typeof record.question_id === 'number' || typeof record.question_id === 'string' ? record.question_id : undefined;
     if (questionId !== undefined) withIds++;
     const split = field ? splitBirdEntry(record[field] as string) : { sql: ' ', dbId: undefined };
+    const gold = GOLD_FIELDS.find((name) => name !== field && typeof record[name] === 'string');
+    if (gold) goldField ??= gold;
     predictions.push({
       sql: split.sql,
       dbId: typeof record.db_id === 'string' ? record.db_id : split.dbId,
       questionId,
       where,
+      ...(gold ? { goldSql: record[gold] as string } : {}),
     });
   });
   const pairing = withIds === predictions.length && withIds > 0 ? 'question_id' : 'position';
   if (withIds > 0 && pairing === 'position') {
-    problems.push({ file, message: `only ${withIds} of ${predictions.length} items have a question_id; all pair by position` });
+    problems.push({ file, message: `only ${withIds} of ${predictions.length} items have a question_id; all pair by position`, headline: true });
   }
-  return { file, format: 'json-list', pairing, predictions, problems };
+  return { file, format: 'json-list', pairing, predictions, problems, ...(goldField ? { goldField } : {}) };
 }
 
-/** One SQL a line; a line may end in the official separator and db_id, or in a tab and db_id. */
-function fromLinesFile(file: string, text: string): PredictionFile {
-  const lines = text.split('\n');
+/**
+ * One SQL a line. A line may end in the official separator and db_id; or the whole file may be in the gold
+ * file's shape, every line `SQL<TAB>db_id` (the db_id one of the known databases or, with none known, a single
+ * word). Otherwise a tab is part of the SQL (a tab between two words of a query is whitespace to SQLite), and
+ * the line is kept whole.
+ */
+function fromLinesFile(file: string, text: string, dbIds?: ReadonlySet<string>): PredictionFile {
+  const lines = text.split('\n').map((raw) => raw.replace(/\r$/, ''));
   if (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
-  const predictions = lines.map((raw, i): Prediction => {
-    const line = raw.replace(/\r$/, '');
+  const tabTail = (line: string): string | undefined => {
+    const tab = line.lastIndexOf('\t');
+    if (tab === -1) return undefined;
+    const tail = line.slice(tab + 1).trim();
+    return (dbIds ? dbIds.has(tail) : /^\w+$/.test(tail)) ? tail : undefined;
+  };
+  const goldShaped = lines.some((line) => !line.includes(BIRD_SEPARATOR)) && lines.every((line) => line.includes(BIRD_SEPARATOR) || line.trim() === '' || tabTail(line) !== undefined);
+  const predictions = lines.map((line, i): Prediction => {
     const where = `line ${i + 1}`;
     if (line.includes(BIRD_SEPARATOR)) return { ...splitBirdEntry(line), where };
-    const gold = /^(.*)\t(\w+)\s*$/.exec(line);
-    return gold ? { sql: gold[1], dbId: gold[2], where } : { sql: line, where };
+    const dbId = goldShaped ? tabTail(line) : undefined;
+    return dbId !== undefined ? { sql: line.slice(0, line.lastIndexOf('\t')), dbId, where } : { sql: line, where };
   });
   return { file, format: 'lines', pairing: 'position', predictions, problems: [] };
 }
@@ -118,11 +163,15 @@ function fromLinesFile(file: string, text: string): PredictionFile {
  * `{"0": "SQL\t----- bird -----\tdb_id"}` object, a JSON list of {question_id, predicted_sql} objects (or of
  * SQL strings), or plain text with one SQL a line.
  */
-export function loadPredictions(file: string): PredictionFile {
-  const text = readTextFile(file);
+export function loadPredictions(file: string, options: LoadPredictionOptions = {}): PredictionFile {
+  const text = readTextFile(file, options.what ?? 'prediction file');
   const start = text.trimStart()[0];
+  if (start === undefined) {
+    const format = path.extname(file).toLowerCase() === '.json' ? 'json-list' : 'lines';
+    return { file, format, pairing: 'position', predictions: [], problems: [], empty: true };
+  }
   const looksJson = start === '{' || start === '[' || path.extname(file).toLowerCase() === '.json';
-  if (!looksJson) return fromLinesFile(file, text);
+  if (!looksJson) return fromLinesFile(file, text, options.dbIds);
   const data = parseJsonFile(file, text);
   if (Array.isArray(data)) return fromListFile(file, text, data);
   if (typeof data === 'object' && data !== null) return fromObjectFile(file, text);

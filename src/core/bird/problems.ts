@@ -4,6 +4,16 @@ export interface InputProblem {
   /** `line 12`, `key "17"`, `item 3`: whatever locates the entry in that file. */
   where?: string;
   message: string;
+  /**
+   * A problem of the whole file or of many entries at once (files mis-paired, predictions missing, another
+   * gold): shown at the top of a report and again under its tables, never cut off.
+   */
+  headline?: boolean;
+}
+
+/** Headline problems first (in their order), then the others: the order every report lists them in. */
+export function orderProblems(problems: readonly InputProblem[]): InputProblem[] {
+  return [...problems.filter((p) => p.headline), ...problems.filter((p) => !p.headline)];
 }
 
 export function formatProblem(problem: InputProblem): string {

@@ -12,6 +12,13 @@ export interface Question {
   sql?: string;
   /** simple | moderate | challenging; files without it (the 2023 dev set) leave it empty. */
   difficulty: string;
+  /**
+   * Why the item cannot be scored as it stands (no db_id, not an object). It keeps its place, so predictions and
+   * gold still pair by position as in the official scripts; a gold line may still name its database.
+   */
+  problem?: string;
+  /** `item 3, line 40`: where it stands in the question file, for messages. */
+  where?: string;
 }
 
 export interface QuestionFile {
@@ -24,35 +31,46 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+const PREDICTION_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred'];
+
 /**
  * Reads a BIRD question file (mini-dev or dev, any published version): a JSON list of objects with
  * db_id, question, evidence, SQL and, in most versions, question_id and difficulty. Bad items are reported
- * and left out; the rest keep their position.
+ * and keep their place (skipped unless a gold line names their database), so that the others still pair
+ * with predictions and gold by position.
  */
 export function loadQuestions(file: string): QuestionFile {
-  const text = readTextFile(file);
+  const text = readTextFile(file, 'question file');
   const data = parseJsonFile(file, text);
   if (!Array.isArray(data)) {
-    throw new InputFileError({ file, message: 'a question file must be a JSON list of question objects' });
+    const shape = typeof data === 'object' && data !== null ? ' (an object: the official prediction format?)' : '';
+    throw new InputFileError({ file, message: `a question file must be a JSON list of question objects; this holds ${data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data}${shape}` });
+  }
+  const records = data.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
+  if (data.length > 0 && !records.some((r) => typeof r.question === 'string' || typeof r.SQL === 'string' || typeof r.db_id === 'string')) {
+    const predictions = records.some((r) => PREDICTION_FIELDS.some((f) => typeof r[f] === 'string')) || data.every((item) => typeof item === 'string');
+    throw new InputFileError({
+      file,
+      message: `no item has "question", "SQL" or "db_id": not a BIRD question file${predictions ? ' (it looks like a prediction file)' : ''}`,
+    });
   }
   const lines = topLevelEntryLines(text);
   const questions: Question[] = [];
   const problems: InputProblem[] = [];
   data.forEach((item, index) => {
     const where = `item ${index}${lines[index] ? `, line ${lines[index]}` : ''}`;
+    const placeholder = { index, questionId: index, dbId: '', question: '', evidence: '', difficulty: '', where };
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push({ file, where, message: 'not a question object; left out' });
+      const problem = 'not a question object';
+      problems.push({ file, where, message: `${problem}; it keeps its place (so the others still pair by position) and is skipped` });
+      questions.push({ ...placeholder, problem });
       return;
     }
     const record = item as Record<string, unknown>;
-    const dbId = optionalString(record.db_id);
-    if (!dbId) {
-      problems.push({ file, where, message: 'no "db_id" string; left out' });
-      return;
-    }
     const rawId = record.question_id;
     const questionId = typeof rawId === 'number' || typeof rawId === 'string' ? rawId : index;
-    questions.push({
+    const dbId = optionalString(record.db_id) ?? '';
+    const question: Question = {
       index,
       questionId,
       dbId,
@@ -60,7 +78,13 @@ export function loadQuestions(file: string): QuestionFile {
       evidence: optionalString(record.evidence) ?? '',
       sql: optionalString(record.SQL),
       difficulty: optionalString(record.difficulty) ?? '',
-    });
+      where,
+    };
+    if (!dbId) {
+      question.problem = `no "db_id" string in the question file (${where})`;
+      problems.push({ file, where, message: 'no "db_id" string; it keeps its place (so the others still pair by position) and takes its database from its --gold line, or is skipped without one' });
+    }
+    questions.push(question);
   });
   return { file, questions, problems };
 }

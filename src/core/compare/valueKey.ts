@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { Row, SqlValue } from '../db/database';
 
 /**
@@ -12,7 +13,14 @@ export function valueKey(value: SqlValue): string {
   return `b${value.toString('hex')}`;
 }
 
-/** A key for a whole row (a Python tuple): same values in the same column order. */
+/** Keys longer than this are replaced by their SHA-256, so a result of huge values keeps small keys in memory. */
+const LONGEST_PLAIN_KEY = 1024;
+
+/**
+ * A key for a whole row (a Python tuple): same values in the same column order. Long keys are hashed
+ * (SHA-256: a collision is not a practical concern), so the distinct-row sets stay small whatever a row holds.
+ */
 export function rowKey(row: Row): string {
-  return JSON.stringify(row.map(valueKey));
+  const key = JSON.stringify(row.map(valueKey));
+  return key.length > LONGEST_PLAIN_KEY ? `#${createHash('sha256').update(key).digest('base64')}` : key;
 }

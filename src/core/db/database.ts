@@ -19,18 +19,56 @@ export class TooManyRows extends Error {
   }
 }
 
+/** Thrown when a result holds more bytes than the caller allows (memory stays bounded). */
+export class ResultTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`result holds more than ${Math.round(maxBytes / 2 ** 20)} MiB of values (VES Lens bounds one result so memory stays under 1 GiB)`);
+  }
+}
+
 /** Thrown for anything SQLite rejects; `message` is SQLite's own wording without the code prefix. */
 export class SqliteError extends Error {}
+
+/**
+ * SQL holding a NUL character never reaches SQLite: node-sqlite3 never calls back for it (the process would
+ * end silently). CPython's sqlite3 refuses it with this message.
+ */
+const NUL_IN_SQL = 'the query contains a null character';
+
+/**
+ * What one query may take, whatever it does, so the process stays under 1 GiB. node-sqlite3 queues rows
+ * natively with no back-pressure, so the bounds must hold inside SQLite, before a row reaches that queue.
+ */
+export const MEMORY_BOUNDS = {
+  /** One string, blob or row (SQLite's SQLITE_LIMIT_LENGTH; Python's default is 1e9). */
+  valueBytes: 32 * 2 ** 20,
+  /** All values of one result together: counted in SQL as rows are produced. */
+  resultBytes: 128 * 2 ** 20,
+  /** SQLite's own heap, process-wide (PRAGMA hard_heap_limit): sorts and temp tables spill to disk below it. */
+  heapBytes: 512 * 2 ** 20,
+} as const;
 
 export interface RunLimits {
   /** performance.now() value after which the query is interrupted. */
   deadline?: number;
   /** How long the whole budget was, for the timeout message. */
   budgetMs?: number;
+  /** Interrupts the query when aborted (a cancelled editor request). */
+  signal?: AbortSignal;
+}
+
+/** Thrown when a query is interrupted because its caller gave up (limits.signal). */
+export class QueryCancelled extends Error {
+  constructor() {
+    super('cancelled');
+  }
 }
 
 function toSqliteError(error: Error): SqliteError {
-  return new SqliteError(error.message.replace(/^SQLITE_[A-Z_]+: /, ''));
+  const message = error.message.replace(/^SQLITE_[A-Z_]+: /, '');
+  if (/^SQLITE_TOOBIG/.test(error.message)) return new SqliteError(`${message} (VES Lens bounds one value or row at ${MEMORY_BOUNDS.valueBytes / 2 ** 20} MiB)`);
+  if (/^SQLITE_NOMEM/.test(error.message)) return new SqliteError(`${message} (VES Lens bounds SQLite's heap at ${MEMORY_BOUNDS.heapBytes / 2 ** 20} MiB)`);
+  return new SqliteError(message);
 }
 
 /** Name of the CTE that renames result columns c0..cN-1, so duplicate or numeric names keep every value in order. */
@@ -41,7 +79,6 @@ const RESULT_CTE = '"__ves_lens_result"';
  * runs can change the file; callers still refuse non-queries before running them (see sql/statements.ts).
  */
 export class ReadOnlyDatabase {
-  private interruptTimer: NodeJS.Timeout | undefined;
   private interrupted = false;
 
   private constructor(
@@ -56,9 +93,35 @@ export class ReadOnlyDatabase {
         error ? reject(toSqliteError(error)) : resolve(handle),
       );
     });
+    db.configure('limit', sqlite3.LIMIT_LENGTH, MEMORY_BOUNDS.valueBytes);
     const connection = new ReadOnlyDatabase(path, db);
     await connection.all('PRAGMA query_only = ON');
+    await connection.all(`PRAGMA hard_heap_limit = ${MEMORY_BOUNDS.heapBytes}`);
     return connection;
+  }
+
+  /**
+   * Times one execution on a fresh connection, opened outside the timed span as both official scripts do.
+   * `first-row` is prepare plus the first step (DAMO's `cursor.execute()`; node-sqlite3's get(), since each()
+   * hands its first row over late); `full` runs to the last row and closes the connection (mini_dev's
+   * execute, fetchall and close).
+   */
+  static async timeExecution(path: string, body: string, quantity: 'first-row' | 'full', limits: RunLimits = {}): Promise<number> {
+    const db = await ReadOnlyDatabase.open(path);
+    let closed = false;
+    try {
+      const start = performance.now();
+      if (quantity === 'first-row') {
+        await db.firstRow(body, limits);
+        return performance.now() - start;
+      }
+      await db.drain(body, limits);
+      await db.close();
+      closed = true;
+      return performance.now() - start;
+    } finally {
+      if (!closed) await db.close();
+    }
   }
 
   private static version: Promise<string> | undefined;
@@ -82,6 +145,7 @@ export class ReadOnlyDatabase {
 
   /** Runs a statement to completion and returns its rows as objects (for trusted internal queries only). */
   all(sql: string): Promise<Record<string, SqlValue>[]> {
+    if (sql.includes('\0')) return Promise.reject(new SqliteError(NUL_IN_SQL));
     return new Promise((resolve, reject) =>
       this.db.all(sql, (error, rows) => (error ? reject(toSqliteError(error)) : resolve(rows as Record<string, SqlValue>[]))),
     );
@@ -93,18 +157,23 @@ export class ReadOnlyDatabase {
     this.db.interrupt();
   }
 
-  /** Arms an interrupt at the deadline; returns a disarm function. */
+  /** Arms an interrupt at the deadline and on the caller's abort signal; returns a disarm function. */
   private armDeadline(limits: RunLimits): () => void {
     this.interrupted = false;
-    if (limits.deadline === undefined) return () => {};
-    const remaining = Math.max(0, limits.deadline - performance.now());
-    this.interruptTimer = setTimeout(() => this.interrupt(), remaining);
-    return () => clearTimeout(this.interruptTimer);
+    const onAbort = () => this.interrupt();
+    limits.signal?.addEventListener('abort', onAbort);
+    if (limits.signal?.aborted) this.interrupt();
+    const timer = limits.deadline === undefined ? undefined : setTimeout(() => this.interrupt(), Math.max(0, limits.deadline - performance.now()));
+    return () => {
+      clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', onAbort);
+    };
   }
 
   private failure(error: Error, limits: RunLimits): Error {
-    if (this.interrupted && /interrupt/i.test(error.message) && limits.deadline !== undefined) {
-      return new QueryTimeout(limits.budgetMs ?? 0);
+    if (this.interrupted && /interrupt/i.test(error.message)) {
+      if (limits.signal?.aborted) return new QueryCancelled();
+      if (limits.deadline !== undefined) return new QueryTimeout(limits.budgetMs ?? 0);
     }
     return toSqliteError(error);
   }
@@ -125,6 +194,7 @@ export class ReadOnlyDatabase {
    * each() on the same statement, so once it has called back the outcome is known for certain.
    */
   private eachRow(sql: string, onRow: (row: Record<string, SqlValue>) => void): Promise<void> {
+    if (sql.includes('\0')) return Promise.reject(new SqliteError(NUL_IN_SQL));
     return new Promise<void>((resolve, reject) => {
       let failure: Error | undefined;
       let rowsDone = false;
@@ -155,36 +225,46 @@ export class ReadOnlyDatabase {
   }
 
   /**
-   * Streams every row of a query, values in column order, to `onRow`. A result of more than `maxRows` rows
-   * aborts with TooManyRows. node-sqlite3 queues rows natively without back-pressure, so the cap is also put
-   * in the SQL (LIMIT maxRows + 1): SQLite stops producing rows, and the queue stays bounded.
+   * Streams every row of a query, values in column order, to `onRow`. node-sqlite3 queues rows natively
+   * without back-pressure, so both bounds are put in the SQL, where SQLite stops producing rows: a LIMIT of
+   * maxRows + 1 rows, and a running sum of the values' bytes that lets through the first row past
+   * MEMORY_BOUNDS.resultBytes and nothing after it (the window keeps the rows' order; its record also makes
+   * SQLite enforce the row-size bound). Past either bound the query is interrupted and fails.
    */
-  async streamRows(body: string, onRow: (row: Row) => void, limits: RunLimits & { maxRows: number }): Promise<number> {
+  async streamRows(body: string, onRow: (row: Row) => void, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<number> {
     const columns = await this.columnCount(body);
-    const sql =
-      columns === undefined || columns === 0
-        ? body
-        : `WITH ${RESULT_CTE}(${Array.from({ length: columns }, (_, i) => `c${i}`).join(', ')}) AS (\n${body}\n) SELECT * FROM ${RESULT_CTE} LIMIT ${limits.maxRows + 1}`;
+    const maxBytes = limits.maxBytes ?? MEMORY_BOUNDS.resultBytes;
+    let sql = body;
+    if (columns !== undefined && columns > 0) {
+      const names = Array.from({ length: columns }, (_, i) => `c${i}`);
+      const rowBytes = names.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(' + ');
+      sql =
+        `WITH ${RESULT_CTE}(${names.join(', ')}) AS (\n${body}\n)\n` +
+        `SELECT * FROM (SELECT *, sum(${rowBytes}) OVER (ROWS UNBOUNDED PRECEDING) AS "__bytes", ${rowBytes} AS "__row_bytes" FROM ${RESULT_CTE}) ` +
+        `WHERE "__bytes" - "__row_bytes" <= ${maxBytes} LIMIT ${limits.maxRows + 1}`;
+    }
     let count = 0;
-    let overflow = false;
+    let overflow: Error | undefined;
     const disarm = this.armDeadline(limits);
     try {
       await this.eachRow(sql, (row) => {
         if (overflow) return;
-        if (++count > limits.maxRows) {
-          overflow = true;
+        const values = Object.values(row);
+        if (++count > limits.maxRows) overflow = new TooManyRows(limits.maxRows);
+        else if (columns && (values[columns] as number) > maxBytes) overflow = new ResultTooLarge(maxBytes);
+        if (overflow) {
           this.db.interrupt();
           return;
         }
-        onRow(Object.values(row));
+        onRow(columns ? values.slice(0, columns) : values);
       });
     } catch (error) {
-      if (overflow) throw new TooManyRows(limits.maxRows);
+      if (overflow) throw overflow;
       throw this.failure(error as Error, limits);
     } finally {
       disarm();
     }
-    if (overflow) throw new TooManyRows(limits.maxRows);
+    if (overflow) throw overflow;
     return count;
   }
 
@@ -202,6 +282,7 @@ export class ReadOnlyDatabase {
 
   /** Prepares a query and steps it once, as Python's cursor.execute() does for a SELECT. */
   firstRow(body: string, limits: RunLimits = {}): Promise<void> {
+    if (body.includes('\0')) return Promise.reject(new SqliteError(NUL_IN_SQL));
     const disarm = this.armDeadline(limits);
     return new Promise<void>((resolve, reject) => {
       this.db.get(body, (error) => {

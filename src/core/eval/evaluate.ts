@@ -1,12 +1,22 @@
 import { StreamingComparison } from '../compare/streamingComparison';
 import { ReadOnlyDatabase } from '../db/database';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
-import { rvesBucketUncertain, rvesContribution, rvesReward, vesContribution } from '../metrics/efficiency';
-import { DEFAULT_FAST_TIMING, FastTimingOptions, measureFast } from '../timing/fast';
+import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
+import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
+import { IDENTICAL } from '../timing/estimate';
 import { measureOfficial, OFFICIAL_ITERATIONS } from '../timing/official';
-import { TimingResult } from '../timing/types';
+import { sameProgram } from '../timing/sameProgram';
+import { TimedQuantity, TimingResult } from '../timing/types';
 import { databaseExists, databasePath, EvalTask } from './tasks';
 import { Metric, QuestionResult, TimingMode } from './types';
+
+export interface EvalProgress {
+  phase: 'correctness' | 'timing';
+  /** Questions scored for correctness, or pairs still being timed in this pass. */
+  done: number;
+  total: number;
+  pass?: number;
+}
 
 export interface EvalOptions {
   dbRoot: string;
@@ -18,8 +28,10 @@ export interface EvalOptions {
   maxRows: number;
   fastTiming?: Partial<FastTimingOptions>;
   officialIterations?: number;
+  /** Called once per question, when its result is final (timed pairs finish after the timing passes). */
   onResult?: (result: QuestionResult, done: number, total: number) => void;
-  /** Stops before the next question when aborted. */
+  onProgress?: (progress: EvalProgress) => void;
+  /** Stops before the next question (or timing block) when aborted. */
   signal?: AbortSignal;
   /** Keep each timing sample in the result (for charts); the JSON report leaves them out. */
   keepSamples?: boolean;
@@ -43,6 +55,11 @@ function emptyResult(task: EvalTask): QuestionResult {
     rves: null,
     rves_reward: null,
     rves_uncertain: null,
+    rves_bucket_probabilities: null,
+    rves_expected_reward: null,
+    rves_time_ratio: null,
+    rves_time_ratio_interval: null,
+    same_program: null,
     error: null,
     gold_ms: null,
     pred_ms: null,
@@ -60,6 +77,8 @@ function zeroEfficiency(result: QuestionResult, metrics: readonly Metric[]): voi
     result.rves_reward = 0;
   }
 }
+
+const wantsEfficiency = (metrics: readonly Metric[]) => metrics.includes('ves') || metrics.includes('rves');
 
 function failureText(who: string, run: { status: 'ok' } | QueryFailure): string {
   return run.status === 'ok' ? '' : `${who}: ${run.message}`;
@@ -101,8 +120,8 @@ async function scoreCorrectness(db: ReadOnlyDatabase, task: EvalTask, result: Qu
   if (!correct) result.difference = comparison.difference();
 }
 
-function applyTiming(result: QuestionResult, timing: TimingResult, keepSamples?: boolean): void {
-  if (keepSamples) result.samples = { gold: timing.goldSamples, pred: timing.predSamples };
+/** The headline ratio: VES's quantity when VES is asked, else R-VES's. */
+function applyHeadline(result: QuestionResult, timing: TimingResult): void {
   result.time_ratio = timing.ratio;
   result.time_ratio_interval = [timing.low, timing.high];
   result.gold_ms = timing.goldMs;
@@ -112,45 +131,115 @@ function applyTiming(result: QuestionResult, timing: TimingResult, keepSamples?:
   if (timing.note) result.notes.push(timing.note);
 }
 
-/** VES and R-VES of a correct pair, by the chosen protocol. */
-async function scoreEfficiency(db: ReadOnlyDatabase, task: EvalTask, result: QuestionResult, options: EvalOptions) {
-  const wantsVes = options.metrics.includes('ves');
-  const wantsRves = options.metrics.includes('rves');
-  const gold = runnableBody(task.goldSql ?? '');
-  const pred = runnableBody(task.predictedSql ?? '');
-  if ('status' in gold || 'status' in pred || !gold.body || !pred.body) {
-    result.notes.push('an empty query cannot be timed; efficiency scored 0');
-    zeroEfficiency(result, options.metrics);
-    return;
-  }
-  const dbPath = databasePath(options.dbRoot, task.question.dbId);
-  let vesTiming: TimingResult | undefined;
-  let rvesTiming: TimingResult | undefined;
-  if (options.timing === 'official') {
-    // Each metric's own script times something different: run only the protocols asked for.
-    const iterations = options.officialIterations ?? OFFICIAL_ITERATIONS;
-    if (wantsVes) vesTiming = await measureOfficial(dbPath, gold.body, pred.body, 'ves', options.timeoutMs, iterations);
-    if (wantsRves) rvesTiming = await measureOfficial(dbPath, gold.body, pred.body, 'rves', options.timeoutMs, iterations);
+/** VES from the first-row timing and R-VES from the full one, as each official script times. */
+function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rves?: TimingResult }, options: EvalOptions): void {
+  const headline = (timings.ves ?? timings.rves) as TimingResult;
+  applyHeadline(result, headline);
+  if (options.keepSamples) result.timings = timings;
+  result.same_program = headline.sameProgram ?? false;
+  if (timings.ves && options.metrics.includes('ves')) result.ves = vesContribution(timings.ves.ratio);
+  const rves = timings.rves;
+  if (!rves || !options.metrics.includes('rves')) return;
+  result.rves_time_ratio = rves.ratio;
+  result.rves_time_ratio_interval = [rves.low, rves.high];
+  if (rves !== headline && rves.note) result.notes.push(`R-VES timing: ${rves.note}`);
+  if (rves.spread) {
+    // Fast timing knows how far a repeat run may move: the reward is the expected one over the buckets a
+    // repeat run can land in, which is what the official scripts' R-VES averages to over runs.
+    const outlook = rvesOutlook(probabilityBelowFor({ ratio: rves.ratio, ...rves.spread }));
+    result.rves_reward = outlook.reward;
+    result.rves = outlook.expectedContribution;
+    result.rves_expected_reward = outlook.expectedReward;
+    result.rves_bucket_probabilities = outlook.probabilities;
+    result.rves_uncertain = outlook.uncertain;
   } else {
-    const fastOptions = { ...DEFAULT_FAST_TIMING, timeoutMs: options.timeoutMs, ...options.fastTiming };
-    vesTiming = rvesTiming = await measureFast(db, gold.body, pred.body, fastOptions);
-  }
-  const headline = (vesTiming ?? rvesTiming) as TimingResult;
-  applyTiming(result, headline, options.keepSamples);
-  if (wantsVes && vesTiming) result.ves = vesContribution(vesTiming.ratio);
-  if (wantsRves && rvesTiming) {
-    result.rves_reward = rvesReward(rvesTiming.ratio);
-    result.rves = rvesContribution(rvesTiming.ratio);
-    result.rves_uncertain = rvesTiming.ratio > 0 && rvesBucketUncertain(rvesTiming.low, rvesTiming.high);
-    if (rvesTiming !== headline) {
-      result.notes.push(`R-VES ratio ${rvesTiming.ratio.toFixed(3)} (${rvesTiming.protocol}, ${rvesTiming.runs} runs)`);
-      if (rvesTiming.note) result.notes.push(rvesTiming.note);
-    }
+    result.rves_reward = rvesReward(rves.ratio);
+    result.rves = rvesContribution(rves.ratio);
+    result.rves_uncertain = rves.ratio > 0 && rvesBucketUncertain(rves.low, rves.high);
   }
 }
 
-/** Scores one task on an open connection to its database. */
+const identicalTiming = (quantity: TimedQuantity): TimingResult => ({
+  protocol: 'same-program',
+  quantity,
+  ratio: IDENTICAL.ratio,
+  low: IDENTICAL.low,
+  high: IDENTICAL.high,
+  spread: { logSe: IDENTICAL.logSe, df: IDENTICAL.df },
+  runs: 0,
+  goldMs: 0,
+  predMs: 0,
+  goldSamples: [],
+  predSamples: [],
+  sameProgram: true,
+  note: 'gold and prediction compile to the same SQLite program: identical work, ratio exactly 1, not timed',
+});
+
+function fastOptions(options: EvalOptions): FastTimingOptions {
+  // VES is DAMO's ratio of first rows; R-VES is mini_dev's ratio of full executions: time only what was asked.
+  const ves = options.metrics.includes('ves');
+  const rves = options.metrics.includes('rves');
+  const quantities: TimedQuantity[] = [...(ves ? ['first-row' as const] : []), ...(rves ? ['full' as const] : [])];
+  const settle: FastTimingOptions['settle'] = { ratioOf: ves ? ['first-row'] : [], bucketOf: rves ? ['full'] : [] };
+  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, ...options.fastTiming };
+}
+
+/** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */
+type TimingPlan = { kind: 'time'; dbPath: string; gold: string; pred: string } | { kind: 'identical' } | { kind: 'untimeable'; note: string };
+
+async function planTiming(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<TimingPlan> {
+  const gold = runnableBody(task.goldSql ?? '');
+  const pred = runnableBody(task.predictedSql ?? '');
+  if ('status' in gold || 'status' in pred || !gold.body || !pred.body) return { kind: 'untimeable', note: 'an empty query cannot be timed; efficiency scored 0' };
+  // Identical programs do identical work: timing them could only measure noise. The official protocol
+  // still times them, as the scripts do.
+  if (options.timing === 'fast' && (await sameProgram(db, gold.body, pred.body))) return { kind: 'identical' };
+  return { kind: 'time', dbPath: databasePath(options.dbRoot, task.question.dbId), gold: gold.body, pred: pred.body };
+}
+
+async function timeOfficially(plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions) {
+  // Each metric's own script times something different: run only the protocols asked for.
+  const iterations = options.officialIterations ?? OFFICIAL_ITERATIONS;
+  return {
+    ves: options.metrics.includes('ves') ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'ves', options.timeoutMs, iterations) : undefined,
+    rves: options.metrics.includes('rves') ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'rves', options.timeoutMs, iterations) : undefined,
+  };
+}
+
+const fromPair = (timing: Partial<PairTiming>) => ({ ves: timing['first-row'], rves: timing.full });
+
+const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions) =>
+  new PairTimer(freshConnectionTimer(plan.dbPath, plan.gold), freshConnectionTimer(plan.dbPath, plan.pred), fastOptions(options), options.signal);
+
+function timingFailed(result: QuestionResult, error: Error, options: EvalOptions): void {
+  result.notes.push(`timing failed: ${error.message}; efficiency scored 0`);
+  zeroEfficiency(result, options.metrics);
+}
+
+/** Scores one task on an open connection to its database, timing it on its own (the editor's Score). */
 export async function scoreTask(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
+  const result = await scoreWithoutTiming(db, task, options);
+  const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
+  if (!plan) return result;
+  try {
+    if (plan.kind === 'untimeable') {
+      result.notes.push(plan.note);
+      zeroEfficiency(result, options.metrics);
+    } else if (plan.kind === 'identical') {
+      applyTimings(result, { ves: identicalTiming('first-row'), rves: identicalTiming('full') }, options);
+    } else if (options.timing === 'official') {
+      applyTimings(result, await timeOfficially(plan, options), options);
+    } else {
+      applyTimings(result, fromPair(await runPairTimer(pairTimer(plan, options), options.signal)), options);
+    }
+  } catch (error) {
+    timingFailed(result, error as Error, options);
+  }
+  return result;
+}
+
+/** Correctness of one task (EX, Soft-F1, outcome); efficiency zeroed unless the pair is correct. */
+async function scoreWithoutTiming(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
   const result = emptyResult(task);
   if (task.missing) {
     result.outcome = task.goldSql === undefined ? 'gold_error' : 'prediction_error';
@@ -160,32 +249,29 @@ export async function scoreTask(db: ReadOnlyDatabase, task: EvalTask, options: E
     return result;
   }
   await scoreCorrectness(db, task, result, options);
-  if (result.ex === 1 && (options.metrics.includes('ves') || options.metrics.includes('rves'))) {
-    try {
-      await scoreEfficiency(db, task, result, options);
-    } catch (error) {
-      result.notes.push(`timing failed: ${(error as Error).message}; efficiency scored 0`);
-      zeroEfficiency(result, options.metrics);
-    }
-  } else {
-    zeroEfficiency(result, options.metrics);
-  }
+  if (result.ex !== 1) zeroEfficiency(result, options.metrics);
   return result;
 }
 
 /**
  * Scores every task, one at a time (timings must not compete for the CPU). Questions whose database is
- * not under dbRoot are `skipped`, never scored as wrong.
+ * not under dbRoot are `skipped`, never scored as wrong. Fast timing runs after all correctness checks, in
+ * passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run.
  */
 export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOptions): Promise<QuestionResult[]> {
   const connections = new Map<string, ReadOnlyDatabase | Error>();
   const results: QuestionResult[] = [];
+  const pending: { result: QuestionResult; timer: PairTimer }[] = [];
+  let finished = 0;
+  const finish = (result: QuestionResult) => options.onResult?.(result, ++finished, tasks.length);
   try {
     for (const task of tasks) {
       if (options.signal?.aborted) break;
       const { dbId } = task.question;
       if (!connections.has(dbId)) {
-        if (!databaseExists(options.dbRoot, dbId)) {
+        if (!dbId) {
+          connections.set(dbId, new Error('the question names no database: no db_id in the question file, and no --gold line to take it from'));
+        } else if (!databaseExists(options.dbRoot, dbId)) {
           connections.set(dbId, new Error(`database not found: ${databasePath(options.dbRoot, dbId)}`));
         } else {
           connections.set(dbId, await ReadOnlyDatabase.open(databasePath(options.dbRoot, dbId)).catch((error: Error) => error));
@@ -197,14 +283,43 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
         result = emptyResult(task);
         result.outcome = 'skipped';
         result.error = db.message;
+      } else if (options.timing === 'fast') {
+        result = await scoreWithoutTiming(db, task, options);
+        const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
+        if (plan?.kind === 'time') {
+          pending.push({ result, timer: pairTimer(plan, options) });
+        } else if (plan?.kind === 'identical') {
+          applyTimings(result, { ves: identicalTiming('first-row'), rves: identicalTiming('full') }, options);
+        } else if (plan?.kind === 'untimeable') {
+          result.notes.push(plan.note);
+          zeroEfficiency(result, options.metrics);
+        }
       } else {
         result = await scoreTask(db, task, options);
       }
       results.push(result);
-      options.onResult?.(result, results.length, tasks.length);
+      if (!pending.some((p) => p.result === result)) finish(result);
+      options.onProgress?.({ phase: 'correctness', done: results.length, total: tasks.length });
     }
   } finally {
     for (const db of connections.values()) if (!(db instanceof Error)) await db.close();
+  }
+
+  const failures = new Map<PairTimer, Error>();
+  await timeInPasses(
+    pending.map((p) => p.timer),
+    {
+      signal: options.signal,
+      onError: (timer, error) => failures.set(timer, error),
+      onPass: (pass, count) => options.onProgress?.({ phase: 'timing', pass, done: pending.length - count, total: pending.length }),
+    },
+  );
+  for (const { result, timer } of pending) {
+    const failure = failures.get(timer);
+    if (failure) timingFailed(result, failure, options);
+    else if (timer.blockCount > 0) applyTimings(result, fromPair(timer.results()), options);
+    else timingFailed(result, new Error('cancelled before it was timed'), options);
+    finish(result);
   }
   return results;
 }

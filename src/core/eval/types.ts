@@ -1,4 +1,5 @@
 import { InputProblem } from '../bird/problems';
+import type { TimingResult } from '../timing/types';
 
 /** What happened to one question; the official scripts only know "1" and "0". */
 export type Outcome =
@@ -35,17 +36,25 @@ export interface QuestionResult {
   outcome: Outcome;
   ex: 0 | 1;
   f1: number | null;
-  /** t_gold / t_pred (above 1: the prediction is faster); null where not timed. */
+  /** t_gold / t_pred (above 1: the prediction is faster) of VES's quantity (first row) when VES is asked, else R-VES's; null where not timed. */
   time_ratio: number | null;
-  /** Interval on time_ratio: 95 % for the median (fast), or mean ± 1.96 standard errors (official). */
+  /** Interval on time_ratio: where a repeat run lands, 95 % (fast), or mean ± 1.96 standard errors (official). */
   time_ratio_interval: [number, number] | null;
   /** sqrt(time_ratio) for a correct prediction, else 0; the VES is 100 × the mean. */
   ves: number | null;
   /** sqrt(R-VES reward); the R-VES is 100 × the mean. */
   rves: number | null;
   rves_reward: number | null;
-  /** True when the interval crosses an R-VES bucket edge, so the reward could go either way. */
+  /** True when no R-VES bucket is settled (fast: a repeat run lands in the most probable one with < 99 %; official: the interval crosses an edge). */
   rves_uncertain: boolean | null;
+  /** Fast timing: probability that a repeat run lands in each reward bucket, and the expected reward (`rves` is the expected sqrt(reward)). */
+  rves_bucket_probabilities: Record<string, number> | null;
+  rves_expected_reward: number | null;
+  /** The ratio R-VES is computed from (mini_dev's quantity: every row fetched, connection closed), with its interval. */
+  rves_time_ratio: number | null;
+  rves_time_ratio_interval: [number, number] | null;
+  /** Gold and prediction compile to the same SQLite program: ratio exactly 1, not timed. */
+  same_program: boolean | null;
   error: string | null;
   /** Median milliseconds per execution of each query in the timing runs. */
   gold_ms: number | null;
@@ -55,8 +64,8 @@ export interface QuestionResult {
   timing: string | null;
   notes: string[];
   difference?: ResultDifference;
-  /** Milliseconds per execution of each timing sample, when asked for (EvalOptions.keepSamples). */
-  samples?: { gold: number[]; pred: number[] };
+  /** The timings themselves, samples included, when asked for (EvalOptions.keepSamples); never written to JSON. */
+  timings?: { ves?: TimingResult; rves?: TimingResult };
 }
 
 export interface EvalProblems {

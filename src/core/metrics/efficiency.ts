@@ -25,3 +25,41 @@ export function rvesContribution(timeRatio: number): number {
 export function rvesBucketUncertain(low: number, high: number): boolean {
   return rvesReward(low) !== rvesReward(high);
 }
+
+/** The reward of each R-VES bucket with its ratio range [atLeast, below), from the lowest reward up. */
+const BUCKET_RANGES: readonly { reward: number; atLeast: number; below: number }[] = [
+  { reward: 0.25, atLeast: 0, below: 0.25 },
+  ...[...RVES_BUCKETS].reverse().map((bucket, i, all) => ({ reward: bucket.reward, atLeast: bucket.atLeast, below: all[i + 1]?.atLeast ?? Infinity })),
+];
+
+export interface RvesOutlook {
+  /** Probability that a repeat run lands in each reward bucket (only buckets with p ≥ 0.001; they sum to ~1). */
+  probabilities: Record<string, number>;
+  /** The most probable reward. */
+  reward: number;
+  /** Σ p·reward, and Σ p·sqrt(reward): what an R-VES total averages to over repeat runs. */
+  expectedReward: number;
+  expectedContribution: number;
+  /** No single bucket reaches the confidence asked for: the reward could go either way between runs. */
+  uncertain: boolean;
+}
+
+/**
+ * The R-VES buckets a ratio may fall in on a repeat run, given the probability that a repeat run stays below a
+ * threshold. Near a bucket edge the official scripts' reward itself is a coin toss; the expected contribution
+ * is what their totals average to, which is why fast mode reports it.
+ */
+export function rvesOutlook(probabilityBelow: (threshold: number) => number, confidence = 0.99): RvesOutlook {
+  const probabilities: Record<string, number> = {};
+  let expectedReward = 0;
+  let expectedContribution = 0;
+  let best = { reward: 0, p: -1 };
+  for (const bucket of BUCKET_RANGES) {
+    const p = Math.max(0, probabilityBelow(bucket.below) - probabilityBelow(bucket.atLeast));
+    expectedReward += p * bucket.reward;
+    expectedContribution += p * Math.sqrt(bucket.reward);
+    if (p >= 0.001) probabilities[String(bucket.reward)] = Number(p.toFixed(3));
+    if (p > best.p) best = { reward: bucket.reward, p };
+  }
+  return { probabilities, reward: best.reward, expectedReward, expectedContribution, uncertain: best.p < confidence };
+}

@@ -3,7 +3,7 @@ import { runnableBody } from '../db/readQuery';
 import { quoteIdentifier, SchemaInfo, TableInfo } from '../db/schema';
 import { ScratchDatabase } from '../db/scratch';
 import { fromTables, isLiteral, Node, parseSql, selectsOf, walkAst } from '../sql/ast';
-import { measureRunners, DEFAULT_FAST_TIMING } from '../timing/fast';
+import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { ExplainedPlan, explainRows, walkPlan } from './explain';
 
@@ -197,18 +197,13 @@ async function measureWithIndex(dbPath: string, body: string, index: IndexCandid
   const copy = await ScratchDatabase.copyOf(dbPath);
   try {
     await copy.exec(index.createSql);
-    const original = await ReadOnlyDatabase.open(dbPath);
-    const indexed = await ReadOnlyDatabase.open(copy.path);
-    try {
-      return await measureRunners(
-        (limits) => original.drain(body, limits),
-        (limits) => indexed.drain(body, limits),
-        { ...DEFAULT_FAST_TIMING, timeoutMs },
-      );
-    } finally {
-      await original.close();
-      await indexed.close();
-    }
+    const timing = await measurePair(freshConnectionTimer(dbPath, body), freshConnectionTimer(copy.path, body), {
+      ...DEFAULT_FAST_TIMING,
+      quantities: ['full'],
+      settle: { ratioOf: ['full'], bucketOf: [] },
+      timeoutMs,
+    });
+    return timing.full!;
   } finally {
     await copy.close();
   }

@@ -1,4 +1,4 @@
-import { formatProblem, InputProblem } from '../bird/problems';
+import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/summary';
 import { Metric, QuestionResult, TimingMode } from '../eval/types';
 
@@ -14,6 +14,8 @@ export interface EvalInputs {
   prediction_format: string;
   pairing: string;
   gold: string | null;
+  /** Where the gold SQL came from: `questions`, `gold-file` or `predictions` (--gold-from). */
+  gold_from: string;
   db_root: string;
   metrics: readonly Metric[];
   timing: TimingMode;
@@ -30,7 +32,9 @@ export function evalReport(tool: ToolInfo, inputs: EvalInputs, summary: EvalSumm
     tool,
     inputs,
     summary: { ...groups, skipped: summary.skipped },
-    problems: problems.map(formatProblem),
+    problems: orderProblems(problems).map(formatProblem),
+    /** The problems that explain many results at once (also the first entries of `problems`). */
+    headline_problems: problems.filter((p) => p.headline).map(formatProblem),
     questions,
   };
 }

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { formatProblem, InputProblem } from '../bird/problems';
+import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/summary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
 
@@ -60,26 +60,49 @@ export function failureList(results: readonly QuestionResult[], limit = 8): stri
     if (hits.length === 0) continue;
     lines.push(pc.bold(`${OUTCOME_LABELS[outcome]} (${hits.length})`));
     for (const r of hits.slice(0, limit)) {
-      lines.push(`  #${r.index} question ${r.question_id} (${r.db_id}): ${r.error ?? ''}`);
+      lines.push(`  #${r.index} question ${r.question_id} (${r.db_id}): ${clip(r.error ?? '')}`);
     }
     if (hits.length > limit) lines.push(pc.dim(`  ... and ${hits.length - limit} more (all in --json)`));
   }
   return lines.join('\n');
 }
 
+/** Terminal lines stay readable whatever an input holds (a 10 MB query in an error message): the JSON keeps it all. */
+export function clip(text: string, max = 300): string {
+  const line = text.replace(/\r?\n/g, ' ↵ ');
+  return line.length <= max ? line : `${line.slice(0, max)}… (${(line.length - max).toLocaleString('en-US')} more characters)`;
+}
+
 export function skippedLine(summary: EvalSummary): string {
   const { count, databases } = summary.skipped;
   if (count === 0) return '';
   const list = Object.entries(databases)
-    .map(([db, n]) => `${db} (${n})`)
+    .map(([db, n]) => `${db || 'no db_id'} (${n})`)
     .join(', ');
   return `${pc.yellow('skipped')} ${count} question${count === 1 ? '' : 's'} whose database is not under --db-root: ${list}`;
 }
 
+/**
+ * The problems that explain many results at once (mis-paired files, missing predictions, another gold): every
+ * one of them, never cut off. Printed before scoring starts and again under the tables.
+ */
+export function headlineProblems(problems: readonly InputProblem[]): string {
+  const headline = problems.filter((p) => p.headline);
+  if (headline.length === 0) return '';
+  return [pc.bold(pc.yellow(`input problems that affect the scores (${headline.length})`)), ...headline.map((p) => `  ${pc.yellow('!')} ${clip(formatProblem(p), 2000)}`)].join('\n');
+}
+
+/** Every input problem: the headline ones in full, then the entries' own, a few of them (all in --json). */
 export function problemList(problems: readonly InputProblem[], limit = 12): string {
   if (problems.length === 0) return '';
-  const lines = [pc.bold(`input problems (${problems.length})`)];
-  for (const p of problems.slice(0, limit)) lines.push(`  ${formatProblem(p)}`);
-  if (problems.length > limit) lines.push(pc.dim(`  ... and ${problems.length - limit} more (all in --json)`));
+  const ordered = orderProblems(problems);
+  const headline = ordered.filter((p) => p.headline);
+  const entries = ordered.filter((p) => !p.headline);
+  const lines = [headlineProblems(headline)].filter(Boolean);
+  if (entries.length) {
+    lines.push(pc.bold(`input problems in single entries (${entries.length})`));
+    for (const p of entries.slice(0, limit)) lines.push(`  ${clip(formatProblem(p))}`);
+    if (entries.length > limit) lines.push(pc.dim(`  ... and ${entries.length - limit} more (all in --json)`));
+  }
   return lines.join('\n');
 }

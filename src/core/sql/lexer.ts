@@ -19,8 +19,8 @@ export interface Token {
   text: string;
 }
 
-const WORD_START = /[A-Za-z_\u0080-\uffff]/;
-const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
+const WORD_START = /[A-Za-z_\u0080-\ufefe\uff00-\uffff]/;
+const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/; // inside a word a U+FEFF is part of it, as in SQLite
 const DIGIT = /[0-9]/;
 
 /** Index just past a quoted run that started at `start` with `open` and ends with `close` (doubled close escapes). */
@@ -45,8 +45,9 @@ export function* tokenize(sql: string): Generator<Token> {
     const start = i;
     const c = sql[i];
     let kind: TokenKind;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') {
-      while (i < sql.length && /[ \t\n\r\f\v]/.test(sql[i])) i++;
+    // SQLite's tokenizer also takes a byte-order mark (U+FEFF) for a space, wherever it stands.
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || c === '\ufeff') {
+      while (i < sql.length && /[ \t\n\r\f\v\ufeff]/.test(sql[i])) i++;
       kind = 'space';
     } else if (c === '-' && sql[i + 1] === '-') {
       const newline = sql.indexOf('\n', i);

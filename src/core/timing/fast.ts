@@ -1,99 +1,238 @@
 import { median } from 'simple-statistics';
 import { ReadOnlyDatabase, RunLimits } from '../db/database';
-import { medianInterval } from './stats';
-import { TimingResult } from './types';
+import { estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
+import { rvesOutlook } from '../metrics/efficiency';
+import { TimedQuantity, TimingResult } from './types';
 
+/**
+ * Timing protocol v2 (`--timing fast`). It measures what the official scripts measure, in far fewer
+ * executions, and says how far a second run may move:
+ * - each execution runs on a fresh read-only connection opened outside the timed span, as both official
+ *   scripts do, and times what the metric's script times (first row: DAMO's VES; every row and the close:
+ *   mini_dev's R-VES);
+ * - an iteration is one predicted and one gold execution, as in the scripts, in alternating order (which
+ *   cancels drift and order effects); each iteration gives the ratio t_gold / t_pred;
+ * - iterations come in blocks taken at separated moments (in `eval`, one block per pass over all questions),
+ *   and the interval includes the spread between blocks (see estimate.ts); a block holds enough iterations to
+ *   span `minBlockMs`, so sub-millisecond queries are averaged over many;
+ * - a pair stops as soon as what was asked is settled (the R-VES bucket with `bucketConfidence`, the ratio
+ *   within `precision`), or when it has used its blocks or budget; then it says so.
+ */
 export interface FastTimingOptions {
-  /** Rounds before the interval may stop the run. */
-  minRounds: number;
-  maxRounds: number;
-  /** Stop once the 95 % interval's half-width is within this share of the ratio. */
+  /** What to time: `first-row` for VES, `full` for R-VES (and for hints and index advice). */
+  quantities: TimedQuantity[];
+  /** Which quantities must be settled before a pair stops: the ratio's precision, the R-VES bucket. */
+  settle: { ratioOf: TimedQuantity[]; bucketOf: TimedQuantity[] };
+  /** Blocks before a pair may stop (the spread between blocks needs a few), and at most. */
+  minBlocks: number;
+  maxBlocks: number;
+  /** A block repeats iterations until it spans about this long (at least `minIterations`, at most `maxIterations`). */
+  minBlockMs: number;
+  minIterations: number;
+  maxIterations: number;
+  /** No new block starts once a pair has spent this long being timed. */
+  pairBudgetMs: number;
+  /** Settled when the 95 % repeat interval's half-width is within this share of the ratio (log scale). */
   precision: number;
-  /** Time after which no new round starts (at least 3 rounds always run). */
-  budgetMs: number;
-  /** Short queries repeat within a sample until it spans this long: timer and scheduling noise would dominate otherwise. */
-  minSampleMs: number;
+  /** The R-VES bucket is settled when a repeat run lands in it with this probability. */
+  bucketConfidence: number;
+  /** Timing a single pair: a pause between its blocks, so that they are not one stretch of time. */
+  blockPauseMs: number;
   timeoutMs: number;
 }
 
 export const DEFAULT_FAST_TIMING: FastTimingOptions = {
-  minRounds: 7,
-  maxRounds: 60,
-  precision: 0.05,
-  budgetMs: 4000,
-  minSampleMs: 5,
+  quantities: ['first-row', 'full'],
+  settle: { ratioOf: ['first-row'], bucketOf: ['full'] },
+  minBlocks: 3,
+  maxBlocks: 4,
+  minBlockMs: 4,
+  minIterations: 2,
+  maxIterations: 16,
+  pairBudgetMs: 800,
+  precision: 0.1,
+  bucketConfidence: 0.99,
+  blockPauseMs: 15,
   timeoutMs: 30_000,
 };
 
-/** One execution of a query to its last row, within the limits. */
-export type QueryRunner = (limits: RunLimits) => Promise<void>;
+/** Times one execution of a query, in milliseconds, of the quantity asked. */
+export type ExecutionTimer = (quantity: TimedQuantity, limits: RunLimits) => Promise<number>;
 
-/** Milliseconds per execution, the query run `repetitions` times back to back. */
-async function timeSample(run: QueryRunner, repetitions: number, timeoutMs: number): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < repetitions; i++) await run({ deadline: start + timeoutMs, budgetMs: timeoutMs });
-  return (performance.now() - start) / repetitions;
+/** Executions on fresh read-only connections to `dbPath`, as the official scripts time them. */
+export function freshConnectionTimer(dbPath: string, body: string): ExecutionTimer {
+  return (quantity, limits) => ReadOnlyDatabase.timeExecution(dbPath, body, quantity, limits);
 }
 
-/** The fast protocol for gold and prediction on one connection. */
-export function measureFast(db: ReadOnlyDatabase, goldBody: string, predBody: string, options: FastTimingOptions = DEFAULT_FAST_TIMING): Promise<TimingResult> {
-  return measureRunners(
-    (limits) => db.drain(goldBody, limits),
-    (limits) => db.drain(predBody, limits),
-    options,
-  );
+/** One iteration: the gold and predicted milliseconds of one quantity. */
+type Iteration = { gold: number; pred: number };
+/** A block: the iterations of each quantity timed. */
+type Block = Partial<Record<TimedQuantity, Iteration[]>>;
+
+/** The timing state of one pair: blocks of iterations, added one block at a time. */
+export class PairTimer {
+  private readonly blocks: Block[] = [];
+  /** Iterations per block of each quantity: cheap quantities get more, so that each block spans minBlockMs. */
+  private readonly iterationsPerBlock: Partial<Record<TimedQuantity, number>> = {};
+  private spentMs = 0;
+  private warmedUp = false;
+
+  constructor(
+    private readonly gold: ExecutionTimer,
+    private readonly pred: ExecutionTimer,
+    readonly options: FastTimingOptions = DEFAULT_FAST_TIMING,
+    /** Interrupts a running execution when aborted. */
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  private async iteration(quantity: TimedQuantity, predFirst: boolean): Promise<Iteration> {
+    const limits = { deadline: performance.now() + this.options.timeoutMs, budgetMs: this.options.timeoutMs, signal: this.signal };
+    if (predFirst) {
+      const pred = await this.pred(quantity, limits);
+      return { pred, gold: await this.gold(quantity, limits) };
+    }
+    const gold = await this.gold(quantity, limits);
+    return { gold, pred: await this.pred(quantity, limits) };
+  }
+
+  private async warmUp(): Promise<void> {
+    // The first iterations warm the OS page cache and the JIT, and size the blocks; they are not kept.
+    const { minBlockMs, minIterations, maxIterations } = this.options;
+    for (const quantity of this.options.quantities) {
+      let fastest = Infinity;
+      for (let i = 0; i < 2; i++) {
+        const started = performance.now();
+        await this.iteration(quantity, i % 2 === 0);
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(minIterations, Math.ceil(minBlockMs / Math.max(0.001, fastest))));
+    }
+    this.warmedUp = true;
+  }
+
+  /** Adds one block of iterations. */
+  async runBlock(): Promise<void> {
+    const started = performance.now();
+    if (!this.warmedUp) await this.warmUp();
+    const block: Block = {};
+    for (const quantity of this.options.quantities) {
+      const iterations: Iteration[] = [];
+      // Alternate which query runs first, continuing across blocks.
+      for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, (this.blocks.length + i) % 2 === 0));
+      block[quantity] = iterations;
+    }
+    this.blocks.push(block);
+    this.spentMs += performance.now() - started;
+  }
+
+  /** Blocks taken so far. */
+  get blockCount(): number {
+    return this.blocks.length;
+  }
+
+  estimate(quantity: TimedQuantity): RatioEstimate {
+    return estimateRatio(this.blocks.map((block) => block[quantity]!.map((it) => it.gold / Math.max(it.pred, 1e-6))));
+  }
+
+  /** Everything asked is settled, or the pair may not take more time. */
+  get done(): boolean {
+    const { options } = this;
+    if (this.blocks.length < options.minBlocks) return false;
+    if (this.blocks.length >= options.maxBlocks || this.spentMs >= options.pairBudgetMs) return true;
+    return this.settled;
+  }
+
+  /** What was asked is known well enough: the ratio within the precision, the R-VES bucket with its confidence. */
+  get settled(): boolean {
+    const { options } = this;
+    const precise = options.settle.ratioOf.every((q) => {
+      const e = this.estimate(q);
+      return Math.log(e.high / e.ratio) <= options.precision;
+    });
+    const bucketKnown = options.settle.bucketOf.every((q) => !rvesOutlook(probabilityBelowFor(this.estimate(q)), options.bucketConfidence).uncertain);
+    return precise && bucketKnown;
+  }
+
+  /** The timing of each quantity timed. */
+  results(): Partial<PairTiming> {
+    return Object.fromEntries(this.options.quantities.map((q) => [q, this.result(q)]));
+  }
+
+  result(quantity: TimedQuantity): TimingResult {
+    const estimate = this.estimate(quantity);
+    const iterations = this.blocks.flatMap((block) => block[quantity]!);
+    const goldSamples = iterations.map((it) => it.gold);
+    const predSamples = iterations.map((it) => it.pred);
+    const unsettled = this.settled ? '' : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
+    return {
+      protocol: 'fast',
+      quantity,
+      ratio: estimate.ratio,
+      low: estimate.low,
+      high: estimate.high,
+      spread: { logSe: estimate.logSe, df: estimate.df },
+      runs: iterations.length,
+      blocks: this.blocks.length,
+      goldMs: median(goldSamples),
+      predMs: median(predSamples),
+      goldSamples,
+      predSamples,
+      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${this.blocks.length} blocks${unsettled}`,
+    };
+  }
+}
+
+/** Probability that a repeat run's ratio stays below a threshold, for an estimate. */
+export function probabilityBelowFor(estimate: Pick<RatioEstimate, 'ratio' | 'logSe' | 'df'>): (threshold: number) => number {
+  return (threshold) => probabilityBelow(estimate, threshold);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The timing of each quantity of one pair. */
+export type PairTiming = Record<TimedQuantity, TimingResult>;
+
+/** Runs a pair's blocks back to back, separated by a short pause, until it is done (or aborted after a block). */
+export async function runPairTimer(timer: PairTimer, signal?: AbortSignal): Promise<Partial<PairTiming>> {
+  while (!timer.done && !(signal?.aborted && timer.blockCount > 0)) {
+    if (timer.blockCount > 0 && timer.options.blockPauseMs > 0) await pause(timer.options.blockPauseMs);
+    await timer.runBlock();
+  }
+  return timer.results();
+}
+
+/** Times one pair on its own (editor, hints, index advice). */
+export function measurePair(gold: ExecutionTimer, pred: ExecutionTimer, options: FastTimingOptions = DEFAULT_FAST_TIMING, signal?: AbortSignal): Promise<Partial<PairTiming>> {
+  return runPairTimer(new PairTimer(gold, pred, options, signal), signal);
+}
+
+/** Gold and prediction on fresh connections to one database. */
+export function measureFast(dbPath: string, goldBody: string, predBody: string, options: FastTimingOptions = DEFAULT_FAST_TIMING): Promise<Partial<PairTiming>> {
+  return measurePair(freshConnectionTimer(dbPath, goldBody), freshConnectionTimer(dbPath, predBody), options);
 }
 
 /**
- * The default protocol: a warm-up run of each query, then rounds of one gold and one predicted sample in
- * alternating order, until the median ratio's 95 % interval is tight (or the budget ends).
- * Alternation cancels drift (CPU frequency, cache warmth, a busy neighbour) that would bias a fixed order.
+ * Times many pairs in passes: each pass adds one block to every pair not yet done, so the blocks of one pair
+ * are minutes apart in a long run and the interval sees the machine's slow drift. A pair whose timing fails
+ * (a timeout in a later pass) is handed to `onError` and dropped from later passes.
  */
-export async function measureRunners(gold: QueryRunner, pred: QueryRunner, options: FastTimingOptions = DEFAULT_FAST_TIMING): Promise<TimingResult> {
-  const started = performance.now();
-  const warmGold = await timeSample(gold, 1, options.timeoutMs);
-  const warmPred = await timeSample(pred, 1, options.timeoutMs);
-  // Each query gets its own repetition count, so a 1 ms prediction is averaged as well as a 70 ms gold.
-  const repetitionsFor = (ms: number) => Math.min(1000, Math.max(1, Math.ceil(options.minSampleMs / Math.max(0.001, ms))));
-  const goldRepetitions = repetitionsFor(warmGold);
-  const predRepetitions = repetitionsFor(warmPred);
-
-  const goldSamples: number[] = [];
-  const predSamples: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < options.maxRounds; round++) {
-    let goldMs: number;
-    let predMs: number;
-    if (round % 2 === 0) {
-      goldMs = await timeSample(gold, goldRepetitions, options.timeoutMs);
-      predMs = await timeSample(pred, predRepetitions, options.timeoutMs);
-    } else {
-      predMs = await timeSample(pred, predRepetitions, options.timeoutMs);
-      goldMs = await timeSample(gold, goldRepetitions, options.timeoutMs);
+export async function timeInPasses(
+  timers: readonly PairTimer[],
+  hooks: { onPass?: (pass: number, pending: number) => void; onError?: (timer: PairTimer, error: Error) => void; signal?: AbortSignal } = {},
+): Promise<void> {
+  const failed = new Set<PairTimer>();
+  for (let pass = 1; ; pass++) {
+    const pending = timers.filter((timer) => !failed.has(timer) && !timer.done);
+    if (pending.length === 0 || hooks.signal?.aborted) return;
+    hooks.onPass?.(pass, pending.length);
+    for (const timer of pending) {
+      if (hooks.signal?.aborted) return;
+      try {
+        await timer.runBlock();
+      } catch (error) {
+        failed.add(timer);
+        hooks.onError?.(timer, error as Error);
+      }
     }
-    goldSamples.push(goldMs);
-    predSamples.push(predMs);
-    ratios.push(goldMs / Math.max(predMs, 1e-6));
-    if (ratios.length >= options.minRounds) {
-      const estimate = medianInterval(ratios);
-      if ((estimate.high - estimate.low) / (2 * estimate.value) <= options.precision) break;
-    }
-    if (performance.now() - started > options.budgetMs && ratios.length >= 3) break;
   }
-  const estimate = medianInterval(ratios);
-  return {
-    protocol: 'fast',
-    ratio: estimate.value,
-    low: estimate.low,
-    high: estimate.high,
-    runs: ratios.length * Math.min(goldRepetitions, predRepetitions),
-    goldMs: median(goldSamples),
-    predMs: median(predSamples),
-    goldSamples,
-    predSamples,
-    note:
-      goldRepetitions > 1 || predRepetitions > 1
-        ? `each sample repeats gold ${goldRepetitions}× and prediction ${predRepetitions}× (short queries), ${ratios.length} rounds`
-        : `${ratios.length} rounds`,
-  };
 }

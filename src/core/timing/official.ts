@@ -11,26 +11,11 @@ export type OfficialProtocol = 'ves' | 'rves';
 
 export const OFFICIAL_ITERATIONS = 100;
 
-/** One execution on a fresh connection, opened outside the timed span as both scripts do. */
+/** One execution on a fresh connection, timed as the metric's own script times it. */
 async function timeOnFreshConnection(dbPath: string, body: string, protocol: OfficialProtocol, deadline: number, budgetMs: number): Promise<number> {
   if (performance.now() > deadline) throw new QueryTimeout(budgetMs);
-  const db = await ReadOnlyDatabase.open(dbPath);
-  let closed = false;
-  try {
-    const start = performance.now();
-    if (protocol === 'ves') {
-      // DAMO times cursor.execute() alone: prepare and the first step; rows are never fetched.
-      await db.firstRow(body, { deadline, budgetMs });
-    } else {
-      // mini_dev times cursor, execute, fetchall and close.
-      await db.drain(body, { deadline, budgetMs });
-      await db.close();
-      closed = true;
-    }
-    return performance.now() - start;
-  } finally {
-    if (!closed) await db.close();
-  }
+  // DAMO times cursor.execute() alone (prepare and the first step); mini_dev times execute, fetchall and close.
+  return ReadOnlyDatabase.timeExecution(dbPath, body, protocol === 'ves' ? 'first-row' : 'full', { deadline, budgetMs });
 }
 
 /**
@@ -48,6 +33,7 @@ export async function measureOfficial(
   iterations = OFFICIAL_ITERATIONS,
 ): Promise<TimingResult> {
   const name = `official-${protocol}`;
+  const quantity = protocol === 'ves' ? 'first-row' : 'full';
   const deadline = performance.now() + timeoutMs;
   const goldSamples: number[] = [];
   const predSamples: number[] = [];
@@ -63,7 +49,7 @@ export async function measureOfficial(
   } catch (error) {
     if (!(error instanceof QueryTimeout)) throw error;
     return {
-      protocol: name, ratio: 0, low: 0, high: 0, runs: ratios.length,
+      protocol: name, quantity, ratio: 0, low: 0, high: 0, runs: ratios.length,
       goldMs: goldSamples.length ? median(goldSamples) : 0,
       predMs: predSamples.length ? median(predSamples) : 0,
       goldSamples, predSamples,
@@ -75,6 +61,7 @@ export async function measureOfficial(
   const halfWidth = kept.length > 1 ? (1.96 * sampleStandardDeviation(kept)) / Math.sqrt(kept.length) : 0;
   return {
     protocol: name,
+    quantity,
     ratio,
     low: Math.max(0, ratio - halfWidth),
     high: ratio + halfWidth,

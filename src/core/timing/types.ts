@@ -1,17 +1,31 @@
-/** A measured speed comparison of gold and prediction. */
+/**
+ * What a timing protocol times in one execution: `first-row` is prepare plus the first step (DAMO's
+ * `cursor.execute()`, the BIRD paper's VES); `full` runs to the last row and closes (mini_dev's R-VES).
+ */
+export type TimedQuantity = 'first-row' | 'full';
+
+/** A measured speed comparison of gold and prediction (or of an original and its rewrite). */
 export interface TimingResult {
-  /** Which protocol measured it: `fast`, `official-ves` (DAMO) or `official-rves` (mini_dev). */
+  /** `fast`, `official-ves` (DAMO), `official-rves` (mini_dev), or `same-program` (not timed: identical work). */
   protocol: string;
+  quantity: TimedQuantity;
   /** t_gold / t_pred: above 1, the prediction is faster. 0 where the official protocol scores 0. */
   ratio: number;
+  /** fast: 95 % interval for a repeat run's ratio; official: mean ± 1.96 standard errors. */
   low: number;
   high: number;
-  /** How many times each query was timed. */
+  /** fast: log-scale standard error of the run's ratio and its degrees of freedom (bucket probabilities use them). */
+  spread?: { logSe: number; df: number };
+  /** How many times each query was executed while timing. */
   runs: number;
+  /** Blocks of rounds taken at separated moments (fast). */
+  blocks?: number;
   goldMs: number;
   predMs: number;
   /** Milliseconds per execution, in the order measured (for charts). */
   goldSamples: number[];
   predSamples: number[];
+  /** Gold and prediction compile to the same SQLite program: the ratio is exactly 1 and nothing was timed. */
+  sameProgram?: boolean;
   note?: string;
 }

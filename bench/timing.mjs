@@ -1,0 +1,114 @@
+// Timing protocol v2 against the official protocol, side by side in one run (issue 7's "done when"):
+// the four official mini-dev prediction files on superhero + toxicology, `eval --metrics ves,rves`, official ×3
+// and fast ×3 (runs interleaved so machine drift hits both modes alike). Reports wall time, VES and R-VES
+// totals with their run-to-run spread, how often a later fast run's ratio falls inside an earlier fast run's
+// interval (coverage), the intervals' median width, and R-VES rewards that flip between fast runs among
+// questions not flagged uncertain.
+// Usage: node bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { machineLine, median } from './machine.cjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const runs = Number(option('--runs', '3'));
+const data = path.resolve(option('--data', path.join(import.meta.dirname, '..', '..', 'shared', 'data', 'bird-minidev')));
+const root = path.resolve(import.meta.dirname, '..');
+const predictionDir = path.join(data, 'predictions', 'minidev-official');
+const files = fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json') && f.includes(option('--files', ''))).sort();
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
+// Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
+const dbRoot = path.join(scratch, 'databases');
+for (const db of ['superhero', 'toxicology']) {
+  fs.mkdirSync(path.join(dbRoot, db), { recursive: true });
+  fs.symlinkSync(path.join(data, 'databases', db, `${db}.sqlite`), path.join(dbRoot, db, `${db}.sqlite`));
+}
+
+function evalOnce(file, mode, run) {
+  const json = path.join(scratch, `${file}.${mode}.${run}.json`);
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, [
+    path.join(root, 'bin', 'ves-lens.js'), 'eval',
+    '--questions', path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+    '--gold', path.join(data, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
+    '--predictions', path.join(predictionDir, file),
+    '--db-root', dbRoot, '--metrics', 'ves,rves', '--timing', mode, '--json', json, '--no-progress',
+  ], { encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result.status !== 0) throw new Error(`eval failed on ${file} (${mode}): ${result.stderr}`);
+  return { seconds, report: JSON.parse(fs.readFileSync(json, 'utf8')) };
+}
+
+const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+const sd = (values) => Math.sqrt(values.reduce((a, b) => a + (b - mean(values)) ** 2, 0) / (values.length - 1));
+const pct = (n, d) => (d ? `${((100 * n) / d).toFixed(0)} %` : '–');
+
+/** Coverage of run b's ratios by run a's intervals, widths, and certain-reward flips, over the timed pairs. */
+function between(a, b) {
+  const byId = new Map(b.questions.map((q) => [q.question_id, q]));
+  const out = { timed: 0, same: 0, ves: 0, rves: 0, widths: [], flips: 0, certain: 0 };
+  for (const q of a.questions) {
+    const r = byId.get(q.question_id);
+    if (q.time_ratio === null || r?.time_ratio == null) continue;
+    if (q.same_program) { out.same++; continue; }
+    out.timed++;
+    if (q.time_ratio_interval[0] <= r.time_ratio && r.time_ratio <= q.time_ratio_interval[1]) out.ves++;
+    if (q.rves_time_ratio_interval[0] <= r.rves_time_ratio && r.rves_time_ratio <= q.rves_time_ratio_interval[1]) out.rves++;
+    out.widths.push(q.time_ratio_interval[1] / q.time_ratio_interval[0], q.rves_time_ratio_interval[1] / q.rves_time_ratio_interval[0]);
+    if (!q.rves_uncertain && !r.rves_uncertain) {
+      out.certain++;
+      if (q.rves_reward !== r.rves_reward) out.flips++;
+    }
+  }
+  return out;
+}
+
+const results = Object.fromEntries(files.map((f) => [f, { official: [], fast: [] }]));
+for (let run = 0; run < runs; run++) {
+  for (const file of files) {
+    for (const mode of ['official', 'fast']) {
+      results[file][mode].push(evalOnce(file, mode, run));
+      process.stderr.write(`run ${run + 1}/${runs} ${mode} ${file}: ${results[file][mode].at(-1).seconds.toFixed(1)} s\n`);
+    }
+  }
+}
+
+const lines = [
+  '# Timing protocol v2 vs the official protocol',
+  '',
+  machineLine(),
+  '',
+  `${files.length} official mini-dev prediction files on superhero + toxicology, \`eval --metrics ves,rves\`, ${runs} runs per mode, interleaved. Spread: standard deviation over the runs. Coverage: share of a later fast run's ratios inside an earlier fast run's 95 % repeat interval (all ordered pairs of runs), pairs with the same program left out. Flips: R-VES rewards that differ between two fast runs where neither flags the question uncertain.`,
+  '',
+  '| prediction file | timed pairs | same program | official wall s | fast wall s | fast / official | VES official mean (sd) | VES fast mean (sd) | R-VES official mean (sd) | R-VES fast mean (sd) | coverage VES | coverage R-VES | median interval width | uncertain | flips |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+];
+const overall = { official: 0, fast: 0 };
+for (const file of files) {
+  const { official, fast } = results[file];
+  const wall = (list) => median(list.map((r) => r.seconds));
+  overall.official += wall(official);
+  overall.fast += wall(fast);
+  const total = (list, metric) => list.map((r) => r.report.summary.total[metric]);
+  const fmt = (values) => `${mean(values).toFixed(2)} (${sd(values).toFixed(2)})`;
+  const agg = { timed: 0, same: 0, ves: 0, rves: 0, widths: [], flips: 0, certain: 0 };
+  for (let i = 0; i < fast.length; i++) {
+    for (let j = 0; j < fast.length; j++) {
+      if (i === j) continue;
+      const b = between(fast[i].report, fast[j].report);
+      for (const key of ['timed', 'same', 'ves', 'rves', 'flips', 'certain']) agg[key] += b[key];
+      agg.widths.push(...b.widths);
+    }
+  }
+  const pairs = fast.length * (fast.length - 1);
+  const uncertain = mean(fast.map((r) => r.report.questions.filter((q) => q.rves_uncertain).length));
+  lines.push(`| ${file.replace(/^predict_mini_dev_|\.json$/g, '')} | ${agg.timed / pairs + agg.same / pairs} | ${agg.same / pairs} | ${wall(official).toFixed(1)} | ${wall(fast).toFixed(1)} | ${pct(wall(fast), wall(official))} | ${fmt(total(official, 'ves'))} | ${fmt(total(fast, 'ves'))} | ${fmt(total(official, 'rves'))} | ${fmt(total(fast, 'rves'))} | ${pct(agg.ves, agg.timed)} | ${pct(agg.rves, agg.timed)} | ×${median(agg.widths).toFixed(3)} | ${uncertain.toFixed(1)} | ${agg.flips} of ${agg.certain} |`);
+}
+lines.push('', `All files: fast mode took ${pct(overall.fast, overall.official)} of the official protocol's wall time (${overall.fast.toFixed(1)} s vs ${overall.official.toFixed(1)} s, medians summed).`);
+const report = lines.join('\n') + '\n';
+process.stdout.write(report);
+fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+fs.writeFileSync(path.join(root, 'bench', 'results', 'timing.md'), report);
+process.stderr.write('wrote bench/results/timing.md\n');

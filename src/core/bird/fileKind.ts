@@ -1,0 +1,93 @@
+/**
+ * What a file given as text really is, told from its first bytes, so that a database, an archive or a binary
+ * passed as a prediction file stops with a message saying so instead of being read as one SQL a line.
+ */
+
+const SIGNATURES: [bytes: number[], what: string][] = [
+  [[...Buffer.from('SQLite format 3\0', 'latin1')], 'a SQLite database'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive'],
+  [[0x1f, 0x8b], 'a gzip archive'],
+  [[0x42, 0x5a, 0x68], 'a bzip2 archive'],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 'an xz archive'],
+  [[0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], 'a 7-Zip archive'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF document'],
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x7f, 0x45, 0x4c, 0x46], 'an executable (ELF)'],
+  [[0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59], 'a NumPy array file'],
+  [[0x80, 0x04, 0x95], 'a Python pickle'],
+  [[0xff, 0xfe, 0x00, 0x00], 'UTF-32 text (save it as UTF-8)'],
+  [[0xff, 0xfe], 'UTF-16 text (save it as UTF-8)'],
+  [[0xfe, 0xff], 'UTF-16 text (save it as UTF-8)'],
+];
+
+function startsWith(bytes: Uint8Array, signature: number[]): boolean {
+  if (bytes.length < signature.length) return false;
+  return signature.every((b, i) => bytes[i] === b);
+}
+
+/** Control bytes that never occur in text (everything below 0x20 but tab, newline, \v, \f, \r; and DEL). */
+function isControl(byte: number): boolean {
+  return (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0b && byte !== 0x0c && byte !== 0x0d) || byte === 0x7f;
+}
+
+/**
+ * `a SQLite database`, `a ZIP archive`, `UTF-16 text (...)`, `a binary file`, ... for bytes that are no UTF-8
+ * text; undefined for text. A stray NUL or two in text is left for the reader (a prediction holding one is
+ * scored as Python scores it); many control bytes make a binary file.
+ */
+export function binaryKind(bytes: Uint8Array): string | undefined {
+  for (const [signature, what] of SIGNATURES) if (startsWith(bytes, signature)) return what;
+  const sample = bytes.subarray(0, 65536);
+  let control = 0;
+  for (const byte of sample) if (isControl(byte)) control++;
+  if (control >= 4 && control / sample.length > 0.02) {
+    const zeros = sample.filter((b) => b === 0).length;
+    // ASCII saved as UTF-16 without a byte-order mark: every other byte is 0.
+    if (zeros > sample.length / 3 && zeros < (sample.length * 2) / 3) return 'UTF-16 text without a byte-order mark (save it as UTF-8)';
+    return 'a binary file';
+  }
+  return undefined;
+}
+
+/** Offset of the first byte that breaks UTF-8, or -1 when every byte sequence is valid. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let length: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [length, min] = [2, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [length, min] = [3, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [length, min] = [4, 0x10000];
+    else return i;
+    if (i + length > bytes.length) return i;
+    let code = b & (0xff >> (length + 1));
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      if ((c & 0xc0) !== 0x80) return i;
+      code = (code << 6) | (c & 0x3f);
+    }
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i;
+    i += length;
+  }
+  return -1;
+}
+
+/** Line and column (1-based, in characters of the valid text before it) of a byte offset. */
+export function byteLineAndColumn(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const column = Buffer.from(bytes.subarray(lineStart, offset)).toString('utf8').length + 1;
+  return { line, column };
+}

@@ -1,0 +1,39 @@
+import * as fs from 'fs';
+import { binaryKind } from '../bird/fileKind';
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/**
+ * Why a file is no SQLite database, told from its first bytes, or undefined when it starts like one. SQLite
+ * itself opens anything and only fails at the first query ("file is not a database"); an empty file it
+ * takes for an empty database, which would make every question's gold fail.
+ */
+export function databaseFileProblem(file: string): string | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read it: ${(error as Error).message}`;
+  }
+  if (stat.isDirectory()) return 'a folder, not a SQLite database';
+  if (stat.size === 0) return 'empty (0 bytes), not a SQLite database';
+  const head = Buffer.alloc(Math.min(4096, stat.size));
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      fs.readSync(fd, head, 0, head.length, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (error) {
+    return `cannot read it: ${(error as Error).message}`;
+  }
+  if (head.subarray(0, 16).toString('latin1') === SQLITE_HEADER) {
+    return stat.size < 512 ? `cut short (${stat.size} bytes): not a whole SQLite database` : undefined;
+  }
+  const kind = binaryKind(head);
+  if (kind) return `${kind}, not a SQLite database`;
+  const text = head.toString('utf8').trimStart();
+  if (text.startsWith('{') || text.startsWith('[')) return 'a JSON file, not a SQLite database';
+  return `a text file (it starts with ${JSON.stringify(text.slice(0, 30))}), not a SQLite database`;
+}

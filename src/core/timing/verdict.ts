@@ -1,0 +1,26 @@
+import { TimingResult } from './types';
+
+/** What a measured ratio (t_before / t_after) lets one say, reproducibly. */
+export type SpeedVerdict = 'faster' | 'slower' | 'no-difference';
+
+/**
+ * Smallest change reported as one. A verdict must hold on a second run: "faster" needs the whole repeat
+ * interval above 1 and a ratio of at least 1.10, so a 4 % blip near the edge never becomes a claim that the
+ * next run takes back.
+ */
+export const MEANINGFUL_RATIO = 1.1;
+
+export function speedVerdict(timing: Pick<TimingResult, 'ratio' | 'low' | 'high'>): SpeedVerdict {
+  if (timing.low > 1 && timing.ratio >= MEANINGFUL_RATIO) return 'faster';
+  if (timing.high < 1 && timing.ratio <= 1 / MEANINGFUL_RATIO) return 'slower';
+  return 'no-difference';
+}
+
+/** "1.82× as fast (a repeat run: 1.71–1.93×; 3 blocks, 12 runs)", in words a person reads once. */
+export function describeSpeed(timing: TimingResult, subject = 'the rewrite'): string {
+  const interval = `a repeat run: ${timing.low.toFixed(2)}–${timing.high.toFixed(2)}×; ${timing.blocks ?? 1} blocks, ${timing.runs} runs`;
+  const verdict = speedVerdict(timing);
+  if (verdict === 'faster') return `${subject} is ${timing.ratio.toFixed(2)}× as fast (${interval})`;
+  if (verdict === 'slower') return `${subject} is slower: ${timing.ratio.toFixed(2)}× (${interval})`;
+  return `no measurable difference: ${timing.ratio.toFixed(2)}× (${interval}; under ${Math.round((MEANINGFUL_RATIO - 1) * 100)} % or within the noise is not a difference)`;
+}
