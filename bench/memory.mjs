@@ -1,5 +1,6 @@
-// Peak memory of `ves-lens eval` when a prediction returns millions of rows (a cross join on the real
-// superhero database), with the default --max-rows and with a raised one. Usage: node bench/memory.mjs
+// Peak memory of `ves-lens eval` on the worst predictions: a huge string, a huge blob, many large values,
+// millions of rows, a 4-way cross join (on the real superhero database), with default settings, and a raised
+// --max-rows. The bound: under 1 GiB. Usage: node bench/memory.mjs
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,10 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-memory-'));
 const question = (id, sql) => ({ question_id: id, db_id: 'superhero', question: '', evidence: '', SQL: 'SELECT count(*) FROM superhero', difficulty: 'simple', pred: sql });
 // superhero has 750 rows and colour 35: the joins below return from 0.4 to 19.7 million rows.
 const cases = [
+  ["a 1.5 GB string: printf('%.*c', 1500000000, 'x')", "SELECT printf('%.*c', 1500000000, 'x')", []],
+  ['a 1 GB blob: zeroblob(1e9)', 'SELECT zeroblob(1000000000)', []],
+  ['5,800 blobs of 8 MB each', 'SELECT zeroblob(8000000) FROM hero_power', []],
+  ['4-way cross join, every column (316 billion rows)', 'SELECT * FROM superhero a, superhero b, superhero c, superhero d', []],
   ['400,000 rows (under the default cap)', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 400000', []],
   ['19.7 million rows, default --max-rows (500,000)', 'SELECT a.id, b.superhero_name, c.colour FROM superhero a, superhero b, colour c', []],
   ['5.1 million rows, --max-rows 6,000,000', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) LIMIT 5100000', ['--max-rows', '6000000']],

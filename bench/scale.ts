@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { scaleDatabase, ScaleReport } from '../src/core/scale/scaleDatabase';
+import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../src/core/timing/fast';
 import { machineLine, median } from './machine.cjs';
 import { DATA } from './sharedSql';
 
@@ -42,12 +43,48 @@ async function main() {
         process.stderr.write(line + '\n');
       }
     }
+    lines.push(...(await growthOf738(folder, schemaFile)));
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
   const report = lines.join('\n') + '\n';
   fs.writeFileSync(path.join(__dirname, 'results', 'scale.md'), report);
   process.stdout.write(report);
+}
+
+// Question 738's gold: a correlated EXISTS that rescans hero_attribute for every hero; the prediction a JOIN.
+const GOLD_738 = "SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_attribute AS T2 INNER JOIN attribute AS T3 ON T2.attribute_id = T3.id WHERE T3.attribute_name = 'Durability' AND T2.attribute_value < 50 AND T1.id = T2.hero_id)";
+const JOIN_738 = "SELECT s.superhero_name FROM superhero s JOIN hero_attribute ha ON s.id = ha.hero_id JOIN attribute a ON ha.attribute_id = a.id WHERE a.attribute_name = 'Durability' AND ha.attribute_value < 50";
+
+/** Gold 738 against its JOIN form on superhero ×1, ×10, ×100: the ratio `eval --scales` reports, and its cost. */
+async function growthOf738(folder: string, schemaFile: string): Promise<string[]> {
+  const source = path.join(DATA, 'databases', 'superhero', 'superhero.sqlite');
+  const timeoutMs = 30_000;
+  const lines = [
+    '',
+    '## Question 738 as the data grows',
+    '',
+    `Gold (a correlated EXISTS per hero) against the JOIN prediction, full execution, fast protocol (2–3 blocks, as \`eval --scales\`), time limit ${timeoutMs / 1000} s per execution.`,
+    '',
+    '| scale | copy built in s | gold ms | JOIN ms | ratio t_gold / t_join (repeat interval) | timing s |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const factor of FACTORS) {
+    const out = path.join(folder, `superhero-738-x${factor}.sqlite`);
+    const built = factor === 1 ? { seconds: 0 } : await scaleDatabase(source, factor, out, { schemaFile, overwrite: true });
+    const db = factor === 1 ? source : out;
+    const started = performance.now();
+    try {
+      const timing = (await measurePair(freshConnectionTimer(db, GOLD_738), freshConnectionTimer(db, JOIN_738), {
+        ...DEFAULT_FAST_TIMING, quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3, timeoutMs,
+      })).full!;
+      lines.push(`| ×${factor} | ${built.seconds.toFixed(2)} | ${timing.goldMs.toFixed(1)} | ${timing.predMs.toFixed(2)} | ${timing.ratio.toFixed(1)}× (${timing.low.toFixed(1)}–${timing.high.toFixed(1)}) | ${((performance.now() - started) / 1000).toFixed(1)} |`);
+    } catch (error) {
+      lines.push(`| ×${factor} | ${built.seconds.toFixed(2)} | over the ${timeoutMs / 1000} s limit: ${(error as Error).message} | – | – | ${((performance.now() - started) / 1000).toFixed(1)} |`);
+    }
+    process.stderr.write(lines.at(-1) + '\n');
+  }
+  return lines;
 }
 
 main().catch((error) => {

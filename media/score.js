@@ -1,38 +1,251 @@
-// The Score panel: outcome, EX and Soft-F1, VES ratio with its interval and R-VES bucket, timing
-// distributions, the result difference, and both plans side by side.
+// The Score panel: outcome, EX and Soft-F1; the time ratio of both timed quantities (VES's first row, R-VES's
+// every row) with the interval a repeat run lands in; the R-VES reward with its bucket probabilities; the timing
+// samples; the ratio as the data grows; the result difference; and both plans side by side.
+// Messages from the extension: running (a new score: the panel is replaced), rerunning (more iterations: the
+// shown numbers stay until the new ones arrive), result, cancelled and error (with `rerun` when a re-run ended).
 const OUTCOME_TEXT = {
   correct: 'correct', mismatch: 'mismatch', prediction_error: 'prediction error', gold_error: 'gold error',
   timeout: 'timeout', refused: 'refused', skipped: 'skipped',
 };
-let chart;
+/** The ratio range of each R-VES reward bucket (mini_dev's thresholds on t_gold / t_pred). */
+const BUCKET_RANGE = { 1.25: 'ratio ≥ 2', 1: '1 ≤ ratio < 2', 0.75: '0.5 ≤ ratio < 1', 0.5: '0.25 ≤ ratio < 0.5', 0.25: 'ratio < 0.25' };
+const QUANTITY_TEXT = { 'first-row': 'first row (VES)', full: 'all rows (R-VES)' };
+const SAME_PROGRAM_TEXT = 'Same program as gold: identical work, ratio 1 by construction, not timed';
 
-function timingChart(timing) {
-  const canvas = h('canvas', { role: 'img', 'aria-label': `Milliseconds per execution: gold median ${fmt(timing.goldMs, 3)}, prediction median ${fmt(timing.predMs, 3)}` });
-  requestAnimationFrame(() => {
-    if (chart) chart.destroy();
-    const style = getComputedStyle(document.body);
-    const colour = (name) => style.getPropertyValue(name).trim() || undefined;
-    chart = new Chart(canvas, {
-      type: 'scatter',
-      data: {
-        datasets: [
-          { label: 'gold', data: timing.goldSamples.map((y, x) => ({ x: x + 1, y })), backgroundColor: colour('--vscode-charts-yellow') },
-          { label: 'prediction', data: timing.predSamples.map((y, x) => ({ x: x + 1, y })), backgroundColor: colour('--vscode-charts-blue') },
-        ],
-      },
-      options: {
-        animation: false, maintainAspectRatio: false,
-        scales: { x: { title: { display: true, text: 'round' } }, y: { title: { display: true, text: 'ms per execution' }, beginAtZero: true } },
-        plugins: { legend: { labels: { color: colour('--vscode-foreground') } } },
-      },
-    });
-  });
-  return h('div', { className: 'chart' }, canvas);
+let current = null; // the result on screen
+let charts = []; // { canvas, make, chart } to redraw when the theme changes
+let ticker;
+
+/** Text from the server as it should read: never a terminal colour code. */
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g;
+const plain = (text) => String(text ?? '').replace(ESCAPES, '');
+
+/** A ratio with as many digits as it needs: 0.93, 12.4, 250. */
+function ratio(n) {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '–';
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+function percent(p) {
+  if (p > 0 && p < 0.01) return '< 1 %';
+  if (p < 1 && p > 0.99) return '> 99 %';
+  return `${Math.round(p * 100)} %`;
+}
+function ms(n) {
+  return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
 }
 
-function differenceTable(difference) {
-  const rows = (title, list) => list.length ? [h('h3', {}, title), h('pre', {}, list.map((r) => JSON.stringify(r)).join('\n'))] : [];
+// ---- cards ----------------------------------------------------------------------------------------------
+
+function verdict(timing) {
+  if (timing.low > 1) return h('span', { className: 'diff-good' }, 'prediction faster');
+  if (timing.high < 1) return h('span', { className: 'diff-bad' }, 'gold faster');
+  return 'within run-to-run noise of gold';
+}
+
+function intervalText(timing) {
+  return `a repeat run: ${ratio(timing.low)}–${ratio(timing.high)}×`;
+}
+
+function ratioCard(label, timing, previous) {
+  const counts = [timing.blocks ? `${timing.blocks} blocks` : null, `${timing.runs} runs`].filter(Boolean).join(' · ');
+  return h('div', { className: 'card', title: 't_gold / t_pred: above 1, the prediction is faster. The interval holds 95 % of the ratios a repeat run reports.' },
+    h('div', { className: 'label' }, label),
+    h('div', { className: 'value' }, `${ratio(timing.ratio)}×`),
+    h('div', { className: 'detail interval' }, intervalText(timing), h('span', { className: 'muted' }, ' (95 %)')),
+    h('div', { className: 'detail' }, counts),
+    h('div', { className: 'detail' }, verdict(timing)),
+    previous ? h('div', { className: 'detail previous' }, `before: ${ratio(previous.ratio)}× (${ratio(previous.low)}–${ratio(previous.high)}×)`) : null);
+}
+
+function fill(p) {
+  const bar = h('span', { className: 'bucket-fill' });
+  bar.style.width = `${Math.max(0, Math.min(1, p)) * 100}%`; // through the CSSOM: the CSP forbids style attributes
+  return bar;
+}
+
+function bucketBars(probabilities) {
+  const buckets = Object.entries(probabilities).map(([reward, p]) => ({ reward, p })).sort((a, b) => Number(b.reward) - Number(a.reward));
+  return h('div', { className: 'buckets', role: 'list', 'aria-label': 'probability that a repeat run lands in each reward bucket' },
+    buckets.map(({ reward, p }) => h('div', { className: 'bucket', role: 'listitem', title: BUCKET_RANGE[reward] ?? '' },
+      h('span', { className: 'bucket-reward' }, reward),
+      h('span', { className: 'bucket-bar', 'aria-hidden': 'true' }, fill(p)),
+      h('span', { className: 'bucket-p' }, percent(p)))));
+}
+
+function rewardCard(result) {
+  if (result.sameProgram) return card('R-VES reward', String(result.rvesReward ?? 1), 'ratio 1 by construction');
+  const probabilities = result.rvesBucketProbabilities;
+  const reward = result.rvesReward;
+  const detail = [h('div', {}, BUCKET_RANGE[reward] ? `bucket ${BUCKET_RANGE[reward]}` : '')];
+  if (result.rvesUncertain && probabilities) {
+    detail.push(h('div', {}, 'near a bucket edge: a repeat run lands in'), bucketBars(probabilities),
+      h('div', { className: 'expected' }, `→ expected reward ${fmt(result.rvesExpectedReward)}`));
+  } else if (result.rvesUncertain) {
+    detail.push(h('div', {}, 'the interval crosses a bucket edge'));
+  } else if (probabilities && probabilities[String(reward)] !== undefined) {
+    detail.push(h('div', {}, `settled: ${percent(probabilities[String(reward)])} of repeat runs`));
+  } else {
+    detail.push(h('div', {}, 'bucket settled'));
+  }
+  return h('div', { className: 'card reward' }, h('div', { className: 'label' }, 'R-VES reward'), h('div', { className: 'value' }, reward === null || reward === undefined ? '–' : String(reward)), h('div', { className: 'detail' }, detail));
+}
+
+function cards(result, partial, previous) {
+  const list = [
+    card('outcome', OUTCOME_TEXT[result.outcome] ?? plain(result.outcome), result.error ? plain(result.error) : '', `outcome-${result.outcome}`),
+    card('EX', String(result.ex)),
+    card('Soft-F1', fmt(result.f1, 3)),
+  ];
+  const t = result.timing;
+  const rt = result.rvesTiming;
+  if (result.sameProgram) {
+    list.push(h('div', { className: 'card same-program' }, h('div', { className: 'label' }, 'same program'), h('div', { className: 'value' }, '1×'),
+      h('div', { className: 'detail' }, 'as gold: identical work,'), h('div', { className: 'detail' }, 'ratio 1 by construction, not timed')));
+    list.push(rewardCard(result));
+  } else if (t || rt) {
+    if (t) list.push(ratioCard('time ratio (VES, first row)', t, previous?.timing));
+    if (rt) list.push(ratioCard('R-VES ratio (all rows)', rt, previous?.rvesTiming));
+    if (rt || result.rvesReward !== null) list.push(rewardCard(result));
+    const m = t ?? rt;
+    list.push(card('median time', `${ms(m.predMs)} ms`, `gold ${ms(m.goldMs)} ms · ${t ? 'first row' : 'all rows'}`));
+  } else if (partial) {
+    list.push(card('time ratio', '…', 'timing runs in progress'));
+  }
+  return list;
+}
+
+// ---- charts ---------------------------------------------------------------------------------------------
+
+function themeColours() {
+  const style = getComputedStyle(document.body);
+  const colour = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    foreground: colour('--vscode-foreground', '#888'),
+    muted: colour('--vscode-descriptionForeground', '#888'),
+    grid: colour('--vscode-charts-lines', 'rgba(128,128,128,0.35)'),
+    gold: colour('--vscode-charts-yellow', '#cca700'),
+    pred: colour('--vscode-charts-blue', '#3794ff'),
+    line: colour('--vscode-charts-foreground', colour('--vscode-foreground', '#888')),
+    font: colour('--vscode-font-family', 'sans-serif'),
+  };
+}
+
+/** A canvas drawn once it is in the page, and again when the theme changes. */
+function chartBox(label, make, className = 'chart') {
+  const canvas = h('canvas', { role: 'img', 'aria-label': label });
+  const entry = { canvas, make, chart: null };
+  charts = charts.filter((other) => other.canvas.isConnected || (other.chart?.destroy(), false));
+  charts.push(entry);
+  requestAnimationFrame(() => draw(entry));
+  return h('div', { className }, canvas);
+}
+function draw(entry) {
+  if (!entry.canvas.isConnected) return;
+  entry.chart?.destroy();
+  const c = themeColours();
+  Chart.defaults.color = c.foreground;
+  Chart.defaults.borderColor = c.grid;
+  Chart.defaults.font.family = c.font;
+  entry.chart = new Chart(entry.canvas, entry.make(c));
+}
+function clearCharts() {
+  for (const entry of charts) entry.chart?.destroy();
+  charts = [];
+}
+new MutationObserver(() => charts.forEach(draw)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+function samplesChart(timing) {
+  const label = `Milliseconds per execution, ${QUANTITY_TEXT[timing.quantity] ?? timing.quantity}: gold median ${ms(timing.goldMs)}, prediction median ${ms(timing.predMs)}`;
+  return chartBox(label, (c) => ({
+    type: 'scatter',
+    data: {
+      datasets: [
+        { label: 'gold', data: timing.goldSamples.map((y, x) => ({ x: x + 1, y })), backgroundColor: c.gold, borderColor: c.gold, pointRadius: 2.5 },
+        { label: 'prediction', data: timing.predSamples.map((y, x) => ({ x: x + 1, y })), backgroundColor: c.pred, borderColor: c.pred, pointRadius: 2.5, pointStyle: 'rectRot' },
+      ],
+    },
+    options: {
+      animation: false, maintainAspectRatio: false,
+      scales: {
+        x: { title: { display: true, text: 'round (gold and prediction run alternately)' }, ticks: { precision: 0 } },
+        y: { title: { display: true, text: 'ms per execution' }, beginAtZero: true },
+      },
+    },
+  }));
+}
+
+function timingSection(result) {
+  if (result.sameProgram) {
+    return [h('h2', {}, 'Timing'), h('p', { className: 'same-program-note' }, icon('pass'), ` ${SAME_PROGRAM_TEXT}.`)];
+  }
+  const timings = [result.timing, result.rvesTiming].filter((t) => t && (t.goldSamples?.length || t.predSamples?.length));
+  if (!timings.length) return null;
+  const slot = h('div', {});
+  const showTiming = (timing) => {
+    slot.replaceChildren(samplesChart(timing), h('p', { className: 'muted' },
+      `${QUANTITY_TEXT[timing.quantity] ?? timing.quantity}: median gold ${ms(timing.goldMs)} ms, prediction ${ms(timing.predMs)} ms`,
+      timing.note ? ` · ${plain(timing.note)}` : ''));
+  };
+  showTiming(timings[0]);
+  const picker = timings.length > 1
+    ? h('div', { className: 'picker' }, h('label', { for: 'quantity' }, 'timed quantity'),
+      h('vscode-single-select', { id: 'quantity', onchange: (e) => showTiming(timings.find((t) => t.quantity === e.target.value) ?? timings[0]) },
+        timings.map((t) => h('vscode-option', { value: t.quantity }, QUANTITY_TEXT[t.quantity] ?? t.quantity))))
+    : null;
+  return [h('h2', {}, 'Timing'), picker, slot];
+}
+
+/** Scale ticks at the given values only (a log axis otherwise labels 2, 3, 4...). */
+const ticksAt = (values) => (axis) => { axis.ticks = values.map((value) => ({ value })); };
+const NICE = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+function scaleSection(result) {
+  const byScale = result.timeRatioByScale;
+  const points = Object.entries(byScale ?? {}).map(([factor, r]) => ({ x: Number(factor), y: r })).filter((p) => p.x > 0 && p.y > 0 && Number.isFinite(p.y)).sort((a, b) => a.x - b.x);
+  if (!points.length) return null;
+  const xs = points.map((p) => p.x);
+  const ys = [...points.map((p) => p.y), 1];
+  // The y range from one "nice" value below the lowest ratio (or 1) to one above the highest: at least 3 ticks.
+  const yMin = [...NICE].reverse().find((v) => v <= Math.min(...ys) / 1.15) ?? Math.min(...ys) / 2;
+  const yMax = NICE.find((v) => v >= Math.max(...ys) * 1.15) ?? Math.max(...ys) * 2;
+  const yTicks = NICE.filter((v) => v >= yMin && v <= yMax);
+  // A little room either side of the first and last scale, so their points are not cut by the frame.
+  const xMin = xs[0] / 1.4;
+  const xMax = xs[xs.length - 1] * 1.4;
+  const label = `Time ratio of the prediction against gold as the data grows: ${points.map((p) => `×${p.x}: ${ratio(p.y)}`).join(', ')}`;
+  const chart = chartBox(label, (c) => ({
+    type: 'line',
+    data: {
+      datasets: [
+        { label: 'time ratio (gold ÷ prediction)', data: points, borderColor: c.pred, backgroundColor: c.pred, pointRadius: 4, tension: 0 },
+        { label: 'equal speed (1)', data: [{ x: xMin, y: 1 }, { x: xMax, y: 1 }], borderColor: c.muted, borderDash: [6, 4], borderWidth: 1, pointRadius: 0 },
+      ],
+    },
+    options: {
+      animation: false, maintainAspectRatio: false,
+      scales: {
+        x: { type: 'logarithmic', min: xMin, max: xMax, title: { display: true, text: 'data scale (copies of the database)' }, afterBuildTicks: ticksAt(xs), ticks: { callback: (v) => `×${v}` } },
+        y: { type: 'logarithmic', min: yMin, max: yMax, title: { display: true, text: 'time ratio (above 1: prediction faster)' }, afterBuildTicks: ticksAt(yTicks), ticks: { callback: (v) => `${v}×` } },
+      },
+      plugins: { tooltip: { callbacks: { label: (item) => `×${item.parsed.x}: ${ratio(item.parsed.y)}×` } } },
+    },
+  }), 'chart scale-chart');
+  return [h('h2', {}, 'Ratio as the data grows'), chart, result.growth ? h('p', { className: 'growth' }, plain(result.growth)) : null];
+}
+
+// ---- the rest -------------------------------------------------------------------------------------------
+
+function cell(value) {
+  if (value === null || value === undefined) return h('td', { className: 'muted' }, 'NULL');
+  return h('td', { className: typeof value === 'number' ? 'num' : '' }, plain(value));
+}
+function rowsTable(rows) {
+  return h('table', { className: 'rows' }, h('tbody', {}, rows.map((row) => h('tr', {}, (Array.isArray(row) ? row : [row]).map(cell)))));
+}
+function differenceSection(difference) {
+  const rows = (title, list) => (list.length ? [h('h3', {}, title), rowsTable(list)] : []);
   return [
+    h('h2', {}, 'Result difference'),
     h('p', {}, `prediction returned ${difference.pred_rows} rows, gold ${difference.gold_rows}`),
     ...rows('gold rows the prediction lacks (first 5)', difference.missing),
     ...rows('predicted rows gold lacks (first 5)', difference.extra),
@@ -40,46 +253,107 @@ function differenceTable(difference) {
 }
 
 function plan(title, summary) {
-  return h('div', {}, h('h3', {}, `${title} · rule ${summary.rule} · ~${Math.round(summary.work).toLocaleString()} row visits`), h('pre', {}, summary.error ? `no plan: ${summary.error}` : summary.lines.join('\n')));
+  return h('div', {}, h('h3', {}, `${title} · rule ${summary.rule} · ~${Math.round(summary.work).toLocaleString()} row visits`), h('pre', {}, summary.error ? `no plan: ${plain(summary.error)}` : summary.lines.map(plain).join('\n')));
 }
 
-function show(result, partial) {
-  const q = result.question;
-  const t = result.timing;
-  const cards = [
-    card('outcome', OUTCOME_TEXT[result.outcome] ?? result.outcome, result.error ?? '', `outcome-${result.outcome}`),
-    card('EX', String(result.ex)),
-    card('Soft-F1', fmt(result.f1, 3)),
-  ];
-  if (t) {
-    cards.push(card('time ratio', `${fmt(t.ratio)}×`, `95 % interval ${fmt(t.low)}–${fmt(t.high)} · ${t.runs} runs`));
-    cards.push(card('R-VES reward', fmt(result.rvesReward), result.rvesUncertain ? 'interval crosses a bucket edge' : 'bucket settled'));
-    cards.push(card('median time', `${fmt(t.predMs, 3)} ms`, `gold ${fmt(t.goldMs, 3)} ms`));
-  } else if (partial) {
-    cards.push(card('time ratio', '…', 'timing runs in progress'));
+/** Something was timed: a re-run with more iterations can tighten it. */
+const timed = (result) => !result.sameProgram && Boolean(result.timing || result.rvesTiming);
+
+function stopTicker() {
+  clearInterval(ticker);
+  ticker = undefined;
+}
+
+/** The buttons and status line under the cards; `state` is idle, partial, rerunning, or a message after a re-run. */
+function actions(state, message) {
+  const bar = document.getElementById('actions');
+  if (!bar || !current) return;
+  stopTicker();
+  const cancel = h('vscode-button', { secondary: true, icon: 'debug-stop', onclick: () => vscodeApi.postMessage({ type: 'cancel' }) }, 'Cancel');
+  const rerun = timed(current)
+    ? h('vscode-button', { id: 'rerun', icon: 'debug-rerun', disabled: state === 'rerunning' || undefined, onclick: () => vscodeApi.postMessage({ type: 'rerun' }) }, 'Re-run with more iterations')
+    : null;
+  if (state === 'partial') {
+    bar.replaceChildren(h('vscode-progress-ring', { className: 'ring' }), h('span', { className: 'status' }, 'timing prediction and gold…'), cancel);
+  } else if (state === 'rerunning') {
+    const started = Date.now();
+    const elapsed = h('span', { className: 'elapsed' }, '0 s');
+    bar.replaceChildren(rerun, h('vscode-progress-ring', { className: 'ring', 'aria-label': 're-running' }),
+      h('span', { className: 'status', role: 'status' }, 're-running with more iterations… ', elapsed), cancel,
+      h('div', { className: 'note muted' }, 'the numbers shown are from the previous run until the new ones arrive'));
+    ticker = setInterval(() => { elapsed.textContent = `${Math.round((Date.now() - started) / 1000)} s`; }, 1000);
+  } else if (state === 'cancelled') {
+    bar.replaceChildren(rerun, h('span', { className: 'status muted' }, 're-run cancelled: the numbers shown are from the previous run'));
+  } else if (state === 'error') {
+    bar.replaceChildren(rerun, h('span', { className: 'status error' }, `re-run failed: ${plain(message)}`));
+  } else {
+    bar.replaceChildren(...[rerun].filter(Boolean));
   }
+  document.getElementById('app').classList.toggle('stale', state === 'rerunning');
+}
+
+function show(result, partial, previous) {
+  current = result;
+  clearCharts();
+  const q = result.question;
   render(
     h('h1', {}, `Question ${q.questionId} `, h('span', { className: 'muted' }, `${q.dbId} · ${q.difficulty || 'no difficulty'}`)),
-    h('p', {}, q.question),
-    q.evidence ? h('p', { className: 'muted' }, `Evidence: ${q.evidence}`) : null,
-    h('div', { className: 'row' }, cards),
-    h('div', { className: 'actions' },
-      h('vscode-button', { id: 'rerun', onclick: () => vscodeApi.postMessage({ type: 'rerun' }), disabled: partial || undefined }, icon('debug-rerun'), ' Re-run with more iterations'),
-      partial ? h('vscode-button', { secondary: true, onclick: () => vscodeApi.postMessage({ type: 'cancel' }) }, icon('debug-stop'), ' Cancel') : null),
-    t ? [h('h2', {}, 'Timing'), timingChart(t), t.note ? h('p', { className: 'muted' }, t.note) : null] : null,
-    result.difference ? [h('h2', {}, 'Result difference'), ...differenceTable(result.difference)] : null,
+    h('p', {}, plain(q.question)),
+    q.evidence ? h('p', { className: 'muted' }, `Evidence: ${plain(q.evidence)}`) : null,
+    h('div', { className: 'row cards' }, cards(result, partial, previous)),
+    h('div', { className: 'actions', id: 'actions' }),
+    timingSection(result),
+    scaleSection(result),
+    result.difference ? differenceSection(result.difference) : null,
     h('h2', {}, 'Plans'),
     h('div', { className: 'plans' }, plan('gold', result.goldPlan), plan('prediction', result.predPlan)),
     result.planDifferences.length
-      ? h('ul', {}, result.planDifferences.map((d) => h('li', { className: d.direction > 0 ? 'diff-good' : d.direction < 0 ? 'diff-bad' : '' }, d.message)))
+      ? h('ul', {}, result.planDifferences.map((d) => h('li', { className: d.direction > 0 ? 'diff-good' : d.direction < 0 ? 'diff-bad' : '' }, plain(d.message))))
       : h('p', { className: 'muted' }, 'the two plans take the same steps'),
     h('p', { className: 'muted' }, `SQLite ${result.sqlite} · ${Math.round(result.elapsedMs)} ms`),
   );
+  actions(partial ? 'partial' : 'idle');
 }
 
+let rerunning = false;
+let before = null; // the result shown when the re-run started, to say what moved
 window.addEventListener('message', ({ data }) => {
-  if (data.type === 'running') render(h('h1', {}, 'Scoring…'), h('p', { className: 'muted' }, 'running prediction and gold on the database'), h('vscode-progress-ring'), h('div', { className: 'actions' }, h('vscode-button', { secondary: true, onclick: () => vscodeApi.postMessage({ type: 'cancel' }) }, icon('debug-stop'), ' Cancel')));
-  if (data.type === 'result') show(data.result, data.partial);
-  if (data.type === 'cancelled') render(h('h1', {}, 'Cancelled'), h('p', { className: 'muted' }, 'the queries were interrupted'));
-  if (data.type === 'error') render(h('h1', {}, 'Could not score'), h('p', { className: 'error' }, data.message));
+  if (data.type === 'running') {
+    rerunning = false;
+    current = null;
+    stopTicker();
+    clearCharts();
+    render(h('h1', {}, 'Scoring…'), h('p', { className: 'muted' }, 'running prediction and gold on the database'), h('vscode-progress-ring'), h('div', { className: 'actions' }, h('vscode-button', { secondary: true, icon: 'debug-stop', onclick: () => vscodeApi.postMessage({ type: 'cancel' }) }, 'Cancel')));
+  }
+  if (data.type === 'rerunning') {
+    if (!current) return; // nothing on screen to keep: the extension sends `running` then
+    rerunning = true;
+    before = current;
+    actions('rerunning');
+  }
+  if (data.type === 'result') {
+    const previous = rerunning && !data.partial && timed(data.result) ? before : null;
+    if (!data.partial) rerunning = false;
+    show(data.result, data.partial, previous);
+  }
+  if (data.type === 'cancelled') {
+    if (data.rerun && current) {
+      rerunning = false;
+      actions('cancelled');
+    } else {
+      stopTicker();
+      clearCharts();
+      render(h('h1', {}, 'Cancelled'), h('p', { className: 'muted' }, 'the queries were interrupted'));
+    }
+  }
+  if (data.type === 'error') {
+    if (data.rerun && current) {
+      rerunning = false;
+      actions('error', data.message);
+    } else {
+      stopTicker();
+      clearCharts();
+      render(h('h1', {}, 'Could not score'), h('p', { className: 'error' }, plain(data.message)));
+    }
+  }
 });

@@ -1,7 +1,10 @@
+import { CommanderError } from 'commander';
 import * as fs from 'fs';
 import * as path from 'path';
+import pc from 'picocolors';
 import packageJson from '../../package.json';
-import { ReadOnlyDatabase } from '../core/db/database';
+import { InputFileError } from '../core/bird/problems';
+import { ReadOnlyDatabase, SqliteError } from '../core/db/database';
 
 export const TOOL_NAME = 'ves-lens';
 export const TOOL_VERSION: string = packageJson.version;
@@ -19,27 +22,58 @@ export const EXIT = {
   input: 2,
 } as const;
 
+/**
+ * One exit rule for every command: 0 done (even with failed questions), 2 a usage or input error (the message
+ * names the option, file, line or key), 1 a bug. Writes the message (the stack trace only with `debug`) and
+ * returns the exit code.
+ */
+export function reportFailure(error: unknown, out: { debug: boolean; write: (text: string) => void }): number {
+  let code: number;
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (or the help / version, exit code 0) already.
+    return error.exitCode === 0 ? EXIT.done : EXIT.input;
+  } else if (error instanceof UsageError || error instanceof InputFileError) {
+    out.write(`${pc.red('error')}: ${error.message}\n`);
+    code = EXIT.input;
+  } else if (error instanceof SqliteError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
+    out.write(`${pc.red('error')}: a database cannot be read: ${error.message}\n`);
+    code = EXIT.input;
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    out.write(`${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it${out.debug ? '' : ', with the stack trace that --debug prints'}): ${message}\n`);
+    code = EXIT.bug;
+  }
+  if (out.debug && error instanceof Error) out.write(`${error.stack}\n`);
+  return code;
+}
+
 /** The longest time limit a timer can hold (setTimeout's 2^31 - 1 ms), in seconds. */
 export const MAX_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A value as a message quotes it: in JSON quotes (control characters visible), at most 40 characters. */
+export function quoted(text: string | number): string {
+  const value = String(text);
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
 
 /** A positive finite number, or a UsageError naming the option and the value. */
 export function positiveNumber(flag: string, text: string | number): number {
   const value = typeof text === 'number' ? text : /^\s*[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : NaN;
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag}: expected a positive number, got "${text}"`);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag}: expected a positive number, got ${quoted(text)}`);
   return value;
 }
 
 /** A positive whole number (no fraction: 1.5 rows means nothing), or a UsageError. */
 export function positiveInteger(flag: string, text: string | number): number {
   const value = positiveNumber(flag, text);
-  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag}: expected a positive whole number, got "${text}"`);
+  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag}: expected a positive whole number, got ${quoted(text)}`);
   return value;
 }
 
 /** A time limit in seconds, as milliseconds: positive, and short enough for a timer (about 24 days). */
 export function timeoutMs(flag: string, text: string | number): number {
   const seconds = positiveNumber(flag, text);
-  if (seconds > MAX_TIMEOUT_S) throw new UsageError(`${flag}: at most ${MAX_TIMEOUT_S} seconds, got "${text}"`);
+  if (seconds > MAX_TIMEOUT_S) throw new UsageError(`${flag}: at most ${MAX_TIMEOUT_S} seconds, got ${quoted(text)}`);
   return seconds * 1000;
 }
 

@@ -10,10 +10,10 @@ import { databaseFileProblem } from '../core/db/databaseFile';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/summary';
 import { buildTasks, databasePath, describeGoldSource, GOLD_SOURCES, GoldSource, EvalTask } from '../core/eval/tasks';
-import { Metric, METRICS, TimingMode } from '../core/eval/types';
+import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/report/json';
-import { failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
-import { checkOutputFile, positiveInteger, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
+import { efficiencyNotes, failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
+import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface EvalCommandOptions {
   questions: string;
@@ -25,6 +25,8 @@ export interface EvalCommandOptions {
   timeout: string;
   maxRows: string;
   iterations?: string;
+  scales?: string;
+  schema?: string;
   json?: string;
   progress: boolean;
   /** questions, gold-file or predictions (the prediction file's own gold_sql); default: --gold if given, else questions. */
@@ -34,14 +36,14 @@ export interface EvalCommandOptions {
 export function parseMetrics(text: string): Metric[] {
   const metrics = text.split(',').map((m) => m.trim().toLowerCase()).filter(Boolean);
   for (const m of metrics) {
-    if (!METRICS.includes(m as Metric)) throw new UsageError(`--metrics: unknown metric "${m}" (choose from ${METRICS.join(', ')})`);
+    if (!METRICS.includes(m as Metric)) throw new UsageError(`--metrics: unknown metric ${quoted(m)} (choose from ${METRICS.join(', ')})`);
   }
   if (metrics.length === 0) throw new UsageError('--metrics: name at least one metric');
   return METRICS.filter((m) => metrics.includes(m));
 }
 
 export function parseGoldSource(text: string): GoldSource {
-  if (!GOLD_SOURCES.includes(text as GoldSource)) throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got "${text}"`);
+  if (!GOLD_SOURCES.includes(text as GoldSource)) throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got ${quoted(text)}`);
   return text as GoldSource;
 }
 
@@ -62,6 +64,33 @@ function databaseProblems(dbRoot: string, tasks: readonly EvalTask[]): InputProb
   return problems;
 }
 
+/** `--scales 1,10,100`: whole factors from 1 to 10,000, in increasing order. */
+export function parseScales(text: string): number[] {
+  const factors = text.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+    const n = Number(part);
+    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--scales: "${part}" is not a whole factor from 1 to 10000`);
+    return n;
+  });
+  if (factors.length === 0) throw new UsageError('--scales: give at least one factor, e.g. 1,10,100');
+  return [...new Set(factors)].sort((a, b) => a - b);
+}
+
+/**
+ * A database on which every gold query failed (at least two questions) is damaged or not the one the
+ * questions were written for: said once, naming the file, instead of only question by question.
+ */
+function unusableDatabases(dbRoot: string, results: readonly QuestionResult[]): InputProblem[] {
+  const byDb = new Map<string, QuestionResult[]>();
+  for (const r of results) if (r.outcome !== 'skipped') byDb.set(r.db_id, [...(byDb.get(r.db_id) ?? []), r]);
+  const problems: InputProblem[] = [];
+  for (const [dbId, rs] of byDb) {
+    if (rs.length < 2 || !rs.every((r) => r.outcome === 'gold_error' && /^gold: /.test(r.error ?? ''))) continue;
+    const first = (rs[0].error ?? '').replace(/^gold: /, '').replace(/; prediction: .*$/s, '');
+    problems.push({ file: databasePath(dbRoot, dbId), message: `the gold SQL of all ${rs.length} questions on it fails (first: ${first}): is the database damaged, or another version?`, headline: true });
+  }
+  return problems;
+}
+
 export async function runEval(options: EvalCommandOptions): Promise<number> {
   const metrics = parseMetrics(options.metrics);
   if (options.timing !== 'fast' && options.timing !== 'official') throw new UsageError(`--timing: expected fast or official, got "${options.timing}"`);
@@ -69,6 +98,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const maxRows = positiveInteger('--max-rows', options.maxRows);
   const officialIterations = options.iterations !== undefined ? positiveInteger('--iterations', options.iterations) : undefined;
+  const scales = options.scales === undefined ? undefined : parseScales(options.scales);
+  if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
   const goldFromOption = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
   if (goldFromOption === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
   if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) {
@@ -105,10 +136,15 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     timeoutMs,
     maxRows,
     officialIterations,
+    scales,
+    schemaFile: options.schema,
     onResult: (result) => bar?.update({ last: `${result.question_id}: ${result.outcome}` }),
     onProgress: (progress) => {
       if (progress.phase === 'correctness') bar?.update(progress.done);
-      else if (bar) {
+      else if (bar && progress.phase === 'scales') {
+        bar.setTotal(progress.total);
+        bar.update(progress.done, { last: 'timing on scaled copies of the databases (built once, cached)' });
+      } else if (bar) {
         // Timing runs in passes over the correct pairs, each pass one block per pair still unsettled.
         bar.setTotal(progress.total);
         bar.update(progress.done, { last: `timing pass ${progress.pass}: ${progress.total - progress.done} pairs not settled yet` });
@@ -117,11 +153,13 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   });
   bar?.stop();
 
+  const named = new Set(problems.map((p) => p.file));
+  problems.push(...unusableDatabases(options.dbRoot, results).filter((p) => !named.has(p.file)));
   const summary = summarize(results, metrics);
   const out = process.stdout;
   out.write(scoreTable(summary, metrics) + '\n');
   out.write(outcomeTable(summary) + '\n');
-  for (const block of [skippedLine(summary), failureList(results), problemList(problems)]) {
+  for (const block of [skippedLine(summary), failureList(results), efficiencyNotes(results), problemList(problems)]) {
     if (block) out.write(block + '\n');
   }
   if (options.json) {

@@ -54,6 +54,7 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
         out.push(`  ${hint.message}`);
         if (hint.caveat) out.push(pc.dim(`  caveat: ${hint.caveat}`));
         if (hint.rewrite) out.push(`  rewrite: ${pc.green(hint.rewrite.statement.replace(/\s+/g, ' '))}`);
+        for (const other of hint.alternatives?.slice(1) ?? []) out.push(`  or:      ${pc.green(other.statement.replace(/\s+/g, ' '))}`);
         const verdict = verdicts.get(hint);
         if (verdict) out.push(`  verified: ${VERDICT_COLOUR[verdict.status](verdict.message)}`);
         else if (hint.rewrite && hint.kind === 'speed') out.push(pc.dim('  not measured: run with --verify to check the result and time it'));

@@ -1,9 +1,7 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import pc from 'picocolors';
-import { InputFileError } from '../core/bird/problems';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
-import { SqliteError } from '../core/db/database';
-import { EXIT, TOOL_NAME, TOOL_VERSION, UsageError } from './common';
+import { EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
 import { runEval } from './evalCommand';
 import { runExplain } from './explainCommand';
 import { runHints } from './hintsCommand';
@@ -36,6 +34,8 @@ program
   .option('--timeout <seconds>', 'time limit for one prediction/gold pair', '30')
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
   .option('--iterations <n>', 'runs of each pair with --timing official (official: 100)')
+  .option('--scales <list>', 're-time each correct pair on copies of its database scaled by these factors, e.g. 1,10,100 (built once, cached)')
+  .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
   .option('--json <file>', 'write every question\'s result as JSON')
   .option('--no-progress', 'no progress bar')
   .addOption(new Option('--gold-from <source>', "which gold to score against: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
@@ -102,26 +102,10 @@ program
     process.exitCode = await runScale(db, options);
   });
 
-/**
- * One exit rule for every command: 0 done (even with failed questions), 2 a usage or input error (the message
- * names the option, file, line or key), 1 a bug. No stack trace unless --debug.
- */
+let finished = false;
+
 function fail(error: unknown): void {
-  if (error instanceof CommanderError) {
-    // Commander has printed its message (or the help / version, exit code 0) already.
-    process.exitCode = error.exitCode === 0 ? EXIT.done : EXIT.input;
-  } else if (error instanceof UsageError || error instanceof InputFileError) {
-    process.stderr.write(`${pc.red('error')}: ${error.message}\n`);
-    process.exitCode = EXIT.input;
-  } else if (error instanceof SqliteError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
-    process.stderr.write(`${pc.red('error')}: a database cannot be read: ${error.message}\n`);
-    process.exitCode = EXIT.input;
-  } else {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it${debug ? '' : ', with the stack trace that --debug prints'}): ${message}\n`);
-    process.exitCode = EXIT.bug;
-  }
-  if (debug && error instanceof Error && !(error instanceof CommanderError)) process.stderr.write(`${error.stack}\n`);
+  process.exitCode = reportFailure(error, { debug, write: (text) => process.stderr.write(text) });
 }
 
 // A closed pipe (`ves-lens eval ... | head`) ends the output, not in a stack trace.
@@ -131,10 +115,15 @@ for (const stream of [process.stdout, process.stderr]) {
     else fail(error);
   });
 }
-process.on('uncaughtException', fail);
-process.on('unhandledRejection', fail);
+// Whatever escapes the command's own promise is a bug: said, with exit 1, never a bare stack trace.
+for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
+  process.on(event, (error: unknown) => {
+    finished = true;
+    fail(error);
+    process.exit(process.exitCode);
+  });
+}
 
-let finished = false;
 // Node ends the process when nothing is left to wait for: a command whose work never called back (a native
 // call that never returned) would exit 0 silently. Say so instead.
 process.on('beforeExit', () => {

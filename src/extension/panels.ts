@@ -5,6 +5,7 @@ import {
   EvaluateFileResult,
   QuestionInfo,
   Requests,
+  ScoreParams,
   ScoreResult,
   VerifyHintParams,
   VerifyHintResult,
@@ -55,33 +56,44 @@ export function registerPanelCommands(ctx: Context): void {
   /** Correctness first (a first result in well under two seconds), then the timing rounds. */
   /** What to score: SQL given outright, or the statement at an offset of a document as it is now. */
   type Target = { sql: string } | { uri: string; offset: number };
-  async function score(target: Target, questionId?: number | string, questionIndex?: number, maxRounds?: number) {
+  async function score(target: Target, questionId?: number | string, questionIndex?: number, thorough = false) {
     running?.cancel();
     const cancel = (running = new vscode.CancellationTokenSource());
-    const rerun = () => score(target, questionId, questionIndex, 120);
-    const webview = scorePanel.show(`Score: question ${questionId ?? `#${questionIndex}`}`, (message) => {
+    const rerun = () => score(target, questionId, questionIndex, true);
+    const label = `question ${questionId ?? `#${questionIndex}`}`;
+    const webview = scorePanel.show(`Score: ${label}`, (message) => {
       if (message.type === 'cancel') cancel.cancel();
       if (message.type === 'rerun') void rerun();
     });
-    void webview.postMessage({ type: 'running', maxRounds });
+    // A re-run keeps the numbers on screen until the new ones arrive; a new score replaces the panel.
+    void webview.postMessage({ type: thorough ? 'rerunning' : 'running' });
+    // A run superseded by a newer one (another lens clicked) must not post its cancellation over the newer panel.
+    const post = (message: object) => { if (running === cancel) void webview.postMessage(message); };
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `VES Lens: scoring question ${questionId ?? `#${questionIndex}`}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: thorough ? `VES Lens: re-timing ${label} with more iterations` : `VES Lens: scoring ${label}`, cancellable: true },
       async (progress, token) => {
         token.onCancellationRequested(() => cancel.cancel());
         try {
-          progress.report({ message: 'running prediction and gold' });
-          const first = await client.sendRequest<ScoreResult>(Requests.score, { ...target, questionId, questionIndex, phase: 'correctness' }, cancel.token);
-          void webview.postMessage({ type: 'result', result: first, partial: first.ex === 1 });
-          if (first.ex !== 1) return; // nothing to time: only a correct prediction has a VES
+          if (!thorough) {
+            progress.report({ message: 'running prediction and gold' });
+            const first = await client.sendRequest<ScoreResult>(Requests.score, { ...target, questionId, questionIndex, phase: 'correctness' }, cancel.token);
+            post({ type: 'result', result: first, partial: first.ex === 1 });
+            if (first.ex !== 1) return; // nothing to time: only a correct prediction has a VES
+          }
           progress.report({ message: 'timing prediction and gold (alternating rounds)' });
-          const full = await client.sendRequest<ScoreResult>(Requests.score, { ...target, questionId, questionIndex, phase: 'full', maxRounds }, cancel.token);
-          void webview.postMessage({ type: 'result', result: full, partial: false });
+          // vesLens.scales: also re-time the pair on scaled copies of its database (the panel draws the ratio against the scale).
+          const scales = vscode.workspace.getConfiguration('vesLens').get<number[]>('scales') ?? [];
+          const params: ScoreParams & { phase: 'full' } = { ...target, questionId, questionIndex, phase: 'full', thorough: thorough || undefined, scales: scales.length ? scales : undefined };
+          const full = await client.sendRequest<ScoreResult>(Requests.score, params, cancel.token);
+          post({ type: 'result', result: full, partial: false });
         } catch (error) {
-          if (isCancellation(error)) void webview.postMessage({ type: 'cancelled' });
+          if (isCancellation(error)) post({ type: 'cancelled', rerun: thorough });
           else {
-            void webview.postMessage({ type: 'error', message: (error as Error).message });
+            post({ type: 'error', message: (error as Error).message, rerun: thorough });
             void vscode.window.showErrorMessage(`VES Lens: ${(error as Error).message}`);
           }
+        } finally {
+          if (running === cancel) running = undefined;
         }
       },
     );

@@ -206,11 +206,12 @@ connection.onRequest(Requests.verifyHint, async (params: VerifyHintParams): Prom
   const rowsAgree = verdict.sameSet === true && verdict.status !== 'changes-results' && verdict.status !== 'failed';
   if (!rowsAgree && !confirmedHazard) return { status: verdict.status, message: verdict.message, recommended: false };
   // Inside a JSON string the new text must be escaped as JSON.
-  const text = document.languageId === 'sql' ? hint.rewrite.text : JSON.stringify(hint.rewrite.text).slice(1, -1);
+  const rewrite = verdict.rewrite ?? hint.rewrite;
+  const text = document.languageId === 'sql' ? rewrite.text : JSON.stringify(rewrite.text).slice(1, -1);
   return {
     status: verdict.status,
     message: verdict.message,
-    edit: { start: hint.rewrite.range.start, end: hint.rewrite.range.end, text },
+    edit: { start: rewrite.range.start, end: rewrite.range.end, text },
     recommended: hint.kind === 'correctness' || verdict.status === 'faster',
   };
 });
@@ -314,6 +315,7 @@ connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'cor
       maxRows: settings.maxRows,
       keepSamples: true,
       fastTiming: params.thorough ? THOROUGH_TIMING : undefined,
+      scales: params.phase === 'correctness' ? undefined : params.scales,
       signal: guard.signal,
     });
     if (guard.cancelled()) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
@@ -333,6 +335,8 @@ connection.onRequest(Requests.score, async (params: ScoreParams & { phase?: 'cor
       rvesBucketProbabilities: result.rves_bucket_probabilities,
       rvesExpectedReward: result.rves_expected_reward,
       rvesUncertain: result.rves_uncertain,
+      timeRatioByScale: result.time_ratio_by_scale ?? null,
+      growth: result.growth ?? null,
       difference: result.difference ?? null,
       goldPlan: planSummary(goldPlan),
       predPlan: planSummary(predPlan),

@@ -42,6 +42,8 @@ export interface ScoreParams {
   questionIndex?: number;
   /** Time longer than the default for a tighter interval ("Re-run with more iterations"). */
   thorough?: boolean;
+  /** Data scales to re-time the pair at (setting vesLens.scales), e.g. [1, 10, 100]; none: no scaled copies. */
+  scales?: number[];
   /** A token for $/progress while it runs. */
   progressToken?: string;
 }
@@ -75,6 +77,9 @@ export interface ScoreResult {
   rvesBucketProbabilities: Record<string, number> | null;
   rvesExpectedReward: number | null;
   rvesUncertain: boolean | null;
+  /** With scales: the full-execution ratio at each data scale (null where it timed out), and what it says. */
+  timeRatioByScale?: Record<string, number | null> | null;
+  growth?: string | null;
   difference: { pred_rows: number; gold_rows: number; missing: unknown[][]; extra: unknown[][] } | null;
   goldPlan: PlanSummary;
   predPlan: PlanSummary;

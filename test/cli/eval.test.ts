@@ -57,6 +57,10 @@ describe('ves-lens eval (a real process)', () => {
     const timed = report.questions.filter((q: { outcome: string }) => q.outcome === 'correct');
     assert.ok(timed.length >= 3);
     for (const q of timed) {
+      if (q.same_program) {
+        assert.equal(q.time_ratio, 1, 'the same program is not timed: ratio 1');
+        continue;
+      }
       assert.ok(q.time_ratio > 0);
       assert.ok(q.time_ratio_interval[0] <= q.time_ratio && q.time_ratio <= q.time_ratio_interval[1]);
       assert.ok(q.runs >= 3);
@@ -78,7 +82,9 @@ describe('ves-lens eval (a real process)', () => {
     for (const q of timed) {
       assert.equal(q.timing, 'official-ves');
       assert.equal(q.runs, 4);
-      assert.ok(q.notes.some((n: string) => /R-VES ratio .* \(official-rves, 4 runs\)/.test(n)));
+      assert.ok(q.rves_time_ratio > 0, 'R-VES has its own ratio, from mini_dev\'s protocol');
+      assert.equal(q.rves, Math.sqrt(q.rves_reward), 'official mode: the reward of the official ratio, as the script');
+      assert.ok(q.notes.some((n: string) => /R-VES timing: \d+ of 4 ratios dropped/.test(n)));
     }
   });
 

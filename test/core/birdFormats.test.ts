@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadGold } from '../../src/core/bird/gold';
+import { binaryKind, firstInvalidUtf8 } from '../../src/core/bird/fileKind';
 import { BIRD_SEPARATOR, loadPredictions } from '../../src/core/bird/predictions';
 import { InputFileError, InputProblem } from '../../src/core/bird/problems';
 import { loadQuestions, Question } from '../../src/core/bird/questions';
@@ -143,5 +144,85 @@ describe('question and gold files', () => {
     const damo = loadQuestions(path.join(BIRD_DATA, 'questions', 'dev.damo-2023.json'));
     assert.equal(damo.questions[10].questionId, 10, 'no question_id: the position stands in');
     assert.equal(damo.questions[10].difficulty, '');
+  });
+});
+
+describe('input problems that explain many results at once (issue 8, item 2)', () => {
+  it('a shorter prediction file: one headline problem, in the words the report uses', () => {
+    const problems: InputProblem[] = [];
+    const tasks = buildTasks([question(0, 1), question(1, 2), question(2, 3)], loadPredictions(write('p.sql', 'SELECT 1\n')), undefined, problems);
+    assert.deepEqual(problems.map((p) => [p.message, p.headline]), [['1 predictions for 3 questions: paired by position, 2 questions have no prediction (scored 0 as prediction errors)', true]]);
+    assert.deepEqual(tasks.map((t) => t.missing !== undefined), [false, true, true]);
+  });
+
+  it('a gold file of another length, and gold lines for other databases', () => {
+    const problems: InputProblem[] = [];
+    buildTasks([question(0, 1), question(1, 2)], loadPredictions(write('p.sql', 'SELECT 1\nSELECT 2\n')), loadGold(write('g.sql', 'SELECT 1\tother\n')), problems);
+    assert.match(problems[0].message, /^1 gold lines for 2 questions: paired by position, 1 question has no gold line \(scored 0 as gold errors\)$/);
+    assert.match(problems[1].message, /^1 of 1 gold lines name another database than their question \(first: line 1 names other, question 1 is on db\)/);
+  });
+
+  it('question_id pairing: predictions for questions the file does not have', () => {
+    const problems: InputProblem[] = [];
+    const file = write('p.json', JSON.stringify([{ question_id: 1, predicted_sql: 'SELECT 1' }, { question_id: 99, predicted_sql: 'SELECT 1' }]));
+    buildTasks([question(0, 1), question(1, 2)], loadPredictions(file), undefined, problems);
+    assert.deepEqual(problems.filter((p) => p.headline).map((p) => p.message), [
+      '2 predictions for 2 questions: paired by question_id, 1 question has no prediction (scored 0 as prediction errors)',
+      '1 prediction names a question_id the question file does not have (ignored): 99',
+    ]);
+  });
+});
+
+describe('gold carried by a prediction file (issue 8, item 6)', () => {
+  const file = () => write('p.json', JSON.stringify([
+    { question_id: 1, predicted_sql: 'SELECT 1', gold_sql: 'SELECT  1 ;' },
+    { question_id: 2, predicted_sql: 'SELECT 2', gold_sql: 'SELECT 22' },
+  ]));
+
+  it('is read, compared (spacing and a final semicolon aside) and reported where it differs', () => {
+    const loaded = loadPredictions(file());
+    assert.equal(loaded.goldField, 'gold_sql');
+    const problems: InputProblem[] = [];
+    const tasks = buildTasks([question(0, 1), question(1, 2)], loaded, undefined, problems);
+    assert.deepEqual(tasks.map((t) => t.goldSql), ['SELECT 1', 'SELECT 2'], 'the question file\'s gold by default');
+    assert.equal(tasks[0].notes.length, 0);
+    assert.match(tasks[1].notes[0], /gold differs from the gold used; --gold-from predictions would score against it: SELECT 22/);
+    assert.match(problems[0].message, /carries its own gold \(gold_sql\) for 2 questions; it differs from the gold used \(the question file's SQL field\) for 1 \(question 2\)/);
+  });
+
+  it('--gold-from predictions uses it', () => {
+    const tasks = buildTasks([question(0, 1), question(1, 2), question(2, 3)], loadPredictions(file()), undefined, [], { goldFrom: 'predictions' });
+    assert.deepEqual(tasks.map((t) => t.goldSql), ['SELECT  1 ;', 'SELECT 22', 'SELECT 3']);
+    assert.match(tasks[2].missing ?? '', /no prediction for this question/, 'no prediction stays a prediction error');
+  });
+
+  it('BIRD question objects with a predicted_sql beside SQL: SQL is the gold', () => {
+    const loaded = loadPredictions(write('p.json', JSON.stringify([{ question_id: 1, question: 'q', SQL: 'SELECT 9', predicted_sql: 'SELECT 1' }])));
+    assert.equal(loaded.predictions[0].sql, 'SELECT 1');
+    assert.equal(loaded.predictions[0].goldSql, 'SELECT 9');
+  });
+});
+
+describe('files that are no input of their kind (issue 8, item 3)', () => {
+  it('binaryKind tells databases, archives, UTF-16 and noise from text, and lets a stray NUL through', () => {
+    assert.equal(binaryKind(Buffer.from('SQLite format 3\0rest')), 'a SQLite database');
+    assert.equal(binaryKind(Buffer.from([0x50, 0x4b, 3, 4, 0, 0])), 'a ZIP archive');
+    assert.equal(binaryKind(Buffer.from('SELECT 1\n', 'utf16le')), 'UTF-16 text without a byte-order mark (save it as UTF-8)');
+    assert.equal(binaryKind(Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 31) % 256))), 'a binary file');
+    assert.equal(binaryKind(Buffer.from('SELECT 1\0\nSELECT 2\n')), undefined);
+    assert.equal(binaryKind(Buffer.from('SELECT "é" FROM t\tWHERE 1\r\n')), undefined);
+  });
+
+  it('firstInvalidUtf8 finds the first byte that breaks UTF-8', () => {
+    assert.equal(firstInvalidUtf8(Buffer.from('SELECT é 😀', 'utf8')), -1);
+    assert.equal(firstInvalidUtf8(Buffer.from("SELECT 'é'", 'latin1')), 8);
+    assert.equal(firstInvalidUtf8(Buffer.from([0x41, 0xed, 0xa0, 0x80])), 1, 'an encoded surrogate is no UTF-8');
+    assert.equal(firstInvalidUtf8(Buffer.from([0x41, 0xe2, 0x82])), 1, 'cut short');
+  });
+
+  it('a question file as predictions is refused; a byte-order mark at the start of a file is dropped', () => {
+    assert.throws(() => loadPredictions(write('q.json', JSON.stringify([{ question_id: 1, db_id: 'a', question: 'q', evidence: '', SQL: 'SELECT 1', difficulty: 'simple' }]))), /a BIRD question file/);
+    const loaded = loadQuestions(write('q.json', '\ufeff[{"question_id": 1, "db_id": "a", "SQL": "SELECT 1"}]'));
+    assert.equal(loaded.questions[0].dbId, 'a');
   });
 });

@@ -11,7 +11,7 @@ import { RULES } from '../../src/core/hints/rules';
 import { prefixUpperBound } from '../../src/core/hints/rules/functionOnColumn';
 import { Hint } from '../../src/core/hints/types';
 import { verifyHint } from '../../src/core/hints/verify';
-import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';
+import { BIRD_DATA, birdDataMissing, makeDatabase, REPO_ROOT, tempDir } from '../helpers';
 
 const SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 
@@ -33,6 +33,13 @@ const POSITIVE: [string, string, string][] = [
   ['VL007', 'SELECT id FROM superhero WHERE eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7', 'eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7'],
   ['VL008', 'SELECT DISTINCT publisher_id FROM superhero GROUP BY publisher_id', 'DISTINCT'],
   ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT publisher_id FROM superhero)', 'NOT IN (SELECT publisher_id FROM superhero)'],
+  // Issue 8, item 12: DISTINCT, an unqualified column another table also has, a NOT NULL column made nullable by a LEFT JOIN.
+  ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT DISTINCT publisher_id FROM superhero)', 'NOT IN (SELECT DISTINCT publisher_id FROM superhero)'],
+  ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT hero_id FROM hero_power WHERE power_id = 1)', 'NOT IN (SELECT hero_id FROM hero_power WHERE power_id = 1)'],
+  ['VL009', 'SELECT id FROM publisher WHERE id NOT IN (SELECT T2.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id)', 'NOT IN (SELECT T2.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id)'],
+  // Issue 8, item 13: the BIRD paper's direction, COUNT(*) → COUNT(<primary key>), offered too.
+  ['VL002', 'SELECT COUNT(*) FROM superhero AS T1 WHERE T1.height_cm > 200', 'COUNT(*)'],
+  ['VL002', 'SELECT COUNT(id) FROM superhero', 'COUNT(id)'],
 ];
 
 /** Statements a rule must leave alone. */
@@ -57,6 +64,14 @@ const NEGATIVE: [string, string][] = [
   ['VL007', 'SELECT id FROM superhero WHERE eye_colour_id = 1 OR hair_colour_id = 9'],
   ['VL008', 'SELECT DISTINCT publisher_id FROM superhero GROUP BY publisher_id, gender_id'],
   ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT id FROM superhero)'],
+  // Issue 8, item 11: the nullable side of an outer join is no "never NULL" column (747 rows vs 750).
+  ['VL002', 'SELECT COUNT(T2.id) FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id'],
+  ['VL002', 'SELECT COUNT(publisher.id) FROM superhero LEFT OUTER JOIN publisher ON superhero.publisher_id = publisher.id'],
+  ['VL002', 'SELECT COUNT(T1.id) FROM superhero T1 RIGHT JOIN publisher T2 ON T1.publisher_id = T2.id'],
+  ['VL002', 'SELECT COUNT(T1.id) FROM superhero T1 FULL JOIN publisher T2 ON T1.publisher_id = T2.id'],
+  ['VL002', 'SELECT COUNT(*) FROM hero_power'],
+  // An outer join around the subquery makes nothing inside it nullable.
+  ['VL009', 'SELECT T1.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id WHERE T1.id NOT IN (SELECT T2.id FROM publisher T2)'],
 ];
 
 describe('hint rules on the superhero schema', () => {
@@ -135,6 +150,62 @@ describe('hint rules on the superhero schema', () => {
       assert.equal(verdict.status, 'changes-results');
       assert.match(verdict.message, /confirmed on this data: the original returns 0 rows/);
     });
+  });
+});
+
+describe('VL002 in both directions, never claiming either without a measurement (issue 8, items 11 and 13)', () => {
+  let db: ReadOnlyDatabase;
+  let schema: SchemaInfo;
+  before(async () => {
+    db = await ReadOnlyDatabase.open(SUPERHERO);
+    schema = await readSchema(db);
+  });
+  after(() => db.close());
+  const vl002 = (sql: string, s = schema) => analyzeSql(sql, { schema: s }).flatMap((x) => x.hints).filter((h) => h.rule === 'VL002');
+
+  it('a LEFT JOIN makes a NOT NULL column nullable: COUNT(*) would change 747 into 750, so no hint', async () => {
+    const sql = 'SELECT COUNT(T2.id) FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id';
+    const counted = await readQuery(db, sql, { maxRows: 10 });
+    const star = await readQuery(db, sql.replace('COUNT(T2.id)', 'COUNT(*)'), { maxRows: 10 });
+    assert.ok(counted.status === 'ok' && star.status === 'ok');
+    assert.deepEqual([counted.rows[0][0], star.rows[0][0]], [747, 750], 'the two forms count differently here');
+    assert.deepEqual(vl002(sql), []);
+    const hints = vl002(sql.replace('COUNT(T2.id)', 'COUNT(T1.id)'));
+    assert.equal(hints.length, 1, 'the preserved side is still never NULL');
+    assert.deepEqual(hints[0].alternatives?.map((a) => a.text), ['COUNT(*)']);
+    const keyed = vl002(sql.replace('COUNT(T2.id)', 'COUNT(*)'));
+    assert.deepEqual(keyed[0].alternatives?.map((a) => a.text), ['COUNT(T1.id)'], 'COUNT(*) → the key of the preserved table, never of T2');
+  });
+
+  it('offers the paper\'s COUNT(*) → COUNT(<primary key>) and the reverse as data, claiming no direction', async () => {
+    for (const [sql, forms] of [
+      ['SELECT COUNT(*) FROM superhero WHERE height_cm > 200', ['COUNT(superhero.id)']],
+      ['SELECT COUNT(T1.id) FROM superhero AS T1 WHERE T1.height_cm > 200', ['COUNT(*)']],
+      ['SELECT s.publisher_id, COUNT(*) FROM superhero s JOIN publisher p ON p.id = s.publisher_id GROUP BY s.publisher_id', ['COUNT(s.id)']],
+    ] as const) {
+      const [hint] = vl002(sql);
+      assert.ok(hint, sql);
+      assert.deepEqual(hint.alternatives?.map((a) => a.text), forms);
+      assert.equal(hint.rewrite?.statement, hint.alternatives?.[0].statement);
+      assert.match(hint.message, /nothing is claimed here: --verify runs each form/);
+      assert.match(hint.message, /BIRD paper advises COUNT\(<primary key>\)/);
+      for (const form of hint.alternatives ?? []) {
+        const original = await readQuery(db, sql, { maxRows: 1000 });
+        const rewritten = await readQuery(db, form.statement, { maxRows: 1000 });
+        assert.ok(original.status === 'ok' && rewritten.status === 'ok' && sameResultSet(original.rows, rewritten.rows), form.statement);
+      }
+    }
+  });
+
+  it('a NOT NULL column that is not the key: both COUNT(*) and COUNT(<key>)', async () => {
+    const file = await makeDatabase(path.join(tempDir(), 'nn.sqlite'), "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO t VALUES (1, 'a'), (2, 'b');");
+    const other = await ReadOnlyDatabase.open(file);
+    try {
+      const [hint] = vl002('SELECT COUNT(x.name) FROM t AS x', await readSchema(other));
+      assert.deepEqual(hint.alternatives?.map((a) => a.text), ['COUNT(*)', 'COUNT(x.id)']);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -94,3 +94,92 @@ describe('EX and Soft-F1 agree with CPython sqlite3 on tricky values', () => {
     });
   });
 });
+
+/**
+ * What CPython 3.11's sqlite3 does with entries that are not plain queries (issue 8, items 1, 4, 5): each runs in
+ * Python (rows, or the exception's class and message) and through VES Lens's readQuery; both must agree.
+ * The one deliberate difference: where Python raises "You can only execute one statement at a time.", VES
+ * Lens says `refused` (both score 0).
+ */
+const PYTHON_ERRORS = `
+import json, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1]); out = []
+for sql in json.loads(sys.stdin.read()):
+    try:
+        out.append({"rows": [list(r) for r in conn.execute(sql).fetchall()]})
+    except Exception as e:
+        out.append({"error": type(e).__name__, "message": str(e)})
+print(json.dumps(out))
+`;
+
+const ENTRIES: string[] = [
+  // NUL anywhere: Python refuses before SQLite sees it (node-sqlite3 would never call back).
+  'SELECT 1\0',
+  "SELECT 'a\0b'",
+  'SELECT 1 -- \0',
+  'SELECT 1; \0',
+  '\0',
+  // A byte-order mark is a space to SQLite's tokenizer, wherever a token may start.
+  '\ufeffSELECT 1',
+  ' \ufeffSELECT k FROM u',
+  'SELECT \ufeff1',
+  '\ufeff\ufeffSELECT k FROM u ORDER BY k',
+  'SELECT 1\ufeff',
+  'SELECT 1;\ufeff',
+  // Parameters with nothing bound: Python refuses; node-sqlite3 would bind NULL (and could score 1).
+  'SELECT ?',
+  'SELECT * FROM u WHERE v = ? OR 1',
+  'SELECT :x',
+  'SELECT @x',
+  'SELECT $x',
+  'SELECT ?1',
+  'SELECT ?3, ?',
+  'SELECT :a, :a',
+  "SELECT '?', ':x' -- ?",
+  'SELECT ? FROM no_such_table',
+  'SELECT ?; SELECT 2',
+  // Markdown fences, prose, garbage: syntax errors, not refusals.
+  '```sql\nSELECT 1\n```',
+  'Here is the SQL: SELECT 1',
+  'SELEC 1',
+  'garbage; SELECT 1',
+  'SELECT nope FROM u; SELECT 1',
+  // Several statements.
+  'SELECT 1; SELECT 2',
+  'SELECT 1; garbage',
+  // A tab is whitespace inside a query.
+  'SELECT k FROM\tu WHERE\tk = 1',
+];
+
+describe('errors, refusals and odd characters agree with CPython sqlite3 (issue 8, items 1, 4, 5)', () => {
+  let dbFile: string;
+  let expected: ({ rows: unknown[][] } | { error: string; message: string })[];
+  before(async () => {
+    dbFile = await makeDatabase(path.join(tempDir(), 'errors.sqlite'), FIXTURE);
+    const python = spawnSync('python3', ['-c', PYTHON_ERRORS, dbFile], { input: JSON.stringify(ENTRIES), encoding: 'utf8' });
+    assert.equal(python.status, 0, python.stderr);
+    expected = JSON.parse(python.stdout);
+  });
+
+  ENTRIES.forEach((sql, i) => {
+    it(JSON.stringify(sql), async () => {
+      const db = await ReadOnlyDatabase.open(dbFile);
+      try {
+        const ours = await readQuery(db, sql, { maxRows: 1000 });
+        const python = expected[i];
+        if ('rows' in python) {
+          assert.equal(ours.status, 'ok', `Python runs it; VES Lens says ${'message' in ours ? ours.message : ''}`);
+          assert.ok(ours.status === 'ok' && sameResultSet(ours.rows, python.rows as never), 'same rows');
+        } else if (python.message === 'You can only execute one statement at a time.') {
+          assert.equal(ours.status, 'refused');
+          assert.match('message' in ours ? ours.message : '', /more than one statement.*You can only execute one statement at a time/);
+        } else {
+          assert.equal(ours.status, 'error', `Python: ${python.error}: ${python.message}`);
+          assert.equal('message' in ours ? ours.message : '', python.message);
+        }
+      } finally {
+        await db.close();
+      }
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { tokenize } from '../../src/core/sql/lexer';
-import { firstStatement, refusalReason, splitStatements } from '../../src/core/sql/statements';
+import { firstStatement, parameterCount, refusalReason, splitStatements } from '../../src/core/sql/statements';
 
 describe('splitStatements', () => {
   it('splits at top-level semicolons only', () => {
@@ -93,4 +93,58 @@ describe('refusalReason', () => {
     'EXPLAIN DELETE FROM t',
   ];
   for (const sql of refused) it(`refuses: ${sql}`, () => assert.notEqual(refusalReason(sql), null));
+});
+
+describe('refused is only for what would write or reach outside (issue 8, item 4)', () => {
+  // Garbage, Markdown fences and prose are no statements at all: SQLite's syntax error says so (see the
+  // CPython oracle test), they are never "refused".
+  const notRefused = [
+    '```sql\nSELECT 1\n```',
+    'Here is the query: SELECT 1',
+    'SELEC 1',
+    '"DELETE" FROM t',
+    '\ufeffSELECT 1',
+    '42',
+    'SQL: DELETE FROM t',
+  ];
+  for (const sql of notRefused) it(`left to SQLite: ${JSON.stringify(sql)}`, () => assert.equal(refusalReason(sql), null));
+
+  it('a byte-order mark before a write is a space to SQLite, and to the check', () => {
+    assert.match(refusalReason('\ufeffDELETE FROM t') ?? '', /only read queries run; this statement is a DELETE/);
+    assert.match(refusalReason("\ufeff VACUUM INTO '/tmp/x'") ?? '', /VACUUM/);
+  });
+
+  it('names what a refused statement is', () => {
+    assert.equal(refusalReason('insert into t values (1)'), 'only read queries run; this statement is an INSERT');
+    assert.equal(refusalReason('PRAGMA user_version = 3'), 'only read queries run; this statement is a PRAGMA');
+    assert.equal(refusalReason("ATTACH 'x' AS y"), 'only read queries run; this statement is an ATTACH');
+    assert.equal(refusalReason("SELECT load_extension('x')"), 'load_extension() is not allowed');
+  });
+});
+
+describe('parameterCount follows sqlite3_bind_parameter_count (issue 8, item 5)', () => {
+  // Each count was checked against CPython 3.11: "Incorrect number of bindings supplied. The current statement uses N".
+  const cases: [string, number][] = [
+    ['SELECT 1', 0],
+    ["SELECT '?', ':x', \"@y\" -- ?\n/* $z */", 0],
+    ['SELECT ?', 1],
+    ['SELECT ?, ?', 2],
+    ['SELECT ?1', 1],
+    ['SELECT ?5', 5],
+    ['SELECT ?3, ?', 4],
+    ['SELECT ?, ?1', 1],
+    ['SELECT :x', 1],
+    ['SELECT :a, :a', 1],
+    ['SELECT :a, @a, $a', 3],
+    ['SELECT :a, ?1', 1],
+    ['SELECT ?2, :a', 3],
+    ['SELECT :1', 1],
+    ['SELECT @x', 1],
+    ['SELECT $x', 1],
+    ['SELECT $a::b(c)', 1],
+    ['SELECT #x', 1],
+    ['SELECT #1', 0],
+    ['SELECT a$b FROM t', 0],
+  ];
+  for (const [sql, n] of cases) it(`${JSON.stringify(sql)} uses ${n}`, () => assert.equal(parameterCount(sql), n));
 });

@@ -35,6 +35,23 @@ async function waitForWebview(page: Page, pattern: RegExp, timeoutMs = 60_000): 
   throw new Error(`no webview showed ${pattern}; saw: ${(await webviewText(page)).join('\n---\n').slice(0, 2000)}`);
 }
 
+/** The webview frame whose page shows an element (VS Code nests each panel's page two iframes deep). */
+async function webviewFrameWith(page: Page, selector: string): Promise<Frame> {
+  for (const frame of page.frames()) {
+    if (await frame.locator(selector).count().catch(() => 0)) return frame;
+  }
+  throw new Error(`no webview has ${selector}`);
+}
+
+/** Polls an expression in a webview frame (its CSP forbids the eval that frame.waitForFunction uses). */
+async function waitInFrame(frame: Frame, expression: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await frame.evaluate<boolean>(expression).catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`webview never satisfied ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -72,7 +89,8 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       assert.equal(pack.status, 0, pack.stderr);
     }
     const workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL });
-    server = await startCodeServer({ workspace, vsix: VSIX });
+    // Scales: the Score panel also re-times the pair on ×10 and ×100 copies of the database and draws the curve.
+    server = await startCodeServer({ workspace, vsix: VSIX, settings: { 'vesLens.scales': [1, 10, 100] } });
     browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
       executablePath: CHROMIUM,
       viewport: { width: 1600, height: 1000 },
@@ -115,10 +133,59 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     // Card labels are upper-cased by the theme's CSS, so innerText reads them so.
     const first = await waitForWebview(page, /Question 717[\s\S]*outcome\s+correct[\s\S]*EX\s+1/i);
     assert.match(first, /Soft-F1\s+1\.000/i);
-    const timed = await waitForWebview(page, /time ratio\s+[\d.]+×\s+95 % interval [\d.]+–[\d.]+ · \d+ runs/i, 90_000);
-    assert.match(timed, /R-VES reward\s+[\d.]+/i);
+    const timed = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i, 90_000);
+    assert.match(timed, /R-VES ratio \(all rows\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i);
+    assert.match(timed, /R-VES reward\s+(1\.25|1|0\.75|0\.5|0\.25)\s+bucket /i);
+    assert.match(timed, /Timing\s+timed quantity[\s\S]*first row \(VES\): median gold [\d.]+ ms, prediction [\d.]+ ms/);
+    assert.match(timed, /Ratio as the data grows\s+prediction (and gold grow alike|scales better than gold|scales worse than gold): [\d.]+× at ×1, [\d.]+× at ×100/);
     assert.match(timed, /Plans[\s\S]*QUERY PLAN[\s\S]*QUERY PLAN/);
+    assert.doesNotMatch(timed, /\u001b|\[\d+m/, 'no terminal escape codes');
+    assert.doesNotMatch(timed, /\{"|"\s*:/, 'no raw JSON');
+    const panel = await webviewFrameWith(page, '#rerun');
+    assert.equal(await panel.locator('canvas').count(), 2, 'the timing samples and the ratio-vs-scale curve');
     await shot('score-panel');
+    await panel.locator('h2', { hasText: 'Ratio as the data grows' }).scrollIntoViewIfNeeded();
+    await shot('score-panel-scale');
+  });
+
+  it('"Re-run with more iterations" keeps the old numbers visible while it runs, then shows the new ones', async () => {
+    const panel = await webviewFrameWith(page, '#rerun');
+    const cardsBefore = await panel.locator('.cards').innerText();
+    const ratioBefore = cardsBefore.match(/time ratio \(VES, first row\)\s+([\d.]+×\s+a repeat run: [\d.]+–[\d.]+×)/i)?.[1];
+    assert.ok(ratioBefore, cardsBefore);
+    await panel.locator('#rerun').click();
+    const during = await waitForWebview(page, /re-running with more iterations…/, 10_000);
+    assert.ok(during.includes(ratioBefore), `the previous numbers stay on screen while it runs:\n${during.slice(0, 1500)}`);
+    assert.match(during, /re-running with more iterations… \d+ s\s+Cancel\s+the numbers shown are from the previous run/);
+    assert.equal(await panel.locator('#rerun[disabled]').count(), 1, 'the button is disabled while it runs');
+    assert.equal(await panel.locator('.actions vscode-progress-ring').count(), 1);
+    await shot('score-rerunning');
+    // The new result says what the interval was before the re-run.
+    const after = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i, 120_000);
+    assert.doesNotMatch(after, /re-running/);
+    assert.match(after, /R-VES ratio \(all rows\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+×/i);
+    assert.doesNotMatch(after, /\u001b/);
+    assert.equal(await panel.locator('#rerun:not([disabled])').count(), 1);
+    await shot('score-rerun-done');
+    // The same panel in a dark theme (the charts redraw in the theme's colours), then back to the light default.
+    const pickTheme = async (name: string) => {
+      // Not runCommand: "Preferences: Browse Color Themes in Marketplace" also matches and may come first.
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
+      await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor(); // the theme list is up
+      await page.locator('.quick-input-widget input').fill(name);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+      await page.keyboard.press('Enter');
+    };
+    await pickTheme('Dark Modern');
+    await waitInFrame(panel, "document.body.classList.contains('vscode-dark')");
+    await page.waitForTimeout(500);
+    await shot('score-panel-dark');
+    await pickTheme('Light Modern');
+    await waitInFrame(panel, "document.body.classList.contains('vscode-light')");
+    // Clicking in the panel moved the focus to its editor group: give it back to the editor, as before this step.
+    await page.locator('.tab', { hasText: 'predicted.sql' }).first().click();
   });
 
   it('applies a hint\'s rewrite through its quick fix, verified on the database', async () => {

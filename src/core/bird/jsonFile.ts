@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { parseTree } from 'jsonc-parser';
+import { parse, ParseError, parseTree } from 'jsonc-parser';
 import { binaryKind, byteLineAndColumn, firstInvalidUtf8 } from './fileKind';
 import { InputFileError, lineAndColumn } from './problems';
 
@@ -49,18 +49,24 @@ export function readTextFile(file: string, what = 'text file'): string {
   }
 }
 
-/** JSON.parse with an error that names the file, line and column. */
+/** JSON.parse with an error that names the file, line and column (found by jsonc-parser when V8's message has no position). */
 export function parseJsonFile(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
-    const where = position ? lineAndColumn(text, Number(position[1])) : undefined;
+    let offset = position ? Number(position[1]) : undefined;
+    if (offset === undefined) {
+      const errors: ParseError[] = [];
+      parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+      offset = errors[0]?.offset;
+    }
+    const where = offset !== undefined ? lineAndColumn(text, offset) : undefined;
     throw new InputFileError({
       file,
       where: where ? `line ${where.line}, column ${where.column}` : undefined,
-      message: `not valid JSON: ${message}`,
+      message: `not valid JSON: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}`,
     });
   }
 }

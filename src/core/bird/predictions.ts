@@ -69,7 +69,7 @@ function fromObjectFile(file: string, text: string): PredictionFile {
     const { sql, dbId, extraSeparators } = splitBirdEntry(value);
     if (extraSeparators) problems.push({ file, where, message: `more than one "${BIRD_SEPARATOR.trim()}" separator; the first part is the SQL` });
     if (position === firstOddKey) {
-      problems.push({ file, where, message: `keys are not 0, 1, 2, ...; entries pair with questions by position, as the official scripts do` });
+      problems.push({ file, where, message: `keys are not 0, 1, 2, ... (from ${where} on); entries pair with questions by position, as the official scripts do`, headline: true });
     }
     return { sql, dbId, where };
   });

@@ -22,7 +22,7 @@ export class TooManyRows extends Error {
 /** Thrown when a result holds more bytes than the caller allows (memory stays bounded). */
 export class ResultTooLarge extends Error {
   constructor(readonly maxBytes: number) {
-    super(`result holds more than ${Math.round(maxBytes / 2 ** 20)} MiB of values (VES Lens bounds one result so memory stays under 1 GiB)`);
+    super(`result holds more than ${Math.round(maxBytes / 2 ** 20)} MiB of values, counting ${VALUE_OVERHEAD_BYTES} bytes of overhead per value (VES Lens bounds one result so memory stays under 1 GiB)`);
   }
 }
 
@@ -71,6 +71,9 @@ function toSqliteError(error: Error): SqliteError {
   return new SqliteError(message);
 }
 
+/** What one value costs in memory beyond its bytes (node-sqlite3's native row, the JavaScript value, its key). */
+const VALUE_OVERHEAD_BYTES = 64;
+
 /** Name of the CTE that renames result columns c0..cN-1, so duplicate or numeric names keep every value in order. */
 const RESULT_CTE = '"__ves_lens_result"';
 
@@ -96,7 +99,9 @@ export class ReadOnlyDatabase {
     db.configure('limit', sqlite3.LIMIT_LENGTH, MEMORY_BOUNDS.valueBytes);
     const connection = new ReadOnlyDatabase(path, db);
     await connection.all('PRAGMA query_only = ON');
-    await connection.all(`PRAGMA hard_heap_limit = ${MEMORY_BOUNDS.heapBytes}`);
+    // The heap limit is process-wide: set once (timing opens a connection per execution).
+    ReadOnlyDatabase.heapLimited ??= connection.all(`PRAGMA hard_heap_limit = ${MEMORY_BOUNDS.heapBytes}`).then(() => undefined);
+    await ReadOnlyDatabase.heapLimited;
     return connection;
   }
 
@@ -125,6 +130,7 @@ export class ReadOnlyDatabase {
   }
 
   private static version: Promise<string> | undefined;
+  private static heapLimited: Promise<void> | undefined;
 
   /** The SQLite library version the engine runs (plans and speed depend on it); asked once per process. */
   static sqliteVersion(): Promise<string> {
@@ -237,7 +243,9 @@ export class ReadOnlyDatabase {
     let sql = body;
     if (columns !== undefined && columns > 0) {
       const names = Array.from({ length: columns }, (_, i) => `c${i}`);
-      const rowBytes = names.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(' + ');
+      // Each value also costs its native and JavaScript representation, whatever its length: a wide result of
+      // small values fills memory as surely as a narrow one of large values.
+      const rowBytes = `${names.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(' + ')} + ${VALUE_OVERHEAD_BYTES * columns}`;
       sql =
         `WITH ${RESULT_CTE}(${names.join(', ')}) AS (\n${body}\n)\n` +
         `SELECT * FROM (SELECT *, sum(${rowBytes}) OVER (ROWS UNBOUNDED PRECEDING) AS "__bytes", ${rowBytes} AS "__row_bytes" FROM ${RESULT_CTE}) ` +

@@ -29,7 +29,15 @@ export function databaseFileProblem(file: string): string | undefined {
     return `cannot read it: ${(error as Error).message}`;
   }
   if (head.subarray(0, 16).toString('latin1') === SQLITE_HEADER) {
-    return stat.size < 512 ? `cut short (${stat.size} bytes): not a whole SQLite database` : undefined;
+    if (stat.size < 512) return `cut short (${stat.size} bytes): not a whole SQLite database`;
+    // The header's page size and page count (valid when its version-valid-for number matches the change
+    // counter) say how long the file must be: a shorter one was cut off in a copy or download.
+    const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
+    const pages = head.readUInt32BE(28);
+    if (pages > 0 && head.readUInt32BE(24) === head.readUInt32BE(92) && stat.size < pageSize * pages) {
+      return `cut short: its header says ${pages} pages of ${pageSize} bytes (${(pageSize * pages).toLocaleString('en-US')} bytes), the file has ${stat.size.toLocaleString('en-US')}`;
+    }
+    return undefined;
   }
   const kind = binaryKind(head);
   if (kind) return `${kind}, not a SQLite database`;

@@ -2,16 +2,18 @@ import { StreamingComparison } from '../compare/streamingComparison';
 import { ReadOnlyDatabase } from '../db/database';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
-import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
+import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, measurePair, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
 import { IDENTICAL } from '../timing/estimate';
 import { measureOfficial, OFFICIAL_ITERATIONS } from '../timing/official';
 import { sameProgram } from '../timing/sameProgram';
+import { scaledCopy } from '../scale/scaledCopy';
+import { speedVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
 import { databaseExists, databasePath, EvalTask } from './tasks';
 import { Metric, QuestionResult, TimingMode } from './types';
 
 export interface EvalProgress {
-  phase: 'correctness' | 'timing';
+  phase: 'correctness' | 'timing' | 'scales';
   /** Questions scored for correctness, or pairs still being timed in this pass. */
   done: number;
   total: number;
@@ -35,6 +37,11 @@ export interface EvalOptions {
   signal?: AbortSignal;
   /** Keep each timing sample in the result (for charts); the JSON report leaves them out. */
   keepSamples?: boolean;
+  /** Re-time each timed pair on copies of its database scaled by these factors (1 = the database itself). */
+  scales?: readonly number[];
+  /** BIRD dev_tables.json / train_tables.json for the keys of scaled copies; where scaled copies are cached. */
+  schemaFile?: string;
+  scaleCacheDir?: string;
 }
 
 export const DEFAULT_MAX_ROWS = 500_000;
@@ -181,7 +188,8 @@ function fastOptions(options: EvalOptions): FastTimingOptions {
   const rves = options.metrics.includes('rves');
   const quantities: TimedQuantity[] = [...(ves ? ['first-row' as const] : []), ...(rves ? ['full' as const] : [])];
   const settle: FastTimingOptions['settle'] = { ratioOf: ves ? ['first-row'] : [], bucketOf: rves ? ['full'] : [] };
-  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, ...options.fastTiming };
+  // Prediction first, then gold, as both official scripts run them: fast mode estimates their quantity.
+  return { ...DEFAULT_FAST_TIMING, order: 'pred-first', quantities, settle, timeoutMs: options.timeoutMs, ...options.fastTiming };
 }
 
 /** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */
@@ -232,10 +240,52 @@ export async function scoreTask(db: ReadOnlyDatabase, task: EvalTask, options: E
     } else {
       applyTimings(result, fromPair(await runPairTimer(pairTimer(plan, options), options.signal)), options);
     }
+    if (options.scales?.length && plan.kind !== 'untimeable') await timeAtScales(result, plan, options);
   } catch (error) {
     timingFailed(result, error as Error, options);
   }
   return result;
+}
+
+/** Full-execution timing at scale: fewer blocks than the headline (a trend, not a score), one data size each. */
+const SCALE_TIMING: Partial<FastTimingOptions> = { quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3 };
+
+/**
+ * How the ratio grows with the data: the pair re-timed on copies of its database scaled ×N (built once and
+ * cached; see scale/). Identical programs stay at 1. A copy or a size that times out is said, not guessed.
+ */
+async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: EvalOptions): Promise<void> {
+  const byScale: Record<string, number | null> = {};
+  for (const factor of options.scales ?? []) {
+    if (plan.kind === 'identical') {
+      byScale[factor] = 1;
+      continue;
+    }
+    if (plan.kind !== 'time' || options.signal?.aborted) continue;
+    try {
+      const dbPath = factor === 1 ? plan.dbPath : await scaledCopy(plan.dbPath, factor, { schemaFile: options.schemaFile, dbId: result.db_id, cacheDir: options.scaleCacheDir });
+      const timing = await measurePair(freshConnectionTimer(dbPath, plan.gold), freshConnectionTimer(dbPath, plan.pred), { ...fastOptions(options), ...SCALE_TIMING }, options.signal);
+      byScale[factor] = timing.full!.ratio;
+    } catch (error) {
+      byScale[factor] = null;
+      result.notes.push(`×${factor}: ${(error as Error).message}`);
+    }
+  }
+  result.time_ratio_by_scale = byScale;
+  result.growth = growthVerdict(byScale);
+}
+
+/** "prediction scales worse: 1.0× at ×1, 0.08× at ×100", from the smallest and largest scale measured. */
+export function growthVerdict(byScale: Record<string, number | null>): string {
+  const measured = Object.entries(byScale).filter((entry): entry is [string, number] => entry[1] !== null).sort((a, b) => Number(a[0]) - Number(b[0]));
+  if (measured.length < 2) return 'not enough scales measured to say how it grows';
+  const [[smallScale, small], [largeScale, large]] = [measured[0], measured[measured.length - 1]];
+  const trend = `${small.toFixed(2)}× at ×${smallScale}, ${large.toFixed(2)}× at ×${largeScale}`;
+  // The same 10 % margin as every other speed claim: a change of the ratio by less is not a trend.
+  const change = speedVerdict({ ratio: large / small, low: large / small, high: large / small });
+  if (change === 'faster') return `prediction scales better than gold: ${trend}`;
+  if (change === 'slower') return `prediction scales worse than gold: ${trend}`;
+  return `prediction and gold grow alike: ${trend}`;
 }
 
 /** Correctness of one task (EX, Soft-F1, outcome); efficiency zeroed unless the pair is correct. */
@@ -262,6 +312,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
   const connections = new Map<string, ReadOnlyDatabase | Error>();
   const results: QuestionResult[] = [];
   const pending: { result: QuestionResult; timer: PairTimer }[] = [];
+  const scaled: { result: QuestionResult; plan: TimingPlan }[] = [];
   let finished = 0;
   const finish = (result: QuestionResult) => options.onResult?.(result, ++finished, tasks.length);
   try {
@@ -286,6 +337,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
       } else if (options.timing === 'fast') {
         result = await scoreWithoutTiming(db, task, options);
         const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
+        if (plan && plan.kind !== 'untimeable' && options.scales?.length) scaled.push({ result, plan });
         if (plan?.kind === 'time') {
           pending.push({ result, timer: pairTimer(plan, options) });
         } else if (plan?.kind === 'identical') {
@@ -298,7 +350,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
         result = await scoreTask(db, task, options);
       }
       results.push(result);
-      if (!pending.some((p) => p.result === result)) finish(result);
+      if (!pending.some((p) => p.result === result) && !scaled.some((p) => p.result === result)) finish(result);
       options.onProgress?.({ phase: 'correctness', done: results.length, total: tasks.length });
     }
   } finally {
@@ -319,6 +371,12 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
     if (failure) timingFailed(result, failure, options);
     else if (timer.blockCount > 0) applyTimings(result, fromPair(timer.results()), options);
     else timingFailed(result, new Error('cancelled before it was timed'), options);
+    if (!scaled.some((p) => p.result === result)) finish(result);
+  }
+  // Scaled copies last: building them is the slow part, and the scores above never depend on it.
+  for (const [i, { result, plan }] of scaled.entries()) {
+    options.onProgress?.({ phase: 'scales', done: i, total: scaled.length });
+    if (result.ex === 1 && result.time_ratio !== null) await timeAtScales(result, plan, options);
     finish(result);
   }
   return results;

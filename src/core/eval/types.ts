@@ -55,6 +55,9 @@ export interface QuestionResult {
   rves_time_ratio_interval: [number, number] | null;
   /** Gold and prediction compile to the same SQLite program: ratio exactly 1, not timed. */
   same_program: boolean | null;
+  /** With --scales: the full-execution ratio on copies of the database scaled ×N (null where it timed out), and what it says. */
+  time_ratio_by_scale?: Record<string, number | null>;
+  growth?: string;
   error: string | null;
   /** Median milliseconds per execution of each query in the timing runs. */
   gold_ms: number | null;

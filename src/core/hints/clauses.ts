@@ -160,3 +160,111 @@ export function withoutCondition(text: string, tokens: readonly Token[], where: 
   if (upper(tokens[last + 1]) === 'AND' && last + 2 < whereEnd) return { start: tokens[first].start, end: tokens[last + 2].start };
   return { start: tokens[first - 1].start, end: tokens[last].end }; // the AND before it
 }
+
+/** How a FROM item joins the items before it. */
+export type JoinKind = 'first' | 'inner' | 'left' | 'right' | 'full' | 'cross';
+
+export interface JoinedItem {
+  table?: string;
+  alias?: string;
+  join: JoinKind;
+  /** True when an outer join can fill this item's columns with NULLs (LEFT/FULL on its right, RIGHT/FULL on its left). */
+  nullable: boolean;
+}
+
+/** The items of a FROM clause (tokens from `from` to `to`) with how each is joined and whether an outer join makes it nullable. */
+export function joinedItems(tokens: readonly Token[], from: number, to: number): JoinedItem[] {
+  const depth = depths(tokens);
+  const base = depth[from];
+  const items: JoinedItem[] = [];
+  for (let i = from; i < to; i++) {
+    if (depth[i] !== base) continue;
+    const word = upper(tokens[i]);
+    if (word !== 'FROM' && word !== 'JOIN' && tokens[i].text !== ',') continue;
+    let join: JoinKind = word === 'FROM' ? 'first' : tokens[i].text === ',' ? 'cross' : 'inner';
+    if (word === 'JOIN') {
+      for (let k = i - 1; k > from && ['LEFT', 'RIGHT', 'FULL', 'OUTER', 'NATURAL', 'INNER', 'CROSS'].includes(upper(tokens[k])); k--) {
+        const w = upper(tokens[k]);
+        if (w === 'LEFT') join = 'left';
+        else if (w === 'RIGHT') join = 'right';
+        else if (w === 'FULL') join = 'full';
+        else if (w === 'CROSS' && join === 'inner') join = 'cross';
+      }
+    }
+    const item: JoinedItem = { join, nullable: join === 'left' || join === 'full' };
+    let j = i + 1;
+    if (tokens[j]?.text === '(') j = closingParen(tokens, j) + 1;
+    else if (tokens[j] && (tokens[j].kind === 'word' || tokens[j].kind === 'quoted')) {
+      item.table = identifierName(tokens[j++].text);
+      if (tokens[j]?.text === '.' && tokens[j + 1]) {
+        item.table = identifierName(tokens[j + 1].text); // schema.table
+        j += 2;
+      }
+    }
+    if (upper(tokens[j]) === 'AS') j++;
+    const alias = tokens[j];
+    if (alias && (alias.kind === 'word' || alias.kind === 'quoted') && !CLAUSE_WORDS.has(upper(alias)) && upper(alias) !== 'OUTER') item.alias = identifierName(alias.text);
+    if (join === 'right' || join === 'full') for (const earlier of items) earlier.nullable = true;
+    items.push(item);
+  }
+  return items;
+}
+
+/**
+ * Lower-case names that an outer join anywhere in the statement can fill with NULLs: `names` are what a
+ * column is qualified by (the alias, or the table without one), `tables` the real tables behind them.
+ * Scope-blind on purpose: a name nullable in any FROM clause counts, so a rule never calls a column "never
+ * NULL" when it may be NULL.
+ */
+export function outerJoinNullable(tokens: readonly Token[]): { names: Set<string>; tables: Set<string> } {
+  const names = new Set<string>();
+  const tables = new Set<string>();
+  if (!tokens.some((t) => ['LEFT', 'RIGHT', 'FULL'].includes(upper(t)))) return { names, tables };
+  const depth = depths(tokens);
+  tokens.forEach((token, i) => {
+    if (upper(token) !== 'FROM') return;
+    let end = i + 1;
+    while (end < tokens.length && depth[end] >= depth[i] && !(depth[end] === depth[i] && FROM_ENDS.has(upper(tokens[end])))) end++;
+    for (const item of joinedItems(tokens, i, end)) {
+      if (!item.nullable) continue;
+      if (item.alias ?? item.table) names.add((item.alias ?? item.table)!.toLowerCase());
+      if (item.table) tables.add(item.table.toLowerCase());
+    }
+  });
+  return { names, tables };
+}
+
+const FROM_ENDS = new Set(['WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', 'RETURNING']);
+
+/**
+ * The token range [start, end) of the simple SELECT that token `i` belongs to: the innermost parenthesised
+ * subquery around it (or the whole statement), narrowed to the compound member holding it.
+ */
+export function selectScope(tokens: readonly Token[], i: number): { start: number; end: number } {
+  const depth = depths(tokens);
+  let start = 0;
+  let end = tokens.length;
+  for (let k = i - 1, d = depth[i]; k >= 0; k--) {
+    if (tokens[k].text === '(' && depth[k] < d) {
+      d = depth[k];
+      if (upper(tokens[k + 1]) === 'SELECT' || upper(tokens[k + 1]) === 'WITH' || upper(tokens[k + 1]) === 'VALUES') {
+        start = k + 1;
+        end = closingParen(tokens, k);
+        if (end === -1) end = tokens.length;
+        break;
+      }
+    }
+  }
+  const base = depth[start];
+  let memberStart = start;
+  let memberEnd = end;
+  for (let k = start; k < end; k++) {
+    if (depth[k] !== base || !['UNION', 'EXCEPT', 'INTERSECT'].includes(upper(tokens[k]))) continue;
+    if (k < i) memberStart = k + 1 + (upper(tokens[k + 1]) === 'ALL' ? 1 : 0);
+    else {
+      memberEnd = k;
+      break;
+    }
+  }
+  return { start: memberStart, end: memberEnd };
+}

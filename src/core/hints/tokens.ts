@@ -1,5 +1,6 @@
 import { ColumnInfo, TableInfo } from '../db/schema';
 import { resolveColumnIn, tableAliases } from '../plan/aliases';
+import { outerJoinNullable } from './clauses';
 import { identifierName, Token } from '../sql/lexer';
 import { Range, StatementContext } from './types';
 
@@ -62,6 +63,17 @@ export function resolveColumn(context: StatementContext, ref: ColumnRef): { tabl
 /** True when a column can never hold NULL: NOT NULL, or the rowid alias. */
 export function neverNull(table: TableInfo, column: ColumnInfo): boolean {
   return column.notNull || table.rowidColumn?.toLowerCase() === column.name.toLowerCase();
+}
+
+/**
+ * True when a reference may read NULL in the statement the tokens hold: the schema allows NULL, or an outer
+ * join can fill its table's side with NULLs (`FROM superhero T1 LEFT JOIN publisher T2`: T2.id is NULL for
+ * heroes without a publisher, though the column is NOT NULL).
+ */
+export function mayBeNull(tokens: readonly Token[], ref: ColumnRef, resolved: { table: TableInfo; column: ColumnInfo }): boolean {
+  if (!neverNull(resolved.table, resolved.column)) return true;
+  const { names, tables } = outerJoinNullable(tokens);
+  return ref.qualifier !== undefined ? names.has(ref.qualifier.toLowerCase()) : tables.has(resolved.table.name.toLowerCase());
 }
 
 /**

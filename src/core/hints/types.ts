@@ -25,6 +25,14 @@ export interface Hint {
   /** `speed`: a faster form may exist; `correctness`: the query may not mean what it says. */
   kind: 'speed' | 'correctness';
   rewrite?: Rewrite;
+  /**
+   * Every form a rule proposes for the same range when which one is faster depends on the data and the plan
+   * (VL002: `COUNT(*)` and `COUNT(<primary key>)`); `rewrite` is the first of them. Nothing about speed is
+   * claimed without a measurement: a verifier runs each on the database (same rows as the original?), times
+   * the original against each, and offers only one measured faster than the original; if none is, the
+   * original stays ("no faster form here").
+   */
+  alternatives?: Rewrite[];
   /** What the rewrite may change (ties, NULLs, case): checked by --verify on the database. */
   caveat?: string;
 }

@@ -5,7 +5,7 @@ import { readQuery, runnableBody } from '../db/readQuery';
 import { DEFAULT_FAST_TIMING, measureFast } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { describeSpeed, speedVerdict } from '../timing/verdict';
-import { Hint } from './types';
+import { Hint, Rewrite } from './types';
 
 export type VerdictStatus =
   | 'faster' // same result, measured faster on a repeatable margin (see timing/verdict.ts)
@@ -21,6 +21,8 @@ export interface Verdict {
   sameBag?: boolean;
   /** t_original / t_rewrite: above 1, the rewrite is faster. */
   speedup?: TimingResult;
+  /** The form this verdict is about (of a hint's alternatives, the one measured best). */
+  rewrite?: Rewrite;
   message: string;
 }
 
@@ -42,28 +44,40 @@ function sameBag(a: readonly Row[], b: readonly Row[]): boolean {
 
 /**
  * Runs a hint's original statement and its rewrite on the database: compares their results (as a set, as
- * BIRD does, and as a bag) and, when they agree, measures the speed-up with the fast timing protocol.
+ * BIRD does, and as a bag) and, when they agree, measures the speed-up with the fast timing protocol. A hint
+ * that proposes several forms (VL002's two COUNT directions) has each verified, and the verdict names the one
+ * it measured best: a form is offered as faster only when it was measured faster.
  */
 export async function verifyHint(db: ReadOnlyDatabase, original: string, hint: Hint, limits: { timeoutMs: number; maxRows: number }): Promise<Verdict> {
   if (!hint.rewrite) return { status: 'failed', message: 'no rewrite to verify' };
-  const run = (sql: string) => readQuery(db, sql, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
-  const before = await run(original);
+  const before = await readQuery(db, original, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
   if (before.status !== 'ok') return { status: 'failed', message: `the original does not run: ${before.message}` };
-  const after = await run(hint.rewrite.statement);
+  const forms = hint.alternatives?.length ? hint.alternatives : [hint.rewrite];
+  const verdicts: Verdict[] = [];
+  for (const form of forms) verdicts.push({ ...(await verifyRewrite(db, original, before.rows, hint, form, limits)), rewrite: form });
+  if (verdicts.length === 1) return verdicts[0];
+  const rank = (v: Verdict) => (v.status === 'faster' ? 3 : v.sameSet && v.speedup ? 2 : v.status === 'changes-results' ? 1 : 0) * 1e6 + (v.speedup?.ratio ?? 0);
+  const best = verdicts.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+  const others = verdicts.filter((v) => v !== best).map((v) => `${v.rewrite!.text}: ${v.message}`);
+  return { ...best, message: `${best.rewrite!.text}: ${best.message}${others.length ? `; also tried ${others.join('; ')}` : ''}` };
+}
+
+async function verifyRewrite(db: ReadOnlyDatabase, original: string, beforeRows: Row[], hint: Hint, rewrite: Rewrite, limits: { timeoutMs: number; maxRows: number }): Promise<Verdict> {
+  const after = await readQuery(db, rewrite.statement, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
   if (after.status !== 'ok') return { status: 'failed', message: `the rewrite does not run: ${after.message}` };
-  const set = sameResultSet(after.rows, before.rows);
-  const bagEqual = sameBag(after.rows, before.rows);
+  const set = sameResultSet(after.rows, beforeRows);
+  const bagEqual = sameBag(after.rows, beforeRows);
   if (hint.kind === 'correctness') {
     // A correctness hint's rewrite is meant to differ exactly when the hazard is real.
     return set
       ? { status: 'no-difference', sameSet: set, sameBag: bagEqual, message: 'same rows on this data: the hazard does not bite here, but would with other data' }
-      : { status: 'changes-results', sameSet: false, sameBag: false, message: `confirmed on this data: the original returns ${before.rows.length} rows, the rewrite ${after.rows.length}` };
+      : { status: 'changes-results', sameSet: false, sameBag: false, message: `confirmed on this data: the original returns ${beforeRows.length} rows, the rewrite ${after.rows.length}` };
   }
   if (!set) {
-    return { status: 'changes-results', sameSet: false, sameBag: false, message: `the rewrite returns other rows (${after.rows.length} vs ${before.rows.length}): not offered as a fix` };
+    return { status: 'changes-results', sameSet: false, sameBag: false, message: `the rewrite returns other rows (${after.rows.length} vs ${beforeRows.length}): not offered as a fix` };
   }
   const a = runnableBody(original);
-  const b = runnableBody(hint.rewrite.statement);
+  const b = runnableBody(rewrite.statement);
   if ('status' in a || 'status' in b) return { status: 'failed', sameSet: set, sameBag: bagEqual, message: 'cannot time a refused statement' };
   // Full execution is what a person waits for; the ratio is t_original / t_rewrite (above 1: the rewrite is faster).
   const speedup = (await measureFast(db.path, a.body, b.body, { ...DEFAULT_FAST_TIMING, quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, timeoutMs: limits.timeoutMs })).full!;

@@ -34,12 +34,55 @@ export function tableAliases(sql: string, tableNames: Iterable<string>): Map<str
 }
 
 /**
+ * The tables a statement reads (lower-case name → name): those named right after FROM or JOIN, or after a comma
+ * in a FROM list. An unqualified column can only belong to one of them.
+ */
+export function mentionedTables(sql: string, tableNames: Iterable<string>): Map<string, string> {
+  const tables = new Map<string, string>();
+  for (const name of tableNames) tables.set(name.toLowerCase(), name);
+  const mentioned = new Map<string, string>();
+  const tokens = significantTokens(sql);
+  const isWord = (i: number) => tokens[i] && (tokens[i].kind === 'word' || tokens[i].kind === 'quoted');
+  tokens.forEach((token, i) => {
+    const word = token.kind === 'word' ? token.text.toUpperCase() : '';
+    if (word !== 'FROM' && word !== 'JOIN') return;
+    let j = i + 1;
+    for (;;) {
+      if (tokens[j]?.text === '(') {
+        let depth = 0;
+        for (; j < tokens.length; j++) {
+          if (tokens[j].text === '(') depth++;
+          else if (tokens[j].text === ')' && --depth === 0) break;
+        }
+        j++;
+      } else if (isWord(j)) {
+        let name = identifierName(tokens[j].text);
+        if (tokens[j + 1]?.text === '.' && isWord(j + 2)) {
+          name = identifierName(tokens[j + 2].text); // schema.table
+          j += 2;
+        }
+        const table = tables.get(name.toLowerCase());
+        if (table) mentioned.set(table.toLowerCase(), table);
+        j++;
+      } else break;
+      if (tokens[j]?.kind === 'word' && tokens[j].text.toUpperCase() === 'AS') j++;
+      if (isWord(j) && !NOT_ALIASES.has(tokens[j].text.toUpperCase())) j++; // the alias
+      if (tokens[j]?.text !== ',') break;
+      j++;
+    }
+  });
+  return mentioned;
+}
+
+/**
  * The table and column a reference in `sql` reads (`T1.name` through its alias, or a bare `name` that exactly one
- * of the statement's tables has); undefined when unknown or ambiguous, as SQLite would also refuse it.
+ * of the tables the statement reads has); undefined when unknown or ambiguous, as SQLite would also refuse it.
  */
 export function resolveColumnIn(schema: SchemaInfo, sql: string, qualifier: string | undefined, columnName: string): { table: TableInfo; column: ColumnInfo } | undefined {
-  const aliases = tableAliases(sql, [...schema.tables.values()].map((t) => t.name));
-  const candidates = qualifier ? [aliases.get(qualifier.toLowerCase())].filter((t): t is string => Boolean(t)) : [...new Set(aliases.values())];
+  const names = [...schema.tables.values()].map((t) => t.name);
+  const candidates = qualifier
+    ? [tableAliases(sql, names).get(qualifier.toLowerCase())].filter((t): t is string => Boolean(t))
+    : [...mentionedTables(sql, names).values()];
   const matches = candidates.flatMap((name) => {
     const table = schema.tables.get(name.toLowerCase());
     const column = table?.columns.find((c) => c.name.toLowerCase() === columnName.toLowerCase());

@@ -106,3 +106,28 @@ export function problemList(problems: readonly InputProblem[], limit = 12): stri
   }
   return lines.join('\n');
 }
+
+/**
+ * What stands behind the efficiency numbers: pairs not timed because they are the same program, rewards a
+ * repeat run could change, pairs whose timing did not settle, and, with --scales, how each pair grows.
+ */
+export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): string {
+  const timed = results.filter((r) => r.time_ratio !== null);
+  if (timed.length === 0) return '';
+  const same = timed.filter((r) => r.same_program);
+  const uncertain = timed.filter((r) => r.rves_uncertain);
+  const lines = [pc.bold(`efficiency (${timed.length} correct pairs timed)`)];
+  if (same.length) lines.push(`  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`);
+  if (uncertain.length) {
+    lines.push(`  ${uncertain.length} R-VES reward${uncertain.length === 1 ? '' : 's'} not settled (a repeat run may land in a neighbouring bucket; R-VES counts the expected reward):`);
+    for (const r of uncertain.slice(0, limit)) {
+      const p = Object.entries(r.rves_bucket_probabilities ?? {}).map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`).join(' · ');
+      lines.push(`    question ${r.question_id}: ratio ${r.rves_time_ratio?.toFixed(2)} (${r.rves_time_ratio_interval?.map((x) => x.toFixed(2)).join('–')}) → ${p}`);
+    }
+    if (uncertain.length > limit) lines.push(pc.dim(`    ... and ${uncertain.length - limit} more (all in --json)`));
+  }
+  const grown = timed.filter((r) => r.growth && !/grow alike|not enough/.test(r.growth));
+  for (const r of grown.slice(0, limit)) lines.push(`  question ${r.question_id}: ${r.growth}`);
+  if (grown.length > limit) lines.push(pc.dim(`  ... and ${grown.length - limit} more growth verdicts (all in --json)`));
+  return lines.join('\n');
+}

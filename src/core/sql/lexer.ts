@@ -67,7 +67,8 @@ export function* tokenize(sql: string): Generator<Token> {
       i = skipQuoted(sql, i, ']', false);
       kind = 'quoted';
     } else if (DIGIT.test(c) || (c === '.' && DIGIT.test(sql[i + 1] ?? ''))) {
-      while (i < sql.length && /[0-9A-Za-z_.]/.test(sql[i])) {
+      // Identifier characters right after a number (a U+FEFF too) belong to it, as in SQLite: `1\ufeff` is one bad token.
+      while (i < sql.length && /[0-9A-Za-z_.$\u0080-\uffff]/.test(sql[i])) {
         // exponent sign: 1e-5
         if ((sql[i] === 'e' || sql[i] === 'E') && (sql[i + 1] === '-' || sql[i + 1] === '+')) i++;
         i++;

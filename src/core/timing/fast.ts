@@ -26,6 +26,15 @@ export interface FastTimingOptions {
   /** Blocks before a pair may stop (the spread between blocks needs a few), and at most. */
   minBlocks: number;
   maxBlocks: number;
+  /**
+   * `pred-first`: every iteration runs the prediction, then the gold, as both official scripts do (the second
+   * query meets warmer caches, a small bias the official numbers carry); `alternate` swaps the order every
+   * iteration, which cancels it (for comparisons of our own: hints, index advice).
+   */
+  order: 'pred-first' | 'alternate';
+  /** A query faster than this is executed several times per sample (each on its own fresh connection, at most `maxSampleRepetitions`), so one slow wake-up does not make a ratio. */
+  minSampleMs: number;
+  maxSampleRepetitions: number;
   /** A block repeats iterations until it spans about this long (at least `minIterations`, at most `maxIterations`). */
   minBlockMs: number;
   minIterations: number;
@@ -46,11 +55,14 @@ export const DEFAULT_FAST_TIMING: FastTimingOptions = {
   settle: { ratioOf: ['first-row'], bucketOf: ['full'] },
   minBlocks: 3,
   maxBlocks: 4,
-  minBlockMs: 4,
+  order: 'alternate',
+  minSampleMs: 0.4,
+  maxSampleRepetitions: 4,
+  minBlockMs: 3,
   minIterations: 2,
   maxIterations: 16,
   pairBudgetMs: 800,
-  precision: 0.1,
+  precision: 0.15,
   bucketConfidence: 0.99,
   blockPauseMs: 15,
   timeoutMs: 30_000,
@@ -64,7 +76,7 @@ export function freshConnectionTimer(dbPath: string, body: string): ExecutionTim
   return (quantity, limits) => ReadOnlyDatabase.timeExecution(dbPath, body, quantity, limits);
 }
 
-/** One iteration: the gold and predicted milliseconds of one quantity. */
+/** One iteration: the gold and predicted milliseconds of one quantity (each a sample's mean). */
 type Iteration = { gold: number; pred: number };
 /** A block: the iterations of each quantity timed. */
 type Block = Partial<Record<TimedQuantity, Iteration[]>>;
@@ -74,6 +86,8 @@ export class PairTimer {
   private readonly blocks: Block[] = [];
   /** Iterations per block of each quantity: cheap quantities get more, so that each block spans minBlockMs. */
   private readonly iterationsPerBlock: Partial<Record<TimedQuantity, number>> = {};
+  /** Executions per sample of each query and quantity: a sub-millisecond query is averaged over a few. */
+  private readonly repetitions: Partial<Record<TimedQuantity, { gold: number; pred: number }>> = {};
   private spentMs = 0;
   private warmedUp = false;
 
@@ -85,27 +99,35 @@ export class PairTimer {
     private readonly signal?: AbortSignal,
   ) {}
 
-  private async iteration(quantity: TimedQuantity, predFirst: boolean): Promise<Iteration> {
+  /** Milliseconds per execution of one query, averaged over `repetitions` executions. */
+  private async sample(timer: ExecutionTimer, quantity: TimedQuantity, repetitions: number): Promise<number> {
     const limits = { deadline: performance.now() + this.options.timeoutMs, budgetMs: this.options.timeoutMs, signal: this.signal };
-    if (predFirst) {
-      const pred = await this.pred(quantity, limits);
-      return { pred, gold: await this.gold(quantity, limits) };
+    let total = 0;
+    for (let i = 0; i < repetitions; i++) total += await timer(quantity, limits);
+    return total / repetitions;
+  }
+
+  private async iteration(quantity: TimedQuantity, index: number): Promise<Iteration> {
+    const { gold: goldReps, pred: predReps } = this.repetitions[quantity] ?? { gold: 1, pred: 1 };
+    if (this.options.order === 'pred-first' || index % 2 === 0) {
+      const pred = await this.sample(this.pred, quantity, predReps);
+      return { pred, gold: await this.sample(this.gold, quantity, goldReps) };
     }
-    const gold = await this.gold(quantity, limits);
-    return { gold, pred: await this.pred(quantity, limits) };
+    const gold = await this.sample(this.gold, quantity, goldReps);
+    return { gold, pred: await this.sample(this.pred, quantity, predReps) };
   }
 
   private async warmUp(): Promise<void> {
     // The first iterations warm the OS page cache and the JIT, and size the blocks; they are not kept.
-    const { minBlockMs, minIterations, maxIterations } = this.options;
+    const { minBlockMs, minIterations, maxIterations, minSampleMs, maxSampleRepetitions } = this.options;
+    const repetitionsFor = (ms: number) => Math.min(maxSampleRepetitions, Math.max(1, Math.ceil(minSampleMs / Math.max(0.001, ms))));
     for (const quantity of this.options.quantities) {
-      let fastest = Infinity;
-      for (let i = 0; i < 2; i++) {
-        const started = performance.now();
-        await this.iteration(quantity, i % 2 === 0);
-        fastest = Math.min(fastest, performance.now() - started);
-      }
-      this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(minIterations, Math.ceil(minBlockMs / Math.max(0.001, fastest))));
+      const warm = [await this.iteration(quantity, 0), await this.iteration(quantity, 1)];
+      const gold = Math.min(...warm.map((it) => it.gold));
+      const pred = Math.min(...warm.map((it) => it.pred));
+      this.repetitions[quantity] = { gold: repetitionsFor(gold), pred: repetitionsFor(pred) };
+      const iterationMs = gold * this.repetitions[quantity]!.gold + pred * this.repetitions[quantity]!.pred;
+      this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(minIterations, Math.ceil(minBlockMs / Math.max(0.001, iterationMs))));
     }
     this.warmedUp = true;
   }
@@ -117,8 +139,7 @@ export class PairTimer {
     const block: Block = {};
     for (const quantity of this.options.quantities) {
       const iterations: Iteration[] = [];
-      // Alternate which query runs first, continuing across blocks.
-      for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, (this.blocks.length + i) % 2 === 0));
+      for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, this.blocks.length + i));
       block[quantity] = iterations;
     }
     this.blocks.push(block);
@@ -149,7 +170,12 @@ export class PairTimer {
       const e = this.estimate(q);
       return Math.log(e.high / e.ratio) <= options.precision;
     });
-    const bucketKnown = options.settle.bucketOf.every((q) => !rvesOutlook(probabilityBelowFor(this.estimate(q)), options.bucketConfidence).uncertain);
+    // A ratio known to within the precision that still straddles a bucket edge sits on the edge: more
+    // blocks would not settle it, and its bucket probabilities already say what a repeat run would do.
+    const bucketKnown = options.settle.bucketOf.every((q) => {
+      const e = this.estimate(q);
+      return !rvesOutlook(probabilityBelowFor(e), options.bucketConfidence).uncertain || Math.log(e.high / e.ratio) <= options.precision;
+    });
     return precise && bucketKnown;
   }
 
@@ -171,15 +197,20 @@ export class PairTimer {
       low: estimate.low,
       high: estimate.high,
       spread: { logSe: estimate.logSe, df: estimate.df },
-      runs: iterations.length,
+      runs: iterations.length * Math.min(this.repetitions[quantity]?.gold ?? 1, this.repetitions[quantity]?.pred ?? 1),
       blocks: this.blocks.length,
       goldMs: median(goldSamples),
       predMs: median(predSamples),
       goldSamples,
       predSamples,
-      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${this.blocks.length} blocks${unsettled}`,
+      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${this.blocks.length} blocks${repeated(this.repetitions[quantity])}${unsettled}`,
     };
   }
+}
+
+function repeated(repetitions: { gold: number; pred: number } | undefined): string {
+  if (!repetitions || (repetitions.gold === 1 && repetitions.pred === 1)) return '';
+  return `; each sample averages gold ${repetitions.gold}× and prediction ${repetitions.pred}× (sub-millisecond queries)`;
 }
 
 /** Probability that a repeat run's ratio stays below a threshold, for an estimate. */

@@ -1,5 +1,5 @@
 import { closingParen, findClauses } from '../clauses';
-import { columnRefAt, replaceRange, resolveColumn, tokenRange, wordIs } from '../tokens';
+import { columnRefAt, mayBeNull, neverNull, replaceRange, resolveColumn, tokenRange, wordIs } from '../tokens';
 import { HintRule } from '../types';
 
 /**
@@ -18,17 +18,20 @@ export const notInNullable: HintRule = {
       const close = closingParen(tokens, i + 2);
       const inner = close > 0 ? findClauses(tokens, i + 3, close) : undefined;
       if (!inner || inner.from === undefined || inner.compound) continue;
-      const ref = columnRefAt(tokens, inner.select + 1, text);
+      // The one selected column, after an optional DISTINCT / ALL (`NOT IN (SELECT DISTINCT col ...)`).
+      const first = wordIs(tokens[inner.select + 1], 'DISTINCT', 'ALL') ? inner.select + 2 : inner.select + 1;
+      const ref = columnRefAt(tokens, first, text);
       if (!ref || ref.last + 1 !== inner.from) continue;
+      // Resolved among the subquery's own tables (an unqualified column is the one of them that has it).
       const resolved = resolveColumn({ ...context, text: text.slice(tokens[i + 3].start, tokens[close - 1].end) }, ref);
-      if (!resolved || resolved.column.notNull || resolved.table.rowidColumn?.toLowerCase() === resolved.column.name.toLowerCase()) continue;
+      if (!resolved || !mayBeNull(tokens.slice(i + 3, close), ref, resolved)) continue;
       // Insert `ref IS NOT NULL` into the subquery's WHERE (or add one) so NULLs no longer poison NOT IN.
       const end = [inner.groupBy, inner.having, inner.orderBy, inner.limit].find((k) => k !== undefined) ?? close;
       const insertAt = tokens[end - 1].end;
       const filter = inner.where !== undefined ? ` AND ${ref.text} IS NOT NULL` : ` WHERE ${ref.text} IS NOT NULL`;
       const statement = replaceRange(text, { start: insertAt, end: insertAt }, filter);
       hints.push({
-        message: `${resolved.table.name}.${resolved.column.name} can be NULL: if the subquery returns one NULL, NOT IN is never true and the query returns no rows. Filter the NULLs out (or use NOT EXISTS) if that is not what is meant.`,
+        message: `${resolved.table.name}.${resolved.column.name} can be NULL${neverNull(resolved.table, resolved.column) ? ' here (an outer join fills it with NULLs)' : ''}: if the subquery returns one NULL, NOT IN is never true and the query returns no rows. Filter the NULLs out (or use NOT EXISTS) if that is not what is meant.`,
         range: tokenRange(tokens, i, close),
         caveat: 'The rewrite changes the result exactly when the subquery returns a NULL: that is the point.',
         rewrite: { range: { start: insertAt, end: insertAt }, text: filter, statement },

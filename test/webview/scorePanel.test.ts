@@ -1,0 +1,224 @@
+// The Score panel's page (media/score.js) on its own: the real script, Chart.js, VS Code Elements and codicons in
+// Chromium, fed the messages the extension posts, with VS Code's light and dark theme colours. Fast (no
+// code-server) and covers states the end-to-end test cannot reach on demand: same program, a re-run cancelled
+// or failed, a result with escape codes in its text. Screenshots go to test-results/webview/.
+// The fixtures are real `vesLens/score` results for mini-dev question 717 (sample/), as the server returned them.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Browser, chromium, Page } from 'playwright-core';
+import type { ScoreResult } from '../../src/shared/protocol';
+import { CHROMIUM } from '../e2e/codeServer';
+import { REPO_ROOT } from '../helpers';
+
+// Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
+declare const window: any, document: any, customElements: any, requestAnimationFrame: (f: (time: number) => void) => void;
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'webview');
+const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'score-panel');
+const fixture = (name: string): ScoreResult => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
+
+/** The page's assets, as the extension ships them in dist/media (esbuild.js copies the same files). */
+const ASSETS: Record<string, string> = {
+  'common.js': 'media/common.js',
+  'score.js': 'media/score.js',
+  'panel.css': 'media/panel.css',
+  'codicon.css': 'node_modules/@vscode/codicons/dist/codicon.css',
+  'codicon.ttf': 'node_modules/@vscode/codicons/dist/codicon.ttf',
+  'vscode-elements.js': 'node_modules/@vscode-elements/elements/dist/bundled.js',
+  'chart.umd.js': 'node_modules/chart.js/dist/chart.umd.min.js',
+};
+
+/** A subset of VS Code's Dark Modern and Light Modern colours: what panel.css and score.js read. */
+const THEMES = {
+  dark: {
+    'editor-background': '#1f1f1f', foreground: '#cccccc', descriptionForeground: '#9d9d9d', 'panel-border': '#2b2b2b',
+    'sideBar-background': '#181818', 'charts-yellow': '#cca700', 'charts-blue': '#3794ff', 'charts-lines': 'rgba(204, 204, 204, 0.5)',
+    'charts-foreground': '#cccccc', 'testing-iconPassed': '#73c991', 'testing-iconFailed': '#f14c4c', errorForeground: '#f85149',
+    'editorWarning-foreground': '#cca700', 'textCodeBlock-background': '#2b2b2b', 'button-background': '#0078d4', 'button-foreground': '#ffffff',
+    'button-secondaryBackground': '#313131', 'button-secondaryForeground': '#cccccc', focusBorder: '#0078d4',
+    'settings-dropdownBackground': '#313131', 'settings-dropdownForeground': '#cccccc', 'settings-dropdownBorder': '#3c3c3c',
+    'progressBar-background': '#0078d4',
+  },
+  light: {
+    'editor-background': '#ffffff', foreground: '#3b3b3b', descriptionForeground: '#3b3b3b', 'panel-border': '#e5e5e5',
+    'sideBar-background': '#f8f8f8', 'charts-yellow': '#bf8803', 'charts-blue': '#1a85ff', 'charts-lines': 'rgba(59, 59, 59, 0.5)',
+    'charts-foreground': '#3b3b3b', 'testing-iconPassed': '#388a34', 'testing-iconFailed': '#f14c4c', errorForeground: '#f85149',
+    'editorWarning-foreground': '#bf8803', 'textCodeBlock-background': '#f2f2f2', 'button-background': '#005fb8', 'button-foreground': '#ffffff',
+    'button-secondaryBackground': '#e5e5e5', 'button-secondaryForeground': '#3b3b3b', focusBorder: '#005fb8',
+    'settings-dropdownBackground': '#ffffff', 'settings-dropdownForeground': '#3b3b3b', 'settings-dropdownBorder': '#cecece',
+    'progressBar-background': '#005fb8',
+  },
+};
+
+function pageHtml(theme: keyof typeof THEMES): string {
+  const variables = Object.entries(THEMES[theme]).map(([name, value]) => `--vscode-${name}: ${value};`).join(' ');
+  // As webview.ts builds it, plus the theme VS Code injects (variables on <html>, a class on <body>).
+  return `<!DOCTYPE html><html lang="en" style="--vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 13px; ${variables}">
+<head><meta charset="UTF-8"><title>Score</title>
+<link rel="stylesheet" href="codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="panel.css">
+<script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.posted.push(m) });</script>
+<script type="module" src="vscode-elements.js"></script><script src="chart.umd.js"></script><script src="common.js"></script><script src="score.js" defer></script>
+</head><body class="vscode-${theme}"><main id="app" aria-live="polite"><p class="muted">Waiting for VES Lens...</p></main></body></html>`;
+}
+
+const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+
+describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_000 }, () => {
+  let browser: Browser;
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  });
+  after(async () => browser?.close());
+
+  async function open(theme: keyof typeof THEMES = 'dark'): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1000, height: 1300 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+    (page as Page & { errors: string[] }).errors = errors;
+    await page.route('http://webview.test/**', (route) => {
+      const name = new URL(route.request().url()).pathname.slice(1);
+      if (name === 'index.html') return route.fulfill({ contentType: 'text/html', body: pageHtml(theme) });
+      const file = ASSETS[name];
+      if (!file) return route.fulfill({ status: 404, body: '' });
+      const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.css') ? 'text/css' : 'font/ttf';
+      return route.fulfill({ contentType: type, body: fs.readFileSync(path.join(REPO_ROOT, file)) });
+    });
+    await page.goto('http://webview.test/index.html');
+    await page.waitForFunction(() => typeof window.Chart === 'function' && customElements.get('vscode-button') !== undefined);
+    return page;
+  }
+  const post = (page: Page, message: object) => page.evaluate((m) => window.postMessage(m, '*'), message);
+  const text = (page: Page) => page.locator('#app').innerText();
+  const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const errorsOf = (page: Page) => (page as Page & { errors: string[] }).errors;
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`shows both ratios with their repeat intervals, the bucket probabilities and the scale curve (${theme})`, async () => {
+      const page = await open(theme);
+      const result = fixture('timed-717.json');
+      // Text from the server must read plainly even if a colour code slipped into it.
+      result.timing!.note = `\u001b[2m${result.timing!.note}\u001b[22m`;
+      await post(page, { type: 'result', result, partial: false });
+      await settle(page);
+      const shown = await text(page);
+      assert.doesNotMatch(shown, /\u001b/);
+      assert.doesNotMatch(shown, /\[2m|\{"|":/, 'no escape-code remnants or raw JSON');
+      assert.match(shown, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i);
+      assert.match(shown, /R-VES ratio \(all rows\)\s+0\.96×\s+a repeat run: 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+within run-to-run noise of gold/i);
+      assert.match(shown, /R-VES reward\s+0\.75\s+bucket 0\.5 ≤ ratio < 1\s+near a bucket edge: a repeat run lands in\s+1\s+16 %\s+0\.75\s+84 %\s+→ expected reward 0\.79/i);
+      assert.match(shown, /Ratio as the data grows\s+prediction and gold grow alike: 0\.98× at ×1, 0\.90× at ×100/);
+      assert.equal(await page.locator('canvas').count(), 2, 'the samples chart and the scale chart');
+      assert.equal(await page.locator('vscode-button#rerun:not([disabled])').count(), 1);
+      // The bucket bars are as wide as their probabilities.
+      const widths = await page.locator('.bucket-fill').evaluateAll((bars) => bars.map((b) => (b as any).style.width));
+      assert.deepEqual(widths, ['15.7%', '84.3%']);
+      // The scale chart has log axes, the ratio 1 line, and ticks at the measured scales.
+      const scale = await page.evaluate(() => {
+        const chart = window.Chart.getChart(document.querySelectorAll('canvas')[1]);
+        return { x: chart.scales.x.type, y: chart.scales.y.type, ticks: chart.scales.x.ticks.map((t: { value: number }) => t.value), one: chart.data.datasets[1].data };
+      });
+      assert.deepEqual(scale, { x: 'logarithmic', y: 'logarithmic', ticks: [1, 10, 100], one: [{ x: 1 / 1.4, y: 1 }, { x: 140, y: 1 }] });
+      await page.screenshot({ path: path.join(SHOTS, `score-timed-${theme}.png`), fullPage: true });
+      assert.deepEqual(errorsOf(page), []);
+      await page.close();
+    });
+  }
+
+  it('switches the samples chart between the two timed quantities', async () => {
+    const page = await open();
+    await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
+    await settle(page);
+    assert.match(await text(page), /first row \(VES\): median gold 0\.095 ms, prediction 0\.357 ms/);
+    await page.evaluate(() => {
+      const select = document.querySelector('vscode-single-select');
+      select.value = 'full';
+      select.dispatchEvent(new Event('change'));
+    });
+    await settle(page);
+    assert.match(await text(page), /all rows \(R-VES\): median gold 0\.380 ms, prediction 0\.395 ms/);
+    assert.equal(await page.locator('canvas').count(), 2);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  it('says "same program" plainly: no chart, no re-run', async () => {
+    const page = await open();
+    await post(page, { type: 'result', result: fixture('same-program-717.json'), partial: false });
+    await settle(page);
+    const shown = await text(page);
+    assert.match(shown, /same program\s+1×\s+as gold: identical work,\s+ratio 1 by construction, not timed/i);
+    assert.match(shown, /Timing\s+Same program as gold: identical work, ratio 1 by construction, not timed\./);
+    assert.match(shown, /R-VES reward\s+1\s+ratio 1 by construction/i);
+    assert.doesNotMatch(shown, /a repeat run|Re-run/);
+    assert.equal(await page.locator('canvas').count(), 0);
+    await page.screenshot({ path: path.join(SHOTS, 'score-same-program-dark.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('offers no re-run while the first timing runs, nor for a wrong prediction', async () => {
+    const page = await open();
+    const first = { ...fixture('timed-717.json'), timing: null, rvesTiming: null, rvesReward: null, rvesBucketProbabilities: null, rvesExpectedReward: null, rvesUncertain: null, timeRatioByScale: null, growth: null };
+    await post(page, { type: 'result', result: first, partial: true });
+    assert.match(await text(page), /time ratio\s+…\s+timing runs in progress[\s\S]*timing prediction and gold…\s+Cancel/i);
+    assert.equal(await page.locator('#rerun').count(), 0);
+    await post(page, { type: 'result', result: { ...first, outcome: 'mismatch', ex: 0, f1: 0.5, difference: { pred_rows: 2, gold_rows: 1, missing: [['Agility', null]], extra: [['Super Strength', 3]] } }, partial: false });
+    const shown = await text(page);
+    assert.equal(await page.locator('#rerun').count(), 0);
+    assert.match(shown, /gold rows the prediction lacks \(first 5\)\s+Agility\s+NULL/);
+    assert.doesNotMatch(shown, /\["|\{"/, 'rows as a table, not JSON');
+    await page.close();
+  });
+
+  it('keeps the old numbers visible while re-running, shows progress, then the new numbers', async () => {
+    const page = await open();
+    const old = fixture('timed-717.json');
+    await post(page, { type: 'result', result: old, partial: false });
+    await settle(page);
+    await page.locator('#rerun').click();
+    assert.deepEqual(await page.evaluate(() => window.posted), [{ type: 'rerun' }]);
+    await post(page, { type: 'rerunning' });
+    await page.waitForTimeout(1200); // the elapsed-seconds counter ticks
+    const during = await text(page);
+    assert.match(during, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28×/i, 'the old numbers stay');
+    assert.match(during, /re-running with more iterations… \d+ s\s+Cancel\s+the numbers shown are from the previous run until the new ones arrive/);
+    assert.equal(await page.locator('#rerun[disabled]').count(), 1);
+    assert.equal(await page.locator('vscode-progress-ring').count(), 1);
+    assert.equal(await page.locator('canvas').count(), 2, 'the charts stay too');
+    await page.screenshot({ path: path.join(SHOTS, 'score-rerunning-dark.png') });
+    const thorough = structuredClone(old);
+    Object.assign(thorough.timing!, { ratio: 0.27, low: 0.26, high: 0.28, blocks: 10, runs: 80 });
+    await post(page, { type: 'result', result: thorough, partial: false });
+    await settle(page);
+    const after = await text(page);
+    assert.match(after, /time ratio \(VES, first row\)\s+0\.27×\s+a repeat run: 0\.26–0\.28× \(95 %\)\s+10 blocks · 80 runs\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i);
+    assert.doesNotMatch(after, /re-running/);
+    assert.equal(await page.locator('#rerun:not([disabled])').count(), 1);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  it('a cancelled or failed re-run leaves the previous numbers and says so', async () => {
+    const page = await open();
+    await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
+    await post(page, { type: 'rerunning' });
+    await post(page, { type: 'cancelled', rerun: true });
+    let shown = await text(page);
+    assert.match(shown, /0\.26×[\s\S]*re-run cancelled: the numbers shown are from the previous run/);
+    assert.equal(await page.locator('#rerun:not([disabled])').count(), 1);
+    await post(page, { type: 'rerunning' });
+    await post(page, { type: 'error', message: '\u001b[31mdatabase is locked\u001b[39m', rerun: true });
+    shown = await text(page);
+    assert.match(shown, /0\.26×[\s\S]*re-run failed: database is locked/);
+    assert.doesNotMatch(shown, /\u001b/);
+    // A first score cancelled still clears the panel: there are no numbers of this run to keep.
+    await post(page, { type: 'running' });
+    await post(page, { type: 'cancelled', rerun: false });
+    assert.match(await text(page), /^Cancelled/);
+    await page.close();
+  });
+});
