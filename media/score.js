@@ -36,10 +36,12 @@ function ms(n) {
 
 // ---- cards ----------------------------------------------------------------------------------------------
 
+/** As core's speedVerdict (timing/verdict.ts): a claim needs the whole repeat interval past 1 and at least 10 %. */
+const MEANINGFUL_RATIO = 1.1;
 function verdict(timing) {
-  if (timing.low > 1) return h('span', { className: 'diff-good' }, 'prediction faster');
-  if (timing.high < 1) return h('span', { className: 'diff-bad' }, 'gold faster');
-  return 'within run-to-run noise of gold';
+  if (timing.low > 1 && timing.ratio >= MEANINGFUL_RATIO) return h('span', { className: 'diff-good' }, 'prediction faster');
+  if (timing.high < 1 && timing.ratio <= 1 / MEANINGFUL_RATIO) return h('span', { className: 'diff-bad' }, 'gold faster');
+  return 'no measurable difference';
 }
 
 function intervalText(timing) {
@@ -134,25 +136,49 @@ function themeColours() {
 function chartBox(label, make, className = 'chart') {
   const canvas = h('canvas', { role: 'img', 'aria-label': label });
   const entry = { canvas, make, chart: null };
-  charts = charts.filter((other) => other.canvas.isConnected || (other.chart?.destroy(), false));
   charts.push(entry);
-  requestAnimationFrame(() => draw(entry));
+  requestAnimationFrame(() => {
+    if (entry.canvas.isConnected) draw(entry);
+    else charts = charts.filter((other) => other !== entry); // replaced before it was ever drawn
+    // Charts drawn and since taken off the page (the timed quantity switched) are let go.
+    charts = charts.filter((other) => !other.chart || other.canvas.isConnected || (other.chart.destroy(), false));
+  });
   return h('div', { className }, canvas);
 }
 function draw(entry) {
   if (!entry.canvas.isConnected) return;
   entry.chart?.destroy();
   const c = themeColours();
-  Chart.defaults.color = c.foreground;
-  Chart.defaults.borderColor = c.grid;
-  Chart.defaults.font.family = c.font;
-  entry.chart = new Chart(entry.canvas, entry.make(c));
+  entry.chart = new Chart(entry.canvas, themed(entry.make(c), c));
+}
+/** The theme's colours on every part of a chart, explicitly (Chart.js caches what it read from its defaults). */
+function themed(config, c) {
+  const options = config.options;
+  options.color = c.foreground;
+  options.borderColor = c.grid;
+  options.font = { ...(options.font ?? {}), family: c.font };
+  for (const scale of Object.values(options.scales ?? {})) {
+    scale.ticks = { ...(scale.ticks ?? {}), color: c.foreground };
+    if (scale.title) scale.title.color = c.foreground;
+    scale.grid = { ...(scale.grid ?? {}), color: c.grid };
+    scale.border = { ...(scale.border ?? {}), color: c.grid };
+  }
+  options.plugins = options.plugins ?? {};
+  options.plugins.legend = { ...(options.plugins.legend ?? {}), labels: { ...(options.plugins.legend?.labels ?? {}), color: c.foreground } };
+  return config;
 }
 function clearCharts() {
   for (const entry of charts) entry.chart?.destroy();
   charts = [];
 }
-new MutationObserver(() => charts.forEach(draw)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+// VS Code sets the theme's colours on <html> and its kind on <body>, not necessarily together: redraw once both settled.
+let redraw;
+const themeChanged = () => {
+  cancelAnimationFrame(redraw);
+  redraw = requestAnimationFrame(() => charts.forEach(draw));
+};
+new MutationObserver(themeChanged).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+new MutationObserver(themeChanged).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 
 function samplesChart(timing) {
   const label = `Milliseconds per execution, ${QUANTITY_TEXT[timing.quantity] ?? timing.quantity}: gold median ${ms(timing.goldMs)}, prediction median ${ms(timing.predMs)}`;
@@ -230,7 +256,9 @@ function scaleSection(result) {
       plugins: { tooltip: { callbacks: { label: (item) => `×${item.parsed.x}: ${ratio(item.parsed.y)}×` } } },
     },
   }), 'chart scale-chart');
-  return [h('h2', {}, 'Ratio as the data grows'), chart, result.growth ? h('p', { className: 'growth' }, plain(result.growth)) : null];
+  const missing = Object.entries(byScale).filter(([, r]) => r === null).map(([factor]) => `×${factor}`);
+  return [h('h2', {}, 'Ratio as the data grows'), chart, result.growth ? h('p', { className: 'growth' }, plain(result.growth)) : null,
+    missing.length ? h('p', { className: 'muted' }, `not measured at ${missing.join(', ')}: the copy could not be built or the pair timed out there`) : null];
 }
 
 // ---- the rest -------------------------------------------------------------------------------------------
@@ -278,9 +306,11 @@ function actions(state, message) {
   } else if (state === 'rerunning') {
     const started = Date.now();
     const elapsed = h('span', { className: 'elapsed' }, '0 s');
-    bar.replaceChildren(rerun, h('vscode-progress-ring', { className: 'ring', 'aria-label': 're-running' }),
-      h('span', { className: 'status', role: 'status' }, 're-running with more iterations… ', elapsed), cancel,
-      h('div', { className: 'note muted' }, 'the numbers shown are from the previous run until the new ones arrive'));
+    // The buttons, then a progress line under them (one line at any panel width).
+    bar.replaceChildren(rerun, cancel,
+      h('div', { className: 'progress-line', role: 'status' }, h('vscode-progress-ring', { className: 'ring', 'aria-label': 're-running' }),
+        h('span', { className: 'status' }, 're-running with more iterations… ', elapsed)),
+      h('div', { className: 'progress-line muted' }, 'the numbers shown are from the previous run until the new ones arrive'));
     ticker = setInterval(() => { elapsed.textContent = `${Math.round((Date.now() - started) / 1000)} s`; }, 1000);
   } else if (state === 'cancelled') {
     bar.replaceChildren(rerun, h('span', { className: 'status muted' }, 're-run cancelled: the numbers shown are from the previous run'));

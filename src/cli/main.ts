@@ -3,6 +3,8 @@ import pc from 'picocolors';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
 import { EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
 import { runEval } from './evalCommand';
+import { runAgree } from './agreeCommand';
+import { runJudge } from './judgeCommand';
 import { runExplain } from './explainCommand';
 import { runHints } from './hintsCommand';
 import { runIndexes, runRerank } from './planCommands';
@@ -41,6 +43,43 @@ program
   .addOption(new Option('--gold-from <source>', "which gold to score against: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
   .action(async (options) => {
     process.exitCode = await runEval(options);
+  });
+
+program
+  .command('judge')
+  .description('Judge whether each prediction answers its question (ROSE\'s Prover/Refuter, or FLEX) with a chat model behind an OpenAI-compatible API, beside EX.')
+  .requiredOption('--questions <file>', 'BIRD question file (JSON list: question_id, db_id, question, evidence, SQL, difficulty)')
+  .requiredOption('--predictions <file>', 'predictions, in any format `eval` reads')
+  .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
+  .requiredOption('--endpoint <url>', 'base URL of an OpenAI-compatible chat completions API, e.g. https://api.openai.com/v1')
+  .requiredOption('--model <name>', 'the model the endpoint serves, e.g. o3 or gpt-4o')
+  .option('--api-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY if set; none for local servers)')
+  .option('--gold <file>', "gold SQL file (SQL<TAB>db_id a line); default: the questions' SQL field")
+  .addOption(new Option('--gold-from <source>', "which gold: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
+  .addOption(new Option('--method <method>', 'rose: Prover, then Refuter with the gold; prover-only: the Prover alone; flex: one gold-anchored call').choices(['rose', 'prover-only', 'flex']).default('rose'))
+  .option('--concurrency <n>', 'pairs judged at the same time', '4')
+  .option('--timeout <seconds>', 'time limit for each SQL query', '30')
+  .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
+  .option('--llm-timeout <seconds>', 'time limit for one model request', '300')
+  .option('--retries <n>', 'further attempts after a 429, a 5xx or a timeout (exponential backoff)', '4')
+  .option('--temperature <t>', 'sampling temperature (default: not sent, as ROSE)')
+  .option('--cache-dir <dir>', 'where replies are cached by (model, prompt) (default: ~/.cache/ves-lens/judge)')
+  .option('--no-cache', 'neither read nor write cached replies')
+  .option('--json <file>', "write every question's result and verdict as JSON")
+  .option('--no-progress', 'no progress bar')
+  .action(async (options) => {
+    process.exitCode = await runJudge(options);
+  });
+
+program
+  .command('agree')
+  .description("Agreement of verdicts with expert labels: Cohen's κ, accuracy, MCC, F1 and the confusion matrix (judge JSON, ROSE's eval_results.json, or an eval JSON for EX).")
+  .requiredOption('--labels <file>', 'expert labels: a JSON list of {question_id, predicted_sql, label} (e.g. ROSE-VEC rose-vec-bird.json)')
+  .requiredOption('--verdicts <file>', "a `judge --json` report, ROSE's eval_results.json, or an `eval --json` report (EX)")
+  .addOption(new Option('--use <verdict>', 'from a judge report: its judge score (default) or its EX').choices(['judge', 'ex']))
+  .option('--json', 'print the statistics and every mismatch as JSON')
+  .action(async (options) => {
+    process.exitCode = await runAgree(options);
   });
 
 /** A command that works on SQL: the query as an argument or every statement of --file, on one database. */

@@ -281,7 +281,7 @@ function cancellable(token: CancellationToken, database: OpenDatabase): { cancel
 }
 
 /** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget. */
-const THOROUGH_TIMING: Partial<FastTimingOptions> = { minBlocks: 6, maxBlocks: 16, precision: 0.03, pairBudgetMs: 20_000 };
+const THOROUGH_TIMING: Partial<FastTimingOptions> = { minBlocks: 6, maxBlocks: 16, minBlockMs: 12, precision: 0.03, pairBudgetMs: 20_000 };
 
 function timingSummary(timing: TimingResult): TimingSummary {
   const { protocol: _protocol, ...summary } = timing;

@@ -109,7 +109,7 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
       assert.doesNotMatch(shown, /\u001b/);
       assert.doesNotMatch(shown, /\[2m|\{"|":/, 'no escape-code remnants or raw JSON');
       assert.match(shown, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i);
-      assert.match(shown, /R-VES ratio \(all rows\)\s+0\.96×\s+a repeat run: 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+within run-to-run noise of gold/i);
+      assert.match(shown, /R-VES ratio \(all rows\)\s+0\.96×\s+a repeat run: 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+no measurable difference/i);
       assert.match(shown, /R-VES reward\s+0\.75\s+bucket 0\.5 ≤ ratio < 1\s+near a bucket edge: a repeat run lands in\s+1\s+16 %\s+0\.75\s+84 %\s+→ expected reward 0\.79/i);
       assert.match(shown, /Ratio as the data grows\s+prediction and gold grow alike: 0\.98× at ×1, 0\.90× at ×100/);
       assert.equal(await page.locator('canvas').count(), 2, 'the samples chart and the scale chart');
@@ -142,7 +142,38 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
     await settle(page);
     assert.match(await text(page), /all rows \(R-VES\): median gold 0\.380 ms, prediction 0\.395 ms/);
     assert.equal(await page.locator('canvas').count(), 2);
+    assert.equal(await page.evaluate('charts.length'), 2, 'the chart switched away from is let go');
     assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  it('redraws the charts in the new colours when the theme changes', async () => {
+    const page = await open('dark');
+    await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
+    await settle(page);
+    const legendColours = () => page.evaluate(() => [...document.querySelectorAll('canvas')].map((c: unknown) => window.Chart.getChart(c).legend.options.labels.color));
+    assert.deepEqual(await legendColours(), [THEMES.dark.foreground, THEMES.dark.foreground]);
+    // As VS Code does it: the kind on <body> first, the colours on <html> a moment later.
+    await page.evaluate((light) => {
+      document.body.className = 'vscode-light';
+      setTimeout(() => { for (const [name, value] of Object.entries(light)) document.documentElement.style.setProperty(`--vscode-${name}`, value as string); }, 30);
+    }, THEMES.light);
+    await page.waitForTimeout(200);
+    await settle(page);
+    assert.deepEqual(errorsOf(page), []);
+    assert.deepEqual(await legendColours(), [THEMES.light.foreground, THEMES.light.foreground]);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  it('leaves a scale that was not measured off the curve, and says so', async () => {
+    const page = await open();
+    const result = { ...fixture('timed-717.json'), timeRatioByScale: { 1: 1.02, 10: 0.4, 100: null }, growth: 'not enough scales measured to say how it grows' };
+    await post(page, { type: 'result', result, partial: false });
+    await settle(page);
+    assert.match(await text(page), /Ratio as the data grows\s+not enough scales measured to say how it grows\s+not measured at ×100/);
+    const points = await page.evaluate(() => window.Chart.getChart(document.querySelectorAll('canvas')[1]).data.datasets[0].data);
+    assert.deepEqual(points, [{ x: 1, y: 1.02 }, { x: 10, y: 0.4 }]);
     await page.close();
   });
 
@@ -185,7 +216,7 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
     await page.waitForTimeout(1200); // the elapsed-seconds counter ticks
     const during = await text(page);
     assert.match(during, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28×/i, 'the old numbers stay');
-    assert.match(during, /re-running with more iterations… \d+ s\s+Cancel\s+the numbers shown are from the previous run until the new ones arrive/);
+    assert.match(during, /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run until the new ones arrive/);
     assert.equal(await page.locator('#rerun[disabled]').count(), 1);
     assert.equal(await page.locator('vscode-progress-ring').count(), 1);
     assert.equal(await page.locator('canvas').count(), 2, 'the charts stay too');

@@ -121,7 +121,7 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
   if (uncertain.length) {
     lines.push(`  ${uncertain.length} R-VES reward${uncertain.length === 1 ? '' : 's'} not settled (a repeat run may land in a neighbouring bucket; R-VES counts the expected reward):`);
     for (const r of uncertain.slice(0, limit)) {
-      const p = Object.entries(r.rves_bucket_probabilities ?? {}).map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`).join(' · ');
+      const p = Object.entries(r.rves_bucket_probabilities ?? {}).sort((a, b) => Number(b[0]) - Number(a[0])).map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`).join(' · ');
       lines.push(`    question ${r.question_id}: ratio ${r.rves_time_ratio?.toFixed(2)} (${r.rves_time_ratio_interval?.map((x) => x.toFixed(2)).join('–')}) → ${p}`);
     }
     if (uncertain.length > limit) lines.push(pc.dim(`    ... and ${uncertain.length - limit} more (all in --json)`));

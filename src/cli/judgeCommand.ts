@@ -1,0 +1,230 @@
+import * as fs from 'fs';
+import { SingleBar } from 'cli-progress';
+import pc from 'picocolors';
+import { loadGold } from '../core/bird/gold';
+import { loadPredictions } from '../core/bird/predictions';
+import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
+import { loadQuestions } from '../core/bird/questions';
+import { ReadOnlyDatabase } from '../core/db/database';
+import { evaluateTasks } from '../core/eval/evaluate';
+import { buildTasks, databasePath, describeGoldSource, GoldSource } from '../core/eval/tasks';
+import { DatabaseFactsCache } from '../core/judge/dbInfo';
+import { JudgePairInput } from '../core/judge/judgePair';
+import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
+import { judgeAll } from '../core/judge/runJudge';
+import { JudgedQuestion, summarizeJudge } from '../core/judge/summary';
+import { JUDGE_METHODS, JudgeMethod, JudgeOutcome } from '../core/judge/types';
+import { ChatModelError } from '../core/llm/chatModel';
+import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
+import { defaultCacheDir, ReplyCache } from '../core/llm/replyCache';
+import { headlineProblems, problemList } from '../core/report/terminal';
+import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
+import { parseGoldSource } from './evalCommand';
+
+export interface JudgeCommandOptions {
+  questions: string;
+  predictions: string;
+  dbRoot: string;
+  gold?: string;
+  goldFrom?: string;
+  endpoint: string;
+  model: string;
+  apiKeyEnv?: string;
+  concurrency: string;
+  method: string;
+  timeout: string;
+  maxRows: string;
+  llmTimeout: string;
+  retries: string;
+  temperature?: string;
+  cacheDir?: string;
+  /** false with --no-cache. */
+  cache: boolean;
+  json?: string;
+  progress: boolean;
+}
+
+/** The base URL of an OpenAI-compatible API: http(s) only. */
+export function parseEndpoint(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--endpoint: not a URL: ${quoted(text)} (e.g. https://api.openai.com/v1 or http://localhost:11434/v1)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--endpoint: expected an http or https URL, got ${quoted(text)}`);
+  return text;
+}
+
+/** The key named by --api-key-env (which must then be set), else OPENAI_API_KEY if set, else none (local servers). */
+export function apiKeyFrom(variable: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (variable === undefined) return env.OPENAI_API_KEY || undefined;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new UsageError(`--api-key-env: expected the name of an environment variable, got ${quoted(variable)}`);
+  const key = env[variable];
+  if (!key) throw new UsageError(`--api-key-env: the environment variable ${variable} is not set`);
+  return key;
+}
+
+function parseMethod(text: string): JudgeMethod {
+  if (!JUDGE_METHODS.includes(text as JudgeMethod)) throw new UsageError(`--method: expected one of ${JUDGE_METHODS.join(', ')}, got ${quoted(text)}`);
+  return text as JudgeMethod;
+}
+
+function parseRetries(text: string): number {
+  if (!/^\s*\d+\s*$/.test(text) || Number(text) > 20) throw new UsageError(`--retries: expected a whole number from 0 to 20, got ${quoted(text)}`);
+  return Number(text);
+}
+
+function parseTemperature(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 2) throw new UsageError(`--temperature: expected a number from 0 to 2, got ${quoted(text)}`);
+  return value;
+}
+
+/** A fatal model error names the option that would fix it. */
+function modelUsageError(error: ChatModelError, endpoint: string, model: string): UsageError {
+  const status = error.details.status;
+  const option = status === 401 || status === 403 ? '--api-key-env' : status === 404 ? '--endpoint or --model' : '--endpoint';
+  return new UsageError(`${option}: the model cannot be used (${model} at ${chatCompletionsUrl(endpoint)}): ${error.message}`);
+}
+
+export async function runJudge(options: JudgeCommandOptions): Promise<number> {
+  const method = parseMethod(options.method);
+  const endpoint = parseEndpoint(options.endpoint);
+  if (!options.model.trim()) throw new UsageError('--model: give the model name the endpoint serves');
+  const apiKey = apiKeyFrom(options.apiKeyEnv);
+  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
+  const llmTimeoutMs = parseTimeoutMs('--llm-timeout', options.llmTimeout);
+  const maxRows = positiveInteger('--max-rows', options.maxRows);
+  const retries = parseRetries(options.retries);
+  const temperature = parseTemperature(options.temperature);
+  const goldFromOption = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
+  if (goldFromOption === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
+  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
+  if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
+  const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
+  if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
+
+  const questionFile = loadQuestions(options.questions);
+  const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
+  const predictionFile = loadPredictions(options.predictions, { dbIds });
+  const goldFile = options.gold ? loadGold(options.gold) : undefined;
+  if (goldFromOption === 'predictions' && !predictionFile.goldField) {
+    throw new UsageError(`--gold-from predictions: ${options.predictions} carries no gold field (gold_sql) beside its predictions`);
+  }
+  const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
+  const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
+  const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
+  const sqlite = await ReadOnlyDatabase.sqliteVersion();
+
+  const err = process.stderr;
+  err.write(
+    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · SQLite ${sqlite} · judge ${method} with ${options.model} at ${chatCompletionsUrl(endpoint)}\n` +
+      `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n` +
+      `replies cached in ${cacheDir ?? '(no cache)'}\n`,
+  );
+  const atTop = headlineProblems(problems);
+  if (atTop) err.write(atTop + '\n');
+
+  const bar = options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} · {phase} · {eta_formatted} left · {last}', hideCursor: true, stream: err }) : undefined;
+  bar?.start(tasks.length, 0, { phase: 'EX', last: '' });
+  const exResults = await evaluateTasks(tasks, {
+    dbRoot: options.dbRoot,
+    metrics: ['ex'],
+    timing: 'fast',
+    timeoutMs,
+    maxRows,
+    onProgress: (progress) => bar?.update(progress.done),
+  });
+
+  const judgedIndexes: number[] = [];
+  const inputs: JudgePairInput[] = [];
+  tasks.forEach((task, i) => {
+    if (exResults[i].outcome === 'skipped') return;
+    judgedIndexes.push(i);
+    inputs.push({
+      question: task.question.question,
+      evidence: task.question.evidence,
+      dbId: task.question.dbId,
+      dbPath: databasePath(options.dbRoot, task.question.dbId),
+      predictedSql: task.predictedSql,
+      goldSql: task.goldSql,
+    });
+  });
+  bar?.setTotal(inputs.length);
+  bar?.update(0, { phase: 'judge', last: '' });
+  const model = new OpenAiChatModel({ endpoint, model: options.model, apiKey, timeoutMs: llmTimeoutMs, maxRetries: retries, temperature });
+  let done = 0;
+  let outcomes: JudgeOutcome[];
+  try {
+    outcomes = await judgeAll(inputs, {
+      model,
+      method,
+      cache: cacheDir ? new ReplyCache(cacheDir) : undefined,
+      timeoutMs,
+      maxRows,
+      concurrency,
+      facts: new DatabaseFactsCache(),
+      onResult: (index, outcome) => bar?.update(++done, { last: `${tasks[judgedIndexes[index]].question.questionId}: ${outcome.score ?? 'no verdict'}` }),
+    });
+  } catch (error) {
+    bar?.stop();
+    if (error instanceof ChatModelError && error.fatal) throw modelUsageError(error, endpoint, options.model);
+    throw error;
+  }
+  bar?.stop();
+
+  const byTask = new Map(judgedIndexes.map((taskIndex, k) => [taskIndex, outcomes[k]]));
+  const questions: JudgedQuestion[] = exResults.map((result, i) => ({
+    ...result,
+    predicted_sql: tasks[i].predictedSql ?? null,
+    gold_sql: tasks[i].goldSql ?? null,
+    judge: byTask.get(i) ?? null,
+  }));
+  const summary = summarizeJudge(questions);
+  const out = process.stdout;
+  out.write(judgeTable(summary) + '\n');
+  const details = judgeDetails(questions, summary);
+  if (details) out.write(details + '\n');
+  const skipped = exResults.filter((r) => r.outcome === 'skipped').length;
+  if (skipped) out.write(`${pc.yellow('skipped')} ${skipped} question${skipped === 1 ? '' : 's'} whose database is not under --db-root\n`);
+  const listed = problemList(problems);
+  if (listed) out.write(listed + '\n');
+  out.write(usageLine(options.model, summary) + '\n');
+
+  if (options.json) {
+    const groups = Object.fromEntries(summary.groups.map(({ group, ...rest }) => [group, rest]));
+    const report = {
+      tool: await toolInfo(),
+      inputs: {
+        questions: options.questions,
+        predictions: options.predictions,
+        prediction_format: predictionFile.format,
+        pairing: predictionFile.pairing,
+        gold: options.gold ?? null,
+        gold_from: goldFrom,
+        db_root: options.dbRoot,
+        method,
+        endpoint: chatCompletionsUrl(endpoint),
+        model: options.model,
+        temperature: temperature ?? null,
+        concurrency,
+        timeout_s: timeoutMs / 1000,
+        llm_timeout_s: llmTimeoutMs / 1000,
+        retries,
+        max_rows: maxRows,
+        cache_dir: cacheDir ?? null,
+      },
+      summary: { ...groups, skipped, branches: summary.branches, calls: summary.calls, cached_calls: summary.cached_calls, usage: summary.usage },
+      problems: orderProblems(problems).map(formatProblem),
+      headline_problems: problems.filter((p) => p.headline).map(formatProblem),
+      questions,
+    };
+    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
+    err.write(`wrote ${options.json}\n`);
+  }
+  return 0;
+}
+

@@ -1,0 +1,177 @@
+import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from './chatModel';
+
+export interface OpenAiChatOptions {
+  /** Base URL of an OpenAI-compatible API (`https://api.openai.com/v1`, `http://localhost:11434/v1`); a URL ending in /chat/completions is used as it is. */
+  endpoint: string;
+  model: string;
+  /** Sent as `Authorization: Bearer <key>`; local servers need none. */
+  apiKey?: string;
+  /** Limit for one request, in ms (default 300 s: reasoning models think long). */
+  timeoutMs?: number;
+  /** Further attempts after a 429, a 5xx, a timeout or a dropped connection (default 4). */
+  maxRetries?: number;
+  /** First wait before a retry, doubled each time up to maxBackoffMs (default 1 s, at most 30 s); a Retry-After header wins. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Sent only when given: ROSE sends none (its reasoning backbones reject it). */
+  temperature?: number;
+  /** Other request fields (e.g. `reasoning_effort`), merged into the body. */
+  extraBody?: Record<string, unknown>;
+  /** Injected for tests; Node 20's global fetch by default. */
+  fetch?: typeof fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export const DEFAULT_CHAT_TIMEOUT_MS = 300_000;
+export const DEFAULT_CHAT_RETRIES = 4;
+
+/** `POST {endpoint}/chat/completions`, the URL every OpenAI-compatible server answers. */
+export function chatCompletionsUrl(endpoint: string): string {
+  const base = endpoint.trim().replace(/\/+$/, '');
+  return /\/chat\/completions$/.test(base) ? base : `${base}/chat/completions`;
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ChatModelError('cancelled', 'cancelled'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ChatModelError('cancelled', 'cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Retry-After as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The text of choices[0].message.content: a string, or (some servers) a list of text parts. */
+function messageText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (content === null) return '';
+  if (Array.isArray(content)) {
+    return content.map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : '')).join('');
+  }
+  return undefined;
+}
+
+/** What an error body says (`{"error": {"message": ...}}` in OpenAI's shape), short. */
+function errorDetail(body: string): string {
+  try {
+    const parsed = JSON.parse(body);
+    const message = parsed?.error?.message ?? parsed?.message ?? parsed?.error;
+    if (typeof message === 'string') return message.slice(0, 300);
+  } catch {
+    // not JSON: the text itself
+  }
+  return body.trim().slice(0, 300);
+}
+
+const CONNECTION_REFUSED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo/;
+
+/**
+ * A chat model behind an OpenAI-compatible chat completions API (OpenAI, OpenRouter, vLLM, ollama, LM Studio).
+ * Node's fetch, no SDK: the protocol is one POST. Retries 429 and 5xx with exponential backoff (honouring
+ * Retry-After), a timeout per request, and says which failures no retry can cure (fatal).
+ */
+export class OpenAiChatModel implements ChatModel {
+  readonly id: string;
+  private readonly url: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(private readonly options: OpenAiChatOptions) {
+    this.url = chatCompletionsUrl(options.endpoint);
+    this.id = `openai-compatible:${options.model}`;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  async complete(messages: readonly ChatMessage[], request: ChatRequestOptions = {}): Promise<ChatReply> {
+    const retries = this.options.maxRetries ?? DEFAULT_CHAT_RETRIES;
+    const firstWait = this.options.backoffMs ?? 1000;
+    const longestWait = this.options.maxBackoffMs ?? 30_000;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(messages, request.signal);
+      } catch (error) {
+        const failure = error instanceof ChatModelError ? error : new ChatModelError(String(error), 'network', { retryable: true });
+        if (!failure.retryable || attempt >= retries || request.signal?.aborted) {
+          if (attempt > 0 && failure.kind !== 'cancelled') failure.message = `${failure.message} (after ${attempt + 1} attempts)`;
+          throw failure;
+        }
+        const suggested = (failure as ChatModelError & { retryAfterMs?: number }).retryAfterMs;
+        const wait = Math.min(longestWait, suggested ?? firstWait * 2 ** attempt);
+        await this.sleep(wait, request.signal);
+      }
+    }
+  }
+
+  private async once(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<ChatReply> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) controller.abort();
+    const body: Record<string, unknown> = { model: this.options.model, messages: messages.map((m) => ({ role: m.role, content: m.content })) };
+    if (this.options.temperature !== undefined) body.temperature = this.options.temperature;
+    Object.assign(body, this.options.extraBody ?? {});
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    try {
+      let response: Response;
+      let text: string;
+      try {
+        response = await this.fetchImpl(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+        text = await response.text();
+      } catch (error) {
+        if (timedOut) throw new ChatModelError(`no reply from ${this.url} within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout', { retryable: true });
+        if (signal?.aborted) throw new ChatModelError('cancelled', 'cancelled');
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const reason = cause?.code ?? cause?.message ?? (error as Error).message;
+        const refused = CONNECTION_REFUSED.test(String(reason));
+        throw new ChatModelError(`cannot reach ${this.url}: ${reason}`, 'network', { retryable: true, fatal: refused });
+      }
+      if (!response.ok) {
+        const status = response.status;
+        const retryable = status === 429 || status === 408 || status >= 500;
+        const fatal = status === 401 || status === 403 || status === 404;
+        const failure = new ChatModelError(`${this.url} answered ${status}${response.statusText ? ` ${response.statusText}` : ''}: ${errorDetail(text)}`, 'http', { status, retryable, fatal });
+        Object.assign(failure, { retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+        throw failure;
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ChatModelError(`${this.url} answered with no JSON: ${text.trim().slice(0, 200)}`, 'protocol', { retryable: true });
+      }
+      const choice = (parsed as { choices?: { message?: { content?: unknown } }[] }).choices?.[0];
+      const content = messageText(choice?.message?.content);
+      if (content === undefined) throw new ChatModelError(`${this.url} answered without choices[0].message.content`, 'protocol', { retryable: true });
+      const usage = (parsed as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }).usage;
+      return {
+        text: content,
+        usage: usage && typeof usage.prompt_tokens === 'number' ? { promptTokens: usage.prompt_tokens, completionTokens: Number(usage.completion_tokens) || 0 } : undefined,
+      };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}

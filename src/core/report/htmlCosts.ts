@@ -1,0 +1,59 @@
+import { ReadOnlyDatabase } from '../db/database';
+import { readSchema, SchemaInfo } from '../db/schema';
+import { databaseExists, databasePath, EvalTask } from '../eval/tasks';
+import { QuestionResult } from '../eval/types';
+import { explainQuery } from '../plan/explain';
+import { PlanCost } from '../plan/cost';
+
+/** Both plan costs of a question's gold and prediction (null where it has no plan: it does not compile, or is refused). */
+export interface PlanCostPair {
+  gold: PlanCost | null;
+  pred: PlanCost | null;
+}
+
+/**
+ * Plan costs (rule cost and row-aware estimate, plan/cost.ts) of every question's gold and prediction, from
+ * SQLite's EXPLAIN QUERY PLAN (nothing runs): the HTML report draws them against measured time, and `compare`
+ * reads them back from the JSON. Skipped questions get none. Returns a map by question index.
+ */
+export async function planCosts(tasks: readonly EvalTask[], dbRoot: string): Promise<Map<number, PlanCostPair>> {
+  const costs = new Map<number, PlanCostPair>();
+  const byDb = new Map<string, EvalTask[]>();
+  for (const task of tasks) {
+    const dbId = task.question.dbId;
+    if (!dbId || !databaseExists(dbRoot, dbId)) continue;
+    byDb.set(dbId, [...(byDb.get(dbId) ?? []), task]);
+  }
+  for (const [dbId, dbTasks] of byDb) {
+    let db: ReadOnlyDatabase;
+    let schema: SchemaInfo;
+    try {
+      db = await ReadOnlyDatabase.open(databasePath(dbRoot, dbId));
+    } catch {
+      continue;
+    }
+    try {
+      schema = await readSchema(db);
+      const cost = async (sql: string | undefined) => {
+        if (sql === undefined || !sql.trim()) return null;
+        const plan = await explainQuery(db, sql, schema);
+        return plan.error ? null : plan.cost;
+      };
+      for (const task of dbTasks) costs.set(task.question.index, { gold: await cost(task.goldSql), pred: await cost(task.predictedSql) });
+    } catch {
+      // A damaged database: its questions are gold errors already; they get no costs.
+    } finally {
+      await db.close();
+    }
+  }
+  return costs;
+}
+
+/** Adds `plan_cost` to each result that has one (the eval JSON's field). */
+export async function attachPlanCosts(results: QuestionResult[], tasks: readonly EvalTask[], dbRoot: string): Promise<void> {
+  const costs = await planCosts(tasks, dbRoot);
+  for (const result of results) {
+    const cost = costs.get(result.index);
+    if (cost && result.outcome !== 'skipped') (result as QuestionResult & { plan_cost?: PlanCostPair }).plan_cost = cost;
+  }
+}
