@@ -29,6 +29,24 @@ function copyMedia() {
   for (const [name, source] of Object.entries(mediaFiles)) fs.copyFileSync(path.join(__dirname, source), path.join(target, name));
 }
 
+/** The webviews' highlighting: highlight.js's core with its SQL grammar only (about 30 kB), as window.hljs. */
+function buildHighlight() {
+  return esbuild.build({
+    stdin: {
+      contents: "import hljs from 'highlight.js/lib/core'; import sql from 'highlight.js/lib/languages/sql'; hljs.registerLanguage('sql', sql); window.hljs = hljs;",
+      resolveDir: __dirname,
+      loader: 'js',
+    },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome114',
+    outfile: path.join('dist', 'media', 'highlight.js'),
+    logLevel: 'warning',
+  });
+}
+
 async function main() {
   const options = {
     entryPoints,
@@ -39,12 +57,14 @@ async function main() {
     format: 'cjs',
     sourcemap: !production,
     minify: production,
-    external: ['@vscode/sqlite3', 'vscode'],
+    // The local embedding model (optional dependencies, 31 MB of weights) is loaded from node_modules when installed, never bundled.
+    external: ['@vscode/sqlite3', 'vscode', '@energetic-ai/*'],
     // ESM entry points first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   };
   copyMedia();
+  await buildHighlight();
   if (process.argv.includes('--extension-tests')) {
     // The suite that runs inside VS Code's extension host (code-server, or desktop through test-electron).
     await esbuild.build({ ...options, entryPoints: { suite: 'test/extension/suite.ts' }, outdir: 'out/test/extension', minify: false });

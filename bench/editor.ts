@@ -8,7 +8,7 @@ import * as path from 'path';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { median, quantile } from 'simple-statistics';
 import { loadPredictions } from '../src/core/bird/predictions';
-import { Requests } from '../src/shared/protocol';
+import { ScoreRequest } from '../src/shared/protocol';
 import { ServerProcess } from '../test/server/lspClient';
 import { machineLine } from './sharedSql';
 
@@ -41,7 +41,7 @@ async function main() {
   const firstResult: number[] = [];
   for (const [index, prediction] of predictions.entries()) {
     const started = performance.now();
-    await server.connection.sendRequest(Requests.score, { sql: prediction.sql, questionIndex: index, phase: 'correctness' });
+    await server.connection.sendRequest(ScoreRequest, { sql: prediction.sql, questionIndex: index, phase: 'correctness' });
     firstResult.push(performance.now() - started);
   }
 
@@ -49,7 +49,7 @@ async function main() {
   const cancelLatency: number[] = [];
   for (let i = 0; i < 5; i++) {
     const source = new CancellationTokenSource();
-    const pending = server.connection.sendRequest(Requests.score, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionIndex: 0, phase: 'correctness' }, source.token);
+    const pending = server.connection.sendRequest(ScoreRequest, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionIndex: 0, phase: 'correctness' }, source.token);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const cancelledAt = performance.now();
     source.cancel();

@@ -1,14 +1,86 @@
-// The plan panel: the annotated EXPLAIN QUERY PLAN tree of one query.
-window.addEventListener('message', ({ data }) => {
-  if (data.type !== 'plan') return;
-  const p = data.plan;
+// The plan panel: which query (document and line, or a question's gold), on which database; the plan as a
+// tree of step cards; the SQL formatted. It follows the statement as it is edited. "Time the Gold SQL" shows
+// here too: the query's milliseconds alone, with an interval, its first rows and its plan.
+
+function ms(n) {
+  return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
+}
+
+function whichQuery(data) {
+  if (data.source) {
+    const file = decodeURIComponent(data.source.uri.split('/').pop() ?? data.source.uri);
+    return `${file}, line ${data.source.line}`;
+  }
+  if (data.question) return `gold SQL of question ${data.question.questionId}`;
+  return 'query';
+}
+
+function questionLine(question) {
+  if (!question) return null;
+  return h('div', { className: 'question-line' },
+    h('p', {}, h('strong', {}, `Question ${question.questionId}`), h('span', { className: 'muted' }, ` · ${question.dbId} · ${question.difficulty || 'no difficulty'}`)),
+    h('p', {}, plain(question.question)),
+    question.evidence ? h('p', { className: 'muted' }, `Evidence: ${plain(question.evidence)}`) : null);
+}
+
+function showPlan(message) {
+  const e = message.explain;
+  const database = e.dbId ?? e.dbPath;
   render(
-    h('h1', {}, 'Query plan'),
-    h('p', { className: 'muted' }, `SQLite ${p.sqlite} · ${p.dbPath}`),
-    h('div', { className: 'row' }, card('rule cost', String(p.rule), 'SCAN +100, temp B-tree +50'), card('row visits', `~${Math.round(p.work).toLocaleString()}`, 'row-aware estimate')),
-    h('h2', {}, 'Tree'),
-    h('pre', { tabindex: 0 }, p.error ? `no plan: ${p.error}` : p.lines.join('\n')),
+    h('h1', {}, 'Query plan ', h('span', { className: 'muted' }, `· ${whichQuery(e)}`)),
+    h('p', { className: 'muted' }, `database ${database} · SQLite ${e.sqlite}`, message.following ? h('span', { className: 'following' }, ' · ', icon('sync'), ' follows edits to the statement') : null),
+    questionLine(e.question),
+    h('div', { className: 'row' },
+      card('rule cost', String(e.plan.rule), 'SCAN +100, temp B-tree +50'),
+      card('row visits', `~${compact(e.plan.work)}`, 'row-aware estimate'),
+      card('steps', String(countSteps(e.plan.nodes)), e.plan.error ? 'no plan' : 'hover a step: what it does')),
+    h('h2', {}, 'Plan'),
+    planTree(e.plan),
     h('h2', {}, 'SQL'),
-    h('pre', {}, data.sql),
+    sqlBlock(e.formattedSql || e.sql, 'the SQL, formatted'),
   );
-});
+}
+
+function countSteps(nodes) {
+  return nodes.reduce((sum, node) => sum + 1 + countSteps(node.children), 0);
+}
+
+function showTiming(message) {
+  const t = message.timing;
+  render(
+    h('h1', {}, 'Timed alone ', h('span', { className: 'muted' }, `· ${t.question ? `gold SQL of question ${t.question.questionId}` : 'query'}`)),
+    h('p', { className: 'muted' }, `database ${t.dbId ?? ''} · SQLite ${t.sqlite} · every run on a fresh connection, all rows fetched (R-VES's quantity)`),
+    questionLine(t.question),
+    t.error
+      ? h('p', { className: 'error' }, plain(t.error))
+      : h('div', { className: 'row' },
+        card('time', `${ms(t.ms)} ms`, `95 % interval of the median: ${ms(t.low)}–${ms(t.high)} ms`),
+        card('runs', String(t.runs), 'after one untimed warm-up'),
+        card('first row', `${ms(t.firstRowMs)} ms`, 'prepare and first step (VES\'s quantity)'),
+        card('rows', t.preview.rowCount === null ? '–' : t.preview.rowCount.toLocaleString('en-US'), `${t.preview.columns.length} columns`)),
+    t.error ? null : [h('h2', {}, 'Result'), previewTable(t.preview, 'result')],
+    h('h2', {}, 'Plan'),
+    h('p', { className: 'muted' }, planTotals(t.plan)),
+    planTree(t.plan),
+    h('h2', {}, 'SQL'),
+    sqlBlock(t.formattedSql || t.sql, 'the SQL, formatted'),
+  );
+}
+
+function handle(data, restored) {
+  if (data.type === 'plan') showPlan(data);
+  else if (data.type === 'timing') showTiming(data);
+  else if (data.type === 'running') render(h('h1', {}, 'Timing…'), h('p', { className: 'muted' }, plain(data.what)), h('vscode-progress-ring'));
+  else if (data.type === 'error') {
+    // While following edits, the last plan stays and the error is said above it.
+    const app = document.getElementById('app');
+    app.querySelector('.follow-error')?.remove();
+    if (app.querySelector('.plan-box, .no-plan')) app.prepend(h('p', { className: 'error follow-error' }, `the statement as it is now has no plan: ${plain(data.message)}`));
+    else render(h('h1', {}, 'No plan'), h('p', { className: 'error' }, plain(data.message)));
+    return;
+  }
+  if (!restored && (data.type === 'plan' || data.type === 'timing')) remember(data);
+}
+
+window.addEventListener('message', ({ data }) => handle(data, false));
+restore(handle);

@@ -1,8 +1,10 @@
 // The Score panel: outcome, EX and Soft-F1; the time ratio of both timed quantities (VES's first row, R-VES's
 // every row) with the interval a repeat run lands in; the R-VES reward with its bucket probabilities; the timing
 // samples; the ratio as the data grows; the result difference; and both plans side by side.
-// Messages from the extension: running (a new score: the panel is replaced), rerunning (more iterations: the
-// shown numbers stay until the new ones arrive), result, cancelled and error (with `rerun` when a re-run ended).
+// Also both SQLs (formatted, highlighted), the first rows of both results with their column names, and why
+// the scores are what they are. Messages from the extension (ScorePanelMessage in src/shared/webviewMessages.ts):
+// running (a new score: the panel is replaced), rerunning (more iterations: the shown numbers stay until the new
+// ones arrive), result, cancelled and error (with `rerun` when a re-run ended).
 const OUTCOME_TEXT = {
   correct: 'correct', mismatch: 'mismatch', prediction_error: 'prediction error', gold_error: 'gold error',
   timeout: 'timeout', refused: 'refused', skipped: 'skipped',
@@ -13,12 +15,9 @@ const QUANTITY_TEXT = { 'first-row': 'first row (VES)', full: 'all rows (R-VES)'
 const SAME_PROGRAM_TEXT = 'Same program as gold: identical work, ratio 1 by construction, not timed';
 
 let current = null; // the result on screen
+let context = null; // what it scored: sent back with "rerun" (a restored panel re-runs without the extension remembering)
 let charts = []; // { canvas, make, chart } to redraw when the theme changes
 let ticker;
-
-/** Text from the server as it should read: never a terminal colour code. */
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g;
-const plain = (text) => String(text ?? '').replace(ESCAPES, '');
 
 /** A ratio with as many digits as it needs: 0.93, 12.4, 250. */
 function ratio(n) {
@@ -263,12 +262,8 @@ function scaleSection(result) {
 
 // ---- the rest -------------------------------------------------------------------------------------------
 
-function cell(value) {
-  if (value === null || value === undefined) return h('td', { className: 'muted' }, 'NULL');
-  return h('td', { className: typeof value === 'number' ? 'num' : '' }, plain(value));
-}
 function rowsTable(rows) {
-  return h('table', { className: 'rows' }, h('tbody', {}, rows.map((row) => h('tr', {}, (Array.isArray(row) ? row : [row]).map(cell)))));
+  return h('div', { className: 'scroll-box' }, h('table', { className: 'rows' }, h('tbody', {}, rows.map((row) => h('tr', {}, (Array.isArray(row) ? row : [row]).map(valueCell))))));
 }
 function differenceSection(difference) {
   const rows = (title, list) => (list.length ? [h('h3', {}, title), rowsTable(list)] : []);
@@ -280,8 +275,25 @@ function differenceSection(difference) {
   ];
 }
 
-function plan(title, summary) {
-  return h('div', {}, h('h3', {}, `${title} · rule ${summary.rule} · ~${Math.round(summary.work).toLocaleString()} row visits`), h('pre', {}, summary.error ? `no plan: ${plain(summary.error)}` : summary.lines.map(plain).join('\n')));
+/** Why the scores are what they are (column counts, Soft-F1 below 1 for a correct result...). */
+function explanationSection(result) {
+  if (!result.explanations?.length) return null;
+  return h('div', { className: 'explanations', role: 'note' }, result.explanations.map((text) => h('p', {}, icon('info'), ' ', plain(text))));
+}
+
+function sideBySide(left, right) {
+  return h('div', { className: 'side-by-side' }, left, right);
+}
+
+function sqlSection(result) {
+  return [h('h2', {}, 'SQL'), sideBySide(
+    h('div', {}, h('h3', {}, 'gold'), sqlBlock(result.goldSql, 'gold SQL')),
+    h('div', {}, h('h3', {}, 'prediction'), sqlBlock(result.predSql, 'predicted SQL')))];
+}
+
+function resultSection(result) {
+  if (!result.goldPreview || !result.predPreview) return null;
+  return [h('h2', {}, 'Results'), sideBySide(previewTable(result.goldPreview, 'gold'), previewTable(result.predPreview, 'prediction'))];
 }
 
 /** Something was timed: a re-run with more iterations can tighten it. */
@@ -299,7 +311,7 @@ function actions(state, message) {
   stopTicker();
   const cancel = h('vscode-button', { secondary: true, icon: 'debug-stop', onclick: () => vscodeApi.postMessage({ type: 'cancel' }) }, 'Cancel');
   const rerun = timed(current)
-    ? h('vscode-button', { id: 'rerun', icon: 'debug-rerun', disabled: state === 'rerunning' || undefined, onclick: () => vscodeApi.postMessage({ type: 'rerun' }) }, 'Re-run with more iterations')
+    ? h('vscode-button', { id: 'rerun', icon: 'debug-rerun', disabled: state === 'rerunning' || undefined, onclick: () => vscodeApi.postMessage({ type: 'rerun', context }) }, 'Re-run with more iterations')
     : null;
   if (state === 'partial') {
     bar.replaceChildren(h('vscode-progress-ring', { className: 'ring' }), h('span', { className: 'status' }, 'timing prediction and gold…'), cancel);
@@ -334,12 +346,13 @@ function show(result, partial, previous) {
     h('div', { className: 'actions', id: 'actions' }),
     timingSection(result),
     scaleSection(result),
+    explanationSection(result),
+    sqlSection(result),
+    resultSection(result),
     result.difference ? differenceSection(result.difference) : null,
     h('h2', {}, 'Plans'),
-    h('div', { className: 'plans' }, plan('gold', result.goldPlan), plan('prediction', result.predPlan)),
-    result.planDifferences.length
-      ? h('ul', {}, result.planDifferences.map((d) => h('li', { className: d.direction > 0 ? 'diff-good' : d.direction < 0 ? 'diff-bad' : '' }, plain(d.message))))
-      : h('p', { className: 'muted' }, 'the two plans take the same steps'),
+    planComparison(result.goldPlan, result.predPlan, result.planComparison),
+    result.notes?.length ? h('ul', { className: 'notes muted' }, result.notes.map((n) => h('li', {}, plain(n)))) : null,
     h('p', { className: 'muted' }, `SQLite ${result.sqlite} · ${Math.round(result.elapsedMs)} ms`),
   );
   actions(partial ? 'partial' : 'idle');
@@ -347,7 +360,7 @@ function show(result, partial, previous) {
 
 let rerunning = false;
 let before = null; // the result shown when the re-run started, to say what moved
-window.addEventListener('message', ({ data }) => {
+function handle(data, restored) {
   if (data.type === 'running') {
     rerunning = false;
     current = null;
@@ -364,7 +377,10 @@ window.addEventListener('message', ({ data }) => {
   if (data.type === 'result') {
     const previous = rerunning && !data.partial && timed(data.result) ? before : null;
     if (!data.partial) rerunning = false;
-    show(data.result, data.partial, previous);
+    context = data.context ?? context;
+    // A restored panel shows the last result as it was; its timing, if it was running, is not coming.
+    show(data.result, data.partial && !restored, previous);
+    if (!restored) remember({ ...data, partial: false });
   }
   if (data.type === 'cancelled') {
     if (data.rerun && current) {
@@ -386,4 +402,7 @@ window.addEventListener('message', ({ data }) => {
       render(h('h1', {}, 'Could not score'), h('p', { className: 'error' }, plain(data.message)));
     }
   }
-});
+}
+
+window.addEventListener('message', ({ data }) => handle(data, false));
+restore(handle);

@@ -12,10 +12,15 @@ import { summarize } from '../core/eval/summary';
 import { buildTasks, databasePath, describeGoldSource, GOLD_SOURCES, GoldSource, EvalTask } from '../core/eval/tasks';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/report/json';
+import { attachPlanCosts } from '../core/report/htmlCosts';
+import { evalReportHtml } from '../core/report/htmlReports';
+import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
 import { efficiencyNotes, failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
+import { techniqueNotes } from '../core/report/techniqueRows';
+import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
 
-export interface EvalCommandOptions {
+export interface EvalCommandOptions extends TechniqueCliOptions {
   questions: string;
   predictions: string;
   gold?: string;
@@ -28,6 +33,10 @@ export interface EvalCommandOptions {
   scales?: string;
   schema?: string;
   json?: string;
+  /** Write the self-contained HTML report here. */
+  html?: string;
+  /** `i/n`: score only every n-th question, starting at the i-th (1-based); `ves-lens merge` combines the shards. */
+  shard?: string;
   progress: boolean;
   /** questions, gold-file or predictions (the prediction file's own gold_sql); default: --gold if given, else questions. */
   goldFrom?: string;
@@ -79,7 +88,7 @@ export function parseScales(text: string): number[] {
  * A database on which every gold query failed (at least two questions) is damaged or not the one the
  * questions were written for: said once, naming the file, instead of only question by question.
  */
-function unusableDatabases(dbRoot: string, results: readonly QuestionResult[]): InputProblem[] {
+export function unusableDatabases(dbRoot: string, results: readonly QuestionResult[]): InputProblem[] {
   const byDb = new Map<string, QuestionResult[]>();
   for (const r of results) if (r.outcome !== 'skipped') byDb.set(r.db_id, [...(byDb.get(r.db_id) ?? []), r]);
   const problems: InputProblem[] = [];
@@ -106,6 +115,10 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   }
   if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
+  const techniques = techniqueSettings(options);
+  if (options.html) checkOutputFile('--html', options.html, [options.questions, options.predictions, options.gold, options.json]);
+  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  if (shard && 'error' in shard) throw new UsageError(`--shard: ${shard.error}`);
 
   const questionFile = loadQuestions(options.questions);
   const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
@@ -116,14 +129,16 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   }
   const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
   const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
-  const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
-  problems.push(...databaseProblems(options.dbRoot, tasks));
+  const allTasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
+  problems.push(...databaseProblems(options.dbRoot, allTasks));
+  // A shard scores every n-th question; the problems above are the whole file's, so every shard reports the same.
+  const tasks = shardOf(allTasks, shard, (task) => task.question.index);
   const sqlite = await ReadOnlyDatabase.sqliteVersion();
 
   const err = process.stderr;
   err.write(
     `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · SQLite ${sqlite} · timing ${timing}\n` +
-      `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
+      `${tasks.length} questions from ${options.questions}${shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length})` : ''}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
   );
   const atTop = headlineProblems(problems);
   if (atTop) err.write(atTop + '\n');
@@ -138,6 +153,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     officialIterations,
     scales,
     schemaFile: options.schema,
+    techniques: techniques?.step,
     onResult: (result) => bar?.update({ last: `${result.question_id}: ${result.outcome}` }),
     onProgress: (progress) => {
       if (progress.phase === 'correctness') bar?.update(progress.done);
@@ -159,10 +175,11 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const out = process.stdout;
   out.write(scoreTable(summary, metrics) + '\n');
   out.write(outcomeTable(summary) + '\n');
-  for (const block of [skippedLine(summary), failureList(results), efficiencyNotes(results), problemList(problems)]) {
+  for (const block of [skippedLine(summary), failureList(results), efficiencyNotes(results), techniqueNotes(results), problemList(problems)]) {
     if (block) out.write(block + '\n');
   }
-  if (options.json) {
+  if (options.json || options.html) {
+    await attachPlanCosts(results, tasks, options.dbRoot);
     const report = evalReport(
       await toolInfo(),
       {
@@ -177,13 +194,21 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
         timing,
         timeout_s: timeoutMs / 1000,
         max_rows: maxRows,
+        ...(techniques ? { techniques: techniques.inputs } : {}),
+        ...(shard ? { shard: shardInfo(shard, allTasks.length) } : {}),
       },
       summary,
       problems,
       results,
     );
-    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
-    err.write(`wrote ${options.json}\n`);
+    if (options.json) {
+      writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
+      err.write(`wrote ${options.json}\n`);
+    }
+    if (options.html) {
+      writeOutputFile('--html', options.html, evalReportHtml(report, tasks, options.predictions));
+      err.write(`wrote ${options.html}\n`);
+    }
   }
   return 0;
 }

@@ -9,7 +9,7 @@ import { ReadOnlyDatabase } from '../core/db/database';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { buildTasks, databasePath, describeGoldSource, GoldSource } from '../core/eval/tasks';
 import { DatabaseFactsCache } from '../core/judge/dbInfo';
-import { JudgePairInput } from '../core/judge/judgePair';
+import { JUDGE_CONCURRENCY_BOUND, JudgePairInput } from '../core/judge/judgePair';
 import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
 import { judgeAll } from '../core/judge/runJudge';
 import { JudgedQuestion, summarizeJudge } from '../core/judge/summary';
@@ -95,6 +95,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   if (!options.model.trim()) throw new UsageError('--model: give the model name the endpoint serves');
   const apiKey = apiKeyFrom(options.apiKeyEnv);
   const concurrency = positiveInteger('--concurrency', options.concurrency);
+  if (concurrency > JUDGE_CONCURRENCY_BOUND) throw new UsageError(`--concurrency: at most ${JUDGE_CONCURRENCY_BOUND} pairs at once (each holds two whole results; memory stays under 1 GiB)`);
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const llmTimeoutMs = parseTimeoutMs('--llm-timeout', options.llmTimeout);
   const maxRows = positiveInteger('--max-rows', options.maxRows);

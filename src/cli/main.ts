@@ -3,11 +3,15 @@ import pc from 'picocolors';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
 import { EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
 import { runEval } from './evalCommand';
+import { addTechniqueOptions } from './techniqueOptions';
 import { runAgree } from './agreeCommand';
 import { runJudge } from './judgeCommand';
 import { runExplain } from './explainCommand';
 import { runHints } from './hintsCommand';
 import { runIndexes, runRerank } from './planCommands';
+import { runCompare } from './compareCommand';
+import { runMerge } from './mergeCommand';
+import { runAudit } from './auditCommand';
 import { runScale } from './scaleCommand';
 
 /** --debug anywhere on the line (or VES_LENS_DEBUG=1) prints the stack trace of any error. */
@@ -39,10 +43,57 @@ program
   .option('--scales <list>', 're-time each correct pair on copies of its database scaled by these factors, e.g. 1,10,100 (built once, cached)')
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
   .option('--json <file>', 'write every question\'s result as JSON')
+  .option('--html <file>', 'write a self-contained HTML report (tables, charts, every question; works offline)')
+  .option('--shard <i/n>', 'score only every n-th question, starting at the i-th (1-based); combine the shards with `ves-lens merge`')
   .option('--no-progress', 'no progress bar')
   .addOption(new Option('--gold-from <source>', "which gold to score against: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
   .action(async (options) => {
     process.exitCode = await runEval(options);
+  });
+// SQLMorph's techniques: --techniques, --penalize-extra-columns, --embeddings* (cli/techniqueOptions.ts).
+addTechniqueOptions(program.commands.find((command) => command.name() === 'eval')!);
+
+program
+  .command('compare')
+  .description('Compare eval reports of the same questions: every metric per run, each difference with a 95 % paired bootstrap interval, McNemar\'s exact p for EX, and what changed.')
+  .argument('<reports...>', 'two or more `eval --json` reports (the first is the baseline)')
+  .option('--html <file>', 'write the comparison as a self-contained HTML report')
+  .option('--json', 'print runs, deltas and ex_mcnemar_p as JSON')
+  .option('--seed <n>', 'seed of the bootstrap (the same seed gives the same intervals)')
+  .option('--resamples <n>', 'bootstrap resamples (default 2000)')
+  .option('--much <factor>', 'a time ratio that changes by this factor (intervals apart) is "much faster / slower" (default 2)')
+  .action(async (reports, options) => {
+    process.exitCode = await runCompare(reports, options);
+  });
+
+program
+  .command('merge')
+  .description('Combine the reports of `eval --shard 1/n` ... `n/n` into the report of one run over all questions.')
+  .argument('<shards...>', 'the shard reports (`eval --shard i/n --json ...`), in any order')
+  .option('--json <file>', 'write the merged report')
+  .option('--html <file>', 'write the merged HTML report')
+  .action(async (shards, options) => {
+    process.exitCode = await runMerge(shards, options);
+  });
+
+program
+  .command('audit')
+  .description('Audit the gold SQL for annotators: plan cost, verified faster rewrites, index advice with measured gains, growth at scale, and faster correct predictions; a ranked list of gold worth another look.')
+  .requiredOption('--questions <file>', 'BIRD question file')
+  .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
+  .option('--gold <file>', "gold SQL file (SQL<TAB>db_id a line); default: the questions' SQL field")
+  .option('--predictions <files...>', 'prediction files (any format eval reads) or their `eval --json` reports: how many have a correct prediction at least 2× faster than the gold')
+  .option('--scales <list>', "time the gold on copies of its database scaled by these factors, e.g. 1,10,100: how it grows")
+  .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
+  .option('--no-measure', 'skip the measurements of rewrites and indexes (plans and advice only)')
+  .option('--timeout <seconds>', 'time limit for one query', '30')
+  .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
+  .option('--top <n>', 'gold SQL listed in the terminal', '20')
+  .option('--json <file>', 'write the whole audit as JSON')
+  .option('--html <file>', 'write the audit as a self-contained HTML report')
+  .option('--no-progress', 'no progress bar')
+  .action(async (options) => {
+    process.exitCode = await runAudit(options);
   });
 
 program
@@ -116,9 +167,16 @@ sqlCommand('hints', 'Rewrite hints (VL001...) with exact ranges; --verify checks
 
 program
   .command('rerank')
-  .description('Order candidate SQLs for one question by plan cost, executable ones first (cost-aware re-ranking).')
-  .requiredOption('--db <file>', 'the SQLite database (opened read-only)')
-  .requiredOption('--candidates <file>', 'a .sql file (one candidate a statement), a JSON list, or one SQL a line')
+  .description('Order candidate SQLs for one question by plan cost, executable ones first (cost-aware re-ranking); with --questions, pick one of K candidates for every question and write a prediction file.')
+  .option('--db <file>', 'one question: the SQLite database (opened read-only)')
+  .option('--candidates <file>', 'one question: a .sql file (one candidate a statement), a JSON list, or one SQL a line; with --questions: a JSON list of {question_id, candidates: [SQL, ...]}')
+  .option('--questions <file>', 'every question of this BIRD question file (with --db-root and --candidates or --predictions)')
+  .option('--db-root <dir>', 'with --questions: folder holding <db_id>/<db_id>.sqlite')
+  .option('--predictions <files...>', 'with --questions: K prediction files, candidate k of a question is file k\'s prediction (the first: e.g. greedy decoding)')
+  .addOption(new Option('--by <cost>', 'estimate: row-aware estimate, then rule cost; rule: rule cost alone (SCAN +100, temp B-tree +50, SEARCH 0)').choices(['estimate', 'rule']).default('estimate'))
+  .option('--out <file>', 'with --questions: write the picks as a prediction file (official format) for eval')
+  .option('--measure', 'with --questions: time every runnable candidate; Spearman ρ of each cost against the time')
+  .option('--no-progress', 'no progress bar')
   .option('--timeout <seconds>', 'time limit for running one candidate', '30')
   .option('--max-rows <n>', 'rows one candidate may return', String(DEFAULT_MAX_ROWS))
   .option('--json', 'print the ranking as JSON')

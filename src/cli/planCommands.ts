@@ -9,6 +9,7 @@ import { compactNumber, planLines } from '../core/report/planText';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { splitStatements } from '../core/sql/statements';
 import { positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { RerankBatchOptions, runRerankBatch } from './rerankBatchCommand';
 import { databaseSchema, openDatabase, statementsFromArguments } from './explainCommand';
 
 export async function runIndexes(sql: string | undefined, options: { db: string; file?: string; measure?: boolean; json?: boolean; timeout: string }): Promise<number> {
@@ -60,13 +61,21 @@ function readCandidates(file: string, dbFile: string): string[] {
   return candidates;
 }
 
-export async function runRerank(options: { db: string; candidates: string; json?: boolean; timeout: string; maxRows: string }): Promise<number> {
+export async function runRerank(options: { db?: string; candidates?: string; json?: boolean; timeout: string; maxRows: string; by?: string } & Partial<RerankBatchOptions>): Promise<number> {
+  // With a question file: K candidates for every question, one picked each, written as a prediction file.
+  if (options.questions || options.dbRoot || options.predictions || options.out) {
+    if (!options.questions || !options.dbRoot) throw new UsageError('rerank: picking for a whole question file needs --questions and --db-root (or give --db and --candidates for one question)');
+    if (options.db) throw new UsageError('rerank: --db is for one question; with --questions the databases come from --db-root');
+    return runRerankBatch({ ...options, questions: options.questions, dbRoot: options.dbRoot, by: options.by ?? 'estimate' });
+  }
+  if (!options.db || !options.candidates) throw new UsageError("rerank: give --db and --candidates (one question's candidates), or --questions, --db-root and --candidates / --predictions (every question)");
+  if (options.by !== undefined && options.by !== 'estimate' && options.by !== 'rule') throw new UsageError(`--by: expected estimate or rule, got ${JSON.stringify(options.by)}`);
   const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
   const candidates = readCandidates(options.candidates, options.db);
   const db = await openDatabase(options.db);
   try {
     const schema = await databaseSchema(db);
-    const ranked = await rerankCandidates(db, candidates, schema, limits);
+    const ranked = await rerankCandidates(db, candidates, schema, limits, options.by === 'rule' ? 'rule' : 'estimate');
     if (options.json) {
       process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, ranked }, null, 2) + '\n');
       return 0;

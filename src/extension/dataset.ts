@@ -1,11 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Dataset } from '../shared/protocol';
-
-export function savedDataset(context: vscode.ExtensionContext): Dataset | null {
-  return context.workspaceState.get<Dataset>('vesLens.dataset') ?? null;
-}
+import { Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
+import { Ctx, DATASET_KEY } from './ctx';
+import { showError } from './errors';
 
 /** A folder holding `<db_id>/<db_id>.sqlite` for at least one database. */
 function isDatabaseRoot(folder: string): boolean {
@@ -16,6 +14,12 @@ function isDatabaseRoot(folder: string): boolean {
   }
 }
 
+/** A BIRD question file by its first bytes: a JSON list of objects with db_id and SQL. */
+export function looksLikeQuestionFile(head: string): boolean {
+  const text = head.trimStart();
+  return text.startsWith('[') && /"db_id"\s*:/.test(text) && /"SQL"\s*:/.test(text) && /"question"\s*:/.test(text);
+}
+
 /** BIRD's layout in the workspace: question files (JSON lists with db_id and SQL), gold files, database roots. */
 export async function detectDatasets(): Promise<Dataset[]> {
   const jsonFiles = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
@@ -23,8 +27,11 @@ export async function detectDatasets(): Promise<Dataset[]> {
     .map((uri) => uri.fsPath)
     .filter((file) => {
       try {
-        const head = fs.readFileSync(file, 'utf8').slice(0, 4000).trimStart();
-        return head.startsWith('[') && /"db_id"\s*:/.test(head) && /"SQL"\s*:/.test(head);
+        const handle = fs.openSync(file, 'r');
+        const buffer = Buffer.alloc(4000);
+        const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
+        fs.closeSync(handle);
+        return looksLikeQuestionFile(buffer.subarray(0, read).toString('utf8'));
       } catch {
         return false;
       }
@@ -33,11 +40,11 @@ export async function detectDatasets(): Promise<Dataset[]> {
   const roots = [...new Set(sqliteFiles.map((uri) => path.dirname(path.dirname(uri.fsPath))))].filter(isDatabaseRoot);
   const goldFiles = (await vscode.workspace.findFiles('**/*gold*.sql', '**/node_modules/**', 100)).map((uri) => uri.fsPath);
   const datasets: Dataset[] = [];
-  for (const questionsFile of questionFiles) {
+  for (const questionsFile of questionFiles.sort()) {
     const stem = path.basename(questionsFile, '.json');
     const goldFile = goldFiles.find((g) => path.basename(g).startsWith(stem)) ?? goldFiles.find((g) => path.dirname(g) === path.dirname(questionsFile));
     // The nearest database root: the one sharing the longest path with the question file.
-    const dbRoot = roots.sort((a, b) => commonPrefix(b, questionsFile) - commonPrefix(a, questionsFile))[0];
+    const dbRoot = [...roots].sort((a, b) => commonPrefix(b, questionsFile) - commonPrefix(a, questionsFile))[0];
     if (dbRoot) datasets.push({ questionsFile, goldFile, dbRoot });
   }
   return datasets;
@@ -49,14 +56,15 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-/** The attach flow: a detected dataset in one pick, or the three files chosen by hand. */
-export async function attachDataset(context: vscode.ExtensionContext): Promise<Dataset | null | undefined> {
+const relative = (file?: string) => (file ? vscode.workspace.asRelativePath(file) : 'the questions\' SQL field');
+
+/** The attach flow: a detected dataset in one pick, or the three files chosen by hand. undefined: nothing chosen; null: detach. */
+export async function pickDataset(ctx: Ctx): Promise<Dataset | null | undefined> {
   const detected = await detectDatasets();
-  const relative = (file?: string) => (file ? vscode.workspace.asRelativePath(file) : 'questions\' SQL field');
   const picks: (vscode.QuickPickItem & { dataset?: Dataset; action?: 'browse' | 'detach' })[] = [
     ...detected.map((dataset) => ({ label: `$(database) ${relative(dataset.questionsFile)}`, description: `gold: ${relative(dataset.goldFile)}`, detail: `databases: ${relative(dataset.dbRoot)}`, dataset })),
     { label: '$(folder-opened) Choose the files...', action: 'browse' as const },
-    ...(savedDataset(context) ? [{ label: '$(close) Detach the dataset', action: 'detach' as const }] : []),
+    ...(ctx.savedDataset ? [{ label: '$(close) Detach the dataset', action: 'detach' as const }] : []),
   ];
   const pick = await vscode.window.showQuickPick(picks, { title: 'Attach a BIRD dataset', placeHolder: detected.length ? 'Detected in this workspace' : 'No BIRD layout detected: choose the files' });
   if (!pick) return undefined;
@@ -68,4 +76,47 @@ export async function attachDataset(context: vscode.ExtensionContext): Promise<D
   const root = await vscode.window.showOpenDialog({ title: 'Folder with <db_id>/<db_id>.sqlite', canSelectFolders: true, canSelectFiles: false, canSelectMany: false });
   if (!root?.[0]) return undefined;
   return { questionsFile: questions[0].fsPath, goldFile: gold?.[0]?.fsPath, dbRoot: root[0].fsPath };
+}
+
+/**
+ * Attaches a dataset (or detaches, with null) and says what went wrong in a notification that names the file
+ * and what was expected: a wrong file never leaves a silent, empty explorer. A dataset that cannot be used is
+ * not remembered.
+ */
+export async function attachDataset(ctx: Ctx, dataset: Dataset | null): Promise<DatasetSummary | undefined> {
+  const client = await ctx.client().catch((error) => void showError(error));
+  if (!client) return undefined;
+  const summary = await client.sendRequest(SetDatasetRequest, dataset);
+  await ctx.refreshDataset(summary);
+  if (summary.error) {
+    await ctx.extension.workspaceState.update(DATASET_KEY, undefined);
+    // BIRD's layout in the workspace: offer it in the same notification.
+    const detected = (await detectDatasets()).find((d) => d.questionsFile !== dataset?.questionsFile);
+    const attachDetected = detected ? `Attach ${path.basename(detected.questionsFile)}` : undefined;
+    void showError(new Error(`cannot attach this dataset: ${summary.error}`), ...(attachDetected ? [attachDetected] : []), 'Choose Another...').then((choice) => {
+      if (choice && choice === attachDetected) void attachDataset(ctx, detected!);
+      else if (choice) void vscode.commands.executeCommand('vesLens.attachDataset');
+    });
+    return summary;
+  }
+  await ctx.extension.workspaceState.update(DATASET_KEY, dataset ?? undefined);
+  const missing = summary.databases.filter((d) => !d.present);
+  if (dataset && missing.length === summary.databases.length && missing.length > 0) {
+    void vscode.window.showWarningMessage(`VES Lens: none of the ${missing.length} databases of ${path.basename(dataset.questionsFile)} is under ${dataset.dbRoot} (expected <db_id>/<db_id>.sqlite, e.g. ${missing[0].dbId}/${missing[0].dbId}.sqlite).`);
+  }
+  return summary;
+}
+
+/** With no dataset attached and BIRD's layout in the workspace, offers to attach it (once per workspace unless accepted). */
+export async function offerDetectedDataset(ctx: Ctx): Promise<void> {
+  if (ctx.savedDataset || ctx.extension.workspaceState.get('vesLens.offerDeclined')) return;
+  const [dataset] = await detectDatasets();
+  if (!dataset) return;
+  const choice = await vscode.window.showInformationMessage(
+    `VES Lens: this workspace has a BIRD dataset (${relative(dataset.questionsFile)}, databases in ${relative(dataset.dbRoot)}). Attach it?`,
+    'Attach',
+    'Not Now',
+  );
+  if (choice === 'Attach') await attachDataset(ctx, dataset);
+  if (choice === 'Not Now') await ctx.extension.workspaceState.update('vesLens.offerDeclined', true);
 }

@@ -1,29 +1,41 @@
 import * as vscode from 'vscode';
-import { LanguageClient } from 'vscode-languageclient/node';
-import { Commands, DatasetSummary, QuestionInfo, Requests } from '../shared/protocol';
+import { Commands, DatasetSummary, QuestionInfo, QuestionsRequest } from '../shared/protocol';
+import { Ctx } from './ctx';
 
 type Node =
   | { kind: 'database'; dbId: string; present: boolean; questions: number }
   | { kind: 'difficulty'; dbId: string; difficulty: string; questions: QuestionInfo[] }
-  | { kind: 'question'; question: QuestionInfo };
+  | { kind: 'question'; question: QuestionInfo }
+  | { kind: 'error'; message: string };
 
 const DIFFICULTY_ORDER = ['simple', 'moderate', 'challenging'];
 
-/** The BIRD explorer: databases → difficulty → questions; a question opens its text, evidence and gold SQL. */
+/** The BIRD explorer: databases → difficulty → questions; a question opens its read-only document. */
 export class BirdExplorer implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private summary: DatasetSummary | undefined;
 
-  constructor(private readonly client: LanguageClient) {}
-
-  refresh(summary: DatasetSummary): void {
-    this.summary = summary;
-    void vscode.commands.executeCommand('setContext', 'vesLens.datasetAttached', Boolean(summary.dataset));
-    this.changed.fire();
+  constructor(private readonly ctx: Ctx) {
+    ctx.extension.subscriptions.push(
+      this.changed,
+      vscode.window.registerTreeDataProvider('vesLens.explorer', this),
+      ctx.onDatasetChanged((summary) => {
+        this.summary = summary;
+        this.changed.fire();
+      }),
+    );
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'error') {
+      // A dataset that could not be read says why, where the questions would be.
+      const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+      item.iconPath = new vscode.ThemeIcon('error');
+      item.tooltip = node.message;
+      item.command = { title: 'Attach a dataset', command: Commands.attachDataset };
+      return item;
+    }
     if (node.kind === 'database') {
       const item = new vscode.TreeItem(node.dbId, vscode.TreeItemCollapsibleState.Collapsed);
       item.description = `${node.questions} questions${node.present ? '' : ' · database missing'}`;
@@ -47,9 +59,12 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
 
   async getChildren(node?: Node): Promise<Node[]> {
     if (!this.summary?.dataset) return [];
-    if (!node) return this.summary.databases.map((d) => ({ kind: 'database', ...d }));
+    if (!node) {
+      if (this.summary.error) return [{ kind: 'error', message: this.summary.error }];
+      return this.summary.databases.map((d) => ({ kind: 'database', ...d }));
+    }
     if (node.kind === 'database') {
-      const questions = await this.client.sendRequest<QuestionInfo[]>(Requests.questions, { dbId: node.dbId });
+      const questions = await (await this.ctx.client()).sendRequest(QuestionsRequest, { dbId: node.dbId });
       const groups = new Map<string, QuestionInfo[]>();
       for (const q of questions) groups.set(q.difficulty, [...(groups.get(q.difficulty) ?? []), q]);
       const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : 9);

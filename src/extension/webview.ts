@@ -1,6 +1,9 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 
+/** Scripts every panel page loads before its own: the theme's components, the chart library, highlighting, shared helpers, the plan renderer. */
+const COMMON_SCRIPTS = ['chart.umd.js', 'highlight.js', 'common.js', 'planView.js'];
+
 /**
  * A panel's HTML: a strict content security policy (no inline script or style, scripts only with this
  * page's nonce, resources only from dist/media), the theme's codicons, and the VS Code Elements components.
@@ -15,22 +18,27 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, s
     `img-src ${webview.cspSource} data:`,
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
+  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
   <meta charset="UTF-8">
   <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
-  <title>${title}</title>
+  <title>${escape(title)}</title>
   <link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
   <link rel="stylesheet" href="${media('panel.css')}">
   <script nonce="${nonce}" type="module" src="${media('vscode-elements.js')}"></script>
-  <script nonce="${nonce}" src="${media('chart.umd.js')}"></script>
-  <script nonce="${nonce}" src="${media('common.js')}"></script>
+${COMMON_SCRIPTS.map((file) => `  <script nonce="${nonce}" src="${media(file)}"></script>`).join('\n')}
   <script nonce="${nonce}" src="${media(script)}" defer></script>
 </head>
 <body>
   <main id="app" aria-live="polite"><p class="muted">Waiting for VES Lens...</p></main>
 </body>
 </html>`;
+}
+
+/** Options every panel is created with: scripts on, kept alive when hidden, resources only from dist/media. */
+export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'media')] };
 }

@@ -6,6 +6,7 @@ import { ReadOnlyDatabase } from '../core/db/database';
 import { readSchema, SchemaInfo } from '../core/db/schema';
 import { databasePath } from '../core/eval/tasks';
 import { Dataset, DatasetSummary, QuestionInfo } from '../shared/protocol';
+import { editorText } from './editorText';
 
 export interface OpenDatabase {
   db: ReadOnlyDatabase;
@@ -19,6 +20,8 @@ export class DatasetState {
   questions: Question[] = [];
   private gold?: GoldFile;
   private problems: string[] = [];
+  /** Why the dataset cannot be used at all, naming the file and what was expected. */
+  private error?: string;
   private byId = new Map<string, Question>();
   private readonly open = new Map<string, Promise<OpenDatabase>>();
   sqlite = '';
@@ -29,20 +32,28 @@ export class DatasetState {
     this.questions = [];
     this.gold = undefined;
     this.problems = [];
+    this.error = undefined;
     this.byId.clear();
     this.sqlite ||= await ReadOnlyDatabase.sqliteVersion();
     if (dataset) {
+      const QUESTION_FILE = 'Expected a BIRD question file: a JSON list of objects with "question_id", "db_id", "question", "evidence" and the gold "SQL" (mini_dev_sqlite.json, dev.json).';
       try {
         const loaded = loadQuestions(dataset.questionsFile);
         this.questions = loaded.questions;
-        this.problems.push(...loaded.problems.map(formatProblem));
-        if (dataset.goldFile) {
-          this.gold = loadGold(dataset.goldFile);
-          this.problems.push(...this.gold.problems.map(formatProblem));
-        }
+        this.problems.push(...loaded.problems.map((p) => editorText(formatProblem(p))));
       } catch (error) {
-        this.problems.push((error as Error).message);
+        this.error = `${editorText((error as Error).message)}. ${QUESTION_FILE}`;
       }
+      if (dataset.goldFile && !this.error) {
+        try {
+          this.gold = loadGold(dataset.goldFile);
+          this.problems.push(...this.gold.problems.map((p) => editorText(formatProblem(p))));
+        } catch (error) {
+          this.error = `${editorText((error as Error).message)}. Expected a BIRD gold file: one "SQL<TAB>db_id" a line, in question order.`;
+        }
+      }
+      if (!this.error && this.questions.length === 0) this.error = `${dataset.questionsFile}: holds no questions. ${QUESTION_FILE}`;
+      if (!this.error && !fs.existsSync(dataset.dbRoot)) this.error = `${dataset.dbRoot}: no such folder. Expected the database folder, holding <db_id>/<db_id>.sqlite.`;
       for (const q of this.questions) this.byId.set(String(q.questionId), q);
     }
     return this.summary();
@@ -57,6 +68,7 @@ export class DatasetState {
       questionCount: this.questions.length,
       databases: [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([dbId, questions]) => ({ dbId, questions, present: this.dbPath(dbId) !== undefined })),
       problems: this.problems,
+      error: this.error,
     };
   }
 

@@ -11,7 +11,11 @@ export class ServerProcess {
   private diagnosticWaiters: (() => void)[] = [];
 
   constructor() {
-    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      // As CI runs it: colour forced on, so any terminal formatting that leaked into a response would show.
+      env: { ...process.env, FORCE_COLOR: '1', CI: 'true' },
+    });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: never[] }) => {
       this.diagnostics.set(params.uri, params);

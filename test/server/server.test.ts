@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import { Requests, ScoreResult, VerifyHintResult } from '../../src/shared/protocol';
+import { DatasetSummaryRequest, EvaluateFileRequest, ScoreRequest, SettingsNotification, VerifyHintRequest } from '../../src/shared/protocol';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { REPO_ROOT } from '../helpers';
 import { ServerProcess } from './lspClient';
 
@@ -25,7 +26,7 @@ describe('language server over stdio (a real process)', () => {
   after(() => server.stop());
 
   it('summarises the attached dataset with the SQLite version', async () => {
-    const summary = await server.connection.sendRequest<{ questionCount: number; sqlite: string; databases: { dbId: string; present: boolean }[] }>(Requests.datasetSummary);
+    const summary = await server.connection.sendRequest(DatasetSummaryRequest);
     assert.equal(summary.questionCount, 52);
     assert.match(summary.sqlite, /^3\.\d+/);
     assert.deepEqual(summary.databases, [{ dbId: 'superhero', questions: 52, present: true }]);
@@ -65,7 +66,7 @@ describe('language server over stdio (a real process)', () => {
     const actions = await server.connection.sendRequest<{ title: string; command?: { arguments: unknown[] } }[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
     const apply = actions.find((a) => /Verify and apply/.test(a.title));
     assert.ok(apply?.command);
-    const verdict = await server.connection.sendRequest<VerifyHintResult>(Requests.verifyHint, apply.command.arguments[0]);
+    const verdict = await server.connection.sendRequest(VerifyHintRequest, apply.command.arguments[0] as never);
     assert.ok(['faster', 'slower', 'no-difference'].includes(verdict.status), verdict.message);
     assert.equal(verdict.recommended, verdict.status === 'faster', 'only a rewrite measured faster is applied without asking');
     assert.ok(verdict.edit && /INNER JOIN \(SELECT DISTINCT T2\.hero_id AS vl_key/.test(verdict.edit.text));
@@ -79,11 +80,13 @@ describe('language server over stdio (a real process)', () => {
 
   it('scores against gold: correctness first, then timing with an interval, and both plans', async () => {
     const sql = 'SELECT DISTINCT T1.superhero_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T2.hero_id = T1.id WHERE T2.power_id = 18';
-    const first = await server.connection.sendRequest<ScoreResult>(Requests.score, { sql, questionId: 717, phase: 'correctness' });
+    const first = await server.connection.sendRequest(ScoreRequest, { sql, questionId: 717, phase: 'correctness' });
     assert.equal(first.question.questionId, 717);
-    assert.ok(first.goldPlan.lines.length > 0 && first.predPlan.lines.length > 0);
+    assert.ok(first.goldPlan.nodes.length > 0 && first.predPlan.nodes.length > 0);
+    // The server runs with FORCE_COLOR=1 (lspClient.ts): no terminal formatting reaches the JSON.
+    assert.doesNotMatch(JSON.stringify(first), /\u001b/);
     if (first.ex === 1) {
-      const full = await server.connection.sendRequest<ScoreResult>(Requests.score, { sql, questionId: 717, phase: 'full' });
+      const full = await server.connection.sendRequest(ScoreRequest, { sql, questionId: 717, phase: 'full' });
       assert.ok(full.timing && full.timing.low <= full.timing.ratio && full.timing.ratio <= full.timing.high);
       assert.equal(full.timing.goldSamples.length, full.timing.predSamples.length);
     } else {
@@ -95,20 +98,29 @@ describe('language server over stdio (a real process)', () => {
   it('cancels a runaway prediction: the request ends promptly as cancelled', async () => {
     const source = new CancellationTokenSource();
     const started = Date.now();
-    const pending = server.connection.sendRequest(Requests.score, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' }, source.token);
+    const pending = server.connection.sendRequest(ScoreRequest, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' }, source.token);
     setTimeout(() => source.cancel(), 500);
     await assert.rejects(pending, (error: { code?: number }) => error.code === -32800);
     assert.ok(Date.now() - started < 5000, `cancelled after ${Date.now() - started} ms`);
     // and the server still answers
-    const summary = await server.connection.sendRequest<{ questionCount: number }>(Requests.datasetSummary);
+    const summary = await server.connection.sendRequest(DatasetSummaryRequest);
     assert.equal(summary.questionCount, 52);
   });
 
+  it('takes settings as they change: a shorter time limit applies to the next request', async () => {
+    await server.connection.sendNotification(SettingsNotification, { ...DEFAULT_SETTINGS, timeoutSeconds: 0.5 });
+    const started = Date.now();
+    const result = await server.connection.sendRequest(ScoreRequest, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' });
+    assert.equal(result.outcome, 'timeout');
+    assert.ok(Date.now() - started < 5000);
+    await server.connection.sendNotification(SettingsNotification, { ...DEFAULT_SETTINGS });
+  });
+
   it('evaluates a prediction file with the per-difficulty summary', async () => {
-    const result = await server.connection.sendRequest<{ summary: { groups: { group: string; count: number; scores: { ex: number } }[] }; questions: { predicted_sql: string }[] }>(Requests.evaluateFile, { predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
+    const result = await server.connection.sendRequest(EvaluateFileRequest, { predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
     const total = result.summary.groups.find((g) => g.group === 'total')!;
     assert.equal(total.count, 52);
-    assert.equal(total.scores.ex.toFixed(2), '76.92', 'the same EX as the CLI on the same files');
+    assert.equal(total.scores.ex!.toFixed(2), '76.92', 'the same EX as the CLI on the same files');
     assert.ok(result.questions.every((q) => typeof q.predicted_sql === 'string'));
   });
 });
@@ -126,6 +138,6 @@ describe('language server in an untrusted workspace', () => {
     await server.open(uri, 'sql', "SELECT id FROM superhero WHERE superhero_name LIKE 'Batman'");
     const diagnostics = await server.diagnosticsFor(uri, 1);
     assert.ok(diagnostics.some((d) => d.code === 'VL006'));
-    await assert.rejects(server.connection.sendRequest(Requests.score, { sql: 'SELECT 1', questionId: 717 }), /trusted workspaces/);
+    await assert.rejects(server.connection.sendRequest(ScoreRequest, { sql: 'SELECT 1', questionId: 717 }), /trusted workspaces/);
   });
 });

@@ -1,6 +1,9 @@
 import { firstStatement, parameterCount, refusalReason } from '../sql/statements';
 import { QueryTimeout, ReadOnlyDatabase, Row, RunLimits, TooManyRows } from './database';
 
+/** Time, rows, and (optionally) a byte budget below MEMORY_BOUNDS.resultBytes, for callers that hold several results at once. */
+export type ResultLimits = RunLimits & { maxRows: number; maxBytes?: number };
+
 export type QueryFailure = { status: 'error' | 'timeout' | 'refused'; message: string };
 export type QueryRun = { status: 'ok'; rows: Row[] } | QueryFailure;
 
@@ -61,7 +64,7 @@ async function checkBeforeRunning(db: ReadOnlyDatabase, sql: string): Promise<{ 
 }
 
 /** Runs one entry's statement on a read-only connection, handing each row to `onRow`, within the limits. */
-export async function streamQuery(db: ReadOnlyDatabase, sql: string, limits: RunLimits & { maxRows: number }, onRow: (row: Row) => void): Promise<{ status: 'ok' } | QueryFailure> {
+export async function streamQuery(db: ReadOnlyDatabase, sql: string, limits: ResultLimits, onRow: (row: Row) => void): Promise<{ status: 'ok' } | QueryFailure> {
   const runnable = await checkBeforeRunning(db, sql);
   if ('status' in runnable) return runnable;
   if (runnable.body === '') return { status: 'ok' };
@@ -74,7 +77,7 @@ export async function streamQuery(db: ReadOnlyDatabase, sql: string, limits: Run
 }
 
 /** Runs one entry's statement and collects its rows, within the limits. */
-export async function readQuery(db: ReadOnlyDatabase, sql: string, limits: RunLimits & { maxRows: number }): Promise<QueryRun> {
+export async function readQuery(db: ReadOnlyDatabase, sql: string, limits: ResultLimits): Promise<QueryRun> {
   const rows: Row[] = [];
   const run = await streamQuery(db, sql, limits, (row) => rows.push(row));
   return run.status === 'ok' ? { status: 'ok', rows } : run;

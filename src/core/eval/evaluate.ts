@@ -1,4 +1,5 @@
 import { StreamingComparison } from '../compare/streamingComparison';
+import type { TechniqueStep } from '../compare/sqlmorph/evalStep';
 import { ReadOnlyDatabase } from '../db/database';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
@@ -37,6 +38,8 @@ export interface EvalOptions {
   signal?: AbortSignal;
   /** Keep each timing sample in the result (for charts); the JSON report leaves them out. */
   keepSamples?: boolean;
+  /** SQLMorph's result-comparison techniques (--techniques), scored after EX and Soft-F1; see compare/sqlmorph/evalStep.ts. */
+  techniques?: TechniqueStep;
   /** Re-time each timed pair on copies of its database scaled by these factors (1 = the database itself). */
   scales?: readonly number[];
   /** BIRD dev_tables.json / train_tables.json for the keys of scaled copies; where scaled copies are cached. */
@@ -296,10 +299,13 @@ async function scoreWithoutTiming(db: ReadOnlyDatabase, task: EvalTask, options:
     result.error = task.missing;
     if (options.metrics.includes('f1')) result.f1 = 0;
     zeroEfficiency(result, options.metrics);
+    await options.techniques?.score(db, task, result, options);
     return result;
   }
   await scoreCorrectness(db, task, result, options);
   if (result.ex !== 1) zeroEfficiency(result, options.metrics);
+  // SQLMorph's techniques (compare/sqlmorph/evalStep.ts): only when asked; reads the outcome, re-reads a mismatch.
+  await options.techniques?.score(db, task, result, options);
   return result;
 }
 

@@ -1,4 +1,6 @@
 import { Metric, Outcome, OUTCOMES, QuestionResult } from './types';
+import { summarizeTechniques, TechniqueGroupScore } from '../compare/sqlmorph/summary';
+import type { TechniqueName } from '../compare/sqlmorph/types';
 
 export interface GroupSummary {
   /** A difficulty (simple, moderate, challenging, ...) or `total`. */
@@ -8,6 +10,8 @@ export interface GroupSummary {
   /** Each requested metric × 100 over the group's scored questions (null where the group is empty). */
   scores: Partial<Record<Metric, number | null>>;
   outcomes: Record<Outcome, number>;
+  /** With --techniques: SQLMorph's techniques over the group's scored questions (compare/sqlmorph/summary.ts). */
+  techniques?: Partial<Record<TechniqueName, TechniqueGroupScore>>;
 }
 
 export interface EvalSummary {
@@ -34,7 +38,8 @@ function summarizeGroup(group: string, results: QuestionResult[], metrics: reado
     for (const r of scored) total += contribution(r, metric);
     scores[metric] = scored.length ? (total / scored.length) * 100 : null;
   }
-  return { group, count: scored.length, scores, outcomes };
+  const techniques = summarizeTechniques(scored);
+  return { group, count: scored.length, scores, outcomes, ...(techniques ? { techniques } : {}) };
 }
 
 /** The official per-difficulty table (simple / moderate / challenging / total), plus what was skipped. */

@@ -1,5 +1,6 @@
 import { InputProblem } from '../bird/problems';
 import type { TimingResult } from '../timing/types';
+import type { TechniqueName, TechniqueScore } from '../compare/sqlmorph/types';
 
 /** What happened to one question; the official scripts only know "1" and "0". */
 export type Outcome =
@@ -67,6 +68,8 @@ export interface QuestionResult {
   timing: string | null;
   notes: string[];
   difference?: ResultDifference;
+  /** With --techniques: SQLMorph's result-comparison techniques, by name ({EX, EXP, EXR, F1}, {EX} or {error}). */
+  techniques?: Partial<Record<TechniqueName, TechniqueScore>>;
   /** The timings themselves, samples included, when asked for (EvalOptions.keepSamples); never written to JSON. */
   timings?: { ves?: TimingResult; rves?: TimingResult };
 }

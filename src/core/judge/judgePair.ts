@@ -1,5 +1,5 @@
 import { sameResultSet } from '../compare/executionMatch';
-import { ReadOnlyDatabase } from '../db/database';
+import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../db/database';
 import { ChatModel } from '../llm/chatModel';
 import { ReplyCache } from '../llm/replyCache';
 import { askForJson, AskResult } from './ask';
@@ -62,6 +62,10 @@ class Tally {
  * that runs; `flex` makes FLEX's one call. Never throws for a bad reply (a `judge_error`) or a failed request
  * (a `model_error`); it throws only for a fatal model error (wrong key, endpoint or model), or when cancelled.
  */
+/** Pairs judged at once at most, for the memory budget (runJudge caps --concurrency at it). */
+export const JUDGE_CONCURRENCY_BOUND = 8;
+const JUDGE_RESULT_BYTES = MEMORY_BOUNDS.resultBytes / (2 * JUDGE_CONCURRENCY_BOUND);
+
 export async function judgePair(input: JudgePairInput, options: JudgePairOptions): Promise<JudgeOutcome> {
   const method = options.method ?? 'rose';
   const tally = new Tally();
@@ -86,7 +90,9 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
     notes.push('no prediction: scores 0 without a call');
     return outcome('no_prediction', { score: 0 });
   }
-  const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_SQL_TIMEOUT_MS, maxRows: options.maxRows ?? 500_000, signal: options.signal };
+  // The judge holds both whole results of up to JUDGE_CONCURRENCY_BOUND pairs at once: each result gets its
+  // share of the one-result byte budget, so memory stays under the same bound as eval's.
+  const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_SQL_TIMEOUT_MS, maxRows: options.maxRows ?? 500_000, maxBytes: JUDGE_RESULT_BYTES, signal: options.signal };
   const facts = (options.facts ?? new DatabaseFactsCache()).get(input.dbId, input.dbPath);
   const ask = { cache: options.cache, signal: options.signal };
   const db = await ReadOnlyDatabase.open(input.dbPath);

@@ -1,6 +1,6 @@
 import { SqliteError } from '../db/database';
 import { ChatModelError } from '../llm/chatModel';
-import { judgePair, JudgePairInput, JudgePairOptions } from './judgePair';
+import { JUDGE_CONCURRENCY_BOUND, judgePair, JudgePairInput, JudgePairOptions } from './judgePair';
 import { JudgeOutcome } from './types';
 
 export interface JudgeAllOptions extends JudgePairOptions {
@@ -55,7 +55,7 @@ export async function judgeAll(inputs: readonly JudgePairInput[], options: Judge
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, inputs.length)) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, JUDGE_CONCURRENCY_BOUND, inputs.length)) }, worker));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -1,5 +1,5 @@
 import { ReadOnlyDatabase, Row } from '../db/database';
-import { QueryFailure, readQuery, runnableBody } from '../db/readQuery';
+import { QueryFailure, readQuery, ResultLimits, runnableBody } from '../db/readQuery';
 import { ResultView } from './resultTable';
 
 /** A query's whole result for the judge: every row (for the equality rule), its column names, and a view to show. */
@@ -44,11 +44,12 @@ async function columnNames(db: ReadOnlyDatabase, body: string, width: number, ti
  * statements refused, Python's messages), then reads its column names. An entry with no statement at all is
  * a failure here: it answers nothing.
  */
-export async function runForJudge(db: ReadOnlyDatabase, sql: string, limits: { timeoutMs: number; maxRows: number; signal?: AbortSignal }): Promise<JudgedRun> {
+export async function runForJudge(db: ReadOnlyDatabase, sql: string, limits: { timeoutMs: number; maxRows: number; maxBytes?: number; signal?: AbortSignal }): Promise<JudgedRun> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return runnable;
   if (runnable.body.trim() === '') return { status: 'error', message: 'the SQL is empty' };
-  const run = await readQuery(db, sql, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows, signal: limits.signal });
+  const resultLimits: ResultLimits = { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows, maxBytes: limits.maxBytes, signal: limits.signal };
+  const run = await readQuery(db, sql, resultLimits);
   if (run.status !== 'ok') return run;
   const width = run.rows[0]?.length ?? (await db.columnCount(runnable.body).catch(() => undefined)) ?? 0;
   const columns = await columnNames(db, runnable.body, width, limits.timeoutMs);

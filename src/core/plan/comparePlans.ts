@@ -12,6 +12,9 @@ interface PlanTraits {
   tempBTrees: Map<string, number>; // purpose → count
   correlated: number;
   automaticIndexes: string[];
+  /** CO-ROUTINE and MATERIALIZE steps, and the passes over their results. */
+  subqueryResults: number;
+  subqueryScans: number;
 }
 
 function describeAccess(node: CostedNode): string {
@@ -21,8 +24,17 @@ function describeAccess(node: CostedNode): string {
 }
 
 function traits(plan: ExplainedPlan): PlanTraits {
-  const result: PlanTraits = { access: new Map(), tempBTrees: new Map(), correlated: 0, automaticIndexes: [] };
+  const result: PlanTraits = { access: new Map(), tempBTrees: new Map(), correlated: 0, automaticIndexes: [], subqueryResults: 0, subqueryScans: 0 };
+  // A SCAN naming a co-routine or materialized subquery reads its result, not a table (even where an alias
+  // inside the subquery resolves the same name to a table).
+  const producers = new Set<string>();
+  for (const node of walkPlan(plan.nodes)) if ((node.kind === 'co-routine' || node.kind === 'materialize') && node.subquery) producers.add(node.subquery.toLowerCase());
   for (const node of walkPlan(plan.nodes)) {
+    if (node.kind === 'co-routine' || node.kind === 'materialize') result.subqueryResults++;
+    if (node.kind === 'scan-subquery' || (node.kind === 'scan' && producers.has((node.table ?? '').toLowerCase()))) {
+      result.subqueryScans++;
+      continue;
+    }
     if (node.kind === 'scan' || node.kind === 'search') {
       const table = node.realTable ?? node.table ?? '?';
       result.access.set(table, [...(result.access.get(table) ?? []), describeAccess(node)]);
@@ -39,6 +51,10 @@ function traits(plan: ExplainedPlan): PlanTraits {
 
 /** What the predicted plan does differently from the gold plan, step kind by step kind. */
 export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): PlanDifference[] {
+  // A query without a plan (a compile error, a refusal) takes no steps to compare: say so, never "the same steps".
+  if (gold.error && predicted.error) return [{ direction: 0, message: `neither query has a plan (gold: ${gold.error}; prediction: ${predicted.error})` }];
+  if (gold.error) return [{ direction: 0, message: `the gold has no plan: ${gold.error}` }];
+  if (predicted.error) return [{ direction: 0, message: `the prediction has no plan: ${predicted.error}` }];
   const g = traits(gold);
   const p = traits(predicted);
   const out: PlanDifference[] = [];
@@ -61,5 +77,14 @@ export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): Pla
   const autoDelta = p.automaticIndexes.length - g.automaticIndexes.length;
   if (autoDelta > 0) out.push({ direction: -1, message: `builds ${autoDelta} more automatic index${autoDelta > 1 ? 'es' : ''} at run time (${p.automaticIndexes.join(', ')})` });
   if (autoDelta < 0) out.push({ direction: 1, message: `builds ${-autoDelta} fewer automatic index${-autoDelta > 1 ? 'es' : ''}` });
+  const resultDelta = p.subqueryResults - g.subqueryResults;
+  if (resultDelta > 0) out.push({ direction: -1, message: `computes ${resultDelta} more subquery result${resultDelta > 1 ? 's' : ''} (CO-ROUTINE or MATERIALIZE) and reads it back` });
+  if (resultDelta < 0) out.push({ direction: 1, message: `computes ${-resultDelta} fewer subquery result${-resultDelta > 1 ? 's' : ''} (gold has a CO-ROUTINE or MATERIALIZE step more)` });
+  const scanDelta = p.subqueryScans - g.subqueryScans;
+  if (resultDelta === 0 && scanDelta !== 0) out.push({ direction: scanDelta > 0 ? -1 : 1, message: `${Math.abs(scanDelta)} ${scanDelta > 0 ? 'more' : 'fewer'} pass${Math.abs(scanDelta) > 1 ? 'es' : ''} over a subquery's result` });
+  // Whatever the traits above miss, a different rule cost is a difference: never report "the same steps" then.
+  if (out.length === 0 && gold.cost.rule !== predicted.cost.rule) {
+    out.push({ direction: predicted.cost.rule < gold.cost.rule ? 1 : -1, message: `rule cost ${gold.cost.rule} → ${predicted.cost.rule}` });
+  }
   return out;
 }

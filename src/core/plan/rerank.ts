@@ -15,15 +15,20 @@ export interface RankedCandidate {
   rows?: number;
 }
 
+/** Which cost orders candidates: the row-aware estimate (then the rule cost), or the rule cost alone (the seed's weights). */
+export type RerankBy = 'estimate' | 'rule';
+
 /**
  * Cost-aware re-ranking: candidates that compile and run come first, cheapest estimated plan first (row
- * visits, then the rule cost), ties kept in their original order.
+ * visits, then the rule cost; with `by: 'rule'`, the rule cost alone: SCAN +100, temp B-tree +50, SEARCH 0),
+ * ties kept in their original order.
  */
 export async function rerankCandidates(
   db: ReadOnlyDatabase,
   candidates: readonly string[],
   schema: SchemaInfo,
   limits: { timeoutMs: number; maxRows: number },
+  by: RerankBy = 'estimate',
 ): Promise<RankedCandidate[]> {
   const ranked: RankedCandidate[] = [];
   for (const [index, sql] of candidates.entries()) {
@@ -37,6 +42,8 @@ export async function rerankCandidates(
   }
   return ranked.sort(
     (a, b) =>
-      Number(b.executable) - Number(a.executable) || a.plan.cost.work - b.plan.cost.work || a.plan.cost.rule - b.plan.cost.rule || a.index - b.index,
+      Number(b.executable) - Number(a.executable) ||
+      (by === 'rule' ? a.plan.cost.rule - b.plan.cost.rule : a.plan.cost.work - b.plan.cost.work || a.plan.cost.rule - b.plan.cost.rule) ||
+      a.index - b.index,
   );
 }

@@ -23,7 +23,9 @@ export function formatDelta(delta: PairedDelta | null, unit: MetricRow['unit'], 
   if (!delta) return '-';
   const text = `${signed(delta.delta, unit)} [${signed(delta.low, unit)}, ${signed(delta.high, unit)}]`;
   if (!colour || (delta.low <= 0 && delta.high >= 0)) return text;
-  return delta.low > 0 ? pc.green(text) : pc.red(text);
+  // Scores: higher is better; milliseconds: lower is better.
+  const better = unit === 'ms' ? delta.high < 0 : delta.low > 0;
+  return better ? pc.green(text) : pc.red(text);
 }
 
 /** "p = 0.0213" / "p < 0.0001". */
@@ -37,7 +39,7 @@ export function comparisonText(comparison: RunComparison, options: { listLimit?:
   const labels = comparison.runs.map((run) => run.label);
   const deltaHeads = comparison.versus.map((v) => (comparison.versus.length === 1 ? 'Δ (95 % CI)' : `Δ ${v.label} (95 % CI)`));
   const table = new Table({ head: ['', ...labels, ...deltaHeads, 'n'], style: TABLE_STYLE, colAligns: ['left', ...labels.map(() => 'right' as const), ...deltaHeads.map(() => 'right' as const), 'right'] });
-  for (const row of comparison.rows) table.push([row.label, ...row.values.map((v) => formatValue(v, row.unit)), ...row.deltas.map((d) => formatDelta(d, row.unit)), String(row.n)]);
+  for (const row of comparison.rows) table.push([row.label, ...row.values.map((v) => formatValue(v, row.unit)), ...row.deltas.map((d) => formatDelta(d, row.unit, row.key !== 'gold_ms')), String(row.n)]);
   const out: string[] = [table.toString()];
   out.push(pc.dim(`Δ: later − ${labels[0]}; 95 % paired bootstrap interval (${comparison.bootstrap.resamples} resamples, seed ${comparison.bootstrap.seed}); ms rows over the questions timed in every run (same-program pairs are not timed)`));
   for (const v of comparison.versus) {

@@ -42,15 +42,15 @@ export function barChart(options: { id: string; title: string; categories: strin
   const yMax = options.yMax ?? niceMax(Math.max(0, ...values));
   const y = (v: number) => MARGIN.top + PLOT_H - (Math.max(0, Math.min(v, yMax)) / yMax) * PLOT_H;
   const groupW = PLOT_W / Math.max(1, categories.length);
-  const barW = Math.max(2, (groupW * 0.8) / Math.max(1, series.length));
+  const barW = Math.min(56, Math.max(2, (groupW * 0.8) / Math.max(1, series.length)));
   const parts: string[] = [];
   for (let t = 0; t <= 4; t++) {
     const v = (yMax * t) / 4;
     parts.push(`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>`);
-    parts.push(`<text class="tick" x="${MARGIN.left - 6}" y="${fixed(y(v) + 4)}" text-anchor="end">${escapeHtml(format(v))}</text>`);
+    parts.push(`<text class="tick" x="${MARGIN.left - 6}" y="${fixed(y(v) + 4)}" text-anchor="end">${escapeHtml(Number.isInteger(v) ? String(v) : format(v))}</text>`);
   }
   categories.forEach((category, c) => {
-    const x0 = MARGIN.left + c * groupW + groupW * 0.1;
+    const x0 = MARGIN.left + c * groupW + (groupW - barW * series.length) / 2;
     series.forEach((s, i) => {
       const v = s.values[c];
       if (v === null || v === undefined || !Number.isFinite(v)) return;

@@ -21,12 +21,14 @@ export interface EvalInputs {
   timing: TimingMode;
   timeout_s: number;
   max_rows: number;
+  /** With --techniques: which ones, penalize_extra_columns, and the embeddings used (never the key). */
+  techniques?: object;
 }
 
 /** The --json document: tool, inputs, summary (per difficulty and total), problems, and every question. */
 export function evalReport(tool: ToolInfo, inputs: EvalInputs, summary: EvalSummary, problems: readonly InputProblem[], questions: readonly QuestionResult[]) {
   const groups = Object.fromEntries(
-    summary.groups.map((g) => [g.group, { count: g.count, ...g.scores, outcomes: g.outcomes }]),
+    summary.groups.map((g) => [g.group, { count: g.count, ...g.scores, outcomes: g.outcomes, ...(g.techniques ? { techniques: g.techniques } : {}) }]),
   );
   return {
     tool,

@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/summary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
+import { techniqueRows } from './techniqueRows';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
 export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
@@ -30,6 +31,8 @@ export function scoreTable(summary: EvalSummary, metrics: readonly Metric[]): st
   for (const metric of metrics) {
     table.push([METRIC_LABELS[metric], ...summary.groups.map((g) => formatScore(g.scores[metric]))]);
   }
+  // SQLMorph's techniques, when asked (--techniques): extra rows, one per technique and measure.
+  for (const row of techniqueRows(summary)) table.push(row);
   return table.toString();
 }
 

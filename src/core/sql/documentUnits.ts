@@ -11,7 +11,7 @@ export interface SqlUnit {
   sql: string;
   /** Document offset of each character of `sql` (JSON escapes make them differ), plus one past the end. */
   offsets: number[];
-  /** Which question it answers: from `-- bird: <id>`, the JSON entry, or the statement's position. */
+  /** Which question it answers: from `-- bird: <id>` or the JSON entry (a .sql statement is never bound by its position). */
   questionId?: number | string;
   questionIndex?: number;
   dbId?: string;
@@ -35,7 +35,6 @@ export function documentOffset(unit: SqlUnit, sqlOffset: number): number {
 }
 
 function sqlStatements(text: string): SqlUnit[] {
-  let position = 0;
   return splitStatements(text).map((statement) => {
     const unit: SqlUnit = {
       sql: statement.text,
@@ -43,20 +42,15 @@ function sqlStatements(text: string): SqlUnit[] {
       role: 'query',
       start: statement.start,
       end: statement.end,
-      questionIndex: position++,
       statement,
     };
     for (const comment of statement.leadingComments) {
       const bird = BIRD_COMMENT.exec(comment.text);
       if (bird) {
         unit.questionId = /^\d+$/.test(bird[1]) ? Number(bird[1]) : bird[1];
-        unit.questionIndex = undefined; // the comment names the question: position no longer matters
       }
       const db = DB_COMMENT.exec(comment.text);
-      if (db) {
-        unit.dbId = db[1];
-        if (unit.questionId === undefined) unit.questionIndex = undefined; // names a database, not a question
-      }
+      if (db) unit.dbId = db[1];
     }
     return unit;
   });

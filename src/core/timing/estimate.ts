@@ -30,7 +30,7 @@ export interface RatioEstimate {
  * `bench/timing.mjs` (coverage of a second run by the first run's intervals): ratios move by a few per cent
  * between runs even when the blocks of one run agree closely.
  */
-export const BLOCK_PRIOR = { logSd: 0.06, df: 4 } as const;
+export const BLOCK_PRIOR = { logSd: 0.075, df: 4 } as const;
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const mean = (values: readonly number[]) => sum(values) / values.length;

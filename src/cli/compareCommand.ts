@@ -1,0 +1,43 @@
+import { loadEvalReport, uniqueLabels } from '../core/report/compareInput';
+import { compareRuns, comparisonJson } from '../core/report/compareRuns';
+import { comparisonText } from '../core/report/compareText';
+import { compareHtml } from '../core/report/htmlReports';
+import { checkOutputFile, positiveInteger, positiveNumber, quoted, toolInfo, UsageError, writeOutputFile } from './common';
+
+export interface CompareCommandOptions {
+  html?: string;
+  json?: boolean;
+  seed?: string;
+  resamples?: string;
+  much?: string;
+}
+
+/** `ves-lens compare a.json b.json [...]`: eval reports of the same questions side by side, with intervals on every difference. */
+export async function runCompare(files: string[], options: CompareCommandOptions): Promise<number> {
+  if (files.length < 2) throw new UsageError('compare: give at least two eval JSON reports (written by `ves-lens eval --json`)');
+  let seed: number | undefined;
+  if (options.seed !== undefined) {
+    if (!/^\d+$/.test(options.seed.trim())) throw new UsageError(`--seed: expected a whole number, got ${quoted(options.seed)}`);
+    seed = Number(options.seed);
+  }
+  const resamples = options.resamples === undefined ? undefined : positiveInteger('--resamples', options.resamples);
+  if (resamples !== undefined && resamples > 1_000_000) throw new UsageError(`--resamples: at most 1000000, got ${quoted(options.resamples!)}`);
+  const muchFactor = options.much === undefined ? undefined : positiveNumber('--much', options.much);
+  if (muchFactor !== undefined && muchFactor <= 1) throw new UsageError(`--much: a factor above 1, got ${quoted(options.much!)}`);
+  if (options.html) checkOutputFile('--html', options.html, files);
+
+  const labels = uniqueLabels(files);
+  const runs = files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
+  const comparison = compareRuns(runs, { seed, resamples, muchFactor });
+
+  if (options.html) {
+    writeOutputFile('--html', options.html, compareHtml(runs.map((r) => ({ label: r.label, file: r.file, report: r.report })), comparison));
+    process.stderr.write(`wrote ${options.html}\n`);
+  }
+  if (options.json) {
+    process.stdout.write(JSON.stringify({ tool: await toolInfo(), ...comparisonJson(comparison) }, null, 2) + '\n');
+  } else {
+    process.stdout.write(comparisonText(comparison) + '\n');
+  }
+  return 0;
+}

@@ -1,0 +1,47 @@
+import pc from 'picocolors';
+import { formatProblem } from '../core/bird/problems';
+import { mergeShardReports, UNUSABLE_DATABASE } from '../core/eval/shardMerge';
+import { summarize } from '../core/eval/summary';
+import { Metric, METRICS, QuestionResult } from '../core/eval/types';
+import { loadEvalReport } from '../core/report/compareInput';
+import { evalHtml } from '../core/report/htmlReports';
+import { outcomeTable, scoreTable } from '../core/report/terminal';
+import { checkOutputFile, UsageError, writeOutputFile } from './common';
+import { unusableDatabases } from './evalCommand';
+
+export interface MergeCommandOptions {
+  json?: string;
+  html?: string;
+}
+
+/** `ves-lens merge shard-1.json ... shard-n.json --json all.json`: the shards of `eval --shard i/n` as one run's report. */
+export async function runMerge(files: string[], options: MergeCommandOptions): Promise<number> {
+  if (files.length === 0) throw new UsageError('merge: give the shard reports written by `ves-lens eval --shard i/n --json ...`');
+  if (!options.json && !options.html) throw new UsageError('merge: say where to write the merged report: --json <file> (and/or --html <file>)');
+  if (options.json) checkOutputFile('--json', options.json, files);
+  if (options.html) checkOutputFile('--html', options.html, [...files, options.json]);
+  const shards = files.map((file) => loadEvalReport(file, 'eval shard report'));
+  const { report, notes } = mergeShardReports(shards, (questions, inputs) => {
+    // The database check `eval` runs over its results, now over all of them (a shard sees only its part).
+    // As in eval, a database another problem names already is not named again.
+    const stated = shards.flatMap((s) => s.report.problems ?? []).filter((p) => !UNUSABLE_DATABASE.test(p));
+    return unusableDatabases(String(inputs.db_root ?? ''), questions)
+      .filter((p) => !stated.some((text) => text.startsWith(`${p.file}:`) || text.startsWith(`${p.file} (`)))
+      .map(formatProblem);
+  });
+  const metrics = ((report.inputs?.metrics as string[] | undefined) ?? METRICS).filter((m): m is Metric => METRICS.includes(m as Metric));
+  const summary = summarize(report.questions as QuestionResult[], metrics);
+  process.stdout.write(`${scoreTable(summary, metrics)}\n${outcomeTable(summary)}\n`);
+  for (const p of report.headline_problems ?? []) process.stdout.write(`${pc.yellow('problem')}: ${p}\n`);
+  for (const note of notes) process.stderr.write(`${pc.yellow('note')}: ${note}\n`);
+  process.stderr.write(`merged ${files.length} shards: ${report.questions.length} questions\n`);
+  if (options.json) {
+    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
+    process.stderr.write(`wrote ${options.json}\n`);
+  }
+  if (options.html) {
+    writeOutputFile('--html', options.html, evalHtml({ label: String(report.inputs?.predictions ?? files[0]).split(/[\\/]/).pop()!, report }));
+    process.stderr.write(`wrote ${options.html}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,271 @@
+import { GoldFile } from '../bird/gold';
+import { Question } from '../bird/questions';
+import { ReadOnlyDatabase } from '../db/database';
+import { readQuery, runnableBody } from '../db/readQuery';
+import { readSchema, SchemaInfo } from '../db/schema';
+import { databaseExists, databasePath } from '../eval/tasks';
+import { analyzeSql } from '../hints/analyze';
+import { verifyHint } from '../hints/verify';
+import { explainQuery, walkPlan } from '../plan/explain';
+import { adviseIndexes } from '../plan/indexAdvice';
+import { scaledCopy } from '../scale/scaledCopy';
+import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
+import { speedVerdict } from '../timing/verdict';
+import { PredictionEvidence } from './predictionEvidence';
+
+/** One gold SQL to audit: its question and the gold it is scored against. */
+export interface GoldItem {
+  question: Question;
+  goldSql: string | undefined;
+}
+
+export interface MeasuredGain {
+  /** t_gold / t_alternative: above 1, the alternative is faster. */
+  ratio: number;
+  low: number;
+  high: number;
+  verdict: 'faster' | 'slower' | 'no-difference';
+}
+
+export interface AuditRewrite {
+  rule: string;
+  title: string;
+  kind: 'speed' | 'correctness';
+  sql: string;
+  /** `faster` / `slower` / `no-difference` (same rows), `changes-results`, `failed`; `not-verified` without measurement. */
+  status: string;
+  message: string;
+  gain?: MeasuredGain;
+}
+
+export interface AuditIndex {
+  create_sql: string;
+  reason: string;
+  /** Row-aware estimate of the gold's plan with the index (the planner uses it). */
+  work_with: number | null;
+  gain?: MeasuredGain;
+}
+
+export interface AuditGrowth {
+  /** t(×N) / t(×1) of the gold alone, per factor (null: it timed out or the copy failed). */
+  by_scale: Record<string, number | null>;
+  /** log(t(×N) / t(×1)) / log N at the largest scale measured: 1 grows linearly with the data, 2 quadratically. */
+  exponent: number | null;
+  verdict: string;
+}
+
+export interface GoldAuditEntry {
+  index: number;
+  question_id: number | string;
+  db_id: string;
+  difficulty: string;
+  gold_sql: string;
+  /** `ok`, `gold_error` (the gold fails on its database) or `skipped` (no database, no gold). */
+  status: 'ok' | 'gold_error' | 'skipped';
+  error?: string;
+  rows?: number;
+  plan: { rule: number; work: number; scans: number; temp_btrees: number; correlated_subqueries: number } | null;
+  rewrites: AuditRewrite[];
+  indexes: AuditIndex[];
+  growth?: AuditGrowth;
+  /** How many prediction files hold a correct prediction at least `factor`× faster than the gold (the repeat interval above 1). */
+  faster_predictions?: { files: number; of: number; factor: number; best: number | null; sources: { file: string; ratio: number; low: number; high: number }[] };
+  /** Why it is worth another look, most important first; empty: nothing found. */
+  reasons: string[];
+  /** Ranking score: a gold that fails first, then a confirmed correctness hazard, then the largest measured speed-ups. */
+  score: number;
+}
+
+export interface GoldAudit {
+  entries: GoldAuditEntry[];
+  /** Entries with at least one reason, most worth a look first. */
+  ranked: GoldAuditEntry[];
+  measured: boolean;
+  scales: number[];
+  prediction_files: string[];
+}
+
+export interface GoldAuditOptions {
+  dbRoot: string;
+  timeoutMs: number;
+  maxRows: number;
+  /** Verify rewrites and time indexes (the slow part); without it: plans, hints and index advice only. */
+  measure: boolean;
+  scales?: readonly number[];
+  schemaFile?: string;
+  scaleCacheDir?: string;
+  /** Per prediction file: what each question's prediction scored (see predictionEvidence.ts). */
+  predictions?: readonly PredictionEvidence[];
+  /** A prediction counts as much faster at this ratio (default 2). */
+  fasterFactor?: number;
+  onProgress?: (done: number, total: number, item: GoldItem) => void;
+  signal?: AbortSignal;
+}
+
+/** The gold of each question: the --gold file's line, else the question's own SQL; the database from the question, else the gold line. */
+export function goldItems(questions: readonly Question[], gold?: GoldFile): GoldItem[] {
+  return questions.map((question) => {
+    const entry = gold?.entries[question.index];
+    const scored = question.dbId ? question : { ...question, dbId: entry?.dbId ?? '' };
+    return { question: scored, goldSql: gold ? entry?.sql : question.sql };
+  });
+}
+
+const FULL_TIMING = { ...DEFAULT_FAST_TIMING, quantities: ['full' as const], settle: { ratioOf: ['full' as const], bucketOf: [] } };
+
+function gainOf(timing: { ratio: number; low: number; high: number }): MeasuredGain {
+  return { ratio: timing.ratio, low: timing.low, high: timing.high, verdict: speedVerdict(timing) };
+}
+
+const times = (ratio: number) => (ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(2));
+
+/** How the gold alone grows on scaled copies of its database: t(×N) / t(×1) with the fast protocol (full execution). */
+async function growthOf(dbPath: string, body: string, dbId: string, options: GoldAuditOptions): Promise<AuditGrowth> {
+  const byScale: Record<string, number | null> = {};
+  let exponent: number | null = null;
+  for (const factor of options.scales ?? []) {
+    if (factor === 1) {
+      byScale['1'] = 1;
+      continue;
+    }
+    try {
+      const copy = await scaledCopy(dbPath, factor, { schemaFile: options.schemaFile, dbId, cacheDir: options.scaleCacheDir });
+      // "gold" is the scaled run and "pred" the original: the ratio is t(×N) / t(×1).
+      const timing = await measurePair(freshConnectionTimer(copy, body), freshConnectionTimer(dbPath, body), { ...FULL_TIMING, minBlocks: 2, maxBlocks: 3, minIterations: 1, timeoutMs: options.timeoutMs }, options.signal);
+      byScale[String(factor)] = timing.full!.ratio;
+      exponent = Math.log(Math.max(timing.full!.ratio, 1e-9)) / Math.log(factor);
+    } catch {
+      byScale[String(factor)] = null;
+    }
+  }
+  const largest = Object.entries(byScale).filter(([f, v]) => f !== '1' && v !== null).pop();
+  const verdict =
+    exponent === null || !largest
+      ? 'not measured at a larger scale'
+      : exponent >= 1.5
+        ? `grows faster than the data: ${times(largest[1]!)}× the time at ×${largest[0]} (~N^${exponent.toFixed(2)})`
+        : exponent <= 0.5
+          ? `barely grows with the data: ${times(largest[1]!)}× the time at ×${largest[0]}`
+          : `grows about with the data: ${times(largest[1]!)}× the time at ×${largest[0]} (~N^${exponent.toFixed(2)})`;
+  return { by_scale: byScale, exponent, verdict };
+}
+
+function planFacts(plan: Awaited<ReturnType<typeof explainQuery>>): GoldAuditEntry['plan'] {
+  if (plan.error) return null;
+  const nodes = [...walkPlan(plan.nodes)];
+  return {
+    rule: plan.cost.rule,
+    work: plan.cost.work,
+    scans: nodes.filter((n) => n.kind === 'scan' || n.kind === 'scan-subquery').length,
+    temp_btrees: nodes.filter((n) => n.kind === 'temp-btree').length,
+    correlated_subqueries: nodes.filter((n) => n.kind === 'subquery' && n.correlated).length,
+  };
+}
+
+/** Reasons and score from what was found (see GoldAuditEntry.score). */
+function judge(entry: GoldAuditEntry): void {
+  const reasons: { weight: number; text: string }[] = [];
+  if (entry.status === 'gold_error') reasons.push({ weight: 1000, text: `the gold SQL fails: ${entry.error}` });
+  for (const r of entry.rewrites) {
+    if (r.kind === 'correctness' && r.status === 'changes-results') reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
+  }
+  const fasterRewrites = entry.rewrites.filter((r) => r.kind === 'speed' && r.status === 'faster' && r.gain);
+  for (const r of fasterRewrites) reasons.push({ weight: 10 * Math.log2(r.gain!.ratio), text: `${r.rule} rewrite is ${times(r.gain!.ratio)}× as fast, same rows (${r.title})` });
+  const fp = entry.faster_predictions;
+  if (fp && fp.files > 0) {
+    reasons.push({ weight: 10 * Math.log2(fp.best ?? fp.factor) + 2 * fp.files, text: `${fp.files} of ${fp.of} prediction files have a correct prediction at least ${fp.factor}× faster (best ${times(fp.best ?? fp.factor)}×)` });
+  }
+  for (const i of entry.indexes.filter((x) => x.gain?.verdict === 'faster')) reasons.push({ weight: 5 * Math.log2(i.gain!.ratio), text: `${i.create_sql} makes it ${times(i.gain!.ratio)}× as fast` });
+  if (entry.growth?.exponent !== null && entry.growth?.exponent !== undefined && entry.growth.exponent >= 1.5) reasons.push({ weight: 10 * (entry.growth.exponent - 1), text: `at scale it ${entry.growth.verdict}` });
+  if (entry.status === 'ok' && entry.rows === 0) reasons.push({ weight: 5, text: 'returns no rows: every prediction that returns nothing is scored correct' });
+  reasons.sort((a, b) => b.weight - a.weight);
+  entry.reasons = reasons.map((r) => r.text);
+  entry.score = Number(reasons.reduce((sum, r) => sum + r.weight, 0).toFixed(3));
+}
+
+async function auditOne(item: GoldItem, db: ReadOnlyDatabase, schema: SchemaInfo, options: GoldAuditOptions): Promise<GoldAuditEntry> {
+  const { question } = item;
+  const gold = item.goldSql ?? '';
+  const entry: GoldAuditEntry = { index: question.index, question_id: question.questionId, db_id: question.dbId, difficulty: question.difficulty, gold_sql: gold, status: 'ok', plan: null, rewrites: [], indexes: [], reasons: [], score: 0 };
+  const limits = { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows };
+  const run = await readQuery(db, gold, limits);
+  if (run.status !== 'ok') {
+    entry.status = 'gold_error';
+    entry.error = run.message;
+  } else entry.rows = run.rows.length;
+  entry.plan = planFacts(await explainQuery(db, gold, schema));
+  const runnable = runnableBody(gold);
+  if (entry.status === 'ok' && !('status' in runnable)) {
+    for (const { statement, hints } of analyzeSql(gold, { schema })) {
+      for (const hint of hints) {
+        if (!hint.rewrite) continue;
+        const base = { rule: hint.rule, title: hint.title, kind: hint.kind, sql: hint.rewrite.statement };
+        if (!options.measure) {
+          entry.rewrites.push({ ...base, status: 'not-verified', message: hint.message });
+          continue;
+        }
+        const verdict = await verifyHint(db, statement.text, hint, { timeoutMs: options.timeoutMs, maxRows: options.maxRows });
+        entry.rewrites.push({ ...base, sql: verdict.rewrite?.statement ?? base.sql, status: verdict.status, message: verdict.message, ...(verdict.speedup ? { gain: gainOf(verdict.speedup) } : {}) });
+      }
+    }
+    const advice = await adviseIndexes(db, gold, schema, { measure: options.measure, timeoutMs: options.timeoutMs });
+    for (const v of advice.verdicts.filter((x) => x.used)) {
+      entry.indexes.push({ create_sql: v.candidate.createSql, reason: v.candidate.reason, work_with: v.plan?.cost.work ?? null, ...(v.measured ? { gain: gainOf(v.measured) } : {}) });
+    }
+    if (options.scales?.some((f) => f > 1)) entry.growth = await growthOf(db.path, runnable.body, question.dbId, options);
+  }
+  if (options.predictions?.length) {
+    const factor = options.fasterFactor ?? 2;
+    const sources = options.predictions.flatMap((evidence) => {
+      const hit = evidence.byIndex.get(question.index);
+      return hit && hit.correct && hit.ratio !== null && hit.ratio >= factor && (hit.low ?? hit.ratio) > 1 ? [{ file: evidence.file, ratio: hit.ratio, low: hit.low ?? hit.ratio, high: hit.high ?? hit.ratio }] : [];
+    });
+    entry.faster_predictions = { files: sources.length, of: options.predictions.length, factor, best: sources.length ? Math.max(...sources.map((s) => s.ratio)) : null, sources };
+  }
+  judge(entry);
+  return entry;
+}
+
+/**
+ * Audits every gold SQL for annotators: does it run, what its plan costs, which rewrite hints are verified faster
+ * (same rows, measured), which indexes SQLite would use and what they gain (measured on a temporary copy), how it
+ * grows on scaled copies, and how many prediction files beat it with a correct prediction at least 2× faster.
+ * Databases are opened read-only; nothing is modified. `ranked` lists the gold worth another look first.
+ */
+export async function auditGold(items: readonly GoldItem[], options: GoldAuditOptions): Promise<GoldAudit> {
+  const entries: GoldAuditEntry[] = [];
+  const connections = new Map<string, { db: ReadOnlyDatabase; schema: SchemaInfo } | Error>();
+  try {
+    for (const [i, item] of items.entries()) {
+      if (options.signal?.aborted) break;
+      options.onProgress?.(i, items.length, item);
+      const { question } = item;
+      const dbId = question.dbId;
+      if (!connections.has(dbId)) {
+        connections.set(
+          dbId,
+          !dbId || !databaseExists(options.dbRoot, dbId)
+            ? new Error(dbId ? `database not found: ${databasePath(options.dbRoot, dbId)}` : 'the question names no database')
+            : await ReadOnlyDatabase.open(databasePath(options.dbRoot, dbId)).then(async (db) => ({ db, schema: await readSchema(db) })).catch((error: Error) => error),
+        );
+      }
+      const connection = connections.get(dbId)!;
+      if (connection instanceof Error || item.goldSql === undefined) {
+        const error = connection instanceof Error ? connection.message : 'no gold SQL for this question';
+        entries.push({ index: question.index, question_id: question.questionId, db_id: dbId, difficulty: question.difficulty, gold_sql: item.goldSql ?? '', status: 'skipped', error, plan: null, rewrites: [], indexes: [], reasons: [], score: 0 });
+        continue;
+      }
+      entries.push(await auditOne(item, connection.db, connection.schema, options));
+    }
+    options.onProgress?.(items.length, items.length, items[items.length - 1]);
+  } finally {
+    for (const c of connections.values()) if (!(c instanceof Error)) await c.db.close();
+  }
+  const ranked = entries.filter((e) => e.reasons.length > 0).sort((a, b) => b.score - a.score || a.index - b.index);
+  return { entries, ranked, measured: options.measure, scales: [...(options.scales ?? [])], prediction_files: (options.predictions ?? []).map((p) => p.file) };
+}
+
+/** Question ids worth another look, for the editor's explorer to mark. */
+export function flaggedQuestions(audit: GoldAudit): Map<string, { score: number; reasons: string[] }> {
+  return new Map(audit.ranked.map((e) => [String(e.question_id), { score: e.score, reasons: e.reasons }]));
+}

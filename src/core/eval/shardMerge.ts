@@ -1,0 +1,95 @@
+import * as path from 'path';
+import { InputFileError } from '../bird/problems';
+import { EvalReportJson, LoadedReport, ReportQuestion } from '../report/compareInput';
+import { evalReport, EvalInputs } from '../report/json';
+import { summarize } from './summary';
+import { Metric, METRICS, QuestionResult } from './types';
+
+/** Inputs every shard of one evaluation must share (files by name: shards may run on machines with other paths). */
+const SAME_INPUTS = ['metrics', 'timing', 'gold_from', 'timeout_s', 'max_rows', 'prediction_format', 'pairing'] as const;
+const SAME_FILE_NAMES = ['questions', 'predictions', 'gold'] as const;
+
+/** The headline problem `eval` adds for a database on which every gold fails: recomputed over the merged questions. */
+export const UNUSABLE_DATABASE = /: the gold SQL of all \d+ questions on it fails \(first: /;
+
+export interface MergedShards {
+  /** The merged report, in the structure one unsharded `eval --json` writes (inputs without `shard`). */
+  report: EvalReportJson;
+  /** Things worth saying that do not stop the merge (different tool or SQLite versions, top-level keys dropped). */
+  notes: string[];
+}
+
+const fail = (file: string, where: string, message: string): never => {
+  throw new InputFileError({ file, where, message });
+};
+
+/** First occurrence of each string, in order. */
+function unique(lists: readonly (readonly string[])[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const list of lists) for (const item of list) if (!seen.has(item)) out.push(item), seen.add(item);
+  return out;
+}
+
+/**
+ * Combines the reports of `eval --shard 1/n` ... `n/n` into the report one run over the whole question file
+ * writes: questions back in question-file order, the summary recomputed from them, problems united (the
+ * whole-file ones are the same in every shard). Refuses, naming the file and key, shards of different
+ * evaluations, a shard given twice, a missing shard, or a report that is no shard. `extraHeadline` adds
+ * headline problems computed over all questions (the command passes eval's unusable-database check).
+ */
+export function mergeShardReports(shards: readonly LoadedReport[], extraHeadline?: (questions: QuestionResult[], inputs: Record<string, unknown>) => string[]): MergedShards {
+  if (shards.length === 0) throw new Error('no shard reports to merge');
+  const notes: string[] = [];
+  const first = shards[0];
+  for (const s of shards) if (!s.report.inputs?.shard) fail(s.file, 'inputs.shard', 'not a shard report: write shards with `ves-lens eval --shard i/n --json ...`');
+  const count = first.report.inputs!.shard!.count;
+  const total = first.report.inputs!.shard!.of_questions;
+  const byIndex = new Map<number, LoadedReport>();
+  for (const s of shards) {
+    const info = s.report.inputs!.shard!;
+    if (info.count !== count) fail(s.file, 'inputs.shard.count', `a shard of ${info.count}, but ${first.file} is a shard of ${count}: shards of different splits`);
+    if (info.of_questions !== total) fail(s.file, 'inputs.shard.of_questions', `${info.of_questions} questions in its question file, ${first.file} ${total}: shards of different question files`);
+    const other = byIndex.get(info.index);
+    if (other) fail(s.file, 'inputs.shard.index', `shard ${info.index}/${count} again (also ${other.file})`);
+    byIndex.set(info.index, s);
+    const inputs = s.report.inputs as Record<string, unknown>;
+    const firstInputs = first.report.inputs as Record<string, unknown>;
+    for (const key of SAME_INPUTS) {
+      if (JSON.stringify(inputs[key]) !== JSON.stringify(firstInputs[key])) fail(s.file, `inputs.${key}`, `${JSON.stringify(inputs[key])}, but ${JSON.stringify(firstInputs[key])} in ${first.file}: shards of different evaluations`);
+    }
+    for (const key of SAME_FILE_NAMES) {
+      const name = (v: unknown) => (typeof v === 'string' ? path.basename(v) : v ?? null);
+      if (name(inputs[key]) !== name(firstInputs[key])) fail(s.file, `inputs.${key}`, `${JSON.stringify(inputs[key])}, but ${JSON.stringify(firstInputs[key])} in ${first.file}: shards of different evaluations`);
+    }
+    s.report.questions.forEach((q, i) => {
+      if ((q.index - (info.index - 1)) % count !== 0) fail(s.file, `questions[${i}].index`, `question ${q.question_id} at position ${q.index} is not in shard ${info.index}/${count}`);
+    });
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length) {
+    throw new InputFileError({ file: first.file, message: `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: give all ${count} shard reports` });
+  }
+  const versions = new Set(shards.map((s) => `${s.report.tool?.version} / SQLite ${s.report.tool?.sqlite}`));
+  if (versions.size > 1) notes.push(`the shards ran different versions (${[...versions].join('; ')}): the merged report names the first's`);
+
+  const questions: ReportQuestion[] = shards.flatMap((s) => s.report.questions).sort((a, b) => a.index - b.index);
+  const expected = Array.from({ length: count }, (_, i) => i + 1).reduce((n, i) => n + Math.max(0, Math.ceil((total - (i - 1)) / count)), 0);
+  if (questions.length !== expected) {
+    throw new InputFileError({ file: first.file, message: `the shards hold ${questions.length} questions, but a split of ${total} questions into ${count} has ${expected}: a shard report is incomplete` });
+  }
+
+  const inputs = { ...(first.report.inputs as Record<string, unknown>) };
+  delete inputs.shard;
+  const metrics = ((inputs.metrics as string[] | undefined) ?? METRICS).filter((m): m is Metric => METRICS.includes(m as Metric));
+  const summary = summarize(questions, metrics);
+  const merged = evalReport(first.report.tool as never, inputs as unknown as EvalInputs, summary, [], questions);
+  const isHeadline = (p: string) => !UNUSABLE_DATABASE.test(p);
+  const headline = [...unique(shards.map((s) => (s.report.headline_problems ?? []).filter(isHeadline))), ...(extraHeadline?.(questions, inputs) ?? [])];
+  const headlineSet = new Set(shards.flatMap((s) => s.report.headline_problems ?? []));
+  const others = unique(shards.map((s) => (s.report.problems ?? []).filter((p) => !headlineSet.has(p))));
+  const known = new Set(Object.keys(merged));
+  const dropped = [...new Set(shards.flatMap((s) => Object.keys(s.report)).filter((k) => !known.has(k)))];
+  if (dropped.length) notes.push(`top-level keys not merged (no rule to combine them): ${dropped.join(', ')}`);
+  return { report: { ...merged, inputs, problems: [...headline, ...others], headline_problems: headline, questions } as EvalReportJson, notes };
+}

@@ -1,0 +1,60 @@
+import type { GoldAudit, GoldAuditEntry } from '../audit/goldAudit';
+import { barChart, escapeHtml, logScatter } from './htmlCharts';
+import { htmlPage, sortableTh, tableControls } from './htmlPage';
+import { compactNumber } from './planText';
+
+const fmt = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(2));
+
+function kindsOf(entry: GoldAuditEntry): string[] {
+  const kinds: string[] = [];
+  if (entry.status === 'gold_error') kinds.push('gold_error');
+  if (entry.rewrites.some((r) => r.kind === 'correctness' && r.status === 'changes-results')) kinds.push('correctness');
+  if (entry.rewrites.some((r) => r.kind === 'speed' && r.status === 'faster')) kinds.push('faster_rewrite');
+  if (entry.indexes.some((i) => i.gain?.verdict === 'faster')) kinds.push('index');
+  if ((entry.faster_predictions?.files ?? 0) > 0) kinds.push('faster_prediction');
+  if ((entry.growth?.exponent ?? 0) >= 1.5) kinds.push('grows');
+  return kinds;
+}
+
+function row(entry: GoldAuditEntry, rank: number | null): string {
+  const kinds = kindsOf(entry);
+  const rewrites = entry.rewrites
+    .map((r) => `<div><strong>${escapeHtml(r.rule)}</strong> <span class="${r.status === 'faster' ? 'up' : r.status === 'changes-results' ? 'down' : 'muted'}">${escapeHtml(r.status.replace(/-/g, ' '))}${r.gain ? ` ${fmt(r.gain.ratio)}× [${fmt(r.gain.low)}–${fmt(r.gain.high)}]` : ''}</span><details><summary>rewrite</summary><div class="sql">${escapeHtml(r.sql)}</div><div class="small muted">${escapeHtml(r.message)}</div></details></div>`)
+    .join('');
+  const indexes = entry.indexes
+    .map((i) => `<div><code>${escapeHtml(i.create_sql)}</code> <span class="${i.gain?.verdict === 'faster' ? 'up' : 'muted'}">${i.gain ? `${escapeHtml(i.gain.verdict.replace(/-/g, ' '))} ${fmt(i.gain.ratio)}× [${fmt(i.gain.low)}–${fmt(i.gain.high)}]` : 'planner uses it (not measured)'}</span></div>`)
+    .join('');
+  const fp = entry.faster_predictions;
+  const search = [entry.question_id, entry.db_id, entry.difficulty, entry.gold_sql, ...entry.reasons].join(' ').toLowerCase();
+  return `<tr id="q-${entry.index}" data-kind="${kinds.join(' ')}" data-difficulty="${escapeHtml(entry.difficulty)}" data-db="${escapeHtml(entry.db_id)}" data-search="${escapeHtml(search)}">
+<td class="num" data-v="${rank ?? ''}">${rank ?? '-'}</td><td class="num" data-v="${entry.score}">${entry.score.toFixed(1)}</td><td>${escapeHtml(entry.question_id)}</td><td>${escapeHtml(entry.db_id)}</td><td>${escapeHtml(entry.difficulty)}</td>
+<td class="wide">${entry.reasons.length ? `<ul class="changes">${entry.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : '<span class="muted">nothing found</span>'}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
+<td class="num" data-v="${entry.plan?.work ?? ''}" title="rule cost · row-aware estimate">${entry.plan ? `${entry.plan.rule} · ~${compactNumber(entry.plan.work)}` : '-'}</td>
+<td class="wide">${rewrites || '<span class="muted">-</span>'}</td><td class="wide">${indexes || '<span class="muted">-</span>'}</td>
+<td class="wide">${entry.growth ? escapeHtml(entry.growth.verdict) : '<span class="muted">-</span>'}</td>
+<td class="num" data-v="${fp?.files ?? ''}">${fp ? `${fp.files} / ${fp.of}${fp.best ? ` (best ${fmt(fp.best)}×)` : ''}` : '-'}</td></tr>`;
+}
+
+/** The gold audit as one self-contained page: what was found, a chart of the kinds, plan cost against time, and the ranked table with filter and search. */
+export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
+  const rankOf = new Map(audit.ranked.map((e, i) => [e, i + 1]));
+  const ordered = [...audit.ranked, ...audit.entries.filter((e) => !rankOf.has(e))];
+  const kinds = ['gold_error', 'correctness', 'faster_rewrite', 'faster_prediction', 'index', 'grows'];
+  const labels: Record<string, string> = { gold_error: 'gold fails', correctness: 'correctness hazard', faster_rewrite: 'faster rewrite', faster_prediction: 'faster prediction', index: 'index gain', grows: 'grows at scale' };
+  const counts = kinds.map((k) => audit.entries.filter((e) => kindsOf(e).includes(k)).length);
+  const chart = barChart({ id: 'audit-kinds', title: 'What was found', categories: kinds.map((k) => labels[k]), series: [{ label: 'gold SQL', values: counts }], yLabel: 'gold SQL', format: (v) => String(Math.round(v)), yMax: Math.max(4, Math.ceil(Math.max(...counts) / 4) * 4) });
+  const gains = audit.entries.flatMap((e) => {
+    const best = Math.max(0, ...e.rewrites.filter((r) => r.status === 'faster').map((r) => r.gain!.ratio), ...(e.faster_predictions?.best ? [e.faster_predictions.best] : []));
+    return e.plan && best > 0 ? [{ x: Math.max(1, e.plan.work), y: best, title: `question ${e.question_id}: ~${e.plan.work} row visits, ${fmt(best)}× faster available`, key: String(e.index) }] : [];
+  });
+  const scatter = logScatter({ id: 'audit-scatter', title: 'Gold plan cost against the best measured speed-up found', series: [{ label: 'gold SQL with a faster form', className: 's0', points: gains }], xLabel: 'row-aware estimate of the gold (log)', yLabel: 'speed-up (log)' });
+  const summary = `<p>${audit.entries.length} gold SQL, ${audit.ranked.length} worth another look.${audit.measured ? '' : ' Rewrites and indexes were not measured (--no-measure).'}${audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : ''}</p><div class="charts">${chart}${scatter}</div>`;
+  const head = ['#', 'score'].map((h) => sortableTh(h, 'number')).join('') + ['question', 'database', 'difficulty'].map((h) => sortableTh(h, 'text', false)).join('') + '<th>why</th>' + sortableTh('plan cost', 'number') + '<th>rewrites</th><th>indexes</th><th>at scale</th>' + sortableTh('faster predictions', 'number');
+  const filters = [
+    { name: 'kind', label: 'found', values: kinds },
+    { name: 'difficulty', label: 'difficulty', values: [...new Set(audit.entries.map((e) => e.difficulty).filter(Boolean))] },
+    { name: 'db', label: 'database', values: [...new Set(audit.entries.map((e) => e.db_id))].sort() },
+  ];
+  const table = `${tableControls('audit', filters, 'search question, database, gold SQL, reason…')}<div class="scroll"><table id="audit" data-filterable><thead><tr>${head}</tr></thead><tbody>${ordered.map((e) => row(e, rankOf.get(e) ?? null)).join('\n')}</tbody></table></div>`;
+  return htmlPage({ title: 'VES Lens gold audit', meta, sections: [{ id: 'summary', title: 'Summary', html: summary }, { id: 'ranked', title: 'Gold SQL, worth another look first', html: table }] });
+}

@@ -1,0 +1,122 @@
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { CommandArguments, Commands, Dataset, QuestionInfo, RuleHintsRequest, VerifyHintParams, VerifyHintRequest } from '../shared/protocol';
+import { Ctx } from './ctx';
+import { attachDataset, looksLikeQuestionFile, pickDataset } from './dataset';
+import { showError } from './errors';
+import { PlanPanel } from './panels/planPanel';
+import { ReportPanels } from './panels/reportPanel';
+import { ScorePanel } from './panels/scorePanel';
+import { QuestionDocuments } from './questionDocuments';
+
+/** What the commands act through. */
+export interface CommandTargets {
+  score: ScorePanel;
+  plan: PlanPanel;
+  reports: ReportPanels;
+  questions: QuestionDocuments;
+}
+
+/** A BIRD explorer item, or the question itself (from a lens or another command). */
+type QuestionArgument = { question: QuestionInfo } | QuestionInfo;
+const questionOf = (argument: QuestionArgument) => ('question' in argument && typeof argument.question === 'object' ? argument.question : (argument as QuestionInfo));
+
+/** Verifies one rewrite on the database and applies it when it should be (or when the person says so). */
+async function applyVerifiedRewrite(ctx: Ctx, params: VerifyHintParams, ask = true): Promise<boolean> {
+  const client = await ctx.client();
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `VES Lens: verifying the ${params.rule} rewrite on the database` },
+    () => client.sendRequest(VerifyHintRequest, params),
+  );
+  if (!result.edit) {
+    if (ask) void vscode.window.showWarningMessage(`VES Lens: ${params.rule} rewrite not applied: ${result.message}`);
+    return false;
+  }
+  if (!result.recommended) {
+    if (!ask) return false;
+    // Same rows, but not measured faster: show what was measured and let the person decide.
+    const choice = await vscode.window.showWarningMessage(`VES Lens: ${params.rule} rewrite not applied: ${result.message}`, 'Apply anyway');
+    if (choice !== 'Apply anyway') return false;
+  }
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(params.uri));
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(document.uri, new vscode.Range(document.positionAt(result.edit.start), document.positionAt(result.edit.end)), result.edit.text);
+  await vscode.workspace.applyEdit(edit);
+  if (ask) void vscode.window.showInformationMessage(`VES Lens: ${params.rule} rewrite applied: ${result.message}`);
+  return true;
+}
+
+/** The prediction file to evaluate: the one clicked, else the one in the editor, else one chosen. Never a question file. */
+async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
+  const active = vscode.window.activeTextEditor?.document;
+  const activePredictions = active?.uri.scheme === 'file' && active.languageId === 'json' && /----- bird -----|"predicted_sql"|"pred_sql"/.test(active.getText().slice(0, 4000)) ? active.uri.fsPath : undefined;
+  const file = uri?.fsPath ?? activePredictions ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { Predictions: ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
+  if (!file) return undefined;
+  try {
+    const handle = fs.openSync(file, 'r');
+    const head = Buffer.alloc(4000);
+    const read = fs.readSync(handle, head, 0, head.length, 0);
+    fs.closeSync(handle);
+    if (looksLikeQuestionFile(head.subarray(0, read).toString('utf8'))) {
+      void showError(new Error(`${vscode.workspace.asRelativePath(file)} is a BIRD question file (every item has "question" and the gold "SQL"), not a prediction file: evaluating it would score the gold against itself. Choose a prediction file ({"0": "SQL\\t----- bird -----\\tdb_id"} or a list with "predicted_sql").`));
+      return undefined;
+    }
+  } catch {
+    // unreadable: the server names the problem
+  }
+  return file;
+}
+
+/** Every command of the extension, registered before the language server starts (each waits for it or says why it cannot). */
+export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
+  type Handler = (...args: never[]) => unknown;
+  const table: Record<string, Handler> = {
+    [Commands.attachDataset]: async (preset?: Dataset | null) => {
+      const chosen = preset !== undefined ? preset : await pickDataset(ctx);
+      if (chosen !== undefined) await attachDataset(ctx, chosen);
+    },
+    [Commands.evaluatePredictionFile]: async (uri?: vscode.Uri) => {
+      const file = await predictionFile(uri);
+      if (file) await targets.reports.evaluate(file);
+    },
+    [Commands.scoreAgainstGold]: (...[uri, offset, questionId, questionIndex]: CommandArguments['vesLens.scoreAgainstGold']) =>
+      targets.score.score({ target: { uri, offset }, questionId, questionIndex }),
+    [Commands.explain]: (...[uri, offset, dbId]: CommandArguments['vesLens.explain']) => targets.plan.explain({ uri, offset, dbId }),
+    [Commands.showHints]: async (...[uri, line]: CommandArguments['vesLens.showHints']) => {
+      const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri));
+      editor.selection = new vscode.Selection(line, 0, line, 0);
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+    },
+    [Commands.applyVerifiedRewrite]: (...[params]: CommandArguments['vesLens.applyVerifiedRewrite']) => applyVerifiedRewrite(ctx, params),
+    [Commands.applyAllRewrites]: async (...[uri, rule]: CommandArguments['vesLens.applyAllRewrites']) => {
+      const client = await ctx.client();
+      // Last first: applying one never moves the offsets of those before it.
+      const hints = await client.sendRequest(RuleHintsRequest, { uri, rule });
+      let applied = 0;
+      for (const params of hints) if (await applyVerifiedRewrite(ctx, params, false)) applied++;
+      void vscode.window.showInformationMessage(`VES Lens: ${applied} of ${hints.length} ${rule} rewrites applied (only those with the same rows that measured faster); the others stay, with their hint.`);
+    },
+    [Commands.openQuestion]: (question: QuestionInfo) => targets.questions.open(question),
+    [Commands.explainGold]: (argument: QuestionArgument) => {
+      const q = questionOf(argument);
+      return targets.plan.explain({ sql: q.gold, dbId: q.dbId, questionId: q.questionId });
+    },
+    [Commands.timeGold]: (argument: QuestionArgument) => {
+      const q = questionOf(argument);
+      return targets.plan.time({ sql: q.gold, dbId: q.dbId, questionId: q.questionId }, `gold of question ${q.questionId}`);
+    },
+    [Commands.showOutput]: () => ctx.output.show(),
+    [Commands.restartServer]: () => ctx.restart(),
+  };
+  for (const [id, handler] of Object.entries(table)) {
+    ctx.extension.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          return await handler(...args);
+        } catch (error) {
+          void showError(error);
+        }
+      }),
+    );
+  }
+}

@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { Ctx } from '../ctx';
+import { panelOptions, webviewHtml } from '../webview';
+
+/**
+ * One kind of webview panel: creates its pages with the same HTML and options, wires their messages, and
+ * restores them after a reload (a WebviewPanelSerializer: the page keeps its last message in its own state
+ * and draws it again; see media/common.js). Each panel's disposables are disposed with it.
+ */
+export class PanelKind<Incoming, Outgoing> {
+  constructor(
+    private readonly ctx: Ctx,
+    readonly viewType: string,
+    private readonly script: string,
+    private readonly onMessage: (panel: vscode.WebviewPanel, message: Outgoing) => void,
+  ) {
+    ctx.extension.subscriptions.push(
+      vscode.window.registerWebviewPanelSerializer(viewType, {
+        deserializeWebviewPanel: async (panel) => this.adopt(panel, panel.title),
+      }),
+    );
+  }
+
+  private readonly created = new vscode.EventEmitter<vscode.WebviewPanel>();
+  /** A panel of this kind came to be (created or restored after a reload). */
+  readonly onDidCreate = this.created.event;
+
+  create(title: string, column = vscode.ViewColumn.Beside): vscode.WebviewPanel {
+    const panel = vscode.window.createWebviewPanel(this.viewType, title, { viewColumn: column, preserveFocus: true }, panelOptions(this.ctx.extension.extensionUri));
+    this.adopt(panel, title);
+    return panel;
+  }
+
+  private adopt(panel: vscode.WebviewPanel, title: string): void {
+    panel.webview.options = panelOptions(this.ctx.extension.extensionUri);
+    panel.webview.html = webviewHtml(panel.webview, this.ctx.extension.extensionUri, this.script, title);
+    const listener = panel.webview.onDidReceiveMessage((message: Outgoing) => this.onMessage(panel, message));
+    panel.onDidDispose(() => listener.dispose());
+    this.created.fire(panel);
+  }
+
+  post(panel: vscode.WebviewPanel, message: Incoming): void {
+    void panel.webview.postMessage(message);
+  }
+}

@@ -1,0 +1,105 @@
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { ExplainRequest, QueryTarget, StepProgress, TimeQueryRequest } from '../../shared/protocol';
+import { PlanPanelMessage } from '../../shared/webviewMessages';
+import { Ctx } from '../ctx';
+import { isCancellation, showError } from '../errors';
+import { PanelKind } from './panel';
+
+/** Where a statement is now, after edits before it: an offset moved by every change that ends at or before it. */
+export function followOffset(offset: number, changes: readonly { rangeOffset: number; rangeLength: number; text: string }[]): number {
+  let at = offset;
+  // VS Code reports a change event's edits against the document before the event, last edit first.
+  for (const change of [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset)) {
+    if (change.rangeOffset + change.rangeLength <= at) at += change.text.length - change.rangeLength;
+    else if (change.rangeOffset < at) at = change.rangeOffset; // the edit swallowed the statement's start
+  }
+  return at;
+}
+
+/**
+ * The plan panel: one, reused. It says which query it shows (document and line, or the question's gold) and
+ * follows the statement as it is edited: the plan is explained again a moment after each change.
+ */
+export class PlanPanel implements vscode.Disposable {
+  private readonly kind: PanelKind<PlanPanelMessage, never>;
+  private panel: vscode.WebviewPanel | undefined;
+  /** The document statement the panel follows, if it shows one. */
+  private followed: (QueryTarget & { uri: string; offset: number }) | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly ctx: Ctx) {
+    this.kind = new PanelKind(ctx, 'vesLens.plan', 'plan.js', () => {});
+    this.subscriptions.push(
+      this.kind.onDidCreate((panel) => {
+        this.panel = panel;
+        panel.onDidDispose(() => {
+          if (this.panel === panel) {
+            this.panel = undefined;
+            this.followed = undefined;
+          }
+        });
+      }),
+      vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event)),
+    );
+  }
+
+  private show(title: string): vscode.WebviewPanel {
+    const panel = this.panel ?? this.kind.create(title);
+    panel.title = title;
+    panel.reveal(undefined, true);
+    return panel;
+  }
+
+  private documentChanged(event: vscode.TextDocumentChangeEvent): void {
+    const followed = this.followed;
+    if (!followed || event.document.uri.toString() !== followed.uri || event.contentChanges.length === 0) return;
+    followed.offset = followOffset(followed.offset, event.contentChanges);
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.explain(followed, true), 400);
+  }
+
+  async explain(target: QueryTarget, following = false): Promise<void> {
+    try {
+      const client = await this.ctx.client();
+      const explain = await client.sendRequest(ExplainRequest, target);
+      const where = explain.source ? `${path.basename(vscode.Uri.parse(explain.source.uri).path)}:${explain.source.line}` : explain.question ? `gold of question ${explain.question.questionId}` : 'query';
+      const panel = this.show(`Plan: ${where}`);
+      this.followed = target.uri !== undefined && target.offset !== undefined ? { ...target, uri: target.uri, offset: target.offset } : undefined;
+      this.kind.post(panel, { type: 'plan', explain, following: Boolean(this.followed) });
+    } catch (error) {
+      // While following edits, a statement that does not parse yet is no reason for a notification.
+      if (following) {
+        if (this.panel) this.kind.post(this.panel, { type: 'error', message: (error as Error).message });
+      } else void showError(error);
+    }
+  }
+
+  /** One query timed alone, with its plan and first rows ("Time the Gold SQL"). */
+  async time(target: QueryTarget, label: string): Promise<void> {
+    const client = await this.ctx.client().catch((error) => void showError(error));
+    if (!client) return;
+    this.followed = undefined;
+    const panel = this.show(`Time: ${label}`);
+    this.kind.post(panel, { type: 'running', what: `timing ${label}` });
+    const progressToken = `vesLens-time-${Date.now()}`;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `VES Lens: timing ${label}`, cancellable: true }, async (progress, token) => {
+      const steps = client.onProgress(StepProgress, progressToken, ({ message }) => progress.report({ message }));
+      try {
+        const timing = await client.sendRequest(TimeQueryRequest, { ...target, progressToken }, token);
+        this.kind.post(panel, { type: 'timing', timing });
+      } catch (error) {
+        this.kind.post(panel, { type: 'error', message: isCancellation(error) ? 'cancelled' : (error as Error).message });
+        if (!isCancellation(error)) void showError(error);
+      } finally {
+        steps.dispose();
+      }
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.debounce);
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import { ScoreParams, ScoreRequest, StepProgress } from '../../shared/protocol';
+import { ScoreContext, ScorePanelMessage, ScorePanelRequest } from '../../shared/webviewMessages';
+import { Ctx, currentSettings } from '../ctx';
+import { isCancellation, showError } from '../errors';
+import { PanelKind } from './panel';
+
+/**
+ * The Score panel: one, reused (a second score replaces the first's content rather than stacking tabs).
+ * Correctness first (a first answer in well under two seconds), then the timing rounds.
+ */
+export class ScorePanel implements vscode.Disposable {
+  private readonly kind: PanelKind<ScorePanelMessage, ScorePanelRequest>;
+  private panel: vscode.WebviewPanel | undefined;
+  private running: vscode.CancellationTokenSource | undefined;
+
+  constructor(private readonly ctx: Ctx) {
+    this.kind = new PanelKind(ctx, 'vesLens.score', 'score.js', (_panel, message) => {
+      if (message.type === 'cancel') this.running?.cancel();
+      if (message.type === 'rerun') void this.score(message.context, true);
+    });
+    ctx.extension.subscriptions.push(this.kind.onDidCreate((panel) => this.track(panel)));
+  }
+
+  private track(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
+  }
+
+  private show(title: string): vscode.WebviewPanel {
+    const panel = this.panel ?? this.kind.create(title);
+    panel.title = title;
+    panel.reveal(undefined, true);
+    return panel;
+  }
+
+  async score(context: ScoreContext, thorough = false): Promise<void> {
+    const client = await this.ctx.client().catch((error) => void showError(error));
+    if (!client) return;
+    this.running?.cancel();
+    const cancel = (this.running = new vscode.CancellationTokenSource());
+    const label = `question ${context.questionId ?? `#${context.questionIndex}`}`;
+    const panel = this.show(`Score: ${label}`);
+    // A re-run keeps the numbers on screen until the new ones arrive; a new score replaces the panel.
+    this.kind.post(panel, { type: thorough ? 'rerunning' : 'running' });
+    // A run superseded by a newer one (another lens clicked) must not post its cancellation over the newer panel.
+    const post = (message: ScorePanelMessage) => {
+      if (this.running === cancel) this.kind.post(panel, message);
+    };
+    const progressToken = `vesLens-score-${Date.now()}`;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: thorough ? `VES Lens: re-timing ${label} with more iterations` : `VES Lens: scoring ${label}`, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => cancel.cancel());
+        const steps = client.onProgress(StepProgress, progressToken, ({ message }) => progress.report({ message }));
+        const base: ScoreParams = { ...context.target, questionId: context.questionId, questionIndex: context.questionIndex, progressToken };
+        try {
+          if (!thorough) {
+            const first = await client.sendRequest(ScoreRequest, { ...base, phase: 'correctness' }, cancel.token);
+            post({ type: 'result', result: first, partial: first.ex === 1, context });
+            if (first.ex !== 1) return; // nothing to time: only a correct prediction has a VES
+          }
+          // vesLens.scales: also re-time the pair on scaled copies of its database (the panel draws the ratio against the scale).
+          const scales = currentSettings().scales;
+          const full = await client.sendRequest(ScoreRequest, { ...base, phase: 'full', thorough: thorough || undefined, scales: scales.length ? scales : undefined }, cancel.token);
+          post({ type: 'result', result: full, partial: false, context });
+        } catch (error) {
+          if (isCancellation(error)) post({ type: 'cancelled', rerun: thorough });
+          else {
+            post({ type: 'error', message: (error as Error).message, rerun: thorough });
+            void showError(error);
+          }
+        } finally {
+          steps.dispose();
+          if (this.running === cancel) this.running = undefined;
+          cancel.dispose();
+        }
+      },
+    );
+  }
+
+  dispose(): void {
+    this.running?.cancel();
+  }
+}

@@ -1,0 +1,176 @@
+// The HTML reports (`eval --html`, `compare --html`, the audit) opened in Debian's Chromium, offline: every
+// request that is not file:// or data: is blocked and recorded, and none may be attempted. Checks the tables,
+// the bars, the charts, the filter, the search and the sort; screenshots (light and dark) go to
+// test-results/report-html/.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Browser, chromium, Page } from 'playwright-core';
+import type { GoldAudit, GoldAuditEntry } from '../../src/core/audit/goldAudit';
+import { auditHtml } from '../../src/core/report/htmlAudit';
+import { CHROMIUM } from '../e2e/codeServer';
+import { REPO_ROOT, tempDir } from '../helpers';
+
+// Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
+declare const document: any;
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'report-html');
+const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
+const SAMPLE = path.join(REPO_ROOT, 'sample');
+const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+
+/** 12 sample questions; a: GPT-4's predictions with the first four broken; b: GPT-4's predictions as they are. */
+function inputs(dir: string) {
+  const questions = JSON.parse(fs.readFileSync(path.join(SAMPLE, 'mini_dev_superhero.json'), 'utf8')).slice(0, 12);
+  const predictions = Object.values(JSON.parse(fs.readFileSync(path.join(SAMPLE, 'predict_gpt-4_superhero.json'), 'utf8'))).slice(0, 12) as string[];
+  fs.writeFileSync(path.join(dir, 'q.json'), JSON.stringify(questions));
+  const worse = predictions.map((p, i) => (i < 4 ? 'SELECT 1\t----- bird -----\tsuperhero' : p));
+  fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify(Object.fromEntries(worse.map((p, i) => [String(i), p]))));
+  fs.writeFileSync(path.join(dir, 'b.json'), JSON.stringify(Object.fromEntries(predictions.map((p, i) => [String(i), p]))));
+}
+
+function auditEntry(index: number, extra: Partial<GoldAuditEntry>): GoldAuditEntry {
+  return { index, question_id: 700 + index, db_id: 'superhero', difficulty: 'simple', gold_sql: `SELECT ${index} FROM superhero`, status: 'ok', plan: { rule: 100, work: 750, scans: 1, temp_btrees: 0, correlated_subqueries: 0 }, rewrites: [], indexes: [], reasons: [], score: 0, ...extra };
+}
+
+describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => {
+  let browser: Browser;
+  const dir = tempDir();
+  const pages: Record<string, string> = {};
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    inputs(dir);
+    const base = ['--questions', path.join(dir, 'q.json'), '--db-root', SAMPLE, '--no-progress'];
+    for (const name of ['a', 'b']) {
+      const result = run(['eval', ...base, '--predictions', path.join(dir, `${name}.json`), '--json', path.join(dir, `${name}-report.json`), '--html', path.join(dir, `${name}.html`)]);
+      assert.equal(result.status, 0, result.stderr);
+    }
+    pages.eval = path.join(dir, 'a.html');
+    pages.compare = path.join(dir, 'compare.html');
+    const compared = run(['compare', path.join(dir, 'a-report.json'), path.join(dir, 'b-report.json'), '--html', pages.compare]);
+    assert.equal(compared.status, 0, compared.stderr);
+    const entries = [
+      auditEntry(0, { status: 'gold_error', error: 'no such column: x', plan: null, reasons: ['the gold SQL fails: no such column: x'], score: 1000 }),
+      auditEntry(1, {
+        rewrites: [{ rule: 'VL001', title: 'IN / EXISTS subquery that can be a JOIN', kind: 'speed', sql: 'SELECT 1', status: 'faster', message: 'same rows', gain: { ratio: 40, low: 30, high: 50, verdict: 'faster' } }],
+        faster_predictions: { files: 2, of: 4, factor: 2, best: 60, sources: [] },
+        reasons: ['2 of 4 prediction files have a correct prediction at least 2× faster (best 60×)', 'VL001 rewrite is 40× as fast, same rows'],
+        score: 120,
+      }),
+      auditEntry(2, {}),
+    ];
+    const audit: GoldAudit = { entries, ranked: [entries[0], entries[1]], measured: true, scales: [], prediction_files: ['a.json'] };
+    pages.audit = path.join(dir, 'audit.html');
+    fs.writeFileSync(pages.audit, auditHtml(audit, ['a test audit']));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  });
+  after(async () => browser?.close());
+
+  /** Opens a report with every non-local request blocked; returns the page and what it tried to fetch. */
+  async function open(file: string, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; attempted: string[]; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme, offline: true });
+    const attempted: string[] = [];
+    const errors: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+      attempted.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(`file://${file}`);
+    return { page, attempted, errors };
+  }
+
+  const visibleRows = (page: Page, table: string) => page.$$eval(`#${table} tbody tr`, (rows: any[]) => rows.filter((r) => !r.hidden).map((r) => ({ id: r.id, outcome: r.getAttribute('data-outcome'), change: r.getAttribute('data-change'), kind: r.getAttribute('data-kind') })));
+
+  it('eval --html: summary, per-difficulty bars, ratio distribution, cost scatter, and a question table that filters, searches and sorts', async () => {
+    const { page, attempted, errors } = await open(pages.eval);
+    const report = JSON.parse(fs.readFileSync(path.join(dir, 'a-report.json'), 'utf8'));
+    const summary = await page.$$eval('table.summary tbody tr', (rows: any[]) => rows.map((r) => [...r.cells].map((c: any) => c.textContent)));
+    assert.deepEqual(summary[0], ['count', ...Object.entries(report.summary).filter(([g]) => g !== 'skipped').map(([, g]: [string, any]) => String(g.count))]);
+    assert.equal(summary[1][0], 'EX');
+    assert.equal(summary[1][summary[1].length - 1], report.summary.total.ex.toFixed(2));
+    // Bars: one per difficulty and total, for each of the four metrics; their values are the summary's.
+    const exBars = await page.$$eval('#bars-ex rect.bar', (bars: any[]) => bars.map((b) => Number(b.getAttribute('data-value'))));
+    assert.deepEqual(exBars, Object.entries(report.summary).filter(([g]) => g !== 'skipped').map(([, g]: [string, any]) => g.ex));
+    assert.equal(await page.locator('#bars-rves rect.bar').count(), exBars.length);
+    const timed = report.questions.filter((q: any) => q.rves_time_ratio > 0 || q.time_ratio > 0).length;
+    const histogram = await page.$$eval('#ratio-histogram rect.bar', (bars: any[]) => bars.reduce((s, b) => s + Number(b.getAttribute('data-value')), 0));
+    assert.equal(histogram, timed);
+    assert.ok((await page.locator('#cost-scatter circle.dot').count()) > 0, 'cost against time has points');
+    assert.match(await page.locator('#cost-rho').innerText(), /Spearman ρ estimate/);
+
+    assert.equal((await visibleRows(page, 'questions')).length, 12);
+    assert.equal(await page.locator('[data-count-for="questions"]').innerText(), '12 of 12 shown');
+    await page.selectOption('select[data-filter="outcome"]', 'correct');
+    const correct = await visibleRows(page, 'questions');
+    assert.equal(correct.length, report.questions.filter((q: any) => q.outcome === 'correct').length);
+    assert.ok(correct.every((r) => r.outcome.split(' ').includes('correct')));
+    await page.selectOption('select[data-filter="outcome"]', '');
+    await page.fill('input[data-search-for="questions"]', String(report.questions[5].question_id));
+    assert.deepEqual((await visibleRows(page, 'questions')).map((r) => r.id), ['q-5']);
+    await page.fill('input[data-search-for="questions"]', 'superpower');
+    assert.ok((await visibleRows(page, 'questions')).length >= 1, 'the search reads the SQL too');
+    await page.fill('input[data-search-for="questions"]', '');
+    await page.click('#questions thead th:first-child button');
+    await page.click('#questions thead th:first-child button');
+    assert.equal((await visibleRows(page, 'questions'))[0].id, 'q-11', 'sorted by # descending');
+    await page.screenshot({ path: path.join(SHOTS, 'eval-light.png'), fullPage: true });
+    assert.deepEqual(attempted, [], 'no network request');
+    assert.deepEqual(errors, []);
+  });
+
+  it('compare --html: the comparison with intervals and McNemar p, what changed, filter by change; dark scheme', async () => {
+    const { page, attempted, errors } = await open(pages.compare, 'dark');
+    const rows = await page.$$eval('#comparison tbody tr', (trs: any[]) => trs.map((r) => r.cells[0].textContent));
+    assert.deepEqual(rows.slice(0, 4), ['EX', 'Soft-F1', 'VES', 'R-VES']);
+    assert.match(await page.locator('#comparison tbody tr:first-child td[data-key="ex"]').innerText(), /^[+−±][\d.]+ \[[+−±][\d.]+, [+−±][\d.]+\]$/);
+    assert.match(await page.locator('[data-mcnemar]').innerText(), /^p [=<] [\d.]+$/);
+    const nowCorrect = Number(/\((\d+)\)/.exec(await page.locator('h3[data-change="now_correct"]').innerText())![1]);
+    assert.ok(nowCorrect >= 1, 'the four broken predictions of a are correct in b');
+    await page.selectOption('select[data-filter="change"]', 'now_correct');
+    const changed = await visibleRows(page, 'questions');
+    assert.equal(changed.length, nowCorrect);
+    assert.ok(changed.every((r) => r.change.includes('now_correct')));
+    assert.equal(await page.locator('#bars-ex rect.bar').count(), 2 * (await page.locator('#bars-ex text.tick[text-anchor="middle"]').count()), 'one bar per run and group');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(background, 'rgb(13, 17, 23)', 'prefers-color-scheme: dark');
+    await page.screenshot({ path: path.join(SHOTS, 'compare-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
+    await page.locator('#summary').screenshot({ path: path.join(SHOTS, 'compare-summary-light.png') });
+    assert.deepEqual(attempted, []);
+    assert.deepEqual(errors, []);
+  });
+
+  it('the audit page: ranked gold first, filter by what was found', async () => {
+    const { page, attempted, errors } = await open(pages.audit);
+    const ranked = await visibleRows(page, 'audit');
+    assert.deepEqual(ranked.map((r) => r.id), ['q-0', 'q-1', 'q-2']);
+    await page.selectOption('select[data-filter="kind"]', 'faster_rewrite');
+    assert.deepEqual((await visibleRows(page, 'audit')).map((r) => r.id), ['q-1']);
+    assert.deepEqual(await page.$$eval('#audit-kinds rect.bar', (bars: any[]) => bars.map((b) => Number(b.getAttribute('data-value')))), [1, 0, 1, 1, 0, 0]);
+    await page.screenshot({ path: path.join(SHOTS, 'audit-light.png'), fullPage: true });
+    assert.deepEqual(attempted, []);
+    assert.deepEqual(errors, []);
+  });
+
+  it('blocks and records a request a page would make (the guard itself works)', async () => {
+    const file = path.join(dir, 'network.html');
+    fs.writeFileSync(file, '<!DOCTYPE html><img src="https://example.invalid/x.png">');
+    const { page, attempted } = await open(file);
+    await page.waitForTimeout(200);
+    assert.deepEqual(attempted, ['https://example.invalid/x.png']);
+  });
+});
+
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
