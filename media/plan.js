@@ -28,7 +28,7 @@ function showPlan(message) {
   const database = e.dbId ?? e.dbPath;
   render(
     h('h1', {}, 'Query plan ', h('span', { className: 'muted' }, `· ${whichQuery(e)}`)),
-    h('p', { className: 'muted' }, `database ${database} · SQLite ${e.sqlite}`, message.following ? h('span', { className: 'following' }, ' · ', icon('sync'), ' follows edits to the statement') : null),
+    h('p', { className: 'muted' }, `database ${database} · SQLite ${e.sqlite}`, message.following ? h('span', { className: 'following' }, ' · ', icon('sync'), 'follows edits to the statement') : null),
     questionLine(e.question),
     h('div', { className: 'row' },
       card('rule cost', String(e.plan.rule), 'SCAN +100, temp B-tree +50'),

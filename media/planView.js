@@ -211,7 +211,7 @@ function planComparison(goldPlan, predPlan, comparison) {
         const indent = h('div', { className: 'compare-indent' }, stepCard(node, row.mark));
         indent.style.paddingLeft = `${row.depth * 18}px`;
         cell.append(indent);
-      } else cell.append(h('div', { className: 'compare-gap' }, which === 'gold' ? 'no such step in gold' : 'no such step in the prediction'));
+      } else cell.append(h('div', { className: 'compare-gap' }, which === 'gold' ? 'no step here in gold' : 'no step here in the prediction'));
       return cell;
     };
     const flip = (event) => {

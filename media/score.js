@@ -328,6 +328,10 @@ function actions(state, message) {
     bar.replaceChildren(rerun, h('span', { className: 'status muted' }, 're-run cancelled: the numbers shown are from the previous run'));
   } else if (state === 'error') {
     bar.replaceChildren(rerun, h('span', { className: 'status error' }, `re-run failed: ${plain(message)}`));
+  } else if (state === 'timing-cancelled') {
+    bar.replaceChildren(h('span', { className: 'status muted' }, 'timing cancelled: EX and Soft-F1 above are final; no speed was measured'));
+  } else if (state === 'timing-error') {
+    bar.replaceChildren(h('span', { className: 'status error' }, `timing failed: ${plain(message)}; EX and Soft-F1 above are final`));
   } else {
     bar.replaceChildren(...[rerun].filter(Boolean));
   }
@@ -383,9 +387,10 @@ function handle(data, restored) {
     if (!restored) remember({ ...data, partial: false });
   }
   if (data.type === 'cancelled') {
-    if (data.rerun && current) {
+    if (current) {
+      // A re-run keeps the previous numbers; a first score keeps its correctness result (only the timing stopped).
       rerunning = false;
-      actions('cancelled');
+      actions(data.rerun ? 'cancelled' : 'timing-cancelled');
     } else {
       stopTicker();
       clearCharts();
@@ -393,9 +398,9 @@ function handle(data, restored) {
     }
   }
   if (data.type === 'error') {
-    if (data.rerun && current) {
+    if (current) {
       rerunning = false;
-      actions('error', data.message);
+      actions(data.rerun ? 'error' : 'timing-error', data.message);
     } else {
       stopTicker();
       clearCharts();

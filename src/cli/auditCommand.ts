@@ -11,8 +11,7 @@ import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { evidenceFromPredictions, evidenceFromReport, PredictionEvidence } from '../core/audit/predictionEvidence';
 import { LoadedReport, loadEvalReport } from '../core/report/compareInput';
 import { auditHtml } from '../core/report/htmlAudit';
-import { checkOutputFile, positiveInteger, timeoutMs as parseTimeoutMs, toolInfo, UsageError, writeOutputFile } from './common';
-import { parseScales } from './evalCommand';
+import { checkOutputFile, parseScales, positiveInteger, timeoutMs as parseTimeoutMs, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface AuditCommandOptions {
   questions: string;

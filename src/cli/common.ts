@@ -115,3 +115,14 @@ export function writeOutputFile(flag: string, file: string, text: string): void 
 export async function toolInfo(): Promise<{ name: string; version: string; sqlite: string }> {
   return { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await ReadOnlyDatabase.sqliteVersion() };
 }
+
+/** `--scales 1,10,100`: whole factors from 1 to 10,000, in increasing order. */
+export function parseScales(text: string): number[] {
+  const factors = text.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
+    const n = Number(part);
+    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--scales: "${part}" is not a whole factor from 1 to 10000`);
+    return n;
+  });
+  if (factors.length === 0) throw new UsageError('--scales: give at least one factor, e.g. 1,10,100');
+  return [...new Set(factors)].sort((a, b) => a - b);
+}

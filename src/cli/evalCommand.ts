@@ -18,7 +18,7 @@ import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
 import { efficiencyNotes, failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
-import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
+import { checkOutputFile, parseScales, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface EvalCommandOptions extends TechniqueCliOptions {
   questions: string;
@@ -73,16 +73,6 @@ function databaseProblems(dbRoot: string, tasks: readonly EvalTask[]): InputProb
   return problems;
 }
 
-/** `--scales 1,10,100`: whole factors from 1 to 10,000, in increasing order. */
-export function parseScales(text: string): number[] {
-  const factors = text.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const n = Number(part);
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--scales: "${part}" is not a whole factor from 1 to 10000`);
-    return n;
-  });
-  if (factors.length === 0) throw new UsageError('--scales: give at least one factor, e.g. 1,10,100');
-  return [...new Set(factors)].sort((a, b) => a - b);
-}
 
 /**
  * A database on which every gold query failed (at least two questions) is damaged or not the one the

@@ -1,8 +1,8 @@
 import pc from 'picocolors';
 import { lineAndColumn } from '../core/bird/problems';
 import { analyzeSql } from '../core/hints/analyze';
-import { Verdict, verifyHint } from '../core/hints/verify';
-import { positiveInteger, timeoutMs, toolInfo } from './common';
+import { Verdict, verifyHint, VerifyLimits } from '../core/hints/verify';
+import { parseScales, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
 import { databaseSchema, openDatabase, sqlFromArguments } from './explainCommand';
 
 export interface HintsCommandOptions {
@@ -12,12 +12,20 @@ export interface HintsCommandOptions {
   json?: boolean;
   timeout: string;
   maxRows: string;
+  scales?: string;
+  schema?: string;
 }
 
 const VERDICT_COLOUR = { faster: pc.green, slower: pc.yellow, 'no-difference': pc.yellow, 'changes-results': pc.red, failed: pc.red } as const;
 
 export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
-  const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
+  const limits: VerifyLimits = {
+    timeoutMs: timeoutMs('--timeout', options.timeout),
+    maxRows: positiveInteger('--max-rows', options.maxRows),
+    scales: options.scales === undefined ? undefined : parseScales(options.scales),
+    schemaFile: options.schema,
+  };
+  if (limits.scales && !options.verify) throw new UsageError('--scales: goes with --verify (it times each rewrite on scaled copies)');
   const { text, source } = sqlFromArguments(sql, options.file);
   const db = await openDatabase(options.db);
   try {

@@ -159,6 +159,8 @@ sqlCommand('indexes', 'Propose indexes for a query, check which ones SQLite woul
 
 sqlCommand('hints', 'Rewrite hints (VL001...) with exact ranges; --verify checks each rewrite on the database and measures it.', 'the SQLite database (opened read-only)')
   .option('--verify', 'run original and rewrite: same rows (as a set and as a bag)? measured speed-up?')
+  .option('--scales <list>', 'with --verify: also time each rewrite on copies of the database scaled by these factors, e.g. 1,10,100')
+  .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: keys for the scaled copies')
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
   .action(async (sql, options) => {

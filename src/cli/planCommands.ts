@@ -68,7 +68,10 @@ export async function runRerank(options: { db?: string; candidates?: string; jso
     if (options.db) throw new UsageError('rerank: --db is for one question; with --questions the databases come from --db-root');
     return runRerankBatch({ ...options, questions: options.questions, dbRoot: options.dbRoot, by: options.by ?? 'estimate' });
   }
-  if (!options.db || !options.candidates) throw new UsageError("rerank: give --db and --candidates (one question's candidates), or --questions, --db-root and --candidates / --predictions (every question)");
+  if (!options.db || !options.candidates) {
+    const missing = options.db ? "'--candidates <file>'" : "'--db <file>'";
+    throw new UsageError(`rerank: required option ${missing} not specified (one question: give --db and --candidates; every question of a question file: --questions, --db-root and --candidates or --predictions)`);
+  }
   if (options.by !== undefined && options.by !== 'estimate' && options.by !== 'rule') throw new UsageError(`--by: expected estimate or rule, got ${JSON.stringify(options.by)}`);
   const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
   const candidates = readCandidates(options.candidates, options.db);

@@ -72,10 +72,11 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
     process.stdout.write(JSON.stringify({ tool: await toolInfo(), inputs: { questions: options.questions, db_root: options.dbRoot, candidates: options.candidates ?? predictions, by, out: options.out ?? null }, ...report, problems: orderProblems(problems).map(formatProblem) }, null, 2) + '\n');
     return 0;
   }
-  const kept = report.questions.filter((q) => q.note).length;
-  const lines = [
-    `${report.changed} of ${report.questions.length} questions pick another candidate than the first${kept ? `; ${kept} keep the first (${[...new Set(report.questions.filter((q) => q.note).map((q) => q.note))].slice(0, 2).join('; ')})` : ''}`,
-  ];
+  // Why questions kept their first candidate, counted by kind ("database not found", "no candidate runs", ...).
+  const kept = new Map<string, number>();
+  for (const q of report.questions) if (q.note) kept.set(q.note.split(':')[0], (kept.get(q.note.split(':')[0]) ?? 0) + 1);
+  const keptText = [...kept].map(([why, n]) => `${n}: ${why}`).join('; ');
+  const lines = [`${report.changed} of ${report.questions.length} questions pick another candidate than the first${kept.size ? `; kept without ranking: ${keptText}` : ''}`];
   const counts = new Map<number, number>();
   for (const q of report.questions) counts.set(q.chosen, (counts.get(q.chosen) ?? 0) + 1);
   lines.push(`picked: ${[...counts].sort((a, b) => a[0] - b[0]).map(([i, n]) => `candidate ${i}: ${n}`).join(', ')}`);

@@ -49,7 +49,9 @@ async function applyVerifiedRewrite(ctx: Ctx, params: VerifyHintParams, ask = tr
 /** The prediction file to evaluate: the one clicked, else the one in the editor, else one chosen. Never a question file. */
 async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
   const active = vscode.window.activeTextEditor?.document;
-  const activePredictions = active?.uri.scheme === 'file' && active.languageId === 'json' && /----- bird -----|"predicted_sql"|"pred_sql"/.test(active.getText().slice(0, 4000)) ? active.uri.fsPath : undefined;
+  // A prediction file in the editor (or a question file, to be refused with a reason rather than a file dialog).
+  const head = active?.uri.scheme === 'file' && active.languageId === 'json' ? active.getText().slice(0, 4000) : '';
+  const activePredictions = head && (/----- bird -----|"predicted_sql"|"pred_sql"/.test(head) || looksLikeQuestionFile(head)) ? active!.uri.fsPath : undefined;
   const file = uri?.fsPath ?? activePredictions ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { Predictions: ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
   if (!file) return undefined;
   try {

@@ -79,3 +79,27 @@ describe('eval timing v2 (a real process)', () => {
     assert.match(result.stderr, /--scales: "ten" is not a whole factor/);
   });
 });
+
+describe('hints --verify --scales (a real process)', () => {
+  it('times a rewrite on scaled copies too and says how the gain grows', () => {
+    const dir = tempDir();
+    // A correlated EXISTS per hero (VL001): its JOIN rewrite grows linearly with the data, the original quadratically.
+    const sql = 'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)';
+    const result = spawnSync(process.execPath, [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--verify', '--scales', '1,4', '--json', sql], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', VES_LENS_CACHE: path.join(dir, 'cache') },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const [statement] = JSON.parse(result.stdout).statements;
+    const hint = statement.hints.find((h: { rule: string }) => h.rule === 'VL001');
+    assert.deepEqual(Object.keys(hint.verdict.growth.byScale), ['1', '4']);
+    assert.ok(hint.verdict.growth.byScale['4'] > hint.verdict.growth.byScale['1'], JSON.stringify(hint.verdict.growth));
+    assert.match(hint.verdict.growth.verdict, /the rewrite scales better than the original/);
+  });
+
+  it('refuses --scales without --verify', () => {
+    const result = spawnSync(process.execPath, [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--scales', '1,4', 'SELECT 1'], { encoding: 'utf8' });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--scales: goes with --verify/);
+  });
+});

@@ -116,7 +116,7 @@ describe('ves-lens rerank over a question file, then eval and compare (Baseline 
     const cases: [string[], RegExp][] = [
       [['rerank', '--questions', files.questions, '--predictions', files.candidates[0]], /needs --questions and --db-root/],
       [['rerank', '--questions', files.questions, '--db-root', DB_ROOT, '--out', path.join(dir, 'x.json')], /give the candidates with --candidates/],
-      [['rerank', '--db', path.join(DB_ROOT, 'superhero', 'superhero.sqlite')], /give --db and --candidates/],
+      [['rerank', '--db', path.join(DB_ROOT, 'superhero', 'superhero.sqlite')], /required option '--candidates <file>' not specified \(one question: give --db and --candidates/],
       [['rerank', '--questions', files.questions, '--db-root', DB_ROOT, '--candidates', files.questions, '--json'], /questions\.json \(item 0\): no list of candidate SQL/],
     ];
     for (const [args, message] of cases) {

@@ -1,3 +1,7 @@
+// The whole extension in the real VS Code (code-server + Chromium), as a person uses it, with FORCE_COLOR=1 and
+// CI=true in the environment (terminal colour forced on): attach (a wrong file first), score, explain, hints,
+// evaluate, the explorer, the log; then every panel again in the dark theme, then a reload that restores them.
+// Each step saves a screenshot to test-results/e2e/ and asserts what a person would check.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -11,9 +15,14 @@ const SHOTS = path.join(REPO_ROOT, 'test-results', 'e2e');
 const VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
 
 // Mini-dev question 717 (superhero: "list all the superpowers of 3-D Man"), answered correctly with a
-// correlated IN; and a LIKE without wildcard for the quick fix.
+// correlated IN; a LIKE without wildcard for the quick fix; two answers that EX and Soft-F1 judge apart, and a
+// statement bound to no question; a database that is not there; a question file cut short.
 const SCORE_SQL = "-- bird: 717\nSELECT sp.power_name FROM superpower sp WHERE sp.id IN (SELECT hp.power_id FROM hero_power hp JOIN superhero s ON s.id = hp.hero_id WHERE s.superhero_name = '3-D Man');\n";
 const HINT_SQL = "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\n";
+const JOIN_717 = "FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+const COLUMNS_SQL = `-- bird: 717\nSELECT T3.power_name, T3.id ${JOIN_717};\n\n-- bird: 717\nSELECT T3.power_name ${JOIN_717} ORDER BY T3.power_name DESC;\n\nSELECT COUNT(*) FROM superhero;\n`;
+const MISSING_SQL = '-- db: formula_1\nSELECT * FROM races;\n';
+const TRUNCATED_QUESTIONS = '[\n  {"question_id": 1, "db_id": "superhero", "question": "How many heroes?", "evidence": "", "SQL": "SELECT COUNT(*) FROM superhero", "difficulty": "simple"},\n  {"question_id": 2, "db_id": "superhero", "question": "cut short';
 
 /** The text of every webview frame (VS Code nests each panel's page two iframes deep). */
 async function webviewText(page: Page): Promise<string[]> {
@@ -30,17 +39,18 @@ async function waitForWebview(page: Page, pattern: RegExp, timeoutMs = 60_000): 
   while (Date.now() < deadline) {
     const match = (await webviewText(page)).find((t) => pattern.test(t));
     if (match) return match;
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(300);
   }
   throw new Error(`no webview showed ${pattern}; saw: ${(await webviewText(page)).join('\n---\n').slice(0, 2000)}`);
 }
 
-/** The webview frame whose page shows an element (VS Code nests each panel's page two iframes deep). */
-async function webviewFrameWith(page: Page, selector: string): Promise<Frame> {
+/** The webview frame whose page shows an element (and, if given, text matching a pattern). */
+async function webviewFrameWith(page: Page, selector: string, pattern?: RegExp): Promise<Frame> {
   for (const frame of page.frames()) {
-    if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    if (!(await frame.locator(selector).count().catch(() => 0))) continue;
+    if (!pattern || pattern.test(await frame.evaluate<string>("document.getElementById('app')?.innerText ?? ''").catch(() => ''))) return frame;
   }
-  throw new Error(`no webview has ${selector}`);
+  throw new Error(`no webview has ${selector}${pattern ? ` showing ${pattern}` : ''}`);
 }
 
 /** Polls an expression in a webview frame (its CSP forbids the eval that frame.waitForFunction uses). */
@@ -49,6 +59,14 @@ async function waitInFrame(frame: Frame, expression: string, timeoutMs = 20_000)
   while (!(await frame.evaluate<boolean>(expression).catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`webview never satisfied ${expression}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** What every panel must never show: a terminal escape character (or its remnants), raw JSON. */
+async function assertPanelsClean(page: Page): Promise<void> {
+  for (const text of await webviewText(page)) {
+    assert.doesNotMatch(text, /\u001b|\[\d+m/, `a terminal escape in a panel:\n${text.slice(0, 500)}`);
+    assert.doesNotMatch(text, /\{"[a-z_]+":/, `raw JSON in a panel:\n${text.slice(0, 500)}`);
   }
 }
 
@@ -71,26 +89,57 @@ async function openFile(page: Page, name: string): Promise<void> {
   await page.locator('.tab.active', { hasText: name }).waitFor();
 }
 
+const toast = (page: Page, text: string | RegExp) => page.locator('.notification-toast', { hasText: text }).first();
+
+async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
+
+/** Picks a colour theme through its own command (not runCommand: "Browse Color Themes in Marketplace" also matches). */
+async function pickTheme(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor(); // the theme list is up
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
 const skip = editorMissing();
 
-describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeout: 600_000 }, () => {
+describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeout: 900_000 }, () => {
   let server: RunningCodeServer;
   let browser: BrowserContext;
   let page: Page;
+  let workspace: string;
   let step = 0;
 
   const shot = async (name: string) => page.screenshot({ path: path.join(SHOTS, `${String(++step).padStart(2, '0')}-${name}.png`) });
+  /** Brings a panel's tab to the front (its title starts with `prefix`). */
+  const showTab = async (prefix: string) => {
+    await page.locator('.tab', { hasText: prefix }).first().click();
+    await page.waitForTimeout(300);
+  };
 
   before(async () => {
+    fs.rmSync(SHOTS, { recursive: true, force: true });
     fs.mkdirSync(SHOTS, { recursive: true });
     // npm test packages first; run alone, the test packages what is checked out, never a stale .vsix.
     if (!process.env.npm_lifecycle_event) {
       const pack = spawnSync('npm', ['run', 'package'], { cwd: REPO_ROOT, encoding: 'utf8' });
       assert.equal(pack.status, 0, pack.stderr);
     }
-    const workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL });
-    // Scales: the Score panel also re-times the pair on ×10 and ×100 copies of the database and draws the curve.
-    server = await startCodeServer({ workspace, vsix: VSIX, settings: { 'vesLens.scales': [1, 10, 100] } });
+    workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL, 'columns.sql': COLUMNS_SQL, 'missing.sql': MISSING_SQL, 'questions_truncated.json': TRUNCATED_QUESTIONS });
+    fs.copyFileSync(path.join(workspace, 'predict_gpt-4_superhero.json'), path.join(workspace, 'predict_copy.json'));
+    // Colour forced on, as in CI: no terminal formatting may reach a panel. Scales: the Score panel also re-times
+    // the pair on ×10 and ×100 copies of the database and draws the curve.
+    server = await startCodeServer({
+      workspace,
+      vsix: VSIX,
+      env: { FORCE_COLOR: '1', CI: 'true' },
+      settings: { 'vesLens.scales': [1, 10, 100], 'workbench.colorTheme': 'Default Light Modern' },
+    });
     browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
       executablePath: CHROMIUM,
       viewport: { width: 1600, height: 1000 },
@@ -112,20 +161,33 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await server?.stop();
   });
 
-  it('attaches the dataset detected in the workspace; the status bar shows it and the SQLite version', async () => {
+  it('offers the BIRD dataset it detects; a wrong question file is named with what was expected', async () => {
     await openFile(page, 'predicted.sql'); // activates the extension (onLanguage:sql)
-    await page.locator('.statusbar-item', { hasText: 'SQLite' }).first().waitFor({ timeout: 60_000 });
+    const offer = toast(page, 'this workspace has a BIRD dataset');
+    await offer.waitFor({ timeout: 60_000 });
+    assert.match(await offer.innerText(), /mini_dev_superhero\.json, databases in /);
+    await shot('detected-dataset-offer');
+    await offer.locator('.monaco-button', { hasText: 'Not Now' }).click();
+    // The person picks the wrong file: a question file cut short.
     await runCommand(page, 'VES Lens: Attach a BIRD Dataset');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mini_dev_superhero.json' }).first().waitFor({ timeout: 30_000 });
-    await shot('attach-dataset-pick');
-    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'questions_truncated.json' }).first().click();
+    const error = toast(page, 'cannot attach this dataset');
+    await error.waitFor({ timeout: 30_000 });
+    const message = await error.innerText();
+    assert.match(message, /questions_truncated\.json/);
+    assert.match(message, /Expected a BIRD question file: a JSON list of objects with "question_id", "db_id"/);
+    assert.match(await page.locator('.statusbar-item', { hasText: 'not a question file' }).first().innerText(), /questions_truncated\.json: not a question file/);
+    await shot('wrong-question-file');
+    // The notification offers the dataset BIRD's layout gives.
+    await error.locator('.monaco-button', { hasText: 'Attach mini_dev_superhero.json' }).click();
     const status = page.locator('.statusbar-item', { hasText: 'mini_dev_superhero.json' });
     await status.waitFor({ timeout: 30_000 });
     assert.match(await status.innerText(), /52 q · 1\/1 db · SQLite 3\.\d+/);
     await shot('dataset-attached');
   });
 
-  it('clicks "Score against gold" on a real prediction and sees the result in the Score panel', async () => {
+  it('scores a prediction: both SQLs, both results with column names, timing, and the plans as aligned step cards', async () => {
+    await page.locator('.tab', { hasText: 'predicted.sql' }).first().click();
     const lens = page.locator('.codelens-decoration a', { hasText: 'Score against gold' }).first();
     await lens.waitFor({ timeout: 30_000 });
     await shot('code-lenses');
@@ -133,17 +195,27 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     // Card labels are upper-cased by the theme's CSS, so innerText reads them so.
     const first = await waitForWebview(page, /Question 717[\s\S]*outcome\s+correct[\s\S]*EX\s+1/i);
     assert.match(first, /Soft-F1\s+1\.000/i);
-    const timed = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i, 90_000);
+    const timed = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i, 120_000);
     assert.match(timed, /R-VES ratio \(all rows\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i);
     assert.match(timed, /R-VES reward\s+(1\.25|1|0\.75|0\.5|0\.25)\s+bucket /i);
     assert.match(timed, /Timing\s+timed quantity[\s\S]*first row \(VES\): median gold [\d.]+ ms, prediction [\d.]+ ms/);
     assert.match(timed, /Ratio as the data grows\s+prediction (and gold grow alike|scales better than gold|scales worse than gold): [\d.]+× at ×1, [\d.]+× at ×100/);
-    assert.match(timed, /Plans[\s\S]*QUERY PLAN[\s\S]*QUERY PLAN/);
-    assert.doesNotMatch(timed, /\u001b|\[\d+m/, 'no terminal escape codes');
-    assert.doesNotMatch(timed, /\{"|"\s*:/, 'no raw JSON');
+    assert.match(timed, /SQL\s+gold\s+SELECT\s+T3\.power_name\s+FROM\s+superhero AS T1[\s\S]*prediction\s+SELECT\s+sp\.power_name\s+FROM\s+superpower sp/);
+    assert.match(timed, /Results\s+gold · 1 column · 4 rows\s+power_name\s+Agility[\s\S]*prediction · 1 column · 4 rows\s+power_name/);
+    assert.match(timed, /Plans\s+the plans differ: rule cost \d+ \(gold\) vs \d+ \(prediction\)/);
     const panel = await webviewFrameWith(page, '#rerun');
     assert.equal(await panel.locator('canvas').count(), 2, 'the timing samples and the ratio-vs-scale curve');
+    assert.ok((await panel.locator('pre.sql .hljs-keyword').count()) > 4, 'the SQL is highlighted');
+    assert.ok((await panel.locator('.plan-compare .plan-node').count()) >= 6, 'a card per plan step');
+    assert.equal(await panel.locator('.plan-compare .plan-node.costliest').count(), 2, 'the costliest step of each plan marked');
+    assert.equal(await panel.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, 'nothing overflows the panel');
+    await assertPanelsClean(page);
     await shot('score-panel');
+    await panel.evaluate("document.querySelector('.plan-compare').scrollIntoView({ block: 'center' })");
+    await panel.locator('.plan-compare .plan-node.kind-scan').first().hover();
+    await waitInFrame(panel, "!document.getElementById('plan-tip').classList.contains('hidden')");
+    assert.match(await panel.locator('#plan-tip').innerText(), /SCAN reads every row of/);
+    await shot('score-plans-tooltip');
     await panel.evaluate("document.querySelector('.scale-chart').scrollIntoView({ block: 'center' })");
     await page.waitForTimeout(300);
     await shot('score-panel-scale');
@@ -160,42 +232,45 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.ok(during.includes(ratioBefore), `the previous numbers stay on screen while it runs:\n${during.slice(0, 1500)}`);
     assert.match(during, /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run/);
     assert.equal(await panel.locator('#rerun[disabled]').count(), 1, 'the button is disabled while it runs');
-    assert.equal(await panel.locator('.actions vscode-progress-ring').count(), 1);
     await shot('score-rerunning');
-    // The new result says what the interval was before the re-run.
     const after = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i, 120_000);
     assert.doesNotMatch(after, /re-running/);
-    assert.match(after, /R-VES ratio \(all rows\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+×/i);
-    assert.doesNotMatch(after, /\u001b/);
     assert.equal(await panel.locator('#rerun:not([disabled])').count(), 1);
     await shot('score-rerun-done');
-    // The same panel in a dark theme (the charts redraw in the theme's colours), then back to the light default.
-    const pickTheme = async (name: string) => {
-      // Not runCommand: "Preferences: Browse Color Themes in Marketplace" also matches and may come first.
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
-      await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor(); // the theme list is up
-      await page.locator('.quick-input-widget input').fill(name);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-      await page.keyboard.press('Enter');
-    };
-    await pickTheme('Dark Modern');
-    await waitInFrame(panel, "document.body.classList.contains('vscode-dark')");
-    await page.waitForTimeout(500);
-    await shot('score-panel-dark');
-    await pickTheme('Light Modern');
-    await waitInFrame(panel, "document.body.classList.contains('vscode-light')");
-    // Clicking in the panel moved the focus to its editor group: give it back to the editor, as before this step.
-    await page.locator('.tab', { hasText: 'predicted.sql' }).first().click();
   });
 
-  it('applies a hint\'s rewrite through its quick fix, verified on the database', async () => {
+  it('says "2 columns vs 1" by name, explains Soft-F1 below 1, and binds no statement by its position', async () => {
+    await openFile(page, 'columns.sql');
+    const scoreLenses = page.locator('.codelens-decoration a', { hasText: 'Score against gold' });
+    await scoreLenses.nth(1).waitFor({ timeout: 30_000 });
+    assert.equal(await scoreLenses.count(), 2, 'the statement without `-- bird:` gets no Score lens');
+    assert.equal(await page.locator('.codelens-decoration a', { hasText: 'Explain' }).count(), 3);
+    await scoreLenses.nth(0).click();
+    const mismatch = await waitForWebview(page, /outcome\s+mismatch[\s\S]*2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name"/i);
+    assert.match(mismatch, /Results\s+gold · 1 column · 4 rows\s+power_name[\s\S]*prediction · 2 columns · 4 rows\s+power_name\s+id/);
+    await shot('score-columns-mismatch');
+    await scoreLenses.nth(1).click();
+    const reordered = await waitForWebview(page, /EX is 1 \(the same set of rows\) but Soft-F1 is 0\.\d{3}: Soft-F1 pairs predicted row i with gold row i, by position/);
+    assert.match(reordered, /outcome\s+correct/i);
+    await shot('score-soft-f1-explained');
+    // Only the correctness matters here: stop the timing; the result stays.
+    const panel = await webviewFrameWith(page, '.actions vscode-button', /Soft-F1 pairs predicted row/);
+    const cancel = panel.locator('.actions vscode-button', { hasText: 'Cancel' });
+    if (await cancel.count()) await cancel.click();
+    await assertPanelsClean(page);
+  });
+
+  it('applies a hint\'s rewrite through its quick fix, verified on the database; the rule id links to its doc', async () => {
     await openFile(page, 'hints.sql');
     await page.locator('.squiggly-info, .squiggly-warning').first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('F8'); // go to the problem
+    const peek = page.locator('.marker-widget, .zone-widget').first();
+    await peek.waitFor({ timeout: 10_000 });
+    assert.ok(await peek.locator('a', { hasText: 'VL006' }).count(), 'the rule id is a link (codeDescription)');
+    assert.doesNotMatch(await peek.innerText(), /--[a-z]/, 'no command-line option in an editor message');
     await shot('hint-diagnostic');
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Verify and apply the VL006 rewrite' }).first();
     await fix.waitFor({ timeout: 15_000 });
@@ -203,7 +278,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await page.keyboard.press('Enter'); // the preferred fix is the focused first entry
     // Same rows either way; applied at once only if measured faster, else the measurement and "Apply anyway".
     const applied = page.locator('.view-lines', { hasText: "superhero_name = 'Batman'" });
-    const anyway = page.locator('.notification-toast', { hasText: 'Apply anyway' }).first();
+    const anyway = toast(page, 'Apply anyway');
     await Promise.race([applied.waitFor({ timeout: 60_000 }), anyway.waitFor({ timeout: 60_000 })]);
     if (await anyway.isVisible()) {
       await shot('rewrite-not-faster');
@@ -215,34 +290,164 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await page.locator('.notifications-toasts, .notification-toast', { hasText: 'VL006 rewrite applied' }).first().waitFor({ timeout: 10_000 });
   });
 
-  it('evaluates a whole prediction file into the report panel', async () => {
-    await openFile(page, 'predict_gpt-4_superhero.json'); // the command evaluates the prediction file in the editor
-    await runCommand(page, 'VES Lens: Evaluate a Prediction File');
-    const report = await waitForWebview(page, /Evaluation report[\s\S]*count\s+14\s+26\s+12\s+52[\s\S]*EX\s+85\.71\s+80\.77\s+58\.33\s+76\.92/, 180_000);
-    assert.match(report, /Questions \(click or press Enter/);
-    await shot('evaluation-report');
+  it('explains a plan: which statement, a card per step, the SQL formatted; it follows edits', async () => {
+    await clearNotifications(page);
+    await page.locator('.tab', { hasText: 'hints.sql' }).first().click();
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Explain' }).first();
+    await lens.waitFor({ timeout: 30_000 });
+    await lens.click();
+    const text = await waitForWebview(page, /^Query plan · hints\.sql, line 2/);
+    assert.match(text, /database superhero · SQLite 3\.\d+\.\d+ · follows edits to the statement/);
+    assert.match(text, /RULE COST\s+100/i);
+    assert.match(text, /SCAN\s+superhero/);
+    assert.match(text, /SQL\s+SELECT\s+id\s+FROM\s+superhero\s+WHERE\s+superhero_name = 'Batman'/, 'the statement as edited, formatted');
+    const panel = await webviewFrameWith(page, '.plan-tree');
+    assert.ok((await panel.locator('.plan-node').count()) >= 1);
+    await shot('plan-panel');
+    // Edit the statement: the plan follows (a sort appears).
+    await page.locator('.tab', { hasText: 'hints.sql' }).first().click();
+    await page.locator('.view-lines .view-line', { hasText: "superhero_name = 'Batman'" }).first().click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft'); // before the ;
+    await page.keyboard.type(' ORDER BY full_name');
+    const followed = await waitForWebview(page, /Query plan · hints\.sql, line 2[\s\S]*TEMP B-TREE\s+for ORDER BY/, 20_000);
+    assert.match(followed, /ORDER BY\s+full_name/);
+    await shot('plan-follows-edit');
+    await assertPanelsClean(page);
   });
 
-  it('browses the BIRD explorer: database → difficulty → question, which opens its text and gold SQL', async () => {
+  it('says a database is missing, naming it, instead of "attach a dataset"', async () => {
+    await openFile(page, 'missing.sql');
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Explain' }).first();
+    await lens.waitFor({ timeout: 30_000 });
+    await lens.click();
+    const error = toast(page, 'formula_1');
+    await error.waitFor({ timeout: 20_000 });
+    assert.match(await error.innerText(), /database formula_1 \(named by `?-- db: formula_1`?\) is missing: .*formula_1\.sqlite does not exist/);
+    assert.doesNotMatch(await error.innerText(), /attach a dataset/i);
+    await shot('missing-database');
+    await clearNotifications(page);
+  });
+
+  it('evaluates a prediction file: filter, search, reasons, VES and ms columns; a row jumps to its entry', async () => {
+    await openFile(page, 'predict_gpt-4_superhero.json'); // the command evaluates the prediction file in the editor
+    await shot('prediction-json-highlighted');
+    await runCommand(page, 'VES Lens: Evaluate a Prediction File');
+    const report = await waitForWebview(page, /Evaluation report[\s\S]*count\s+14\s+26\s+12\s+52[\s\S]*EX\s+85\.71\s+80\.77\s+58\.33\s+76\.92/, 240_000);
+    assert.match(report, /52 of 52 questions shown/);
+    const frame = await webviewFrameWith(page, 'table.questions', /predict_gpt-4_superhero\.json/);
+    const header = await frame.locator('table.questions thead').innerText();
+    assert.match(header, /outcome\s+EX\s+Soft-F1\s+VES\s+R-VES\s+ratio\s+gold ms\s+pred ms\s+reason/);
+    await frame.locator('#outcome').selectOption('failures');
+    assert.equal(await frame.locator('table.questions tbody tr').count(), 12, 'the failures');
+    await frame.locator('#search').fill('dual');
+    const row = frame.locator('table.questions tbody tr');
+    assert.equal(await row.count(), 1);
+    assert.match(await row.first().innerText(), /744\s+superhero\s+challenging\s+prediction error[\s\S]*no such table: dual/);
+    await shot('report-filtered');
+    // Its file icon opens the prediction file at the entry.
+    await row.first().locator('button.jump').click();
+    await page.locator('.tab.active', { hasText: 'predict_gpt-4_superhero.json' }).waitFor();
+    await page.locator('.view-lines', { hasText: 'dual' }).first().waitFor({ timeout: 10_000 });
+    await shot('report-jumped-to-entry');
+    await frame.locator('#search').fill('');
+    await frame.locator('#outcome').selectOption('all');
+    await frame.locator('#failures-first').check();
+    assert.match(await frame.locator('table.questions tbody tr').first().innerText(), /prediction error/);
+    await assertPanelsClean(page);
+  });
+
+  it('opens a second report beside the first, and a cancelled run keeps what it scored', async () => {
+    await page.locator('.tab', { hasText: 'Report: predict_gpt-4' }).first().click();
+    await openFile(page, 'predict_copy.json');
+    await runCommand(page, 'VES Lens: Evaluate a Prediction File');
+    const frame = await (async () => {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const found = await webviewFrameWith(page, '.actions vscode-button', /predict_copy\.json[\s\S]*scoring…/).catch(() => undefined);
+        if (found && (await found.locator('table.questions tbody tr').count()) > 0) return found;
+        await page.waitForTimeout(200);
+      }
+      throw new Error('the second report never showed rows while scoring');
+    })();
+    await frame.locator('.actions vscode-button', { hasText: 'Cancel' }).click();
+    const partial = await waitForWebview(page, /predict_copy\.json[\s\S]*cancelled: \d+ questions were scored before the run stopped/, 60_000);
+    const kept = Number(/cancelled: (\d+) questions/.exec(partial)![1]);
+    assert.ok(kept > 0 && kept < 52, String(kept));
+    assert.equal(await page.locator('.tab', { hasText: 'Report: ' }).count(), 2, 'two reports open');
+    await shot('report-cancelled-partial');
+    await clearNotifications(page);
+  });
+
+  it('refuses to evaluate a question file, saying why', async () => {
+    await openFile(page, 'mini_dev_superhero.json');
+    await shot('question-json-highlighted');
+    await runCommand(page, 'VES Lens: Evaluate a Prediction File');
+    const refusal = toast(page, 'is a BIRD question file');
+    await refusal.waitFor({ timeout: 20_000 });
+    assert.match(await refusal.innerText(), /mini_dev_superhero\.json is a BIRD question file .* not a prediction file: evaluating it would score the gold against itself/);
+    await shot('question-file-refused');
+    await clearNotifications(page);
+  });
+
+  it('browses the BIRD explorer: a question opens one read-only document; "Time the Gold SQL" times it alone', async () => {
     await page.locator('.activitybar .action-item a[aria-label^="VES Lens"]').first().click();
     const tree = page.locator('.pane', { hasText: 'BIRD Explorer' });
     await tree.locator('.monaco-list-row', { hasText: 'superhero' }).first().click();
     await tree.locator('.monaco-list-row', { hasText: 'simple' }).first().click();
-    await tree.locator('.monaco-list-row', { hasText: '717: Please list all the superpowers of 3-D Man.' }).first().click();
-    await page.locator('.view-lines', { hasText: '-- bird: 717' }).first().waitFor({ timeout: 20_000 });
-    await page.locator('.view-lines', { hasText: "WHERE T1.superhero_name = '3-D Man'" }).first().waitFor();
-    await shot('bird-explorer');
+    const question = tree.locator('.monaco-list-row', { hasText: '717: Please list all the superpowers of 3-D Man.' }).first();
+    await question.click();
+    await page.locator('.tab.active', { hasText: 'question 717.sql' }).waitFor({ timeout: 20_000 });
+    await page.locator('.view-lines', { hasText: '-- bird: 717' }).first().waitFor();
+    await page.locator('.view-lines', { hasText: 'INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id' }).first().waitFor();
+    await question.click();
+    await page.waitForTimeout(500);
+    assert.equal(await page.locator('.tab', { hasText: 'question 717.sql' }).count(), 1, 'one document per question, however often clicked');
+    assert.equal(await page.locator('.tab', { hasText: 'Untitled' }).count(), 0, 'no Untitled editor');
+    await shot('bird-explorer-question');
+    // The inline action on the question: time the gold alone.
+    await question.hover();
+    await question.locator('.action-label[aria-label="Time the Gold SQL"]').click();
+    const timed = await waitForWebview(page, /^Timed alone · gold SQL of question 717[\s\S]*TIME\s+[\d.]+ ms\s+95 % interval of the median: [\d.]+–[\d.]+ ms/i, 60_000);
+    assert.match(timed, /Result\s+result · 1 column · 4 rows\s+power_name/);
+    assert.doesNotMatch(timed, /R-VES reward|ratio/i, 'the gold alone: no ratio against itself');
+    assert.ok((await (await webviewFrameWith(page, '.plan-tree', /Timed alone/)).locator('.plan-node').count()) >= 3);
+    await shot('time-gold-alone');
+    await assertPanelsClean(page);
   });
 
-  it('opens the annotated plan from the "Explain" code lens', async () => {
-    await page.locator('.tab', { hasText: 'hints.sql' }).first().click(); // open since the quick-fix step
-    const lens = page.locator('.codelens-decoration a', { hasText: 'Explain' }).first();
-    await lens.waitFor({ timeout: 30_000 });
-    await lens.click();
-    const text = await waitForWebview(page, /Query plan[\s\S]*QUERY PLAN/);
-    assert.match(text, /SCAN superhero/);
-    assert.match(text, /superhero_name = 'Batman'/, 'the plan of the statement as edited, not as it was when the lens was drawn');
-    assert.match(text, /rule cost/);
-    await shot('plan-panel');
+  it('shows the language server\'s log in the Output panel', async () => {
+    await runCommand(page, 'VES Lens: Show the Log');
+    const output = page.locator('.part.panel .view-lines');
+    await output.filter({ hasText: 'dataset: 52 questions' }).first().waitFor({ timeout: 20_000 });
+    await shot('output-log');
+    await runCommand(page, 'View: Close Panel');
+  });
+
+  it('draws every panel in the dark theme: charts, plans, SQL and tables in its colours', async () => {
+    await pickTheme(page, 'Dark Modern');
+    for (const [tab, selector, name] of [['Score: ', '.plan-compare', 'score'], ['Time: ', '.plan-tree', 'time-gold'], ['Report: predict_gpt-4', 'table.questions', 'report']] as const) {
+      await showTab(tab);
+      const frame = await webviewFrameWith(page, selector);
+      await waitInFrame(frame, "document.body.classList.contains('vscode-dark')");
+      await page.waitForTimeout(400);
+      assert.ok((await frame.locator('.plan-node, table.questions tbody tr').count()) > 0);
+      await shot(`dark-${name}`);
+    }
+    await showTab('predict_gpt-4_superhero.json');
+    await shot('dark-prediction-json');
+    await assertPanelsClean(page);
+  });
+
+  it('restores the panels after a reload', async () => {
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await showTab('Report: predict_gpt-4');
+    const report = await waitForWebview(page, /Evaluation report[\s\S]*predict_gpt-4_superhero\.json[\s\S]*EX\s+85\.71/, 60_000);
+    assert.match(report, /52 of 52 questions shown/);
+    await showTab('Score: ');
+    await waitForWebview(page, /Question 717[\s\S]*Soft-F1 pairs predicted row i/, 60_000);
+    await shot('dark-restored-after-reload');
+    await assertPanelsClean(page);
   });
 });

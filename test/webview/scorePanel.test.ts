@@ -11,57 +11,15 @@ import { Browser, chromium, Page } from 'playwright-core';
 import type { ScoreResult } from '../../src/shared/protocol';
 import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT } from '../helpers';
+import { appText, ensureBuilt, openPanelPage, overflowsSideways, post as postRaw, settle, THEMES } from './harness';
 
 // Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
-declare const window: any, document: any, customElements: any, requestAnimationFrame: (f: (time: number) => void) => void;
+declare const window: any, document: any;
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'webview');
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'score-panel');
 const fixture = (name: string): ScoreResult => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
-
-/** The page's assets, as the extension ships them in dist/media (esbuild.js copies the same files). */
-const ASSETS: Record<string, string> = {
-  'common.js': 'media/common.js',
-  'score.js': 'media/score.js',
-  'panel.css': 'media/panel.css',
-  'codicon.css': 'node_modules/@vscode/codicons/dist/codicon.css',
-  'codicon.ttf': 'node_modules/@vscode/codicons/dist/codicon.ttf',
-  'vscode-elements.js': 'node_modules/@vscode-elements/elements/dist/bundled.js',
-  'chart.umd.js': 'node_modules/chart.js/dist/chart.umd.min.js',
-};
-
-/** A subset of VS Code's Dark Modern and Light Modern colours: what panel.css and score.js read. */
-const THEMES = {
-  dark: {
-    'editor-background': '#1f1f1f', foreground: '#cccccc', descriptionForeground: '#9d9d9d', 'panel-border': '#2b2b2b',
-    'sideBar-background': '#181818', 'charts-yellow': '#cca700', 'charts-blue': '#3794ff', 'charts-lines': 'rgba(204, 204, 204, 0.5)',
-    'charts-foreground': '#cccccc', 'testing-iconPassed': '#73c991', 'testing-iconFailed': '#f14c4c', errorForeground: '#f85149',
-    'editorWarning-foreground': '#cca700', 'textCodeBlock-background': '#2b2b2b', 'button-background': '#0078d4', 'button-foreground': '#ffffff',
-    'button-secondaryBackground': '#313131', 'button-secondaryForeground': '#cccccc', focusBorder: '#0078d4',
-    'settings-dropdownBackground': '#313131', 'settings-dropdownForeground': '#cccccc', 'settings-dropdownBorder': '#3c3c3c',
-    'progressBar-background': '#0078d4',
-  },
-  light: {
-    'editor-background': '#ffffff', foreground: '#3b3b3b', descriptionForeground: '#3b3b3b', 'panel-border': '#e5e5e5',
-    'sideBar-background': '#f8f8f8', 'charts-yellow': '#bf8803', 'charts-blue': '#1a85ff', 'charts-lines': 'rgba(59, 59, 59, 0.5)',
-    'charts-foreground': '#3b3b3b', 'testing-iconPassed': '#388a34', 'testing-iconFailed': '#f14c4c', errorForeground: '#f85149',
-    'editorWarning-foreground': '#bf8803', 'textCodeBlock-background': '#f2f2f2', 'button-background': '#005fb8', 'button-foreground': '#ffffff',
-    'button-secondaryBackground': '#e5e5e5', 'button-secondaryForeground': '#3b3b3b', focusBorder: '#005fb8',
-    'settings-dropdownBackground': '#ffffff', 'settings-dropdownForeground': '#3b3b3b', 'settings-dropdownBorder': '#cecece',
-    'progressBar-background': '#005fb8',
-  },
-};
-
-function pageHtml(theme: keyof typeof THEMES): string {
-  const variables = Object.entries(THEMES[theme]).map(([name, value]) => `--vscode-${name}: ${value};`).join(' ');
-  // As webview.ts builds it, plus the theme VS Code injects (variables on <html>, a class on <body>).
-  return `<!DOCTYPE html><html lang="en" style="--vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 13px; ${variables}">
-<head><meta charset="UTF-8"><title>Score</title>
-<link rel="stylesheet" href="codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="panel.css">
-<script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.posted.push(m) });</script>
-<script type="module" src="vscode-elements.js"></script><script src="chart.umd.js"></script><script src="common.js"></script><script src="score.js" defer></script>
-</head><body class="vscode-${theme}"><main id="app" aria-live="polite"><p class="muted">Waiting for VES Lens...</p></main></body></html>`;
-}
+const CONTEXT = { target: { sql: 'SELECT 1' }, questionId: 717 };
 
 const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
 
@@ -70,31 +28,15 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
+    ensureBuilt();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   });
   after(async () => browser?.close());
 
-  async function open(theme: keyof typeof THEMES = 'dark'): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 1300 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-    (page as Page & { errors: string[] }).errors = errors;
-    await page.route('http://webview.test/**', (route) => {
-      const name = new URL(route.request().url()).pathname.slice(1);
-      if (name === 'index.html') return route.fulfill({ contentType: 'text/html', body: pageHtml(theme) });
-      const file = ASSETS[name];
-      if (!file) return route.fulfill({ status: 404, body: '' });
-      const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.css') ? 'text/css' : 'font/ttf';
-      return route.fulfill({ contentType: type, body: fs.readFileSync(path.join(REPO_ROOT, file)) });
-    });
-    await page.goto('http://webview.test/index.html');
-    await page.waitForFunction(() => typeof window.Chart === 'function' && customElements.get('vscode-button') !== undefined);
-    return page;
-  }
-  const post = (page: Page, message: object) => page.evaluate((m) => window.postMessage(m, '*'), message);
-  const text = (page: Page) => page.locator('#app').innerText();
-  const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const open = (theme: keyof typeof THEMES = 'dark', viewport?: { width: number; height: number }) => openPanelPage(browser, 'score.js', theme, viewport);
+  // Results carry what they scored, as the extension posts them.
+  const post = (page: Page, message: { type: string; [key: string]: unknown }) => postRaw(page, message.type === 'result' ? { context: CONTEXT, ...message } : message);
+  const text = appText;
   const errorsOf = (page: Page) => (page as Page & { errors: string[] }).errors;
 
   for (const theme of ['dark', 'light'] as const) {
@@ -211,7 +153,7 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
     await post(page, { type: 'result', result: old, partial: false });
     await settle(page);
     await page.locator('#rerun').click();
-    assert.deepEqual(await page.evaluate(() => window.posted), [{ type: 'rerun' }]);
+    assert.deepEqual(await page.evaluate(() => window.posted), [{ type: 'rerun', context: CONTEXT }]);
     await post(page, { type: 'rerunning' });
     await page.waitForTimeout(1200); // the elapsed-seconds counter ticks
     const during = await text(page);
@@ -250,6 +192,78 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
     await post(page, { type: 'running' });
     await post(page, { type: 'cancelled', rerun: false });
     assert.match(await text(page), /^Cancelled/);
+    await page.close();
+  });
+
+  it('shows both SQLs highlighted, both results with their column names, and the plans aligned as step cards', async () => {
+    const page = await open('light');
+    await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
+    await settle(page);
+    const shown = await text(page);
+    assert.match(shown, /SQL\s+gold\s+SELECT\s+T3\.power_name\s+FROM/);
+    assert.match(shown, /prediction\s+SELECT\s+sp\.power_name\s+FROM\s+superpower sp/);
+    assert.ok(await page.locator('pre.sql .hljs-keyword').count() > 4, 'keywords highlighted');
+    assert.match(shown, /Results\s+gold · 1 column · 4 rows\s+power_name\s+Agility/);
+    assert.equal(await page.locator('table.preview th', { hasText: 'power_name' }).count(), 2);
+    // Plans: one card per step on each side, aligned, the costliest marked, what differs said.
+    assert.match(shown, /Plans\s+the plans differ: rule cost 100 \(gold\) vs 100 \(prediction\)/);
+    const cards = await page.locator('.plan-compare .plan-node').count();
+    assert.ok(cards >= 6, `${cards} step cards`);
+    assert.equal(await page.locator('.plan-compare .compare-cell.gold .plan-node.costliest').count(), 1);
+    assert.equal(await page.locator('.plan-compare .compare-cell.pred .plan-node.costliest').count(), 1);
+    assert.ok(await page.locator('.compare-row.mark-gold-only, .compare-row.mark-pred-only, .compare-row.mark-changed').count() > 0);
+    // Hovering a step explains its operator and its cost.
+    await page.locator('.plan-compare .plan-node.kind-scan').first().hover();
+    const tip = await page.locator('#plan-tip').innerText();
+    assert.match(tip, /SCAN reads every row of (hero_power|superhero) \([\d.K]+ rows\), start to end\.[\s\S]*Rule cost \+100/);
+    await page.screenshot({ path: path.join(SHOTS, 'score-sql-results-plans-light.png'), fullPage: true });
+    // Collapsing a step hides the steps under it.
+    const before = await page.locator('.compare-row:not(.hidden-by-parent) .plan-node').count();
+    await page.locator('.compare-mark .plan-toggle').first().click();
+    assert.ok((await page.locator('.compare-row:not(.hidden-by-parent) .plan-node').count()) < before);
+    assert.equal(await overflowsSideways(page), false);
+    assert.doesNotMatch(shown, /\u001b|QUERY PLAN\s+rule/);
+    assert.deepEqual(errorsOf(page), []);
+    await page.close();
+  });
+
+  it('fits a narrow panel: tables and plans scroll inside their own boxes', async () => {
+    const page = await open('dark', { width: 560, height: 900 });
+    await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
+    await settle(page);
+    assert.equal(await overflowsSideways(page), false);
+    await page.screenshot({ path: path.join(SHOTS, 'score-narrow-dark.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('names the columns when their number differs, and explains Soft-F1 below 1 for a correct result', async () => {
+    const page = await open();
+    const result = { ...fixture('timed-717.json'), timing: null, rvesTiming: null, explanations: ['2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name". EX compares whole rows, so no row can match.'] };
+    await post(page, { type: 'result', result, partial: false });
+    assert.match(await text(page), /2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name"/);
+    await page.close();
+  });
+
+  it('says which query has no plan instead of "the same steps"', async () => {
+    const page = await open();
+    const result = fixture('timed-717.json');
+    const broken = { ...result, outcome: 'prediction_error', ex: 0, error: 'no such column: nope', timing: null, rvesTiming: null, predPlan: { error: 'no such column: nope', rule: 0, work: 0, nodes: [] },
+      planComparison: { rows: result.planComparison.rows.filter((r) => r.gold).map((r) => ({ gold: r.gold, depth: r.depth, mark: 'gold-only' })), differences: [], summary: 'the prediction has no plan: no such column: nope' } };
+    await post(page, { type: 'result', result: broken, partial: false });
+    const shown = await text(page);
+    assert.match(shown, /the prediction has no plan: no such column: nope/);
+    assert.doesNotMatch(shown, /same steps/);
+    assert.ok(await page.locator('.compare-gap', { hasText: 'no step here in the prediction' }).count() > 0);
+    await page.close();
+  });
+
+  it('restores the last result after a reload (the webview state)', async () => {
+    const page = await open();
+    await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
+    await settle(page);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#app h1')?.textContent?.startsWith('Question 717'));
+    assert.match(await text(page), /Question 717[\s\S]*time ratio \(VES, first row\)\s+0\.26×/i);
     await page.close();
   });
 });

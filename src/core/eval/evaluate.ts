@@ -8,7 +8,7 @@ import { IDENTICAL } from '../timing/estimate';
 import { measureOfficial, OFFICIAL_ITERATIONS } from '../timing/official';
 import { sameProgram } from '../timing/sameProgram';
 import { scaledCopy } from '../scale/scaledCopy';
-import { speedVerdict } from '../timing/verdict';
+import { growthVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
 import { databaseExists, databasePath, EvalTask } from './tasks';
 import { Metric, QuestionResult, TimingMode } from './types';
@@ -278,18 +278,6 @@ async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: E
   result.growth = growthVerdict(byScale);
 }
 
-/** "prediction scales worse: 1.0× at ×1, 0.08× at ×100", from the smallest and largest scale measured. */
-export function growthVerdict(byScale: Record<string, number | null>): string {
-  const measured = Object.entries(byScale).filter((entry): entry is [string, number] => entry[1] !== null).sort((a, b) => Number(a[0]) - Number(b[0]));
-  if (measured.length < 2) return 'not enough scales measured to say how it grows';
-  const [[smallScale, small], [largeScale, large]] = [measured[0], measured[measured.length - 1]];
-  const trend = `${small.toFixed(2)}× at ×${smallScale}, ${large.toFixed(2)}× at ×${largeScale}`;
-  // The same 10 % margin as every other speed claim: a change of the ratio by less is not a trend.
-  const change = speedVerdict({ ratio: large / small, low: large / small, high: large / small });
-  if (change === 'faster') return `prediction scales better than gold: ${trend}`;
-  if (change === 'slower') return `prediction scales worse than gold: ${trend}`;
-  return `prediction and gold grow alike: ${trend}`;
-}
 
 /** Correctness of one task (EX, Soft-F1, outcome); efficiency zeroed unless the pair is correct. */
 async function scoreWithoutTiming(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {

@@ -4,7 +4,8 @@ import { ReadOnlyDatabase, Row } from '../db/database';
 import { readQuery, runnableBody } from '../db/readQuery';
 import { DEFAULT_FAST_TIMING, measureFast } from '../timing/fast';
 import { TimingResult } from '../timing/types';
-import { describeSpeed, speedVerdict } from '../timing/verdict';
+import { describeSpeed, growthVerdict, speedVerdict } from '../timing/verdict';
+import { scaledCopy } from '../scale/scaledCopy';
 import { Hint, Rewrite } from './types';
 
 export type VerdictStatus =
@@ -23,6 +24,8 @@ export interface Verdict {
   speedup?: TimingResult;
   /** The form this verdict is about (of a hint's alternatives, the one measured best). */
   rewrite?: Rewrite;
+  /** With scales: t_original / t_rewrite on copies of the database scaled ×N (null where it timed out), and what it says. */
+  growth?: { byScale: Record<string, number | null>; verdict: string };
   message: string;
 }
 
@@ -48,7 +51,15 @@ function sameBag(a: readonly Row[], b: readonly Row[]): boolean {
  * that proposes several forms (VL002's two COUNT directions) has each verified, and the verdict names the one
  * it measured best: a form is offered as faster only when it was measured faster.
  */
-export async function verifyHint(db: ReadOnlyDatabase, original: string, hint: Hint, limits: { timeoutMs: number; maxRows: number }): Promise<Verdict> {
+export interface VerifyLimits {
+  timeoutMs: number;
+  maxRows: number;
+  /** Also time a rewrite that returns the same rows on copies of the database scaled by these factors. */
+  scales?: readonly number[];
+  schemaFile?: string;
+}
+
+export async function verifyHint(db: ReadOnlyDatabase, original: string, hint: Hint, limits: VerifyLimits): Promise<Verdict> {
   if (!hint.rewrite) return { status: 'failed', message: 'no rewrite to verify' };
   const before = await readQuery(db, original, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
   if (before.status !== 'ok') return { status: 'failed', message: `the original does not run: ${before.message}` };
@@ -62,7 +73,7 @@ export async function verifyHint(db: ReadOnlyDatabase, original: string, hint: H
   return { ...best, message: `${best.rewrite!.text}: ${best.message}${others.length ? `; also tried ${others.join('; ')}` : ''}` };
 }
 
-async function verifyRewrite(db: ReadOnlyDatabase, original: string, beforeRows: Row[], hint: Hint, rewrite: Rewrite, limits: { timeoutMs: number; maxRows: number }): Promise<Verdict> {
+async function verifyRewrite(db: ReadOnlyDatabase, original: string, beforeRows: Row[], hint: Hint, rewrite: Rewrite, limits: VerifyLimits): Promise<Verdict> {
   const after = await readQuery(db, rewrite.statement, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
   if (after.status !== 'ok') return { status: 'failed', message: `the rewrite does not run: ${after.message}` };
   const set = sameResultSet(after.rows, beforeRows);
@@ -80,7 +91,23 @@ async function verifyRewrite(db: ReadOnlyDatabase, original: string, beforeRows:
   const b = runnableBody(rewrite.statement);
   if ('status' in a || 'status' in b) return { status: 'failed', sameSet: set, sameBag: bagEqual, message: 'cannot time a refused statement' };
   // Full execution is what a person waits for; the ratio is t_original / t_rewrite (above 1: the rewrite is faster).
-  const speedup = (await measureFast(db.path, a.body, b.body, { ...DEFAULT_FAST_TIMING, quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, timeoutMs: limits.timeoutMs })).full!;
+  const timing = { ...DEFAULT_FAST_TIMING, quantities: ['full' as const], settle: { ratioOf: ['full' as const], bucketOf: [] }, timeoutMs: limits.timeoutMs };
+  const speedup = (await measureFast(db.path, a.body, b.body, timing)).full!;
   const rows = bagEqual ? 'same rows' : 'same set of rows (duplicates differ)';
-  return { status: speedVerdict(speedup), sameSet: set, sameBag: bagEqual, speedup, message: `${rows}; ${describeSpeed(speedup)}` };
+  const verdict: Verdict = { status: speedVerdict(speedup), sameSet: set, sameBag: bagEqual, speedup, message: `${rows}; ${describeSpeed(speedup)}` };
+  if (limits.scales?.length) {
+    // How the gain grows with the data: the same pair on scaled copies (a trend, fewer blocks than the verdict).
+    const byScale: Record<string, number | null> = {};
+    for (const factor of limits.scales) {
+      try {
+        const path = factor === 1 ? db.path : await scaledCopy(db.path, factor, { schemaFile: limits.schemaFile });
+        byScale[factor] = (await measureFast(path, a.body, b.body, { ...timing, minBlocks: 2, maxBlocks: 3 })).full!.ratio;
+      } catch {
+        byScale[factor] = null;
+      }
+    }
+    verdict.growth = { byScale, verdict: growthVerdict(byScale, { faster: 'the rewrite', slower: 'the original' }) };
+    verdict.message += `; ${verdict.growth.verdict}`;
+  }
+  return verdict;
 }

@@ -8,7 +8,7 @@ export function escapeHtml(text: unknown): string {
 
 const WIDTH = 640;
 const HEIGHT = 260;
-const MARGIN = { top: 14, right: 12, bottom: 46, left: 52 };
+const MARGIN = { top: 14, right: 24, bottom: 46, left: 52 };
 const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 

@@ -24,3 +24,16 @@ export function describeSpeed(timing: TimingResult, subject = 'the rewrite'): st
   if (verdict === 'slower') return `${subject} is slower: ${timing.ratio.toFixed(2)}× (${interval})`;
   return `no measurable difference: ${timing.ratio.toFixed(2)}× (${interval}; under ${Math.round((MEANINGFUL_RATIO - 1) * 100)} % or within the noise is not a difference)`;
 }
+
+/** "prediction scales worse: 1.0× at ×1, 0.08× at ×100", from the smallest and largest scale measured. */
+export function growthVerdict(byScale: Record<string, number | null>, subjects: { faster: string; slower: string } = { faster: 'prediction', slower: 'gold' }): string {
+  const measured = Object.entries(byScale).filter((entry): entry is [string, number] => entry[1] !== null).sort((a, b) => Number(a[0]) - Number(b[0]));
+  if (measured.length < 2) return 'not enough scales measured to say how it grows';
+  const [[smallScale, small], [largeScale, large]] = [measured[0], measured[measured.length - 1]];
+  const trend = `${small.toFixed(2)}× at ×${smallScale}, ${large.toFixed(2)}× at ×${largeScale}`;
+  // The same 10 % margin as every other speed claim: a change of the ratio by less is not a trend.
+  const change = speedVerdict({ ratio: large / small, low: large / small, high: large / small });
+  if (change === 'faster') return `${subjects.faster} scales better than ${subjects.slower}: ${trend}`;
+  if (change === 'slower') return `${subjects.faster} scales worse than ${subjects.slower}: ${trend}`;
+  return `${subjects.faster} and ${subjects.slower} grow alike: ${trend}`;
+}

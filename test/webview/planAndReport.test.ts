@@ -1,0 +1,146 @@
+// The plan panel (media/plan.js) and the report panel (media/report.js) on their own in Chromium, fed real
+// results of the language server's service (in-process, on the embedded superhero sample), light and dark.
+// Screenshots go to test-results/webview/.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Browser, chromium } from 'playwright-core';
+import { VesLensService } from '../../src/server/service';
+import type { EvaluateFileResult, ExplainResult, TimeQueryResult } from '../../src/shared/protocol';
+import { CHROMIUM } from '../e2e/codeServer';
+import { REPO_ROOT } from '../helpers';
+import { appText, ensureBuilt, openPanelPage, overflowsSideways, post, settle } from './harness';
+
+declare const window: any, document: any;
+
+const SHOTS = path.join(REPO_ROOT, 'test-results', 'webview');
+const SAMPLE = path.join(REPO_ROOT, 'sample');
+const CORRELATED = 'SELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18) ORDER BY T1.superhero_name';
+const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+
+describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, () => {
+  let browser: Browser;
+  let explain: ExplainResult;
+  let timing: TimeQueryResult;
+  let report: EvaluateFileResult;
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    ensureBuilt();
+    const service = new VesLensService({ documents: { get: () => undefined, all: () => [] }, log: () => {}, docsRoot: '' });
+    await service.initialize({ trusted: true, dataset: { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE } });
+    explain = await service.explain({ sql: CORRELATED, dbId: 'superhero' });
+    timing = await service.timeQuery({ sql: CORRELATED, dbId: 'superhero', questionId: 717 });
+    report = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
+    await service.dispose();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  });
+  after(async () => browser?.close());
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`draws the plan as a tree of step cards with cost bars, the costliest marked, a tooltip per operator (${theme})`, async () => {
+      const page = await openPanelPage(browser, 'plan.js', theme);
+      await post(page, { type: 'plan', explain: { ...explain, source: { uri: 'file:///ws/predicted.sql', line: 2 } }, following: true });
+      await settle(page);
+      const shown = await appText(page);
+      assert.match(shown, /^Query plan · predicted\.sql, line 2\s+database superhero · SQLite 3\.\d+\.\d+ · follows edits to the statement/);
+      assert.match(shown, /RULE COST\s+\d+[\s\S]*ROW VISITS\s+~[\d.]+[KM]?/i);
+      const cards = page.locator('.plan-tree .plan-node');
+      assert.ok((await cards.count()) >= 4);
+      assert.equal(await page.locator('.plan-node.costliest').count(), 1);
+      assert.match(await page.locator('.plan-node.costliest').innerText(), /CORRELATED SCALAR SUBQUERY|SCAN|SEARCH/);
+      const widths = await page.locator('.cost-fill').evaluateAll((bars) => bars.map((b) => parseFloat((b as any).style.width)));
+      assert.ok(widths.every((w) => w >= 0 && w <= 100) && widths.some((w) => w > 50), widths.join(','));
+      await page.locator('.plan-node.kind-subquery').first().hover();
+      assert.match(await page.locator('#plan-tip').innerText(), /CORRELATED (SCALAR|LIST) SUBQUERY: it refers to the outer query, so it runs again for every outer row: [\d.K]+ times/);
+      await page.screenshot({ path: path.join(SHOTS, `plan-panel-${theme}.png`), fullPage: true });
+      await page.locator('.plan-node.kind-temp-btree').first().hover();
+      assert.match(await page.locator('#plan-tip').innerText(), /USE TEMP B-TREE FOR ORDER BY: no index yields the rows in the order/);
+      // The subquery's steps collapse under it.
+      const visible = await page.locator('.plan-node:visible').count();
+      await page.locator('li[aria-expanded="true"] > .plan-row > .plan-toggle').first().click();
+      assert.ok((await page.locator('.plan-node:visible').count()) < visible);
+      assert.match(shown, /SQL\s+SELECT\s+T1\.superhero_name\s+FROM\s+superhero AS T1\s+WHERE\s+EXISTS \(/);
+      assert.doesNotMatch(shown, /\u001b|QUERY PLAN/);
+      assert.equal(await overflowsSideways(page), false);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+  }
+
+  it('shows a query timed alone: milliseconds with an interval, its rows, its plan; no ratio', async () => {
+    const page = await openPanelPage(browser, 'plan.js', 'dark');
+    await post(page, { type: 'timing', timing });
+    await settle(page);
+    const shown = await appText(page);
+    assert.match(shown, /^Timed alone · gold SQL of question 717/);
+    assert.match(shown, /TIME\s+[\d.]+ ms\s+95 % interval of the median: [\d.]+–[\d.]+ ms/i);
+    assert.match(shown, /Result\s+result · 1 column · \d+ rows/);
+    assert.doesNotMatch(shown, /ratio|R-VES reward/i);
+    assert.ok(await page.locator('.plan-node').count() >= 4);
+    await page.screenshot({ path: path.join(SHOTS, 'time-alone-dark.png'), fullPage: true });
+    await page.close();
+  });
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`filters, searches and sorts the report; a row jumps to its entry; exports what is shown (${theme})`, async () => {
+      const page = await openPanelPage(browser, 'report.js', theme, { width: 1300, height: 1100 });
+      const file = path.join(SAMPLE, 'predict_gpt-4_superhero.json');
+      await post(page, { type: 'report', file, result: report });
+      await settle(page);
+      const rows = page.locator('table.questions tbody tr');
+      assert.equal(await rows.count(), 52);
+      assert.match(await appText(page), /52 of 52 questions shown/);
+      const header = await page.locator('table.questions thead').innerText();
+      assert.match(header, /question ▲\s+database\s+difficulty\s+outcome\s+EX\s+Soft-F1\s+VES\s+R-VES\s+ratio\s+gold ms\s+pred ms\s+reason/);
+      await page.selectOption('#outcome', 'failures');
+      assert.equal(await rows.count(), 12);
+      await page.selectOption('#difficulty', 'challenging');
+      assert.equal(await rows.count(), 5);
+      await page.selectOption('#outcome', 'all');
+      await page.selectOption('#difficulty', 'all');
+      await page.fill('#search', 'dual');
+      assert.equal(await rows.count(), 1);
+      assert.match(await rows.first().innerText(), /744\s+superhero\s+challenging\s+prediction error\s+0\s+0\.000[\s\S]*no such table: dual/);
+      await page.fill('#search', '');
+      await page.check('#failures-first');
+      assert.match(await rows.first().innerText(), /prediction error/);
+      assert.match(await rows.nth(1).innerText(), /mismatch/);
+      await page.screenshot({ path: path.join(SHOTS, `report-${theme}.png`), fullPage: true });
+      // A row's file icon jumps to its entry; the row opens its Score panel; export sends what is shown.
+      await rows.nth(1).locator('button.jump').click();
+      await rows.nth(1).click();
+      await page.fill('#search', 'mismatch');
+      await page.locator('#export-csv').click();
+      const posted = await page.evaluate(() => window.posted);
+      assert.equal(posted[0].type, 'jump');
+      assert.equal(posted[0].file, file);
+      assert.ok(posted[0].line > 0);
+      assert.equal(posted[1].type, 'open');
+      assert.ok(posted[1].sql.length > 10);
+      assert.equal(posted[2].type, 'export');
+      assert.equal(posted[2].format, 'csv');
+      assert.equal(posted[2].rows.length, 11, 'the 11 mismatches shown');
+      assert.equal(await overflowsSideways(page), false);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    });
+  }
+
+  it('streams rows while scoring, and a cancelled run says it keeps what it scored', async () => {
+    const page = await openPanelPage(browser, 'report.js', 'dark');
+    const file = path.join(SAMPLE, 'predict_gpt-4_superhero.json');
+    await post(page, { type: 'start', file });
+    await post(page, { type: 'rows', rows: report.questions.slice(0, 5), message: '5/52: question 721 correct', percentage: 10 });
+    await page.waitForFunction(() => document.querySelectorAll('table.questions tbody tr').length === 5);
+    assert.match(await appText(page), /scoring… 5\/52: question 721 correct\s+Cancel/);
+    const partial = { ...report, partial: true, questions: report.questions.slice(0, 5) };
+    await post(page, { type: 'report', file, result: partial });
+    assert.match(await appText(page), /cancelled: 5 questions were scored before the run stopped; the tables show those only/);
+    // Restored after a reload, with its filters.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('table.questions tbody tr').length === 5);
+    await page.close();
+  });
+});
