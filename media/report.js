@@ -128,7 +128,13 @@ function statusLine() {
     return h('div', { className: 'actions', role: 'status' }, h('vscode-progress-ring', { className: 'ring' }), h('span', { className: 'status' }, `scoring… ${plain(report.progress)}`),
       h('vscode-button', { secondary: true, icon: 'debug-stop', onclick: () => vscodeApi.postMessage({ type: 'cancel' }) }, 'Cancel'));
   }
-  if (report.result?.partial) return h('p', { className: 'partial', role: 'status' }, icon('warning'), ` cancelled: ${report.rows.length} questions were scored before the run stopped; the tables show those only.`);
+  const result = report.result;
+  if (result?.partial) {
+    const total = result.total ?? report.rows.length;
+    return h('p', { className: 'partial', role: 'status' }, icon('warning'), report.rows.length < total
+      ? ` cancelled: ${report.rows.length} of ${total} questions were scored before the run stopped; the tables show those only.`
+      : ` cancelled while timing: all ${total} questions have EX and Soft-F1; pairs not yet timed score VES and R-VES 0 (their reason says so).`);
+  }
   return null;
 }
 

@@ -34,6 +34,8 @@ export function reportReason(result: QuestionResult): string {
     return `${plural(d.pred_rows, 'row')} vs ${d.gold_rows.toLocaleString('en-US')} in gold${d.pred_rows === d.gold_rows ? ', different values' : ''}`;
   }
   if (result.outcome === 'correct') {
+    const untimed = result.notes.find((note) => note.startsWith('timing failed'));
+    if (untimed) return editorText(untimed);
     if (result.same_program) return 'same program as gold: ratio 1, not timed';
     if (result.f1 !== null && result.f1 < 1) return `same set of rows; Soft-F1 ${result.f1.toFixed(3)} (it pairs rows by position)`;
     if (result.time_ratio !== null) return `correct; ${result.time_ratio.toFixed(2)}× gold's speed`;

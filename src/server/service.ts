@@ -533,6 +533,7 @@ export class VesLensService {
       problems: problems.map((p) => editorText(formatProblem(p))),
       sqlite: this.state.sqlite,
       partial,
+      total: tasks.length,
       metrics,
     };
   }

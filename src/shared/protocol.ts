@@ -287,6 +287,8 @@ export interface EvaluateFileResult {
   sqlite: string;
   /** Cancelled before the end: the questions scored so far, and a summary of them only. */
   partial: boolean;
+  /** Questions in the file's pairing (all of them, however many were scored). */
+  total: number;
   metrics: string[];
 }
 

@@ -137,7 +137,7 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     assert.match(await appText(page), /scoring… 5\/52: question 721 correct\s+Cancel/);
     const partial = { ...report, partial: true, questions: report.questions.slice(0, 5) };
     await post(page, { type: 'report', file, result: partial });
-    assert.match(await appText(page), /cancelled: 5 questions were scored before the run stopped; the tables show those only/);
+    assert.match(await appText(page), /cancelled: 5 of 52 questions were scored before the run stopped; the tables show those only/);
     // Restored after a reload, with its filters.
     await page.reload();
     await page.waitForFunction(() => document.querySelectorAll('table.questions tbody tr').length === 5);
