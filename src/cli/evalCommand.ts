@@ -1,15 +1,12 @@
 import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
-import { loadGold } from '../core/bird/gold';
-import { loadPredictions } from '../core/bird/predictions';
 import { InputProblem } from '../core/bird/problems';
-import { loadQuestions } from '../core/bird/questions';
 import { ReadOnlyDatabase } from '../core/db/database';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/summary';
-import { buildTasks, databasePath, describeGoldSource, GOLD_SOURCES, GoldSource, EvalTask } from '../core/eval/tasks';
+import { databasePath, describeGoldSource, EvalTask } from '../core/eval/tasks';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/report/json';
 import { attachPlanCosts } from '../core/report/htmlCosts';
@@ -18,6 +15,7 @@ import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
 import { efficiencyNotes, failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
+import { checkScoringOptions, loadScoringInputs } from './scoringInputs';
 import { checkOutputFile, parseScales, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface EvalCommandOptions extends TechniqueCliOptions {
@@ -49,11 +47,6 @@ export function parseMetrics(text: string): Metric[] {
   }
   if (metrics.length === 0) throw new UsageError('--metrics: name at least one metric');
   return METRICS.filter((m) => metrics.includes(m));
-}
-
-export function parseGoldSource(text: string): GoldSource {
-  if (!GOLD_SOURCES.includes(text as GoldSource)) throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got ${quoted(text)}`);
-  return text as GoldSource;
 }
 
 /**
@@ -99,27 +92,14 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const officialIterations = options.iterations !== undefined ? positiveInteger('--iterations', options.iterations) : undefined;
   const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
-  const goldFromOption = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
-  if (goldFromOption === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) {
-    throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
-  }
+  const goldFromOption = checkScoringOptions(options);
   if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
   const techniques = techniqueSettings(options);
   if (options.html) checkOutputFile('--html', options.html, [options.questions, options.predictions, options.gold, options.json]);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (shard && 'error' in shard) throw new UsageError(`--shard: ${shard.error}`);
 
-  const questionFile = loadQuestions(options.questions);
-  const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
-  const predictionFile = loadPredictions(options.predictions, { dbIds });
-  const goldFile = options.gold ? loadGold(options.gold) : undefined;
-  if (goldFromOption === 'predictions' && !predictionFile.goldField) {
-    throw new UsageError(`--gold-from predictions: ${options.predictions} carries no gold field (gold_sql) beside its predictions`);
-  }
-  const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
-  const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
-  const allTasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
+  const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = loadScoringInputs(options, goldFromOption);
   problems.push(...databaseProblems(options.dbRoot, allTasks));
   // A shard scores every n-th question; the problems above are the whole file's, so every shard reports the same.
   const tasks = shardOf(allTasks, shard, (task) => task.question.index);

@@ -1,13 +1,9 @@
-import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
-import { loadGold } from '../core/bird/gold';
-import { loadPredictions } from '../core/bird/predictions';
-import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
-import { loadQuestions } from '../core/bird/questions';
+import { formatProblem, orderProblems } from '../core/bird/problems';
 import { ReadOnlyDatabase } from '../core/db/database';
 import { evaluateTasks } from '../core/eval/evaluate';
-import { buildTasks, databasePath, describeGoldSource, GoldSource } from '../core/eval/tasks';
+import { databasePath, describeGoldSource } from '../core/eval/tasks';
 import { DatabaseFactsCache } from '../core/judge/dbInfo';
 import { JUDGE_CONCURRENCY_BOUND, JudgePairInput } from '../core/judge/judgePair';
 import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
@@ -19,7 +15,7 @@ import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
 import { defaultCacheDir, ReplyCache } from '../core/llm/replyCache';
 import { headlineProblems, problemList } from '../core/report/terminal';
 import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
-import { parseGoldSource } from './evalCommand';
+import { checkScoringOptions, loadScoringInputs } from './scoringInputs';
 
 export interface JudgeCommandOptions {
   questions: string;
@@ -101,23 +97,12 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const maxRows = positiveInteger('--max-rows', options.maxRows);
   const retries = parseRetries(options.retries);
   const temperature = parseTemperature(options.temperature);
-  const goldFromOption = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
-  if (goldFromOption === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
+  const goldFromOption = checkScoringOptions(options);
   if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
   const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
-  const questionFile = loadQuestions(options.questions);
-  const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
-  const predictionFile = loadPredictions(options.predictions, { dbIds });
-  const goldFile = options.gold ? loadGold(options.gold) : undefined;
-  if (goldFromOption === 'predictions' && !predictionFile.goldField) {
-    throw new UsageError(`--gold-from predictions: ${options.predictions} carries no gold field (gold_sql) beside its predictions`);
-  }
-  const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
-  const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
-  const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
+  const { predictionFile, goldFile, goldFrom, problems, tasks } = loadScoringInputs(options, goldFromOption);
   const sqlite = await ReadOnlyDatabase.sqliteVersion();
 
   const err = process.stderr;

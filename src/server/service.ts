@@ -31,6 +31,7 @@ import {
   EvaluateFileResult,
   ExplainParams,
   ExplainResult,
+  QUESTION_SCHEME,
   QueryTarget,
   QuestionInfo,
   ReportRow,
@@ -222,11 +223,15 @@ export class VesLensService {
     if (!this.settings.codeLensEnabled) return [];
     const lenses: CodeLens[] = [];
     const hintsShown = this.wantsDiagnostics(document);
+    // A question's own document holds its gold: time it alone rather than score it against itself.
+    const questionDocument = document.uri.startsWith(`${QUESTION_SCHEME}:`);
     for (const { unit, hints } of await this.analyse(document)) {
       const position = document.positionAt(unit.start);
       const range = { start: position, end: position };
       const question = this.state.question(unit.questionId, unit.questionIndex);
-      if (question && unit.role !== 'gold') {
+      if (question && questionDocument) {
+        lenses.push({ range, command: command('$(watch) Time the gold alone', Commands.timeGold, this.state.info(question)) });
+      } else if (question && unit.role !== 'gold') {
         lenses.push({ range, command: command(`$(beaker) Score against gold (question ${question.questionId})`, Commands.scoreAgainstGold, document.uri, unit.start, question.questionId, question.index) });
       }
       lenses.push({ range, command: command('$(list-tree) Explain', Commands.explain, document.uri, unit.start, this.unitDbId(unit)) });

@@ -329,6 +329,7 @@ export interface CommandArguments {
   'vesLens.showHints': [uri: string, line: number];
   'vesLens.applyVerifiedRewrite': [params: VerifyHintParams];
   'vesLens.applyAllRewrites': [uri: string, rule: string];
+  'vesLens.timeGold': [question: QuestionInfo];
 }
 
 export const Commands = {

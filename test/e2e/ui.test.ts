@@ -438,9 +438,12 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       await showTab(tab);
       const frame = await webviewFrameWith(page, selector);
       await waitInFrame(frame, "document.body.classList.contains('vscode-dark')");
-      await page.waitForTimeout(400);
+      await runCommand(page, 'View: Toggle Maximize Editor Group'); // the panel alone, as wide as the window
+      await page.waitForTimeout(600);
       assert.ok((await frame.locator('.plan-node, table.questions tbody tr').count()) > 0);
+      assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, `nothing overflows the ${name} panel`);
       await shot(`dark-${name}`);
+      await runCommand(page, 'View: Toggle Maximize Editor Group');
     }
     await showTab('predict_gpt-4_superhero.json');
     await shot('dark-prediction-json');
