@@ -36,7 +36,16 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const mean = (values: readonly number[]) => sum(values) / values.length;
 
 /** Estimate from per-round ratios grouped by block (each inner list: the ratios of one block). */
-export function estimateRatio(blocks: readonly (readonly number[])[], prior: { logSd: number; df: number } = BLOCK_PRIOR): RatioEstimate {
+export function estimateRatio(
+  blocks: readonly (readonly number[])[],
+  prior: { logSd: number; df: number } = BLOCK_PRIOR,
+  /**
+   * How much more a single execution's log ratio varies than one iteration's: an iteration that averages kg
+   * gold and kp predicted executions has about 2 / (1/kg + 1/kp) times less variance than the official
+   * scripts' single-execution ratios, whose mean the estimate must match.
+   */
+  singleExecutionVarianceScale = 1,
+): RatioEstimate {
   const logBlocks = blocks.filter((block) => block.length > 0).map((block) => block.map((ratio) => Math.log(Math.max(ratio, 1e-12))));
   if (logBlocks.length === 0) throw new Error('estimateRatio of no samples');
   // Each block is summarised by its median: a scheduling spike in one iteration must not move a block.
@@ -53,7 +62,7 @@ export function estimateRatio(blocks: readonly (readonly number[])[], prior: { l
   const rounds = logBlocks.flat();
   const roundMedian = median(rounds);
   const robustSd = 1.4826 * median(rounds.map((x) => Math.abs(x - roundMedian)));
-  const ratio = Math.exp(center + Math.min(robustSd, 0.5) ** 2 / 2);
+  const ratio = Math.exp(center + Math.min(robustSd ** 2 * singleExecutionVarianceScale, 0.25) / 2);
 
   const halfWidth = jStat.studentt.inv(0.975, df) * Math.SQRT2 * logSe;
   return { ratio, low: ratio * Math.exp(-halfWidth), high: ratio * Math.exp(halfWidth), logSe, df };

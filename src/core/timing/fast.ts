@@ -1,6 +1,6 @@
 import { median } from 'simple-statistics';
 import { ReadOnlyDatabase, RunLimits } from '../db/database';
-import { estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
+import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
 import { rvesOutlook } from '../metrics/efficiency';
 import { TimedQuantity, TimingResult } from './types';
 
@@ -157,7 +157,9 @@ export class PairTimer {
   }
 
   estimate(quantity: TimedQuantity): RatioEstimate {
-    return estimateRatio(this.blocks.map((block) => block[quantity]!.map((it) => it.gold / Math.max(it.pred, 1e-6))));
+    const { gold, pred } = this.repetitions[quantity] ?? { gold: 1, pred: 1 };
+    const ratios = this.blocks.map((block) => block[quantity]!.map((it) => it.gold / Math.max(it.pred, 1e-6)));
+    return estimateRatio(ratios, BLOCK_PRIOR, 2 / (1 / gold + 1 / pred));
   }
 
   /** Everything asked is settled, or the pair may not take more time. */

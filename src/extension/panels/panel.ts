@@ -8,6 +8,10 @@ import { panelOptions, webviewHtml } from '../webview';
  * and draws it again; see media/common.js). Each panel's disposables are disposed with it.
  */
 export class PanelKind<Incoming, Outgoing> {
+  private readonly created = new vscode.EventEmitter<vscode.WebviewPanel>();
+  /** A panel of this kind came to be (created or restored after a reload). */
+  readonly onDidCreate = this.created.event;
+
   constructor(
     private readonly ctx: Ctx,
     readonly viewType: string,
@@ -15,15 +19,12 @@ export class PanelKind<Incoming, Outgoing> {
     private readonly onMessage: (panel: vscode.WebviewPanel, message: Outgoing) => void,
   ) {
     ctx.extension.subscriptions.push(
+      this.created,
       vscode.window.registerWebviewPanelSerializer(viewType, {
         deserializeWebviewPanel: async (panel) => this.adopt(panel, panel.title),
       }),
     );
   }
-
-  private readonly created = new vscode.EventEmitter<vscode.WebviewPanel>();
-  /** A panel of this kind came to be (created or restored after a reload). */
-  readonly onDidCreate = this.created.event;
 
   create(title: string, column = vscode.ViewColumn.Beside): vscode.WebviewPanel {
     const panel = vscode.window.createWebviewPanel(this.viewType, title, { viewColumn: column, preserveFocus: true }, panelOptions(this.ctx.extension.extensionUri));
