@@ -73,3 +73,7 @@ function restore(handle) {
   const saved = vscodeApi.getState()?.message;
   if (saved) handle(saved, true);
 }
+
+// The extension holds its messages until the page can hear them: say so once every script has run (deferred
+// page scripts run before DOMContentLoaded), or a message posted right after the panel opened would be lost.
+document.addEventListener('DOMContentLoaded', () => vscodeApi.postMessage({ type: 'ready' }));

@@ -57,7 +57,7 @@ function showTiming(message) {
         card('time', `${ms(t.ms)} ms`, `95 % interval of the median: ${ms(t.low)}–${ms(t.high)} ms`),
         card('runs', String(t.runs), 'after one untimed warm-up'),
         card('first row', `${ms(t.firstRowMs)} ms`, 'prepare and first step (VES\'s quantity)'),
-        card('rows', t.preview.rowCount === null ? '–' : t.preview.rowCount.toLocaleString('en-US'), `${t.preview.columns.length} columns`)),
+        card('rows', t.preview.rowCount === null ? '–' : t.preview.rowCount.toLocaleString('en-US'), `${t.preview.columns.length} column${t.preview.columns.length === 1 ? '' : 's'}`)),
     t.error ? null : [h('h2', {}, 'Result'), previewTable(t.preview, 'result')],
     h('h2', {}, 'Plan'),
     h('p', { className: 'muted' }, planTotals(t.plan)),

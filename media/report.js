@@ -5,9 +5,9 @@
 // Messages: ReportPanelMessage / ReportPanelRequest in src/shared/webviewMessages.ts.
 
 const COLUMNS = [
-  ['question_id', 'question', 'num'], ['db_id', 'database'], ['difficulty', 'difficulty'], ['outcome', 'outcome'],
+  ['question_id', 'question', 'num'], ['db_id', 'database'], ['difficulty', 'difficulty'], ['outcome', 'outcome'], ['reason', 'reason'],
   ['ex', 'EX', 'num'], ['f1', 'Soft-F1', 'num'], ['ves', 'VES', 'num'], ['rves', 'R-VES', 'num'], ['time_ratio', 'ratio', 'num'],
-  ['gold_ms', 'gold ms', 'num'], ['pred_ms', 'pred ms', 'num'], ['reason', 'reason'],
+  ['gold_ms', 'gold ms', 'num'], ['pred_ms', 'pred ms', 'num'],
 ];
 const METRIC_LABELS = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
 const OUTCOME_LABELS = { correct: 'correct', mismatch: 'mismatch', prediction_error: 'prediction error', gold_error: 'gold error', timeout: 'timeout', refused: 'refused', skipped: 'skipped' };
@@ -70,7 +70,7 @@ function cellOf(row, key) {
     case 'f1': return h('td', { className: 'num' }, fmt(row.f1, 3));
     case 'ves': case 'rves': return h('td', { className: 'num' }, fmt(row[key], 3));
     case 'time_ratio': return h('td', { className: 'num' }, row.time_ratio === null ? '–' : `${fmt(row.time_ratio)}×`);
-    case 'gold_ms': case 'pred_ms': return h('td', { className: 'num' }, msText(row[key]));
+    case 'gold_ms': case 'pred_ms': return h('td', { className: 'num', title: row.same_program ? 'same program as gold: not timed' : undefined }, row.same_program ? '–' : msText(row[key]));
     case 'reason': return h('td', { className: 'reason' }, plain(row.reason));
     case 'ex': return h('td', { className: 'num' }, String(row.ex));
     default: return h('td', { className: COLUMNS.find(([k]) => k === key)?.[2] === 'num' ? 'num' : '' }, plain(row[key]));

@@ -390,6 +390,7 @@ function handle(data, restored) {
     if (current) {
       // A re-run keeps the previous numbers; a first score keeps its correctness result (only the timing stopped).
       rerunning = false;
+      if (!data.rerun) show(current, false); // no "timing runs in progress" card any more
       actions(data.rerun ? 'cancelled' : 'timing-cancelled');
     } else {
       stopTicker();
@@ -400,6 +401,7 @@ function handle(data, restored) {
   if (data.type === 'error') {
     if (current) {
       rerunning = false;
+      if (!data.rerun) show(current, false);
       actions(data.rerun ? 'error' : 'timing-error', data.message);
     } else {
       stopTicker();

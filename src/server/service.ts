@@ -506,15 +506,16 @@ export class VesLensService {
       return reportRow(result, sqlByIndex.get(result.index) ?? '', line === undefined ? undefined : { line, character: 0 });
     };
     this.host.log(`evaluating ${params.predictionsFile}: ${tasks.length} questions`);
-    // Rows are reported in batches (a 1500-question file must not send 1500 messages), and kept: a cancelled
-    // run still returns what it scored.
+    // Rows are reported in batches (a 1500-question file must not send 1500 messages), at most every 250 ms and
+    // never held back longer, and kept: a cancelled run still returns what it scored.
     const finished: QuestionResult[] = [];
     let batch: ReportRow[] = [];
-    let lastSent = 0;
-    const flush = (done: number, total: number) => {
-      onRows?.(batch, done, total);
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (batch.length) onRows?.(batch, finished.length, tasks.length);
       batch = [];
-      lastSent = performance.now();
     };
     const results = await evaluateTasks(tasks, {
       dbRoot: this.state.dataset.dbRoot,
@@ -522,15 +523,14 @@ export class VesLensService {
       timing: params.timing ?? 'fast',
       ...this.limits,
       signal,
-      onResult: (result, done, total) => {
+      onResult: (result) => {
         finished.push(result);
         batch.push(toRow(result));
-        if (performance.now() - lastSent > 250 || done === total) flush(done, total);
+        timer ??= setTimeout(flush, 250);
       },
-    });
+    }).finally(flush);
     const partial = Boolean(signal?.aborted);
     const scored = partial ? finished : results;
-    if (batch.length) flush(finished.length, tasks.length);
     this.host.log(`evaluated ${params.predictionsFile}: ${scored.length} of ${tasks.length} questions${partial ? ' (cancelled)' : ''}`);
     return {
       summary: summarize(scored, metrics),

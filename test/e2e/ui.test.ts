@@ -100,6 +100,24 @@ async function clearNotifications(page: Page): Promise<void> {
   await runCommand(page, 'Notifications: Clear All Notifications');
 }
 
+/** Runs the palette entry whose label is exactly `title` (others may start the same). */
+async function runExactCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[()]/g, '\\$&')}$`) }) }).first().click();
+}
+
+/** Sets a number setting as a person does, in the Settings editor. */
+async function setNumberSetting(page: Page, key: string, value: number): Promise<void> {
+  await runExactCommand(page, 'Preferences: Open User Settings');
+  await page.locator('.settings-editor').waitFor();
+  await page.keyboard.type(key);
+  const input = page.locator(`.settings-editor [data-key="${key}"] input`).first();
+  await input.waitFor({ timeout: 15_000 });
+  await input.fill(String(value));
+  await page.keyboard.press('Tab');
+}
+
 /** Picks a colour theme through its own command (not runCommand: "Browse Color Themes in Marketplace" also matches). */
 async function pickTheme(page: Page, name: string): Promise<void> {
   await page.keyboard.press('F1');
@@ -124,6 +142,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   /** Brings a panel's tab to the front (its title starts with `prefix`). */
   const showTab = async (prefix: string) => {
     await page.locator('.tab', { hasText: prefix }).first().click();
+    await page.mouse.move(700, 995); // off the tab: no hover over it in the screenshot
     await page.waitForTimeout(300);
   };
 
@@ -136,7 +155,12 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       assert.equal(pack.status, 0, pack.stderr);
     }
     workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL, 'columns.sql': COLUMNS_SQL, 'missing.sql': MISSING_SQL, 'questions_truncated.json': TRUNCATED_QUESTIONS });
-    fs.copyFileSync(path.join(workspace, 'predict_gpt-4_superhero.json'), path.join(workspace, 'predict_copy.json'));
+    fs.writeFileSync(path.join(workspace, 'predict_slow.json'), JSON.stringify([
+      { question_id: 717, predicted_sql: 'SELECT 1' },
+      { question_id: 719, predicted_sql: 'SELECT 2' },
+      { question_id: 723, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
+      { question_id: 724, predicted_sql: 'SELECT 3' },
+    ], null, 2));
     // Colour forced on, as in CI: no terminal formatting may reach a panel. Scales: the Score panel also re-times
     // the pair on ×10 and ×100 copies of the database and draws the curve.
     server = await startCodeServer({
@@ -182,6 +206,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     const offer = toast(page, 'this workspace has a BIRD dataset');
     await offer.waitFor({ timeout: 60_000 });
     assert.match(await offer.innerText(), /mini_dev_superhero\.json, databases in /);
+    await page.waitForTimeout(400); // the toast has slid in
     await shot('detected-dataset-offer');
     await offer.locator('.monaco-button', { hasText: 'Not Now' }).click();
     // The person picks the wrong file: a question file cut short.
@@ -193,6 +218,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(message, /questions_truncated\.json/);
     assert.match(message, /Expected a BIRD question file: a JSON list of objects with "question_id", "db_id"/);
     assert.match(await page.locator('.statusbar-item', { hasText: 'not a question file' }).first().innerText(), /questions_truncated\.json: not a question file/);
+    await page.waitForTimeout(400); // the toast has slid in
     await shot('wrong-question-file');
     // The notification offers the dataset BIRD's layout gives.
     await error.locator('.monaco-button', { hasText: 'Attach mini_dev_superhero.json' }).click();
@@ -347,6 +373,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await error.waitFor({ timeout: 20_000 });
     assert.match(await error.innerText(), /database formula_1 \(named by `?-- db: formula_1`?\) is missing: .*formula_1\.sqlite does not exist/);
     assert.doesNotMatch(await error.innerText(), /attach a dataset/i);
+    await page.waitForTimeout(400); // the toast has slid in
     await shot('missing-database');
     await clearNotifications(page);
   });
@@ -359,7 +386,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(report, /52 of 52 questions shown/);
     const frame = await webviewFrameWith(page, 'table.questions', /predict_gpt-4_superhero\.json/);
     const header = await frame.locator('table.questions thead').innerText();
-    assert.match(header, /outcome\s+EX\s+Soft-F1\s+VES\s+R-VES\s+ratio\s+gold ms\s+pred ms\s+reason/);
+    assert.match(header, /outcome\s+reason\s+EX\s+Soft-F1\s+VES\s+R-VES\s+ratio\s+gold ms\s+pred ms/);
     await frame.locator('#outcome').selectOption('failures');
     assert.equal(await frame.locator('table.questions tbody tr').count(), 12, 'the failures');
     await frame.locator('#search').fill('dual');
@@ -379,27 +406,33 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await assertPanelsClean(page);
   });
 
-  it('opens a second report beside the first, and a cancelled run keeps what it scored', async () => {
-    await page.locator('.tab', { hasText: 'Report: predict_gpt-4' }).first().click();
-    await openFile(page, 'predict_copy.json');
-    await runCommand(page, 'VES Lens: Evaluate a Prediction File');
-    const frame = await (async () => {
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline) {
-        const found = await webviewFrameWith(page, '.actions vscode-button', /predict_copy\.json[\s\S]*scoring…/).catch(() => undefined);
-        if (found && (await found.locator('table.questions tbody tr').count()) > 0) return found;
-        await page.waitForTimeout(200);
-      }
-      throw new Error('the second report never showed rows while scoring');
-    })();
-    await frame.locator('.actions vscode-button', { hasText: 'Cancel' }).click();
-    // Cancelled while scoring correctness: the questions scored so far; while timing: every question, with the
-    // pairs not yet timed at VES and R-VES 0. Either way the report stays, and says which.
-    const partial = await waitForWebview(page, /predict_copy\.json[\s\S]*cancelled (while timing: all 52 questions have EX and Soft-F1|: \d+ of 52 questions were scored)/, 60_000);
-    assert.ok((await frame.locator('table.questions tbody tr').count()) > 0);
-    assert.doesNotMatch(partial, /scoring…/);
-    assert.equal(await page.locator('.tab', { hasText: 'Report: ' }).count(), 2, 'two reports open');
-    await shot('report-cancelled-partial');
+  it('opens a second report beside the first; a shorter time limit applies at once; a cancelled run keeps what it scored', async () => {
+    // Settings take effect without a reload: a 4 s limit, set in the Settings editor.
+    await setNumberSetting(page, 'vesLens.timeoutSeconds', 4);
+    await shot('setting-time-limit');
+    await runExactCommand(page, 'View: Close Editor');
+    try {
+      // The server says in its log when it takes new settings.
+      await runCommand(page, 'VES Lens: Show the Log');
+      await page.locator('.part.panel .view-lines').filter({ hasText: 'settings: timeout 4 s' }).first().waitFor({ timeout: 30_000 });
+      await runCommand(page, 'View: Hide Panel');
+      // Two wrong answers scored at once, then a runaway query that only the time limit stops.
+      await openFile(page, 'predict_slow.json');
+      await runCommand(page, 'VES Lens: Evaluate a Prediction File');
+      const streaming = await waitForWebview(page, /predict_slow\.json[\s\S]*scoring… [\s\S]*2 of 2 questions shown/, 30_000);
+      assert.match(streaming, /717\s+superhero\s+simple\s+mismatch/);
+      const frame = await webviewFrameWith(page, '.actions vscode-button', /predict_slow\.json/);
+      await shot('report-streaming');
+      await frame.locator('.actions vscode-button', { hasText: 'Cancel' }).click();
+      const partial = await waitForWebview(page, /predict_slow\.json[\s\S]*cancelled: \d of 52 questions were scored before the run stopped/, 30_000);
+      assert.match(partial, /timeout/, 'the runaway query stopped at the new 4 s limit');
+      assert.match(partial, /4000 ms|4 s|4\.0 s|4000/, 'its reason names the limit');
+      assert.equal(await page.locator('.tab', { hasText: 'Report: ' }).count(), 2, 'two reports open');
+      await shot('report-cancelled-partial');
+    } finally {
+      await setNumberSetting(page, 'vesLens.timeoutSeconds', 30);
+      await runExactCommand(page, 'View: Close Editor');
+    }
     await clearNotifications(page);
   });
 
@@ -410,6 +443,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     const refusal = toast(page, 'is a BIRD question file');
     await refusal.waitFor({ timeout: 20_000 });
     assert.match(await refusal.innerText(), /mini_dev_superhero\.json is a BIRD question file .* not a prediction file: evaluating it would score the gold against itself/);
+    await page.waitForTimeout(400); // the toast has slid in
     await shot('question-file-refused');
     await clearNotifications(page);
   });

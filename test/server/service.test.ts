@@ -223,16 +223,31 @@ describe('VesLensService (in-process)', () => {
       await assert.rejects(service.evaluateFile({ predictionsFile: dataset.questionsFile }), /a BIRD question file .*not a prediction file/);
     });
 
-    it('keeps what it scored when cancelled', async () => {
+    it('keeps what it scored when cancelled, and streams rows without waiting for the next one', async () => {
+      // Two wrong answers, then a runaway query that only the (shortened) time limit stops.
+      const file = path.join(tempDir(), 'slow.json');
+      fs.writeFileSync(file, JSON.stringify([
+        { question_id: 717, predicted_sql: 'SELECT 1' },
+        { question_id: 719, predicted_sql: 'SELECT 2' },
+        { question_id: 723, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
+      ]));
+      service.applySettings({ ...DEFAULT_SETTINGS, timeoutSeconds: 1.5 });
       const abort = new AbortController();
-      let seen = 0;
-      const result = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] }, abort.signal, (rows) => {
-        seen += rows.length;
-        if (seen >= 3) abort.abort();
+      const streamed: ReportRow[] = [];
+      const started = Date.now();
+      let firstRowsAfter = 0;
+      const result = await service.evaluateFile({ predictionsFile: file, metrics: ['ex', 'f1'] }, abort.signal, (rows) => {
+        streamed.push(...rows);
+        firstRowsAfter ||= Date.now() - started;
+        abort.abort();
       });
+      service.applySettings({ ...DEFAULT_SETTINGS });
+      assert.ok(firstRowsAfter < 1000, `the first rows came after ${firstRowsAfter} ms, while the runaway query ran`);
       assert.equal(result.partial, true);
-      assert.ok(result.questions.length >= 3 && result.questions.length < 52, String(result.questions.length));
-      assert.equal(result.summary.groups.at(-1)!.count, result.questions.length);
+      assert.equal(result.total, 52);
+      assert.deepEqual(result.questions.map((q) => q.question_id), [717, 719, 723]);
+      assert.equal(result.questions[2].outcome, 'timeout');
+      assert.equal(result.summary.groups.at(-1)!.count, 3);
     });
 
     it('locates the entries of a JSON list by question_id', async () => {

@@ -65,7 +65,7 @@ function pageHtml(script: string, theme: Theme): string {
   return `<!DOCTYPE html><html lang="en" style="--vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 13px; ${variables}">
 <head><meta charset="UTF-8"><title>Panel</title>
 <link rel="stylesheet" href="codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="panel.css">
-<script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.posted.push(m), getState: () => JSON.parse(sessionStorage.getItem('state') ?? 'null'), setState: (s) => sessionStorage.setItem('state', JSON.stringify(s)) });</script>
+<script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => (m.type === 'ready' ? (window.ready = true) : window.posted.push(m)), getState: () => JSON.parse(sessionStorage.getItem('state') ?? 'null'), setState: (s) => sessionStorage.setItem('state', JSON.stringify(s)) });</script>
 <script type="module" src="vscode-elements.js"></script><script src="chart.umd.js"></script><script src="highlight.js"></script><script src="common.js"></script><script src="planView.js"></script><script src="${script}" defer></script>
 </head><body class="vscode-${theme}"><main id="app" aria-live="polite"><p class="muted">Waiting for VES Lens...</p></main></body></html>`;
 }
@@ -86,7 +86,7 @@ export async function openPanelPage(browser: Browser, script: string, theme: The
     return route.fulfill({ contentType: type, body: fs.readFileSync(path.join(REPO_ROOT, file)) });
   });
   await page.goto('http://webview.test/index.html');
-  await page.waitForFunction(() => typeof window.Chart === 'function' && typeof window.hljs === 'object' && customElements.get('vscode-button') !== undefined);
+  await page.waitForFunction(() => window.ready === true && typeof window.Chart === 'function' && typeof window.hljs === 'object' && customElements.get('vscode-button') !== undefined);
   return page;
 }
 

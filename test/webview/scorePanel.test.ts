@@ -266,4 +266,16 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
     assert.match(await text(page), /Question 717[\s\S]*time ratio \(VES, first row\)\s+0\.26×/i);
     await page.close();
   });
+
+  it('keeps the correctness result when its timing is cancelled, and says so', async () => {
+    const page = await open();
+    const first = { ...fixture('timed-717.json'), timing: null, rvesTiming: null, rvesReward: null, rvesBucketProbabilities: null, rvesExpectedReward: null, rvesUncertain: null, timeRatioByScale: null, growth: null };
+    await post(page, { type: 'result', result: first, partial: true });
+    assert.match(await text(page), /timing runs in progress/);
+    await post(page, { type: 'cancelled', rerun: false });
+    const shown = await text(page);
+    assert.match(shown, /outcome\s+correct[\s\S]*timing cancelled: EX and Soft-F1 above are final; no speed was measured/i);
+    assert.doesNotMatch(shown, /timing runs in progress|Cancel\b/);
+    await page.close();
+  });
 });

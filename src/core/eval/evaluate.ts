@@ -100,7 +100,7 @@ function failureText(who: string, run: { status: 'ok' } | QueryFailure): string 
  * (memory stays bounded whatever it returns); when gold fails, the prediction still runs, to report it too.
  */
 async function scoreCorrectness(db: ReadOnlyDatabase, task: EvalTask, result: QuestionResult, options: EvalOptions) {
-  const limits = () => ({ deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows });
+  const limits = () => ({ deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows, signal: options.signal });
   const shared = limits();
   const gold = await readQuery(db, task.goldSql ?? ' ', shared);
   const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);

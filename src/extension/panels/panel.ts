@@ -32,15 +32,30 @@ export class PanelKind<Incoming, Outgoing> {
     return panel;
   }
 
+  /** Messages for pages that have not said `ready` yet (a message posted before the page listens is lost). */
+  private readonly waiting = new Map<vscode.WebviewPanel, Incoming[]>();
+
   private adopt(panel: vscode.WebviewPanel, title: string): void {
     panel.webview.options = panelOptions(this.ctx.extension.extensionUri);
+    this.waiting.set(panel, []);
     panel.webview.html = webviewHtml(panel.webview, this.ctx.extension.extensionUri, this.script, title);
-    const listener = panel.webview.onDidReceiveMessage((message: Outgoing) => this.onMessage(panel, message));
-    panel.onDidDispose(() => listener.dispose());
+    const listener = panel.webview.onDidReceiveMessage((message: Outgoing | { type: 'ready' }) => {
+      if ((message as { type: string }).type === 'ready') {
+        const queued = this.waiting.get(panel) ?? [];
+        this.waiting.delete(panel);
+        for (const waiting of queued) void panel.webview.postMessage(waiting);
+      } else this.onMessage(panel, message as Outgoing);
+    });
+    panel.onDidDispose(() => {
+      listener.dispose();
+      this.waiting.delete(panel);
+    });
     this.created.fire(panel);
   }
 
   post(panel: vscode.WebviewPanel, message: Incoming): void {
-    void panel.webview.postMessage(message);
+    const queue = this.waiting.get(panel);
+    if (queue) queue.push(message);
+    else void panel.webview.postMessage(message);
   }
 }
