@@ -224,7 +224,7 @@ describe('VesLensService (in-process)', () => {
     });
 
     it('keeps what it scored when cancelled, and streams rows without waiting for the next one', async () => {
-      // Two wrong answers, then a runaway query that only the (shortened) time limit stops.
+      // Two wrong answers, then a runaway query: cancelled as soon as the first rows arrive.
       const file = path.join(tempDir(), 'slow.json');
       fs.writeFileSync(file, JSON.stringify([
         { question_id: 717, predicted_sql: 'SELECT 1' },
@@ -241,13 +241,15 @@ describe('VesLensService (in-process)', () => {
         firstRowsAfter ||= Date.now() - started;
         abort.abort();
       });
+      const elapsed = Date.now() - started;
       service.applySettings({ ...DEFAULT_SETTINGS });
       assert.ok(firstRowsAfter < 1000, `the first rows came after ${firstRowsAfter} ms, while the runaway query ran`);
+      // The cancel interrupts the running query at once, well before its 1.5 s limit; that question is not scored.
+      assert.ok(elapsed < 1400, `the cancelled run took ${elapsed} ms`);
       assert.equal(result.partial, true);
       assert.equal(result.total, 52);
-      assert.deepEqual(result.questions.map((q) => q.question_id), [717, 719, 723]);
-      assert.equal(result.questions[2].outcome, 'timeout');
-      assert.equal(result.summary.groups.at(-1)!.count, 3);
+      assert.deepEqual(result.questions.map((q) => q.question_id), [717, 719]);
+      assert.equal(result.summary.groups.at(-1)!.count, 2);
     });
 
     it('locates the entries of a JSON list by question_id', async () => {

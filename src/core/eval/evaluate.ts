@@ -343,6 +343,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
       } else {
         result = await scoreTask(db, task, options);
       }
+      if (options.signal?.aborted) break; // a question interrupted by the cancel is not scored at all
       results.push(result);
       if (!pending.some((p) => p.result === result) && !scaled.some((p) => p.result === result)) finish(result);
       options.onProgress?.({ phase: 'correctness', done: results.length, total: tasks.length });
@@ -361,6 +362,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
     },
   );
   for (const { result, timer } of pending) {
+    if (!results.includes(result)) continue; // the question the cancel interrupted
     const failure = failures.get(timer);
     if (failure) timingFailed(result, failure, options);
     else if (timer.blockCount > 0) applyTimings(result, fromPair(timer.results()), options);
@@ -369,6 +371,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
   }
   // Scaled copies last: building them is the slow part, and the scores above never depend on it.
   for (const [i, { result, plan }] of scaled.entries()) {
+    if (!results.includes(result)) continue;
     options.onProgress?.({ phase: 'scales', done: i, total: scaled.length });
     if (result.ex === 1 && result.time_ratio !== null) await timeAtScales(result, plan, options);
     finish(result);
