@@ -1,6 +1,6 @@
 import { compareCodePoints } from './pyValues';
-import { exactRowMatching, greedyCellMatching, projectRows, SORT_RAISES_NOTE } from './rowMatching';
-import { cellScores, ColumnPair, ResultTable, TechniqueOutcome, ZERO_SCORES } from './types';
+import { scoreAlignedColumns } from './rowMatching';
+import { ColumnPair, ResultTable, TechniqueOutcome, ZERO_SCORES } from './types';
 
 /**
  * The columns both results name, as SQLMorph finds them: `sorted(set(gold) & set(predicted))` (exact,
@@ -31,19 +31,5 @@ export function exactColumnTechnique(gold: ResultTable, predicted: ResultTable, 
   const common = commonColumns(gold.columns, predicted.columns);
   const n = common.names.length;
   if (n === 0) return { score: { ...ZERO_SCORES }, notes: [], detail: { columns: [] } };
-  const goldCells = gold.rows.length * gold.columns.length;
-  const predictedCells = predicted.rows.length * (options.penalize ? predicted.columns.length : n);
-  const exact = exactRowMatching(projectRows(gold.rows, common.gold), projectRows(predicted.rows, common.predicted));
-  const notes: string[] = [];
-  let matched = exact.matchedRows * n;
-  if (options.partial) {
-    const partial = greedyCellMatching(exact, n);
-    if (partial.sortRaises) notes.push(SORT_RAISES_NOTE);
-    matched += partial.partialCells;
-  }
-  return {
-    score: cellScores(matched, goldCells, predictedCells),
-    notes,
-    detail: { columns: columnPairs(common), goldRows: exact.goldRows, predictedRows: exact.predictedRows },
-  };
+  return scoreAlignedColumns(gold, predicted, { gold: common.gold, predicted: common.predicted, columns: columnPairs(common) }, options, []);
 }

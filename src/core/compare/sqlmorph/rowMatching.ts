@@ -1,6 +1,6 @@
 import { greedyPairs } from './greedy';
 import { pyKey, PyRow, pyRowKey, sortRows } from './pyValues';
-import { noMatches, RowMatch } from './types';
+import { cellScores, ColumnPair, noMatches, ResultTable, RowMatch, TechniqueOutcome } from './types';
 
 /** Each row reduced to the given column positions, in that order (SQLMorph's projected tuples). */
 export function projectRows(rows: readonly PyRow[], positions: readonly number[]): PyRow[] {
@@ -123,3 +123,33 @@ export function greedyCellMatching(exact: ExactMatching, width: number): Partial
 export const SORT_RAISES_NOTE =
   "SQLMorph's code raises TypeError here (sorting the unmatched rows puts a NULL, a number or a text against another type); " +
   'VES Lens orders NULL < numbers < text < bytes, as SQLite does, and computes the intended value';
+
+/**
+ * The cell scores of a column alignment, shared by the exact- and semantic-column techniques: rows projected
+ * onto the aligned columns (gold column i against predicted column i), rows equal on all of them counted
+ * whole, and, for the partial techniques, the greedy pairing of the rows left over added cell by cell. Gold
+ * cells count every gold column; predicted cells every predicted column with `penalize`, else the aligned ones.
+ */
+export function scoreAlignedColumns(
+  gold: ResultTable,
+  predicted: ResultTable,
+  alignment: { gold: readonly number[]; predicted: readonly number[]; columns: ColumnPair[] },
+  options: { partial: boolean; penalize: boolean },
+  notes: string[],
+): TechniqueOutcome {
+  const n = alignment.gold.length;
+  const goldCells = gold.rows.length * gold.columns.length;
+  const predictedCells = predicted.rows.length * (options.penalize ? predicted.columns.length : n);
+  const exact = exactRowMatching(projectRows(gold.rows, alignment.gold), projectRows(predicted.rows, alignment.predicted));
+  let matched = exact.matchedRows * n;
+  if (options.partial) {
+    const partial = greedyCellMatching(exact, n);
+    if (partial.sortRaises) notes.push(SORT_RAISES_NOTE);
+    matched += partial.partialCells;
+  }
+  return {
+    score: cellScores(matched, goldCells, predictedCells),
+    notes,
+    detail: { columns: alignment.columns, goldRows: exact.goldRows, predictedRows: exact.predictedRows },
+  };
+}

@@ -1,8 +1,8 @@
 import { EmbeddingProvider } from '../../embeddings/provider';
 import { linearSumAssignment } from './assignment';
 import { compareCodePoints, PyFloat, pyFloatRepr, pyKey, pyStr, PyValue } from './pyValues';
-import { exactRowMatching, greedyCellMatching, projectRows, SORT_RAISES_NOTE } from './rowMatching';
-import { cellScores, ColumnPair, ResultTable, TechniqueOutcome } from './types';
+import { scoreAlignedColumns } from './rowMatching';
+import { ColumnPair, ResultTable, TechniqueOutcome } from './types';
 
 /** SQLMorph's threshold: an assigned column pair counts only with a similarity strictly above it. */
 export const COLUMN_SIMILARITY_THRESHOLD = 0.7;
@@ -132,19 +132,5 @@ export function semanticColumnTechnique(gold: ResultTable, predicted: ResultTabl
     const crossed = pairs.some(([p], k) => k > 0 && p < pairs[k - 1][0]);
     if (crossed) notes.push("SQLMorph's code projects each side in its own column order, so these crossed column pairs would be compared misaligned; VES Lens compares each pair's own columns");
   }
-  const n = pairs.length;
-  const goldCells = gold.rows.length * gold.columns.length;
-  const predictedCells = predicted.rows.length * (options.penalize ? predicted.columns.length : n);
-  const exact = exactRowMatching(projectRows(gold.rows, pairs.map(([, g]) => g)), projectRows(predicted.rows, pairs.map(([p]) => p)));
-  let matched = exact.matchedRows * n;
-  if (options.partial) {
-    const partial = greedyCellMatching(exact, n);
-    if (partial.sortRaises) notes.push(SORT_RAISES_NOTE);
-    matched += partial.partialCells;
-  }
-  return {
-    score: cellScores(matched, goldCells, predictedCells),
-    notes,
-    detail: { columns: match.assigned, goldRows: exact.goldRows, predictedRows: exact.predictedRows },
-  };
+  return scoreAlignedColumns(gold, predicted, { gold: pairs.map(([, g]) => g), predicted: pairs.map(([p]) => p), columns: match.assigned }, options, notes);
 }
