@@ -3,11 +3,10 @@ import type { TechniqueStep } from '../compare/sqlmorph/evalStep';
 import { ReadOnlyDatabase } from '../db/database';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
-import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, measurePair, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
+import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, fullRatioByScale, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
 import { IDENTICAL } from '../timing/estimate';
 import { measureOfficial, OFFICIAL_ITERATIONS } from '../timing/official';
 import { sameProgram } from '../timing/sameProgram';
-import { scaledCopy } from '../scale/scaledCopy';
 import { growthVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
 import { databaseExists, databasePath, EvalTask } from './tasks';
@@ -250,30 +249,23 @@ export async function scoreTask(db: ReadOnlyDatabase, task: EvalTask, options: E
   return result;
 }
 
-/** Full-execution timing at scale: fewer blocks than the headline (a trend, not a score), one data size each. */
-const SCALE_TIMING: Partial<FastTimingOptions> = { quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3 };
-
 /**
  * How the ratio grows with the data: the pair re-timed on copies of its database scaled ×N (built once and
  * cached; see scale/). Identical programs stay at 1. A copy or a size that times out is said, not guessed.
  */
 async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: EvalOptions): Promise<void> {
-  const byScale: Record<string, number | null> = {};
-  for (const factor of options.scales ?? []) {
-    if (plan.kind === 'identical') {
-      byScale[factor] = 1;
-      continue;
-    }
-    if (plan.kind !== 'time' || options.signal?.aborted) continue;
-    try {
-      const dbPath = factor === 1 ? plan.dbPath : await scaledCopy(plan.dbPath, factor, { schemaFile: options.schemaFile, dbId: result.db_id, cacheDir: options.scaleCacheDir });
-      const timing = await measurePair(freshConnectionTimer(dbPath, plan.gold), freshConnectionTimer(dbPath, plan.pred), { ...fastOptions(options), ...SCALE_TIMING }, options.signal);
-      byScale[factor] = timing.full!.ratio;
-    } catch (error) {
-      byScale[factor] = null;
-      result.notes.push(`×${factor}: ${(error as Error).message}`);
-    }
-  }
+  if (plan.kind === 'untimeable') return;
+  const byScale =
+    plan.kind === 'identical'
+      ? Object.fromEntries((options.scales ?? []).map((factor) => [factor, 1]))
+      : await fullRatioByScale(plan.dbPath, plan.gold, plan.pred, options.scales ?? [], {
+          ...fastOptions(options),
+          schemaFile: options.schemaFile,
+          dbId: result.db_id,
+          cacheDir: options.scaleCacheDir,
+          signal: options.signal,
+          onError: (factor, error) => result.notes.push(`×${factor}: ${error.message}`),
+        });
   result.time_ratio_by_scale = byScale;
   result.growth = growthVerdict(byScale);
 }

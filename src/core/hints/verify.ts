@@ -2,10 +2,9 @@ import { sameResultSet } from '../compare/executionMatch';
 import { rowKey } from '../compare/valueKey';
 import { ReadOnlyDatabase, Row } from '../db/database';
 import { readQuery, runnableBody } from '../db/readQuery';
-import { DEFAULT_FAST_TIMING, measureFast } from '../timing/fast';
+import { DEFAULT_FAST_TIMING, fullRatioByScale, measureFast } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { describeSpeed, growthVerdict, speedVerdict } from '../timing/verdict';
-import { scaledCopy } from '../scale/scaledCopy';
 import { Hint, Rewrite } from './types';
 
 export type VerdictStatus =
@@ -97,15 +96,7 @@ async function verifyRewrite(db: ReadOnlyDatabase, original: string, beforeRows:
   const verdict: Verdict = { status: speedVerdict(speedup), sameSet: set, sameBag: bagEqual, speedup, message: `${rows}; ${describeSpeed(speedup)}` };
   if (limits.scales?.length) {
     // How the gain grows with the data: the same pair on scaled copies (a trend, fewer blocks than the verdict).
-    const byScale: Record<string, number | null> = {};
-    for (const factor of limits.scales) {
-      try {
-        const path = factor === 1 ? db.path : await scaledCopy(db.path, factor, { schemaFile: limits.schemaFile });
-        byScale[factor] = (await measureFast(path, a.body, b.body, { ...timing, minBlocks: 2, maxBlocks: 3 })).full!.ratio;
-      } catch {
-        byScale[factor] = null;
-      }
-    }
+    const byScale = await fullRatioByScale(db.path, a.body, b.body, limits.scales, { ...timing, schemaFile: limits.schemaFile });
     verdict.growth = { byScale, verdict: growthVerdict(byScale, { faster: 'the rewrite', slower: 'the original' }) };
     verdict.message += `; ${verdict.growth.verdict}`;
   }

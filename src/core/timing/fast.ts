@@ -2,6 +2,7 @@ import { median } from 'simple-statistics';
 import { ReadOnlyDatabase, RunLimits } from '../db/database';
 import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
 import { rvesOutlook } from '../metrics/efficiency';
+import { scaledCopy } from '../scale/scaledCopy';
 import { TimedQuantity, TimingResult } from './types';
 
 /**
@@ -274,3 +275,33 @@ export async function timeInPasses(
     }
   }
 }
+
+/**
+ * t_first / t_second of full executions on copies of the database scaled by each factor (1: the database
+ * itself; copies built once and cached, see scale/), with fewer blocks than a verdict: a trend, not a score.
+ * A scale whose copy or timing fails (a timeout, most often) is null, and `onError` says why.
+ */
+export async function fullRatioByScale(
+  dbPath: string,
+  first: string,
+  second: string,
+  scales: readonly number[],
+  options: FastTimingOptions & { schemaFile?: string; dbId?: string; cacheDir?: string; signal?: AbortSignal; onError?: (factor: number, error: Error) => void },
+): Promise<Record<string, number | null>> {
+  const byScale: Record<string, number | null> = {};
+  for (const factor of scales) {
+    if (options.signal?.aborted) break;
+    try {
+      const path = factor === 1 ? dbPath : await scaledCopy(dbPath, factor, { schemaFile: options.schemaFile, dbId: options.dbId, cacheDir: options.cacheDir });
+      const timing = await measurePair(freshConnectionTimer(path, first), freshConnectionTimer(path, second), { ...options, ...SCALE_TIMING }, options.signal);
+      byScale[factor] = timing.full!.ratio;
+    } catch (error) {
+      byScale[factor] = null;
+      options.onError?.(factor, error as Error);
+    }
+  }
+  return byScale;
+}
+
+/** Scaled timing settles the full-execution ratio only, in 2 to 3 blocks. */
+const SCALE_TIMING: Partial<FastTimingOptions> = { quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3 };
