@@ -85,6 +85,8 @@ describe('ves-lens eval (a real process)', () => {
       assert.ok(q.rves_time_ratio > 0, 'R-VES has its own ratio, from mini_dev\'s protocol');
       assert.equal(q.rves, Math.sqrt(q.rves_reward), 'official mode: the reward of the official ratio, as the script');
       assert.ok(q.notes.some((n: string) => /R-VES timing: \d+ of 4 ratios dropped/.test(n)));
+      // The quantity fast mode estimates, from the same samples: within the range of the single ratios.
+      assert.ok(q.time_ratio_typical > 0 && q.rves_time_ratio_typical > 0, 'official mode reports the typical ratio too');
     }
   });
 

@@ -149,6 +149,25 @@ describe('fast protocol on synthetic samplers', () => {
     assert.ok(outlook.expectedContribution > Math.sqrt(0.75) && outlook.expectedContribution < 1);
   });
 
+  it('stops each quantity on its own: a clear R-VES bucket does not wait for a first-row ratio still moving', async () => {
+    // First row: ratio 1 with heavy noise (never within the precision, so it runs to maxBlocks); all rows: ratio 3.
+    const [noisyGold, noisyPred] = syntheticPair(1, 1, 0.5, 21);
+    const [clearGold, clearPred] = syntheticPair(3, 1, 0.02, 22);
+    const executions = { 'first-row': 0, full: 0 };
+    const timer = (first: ExecutionTimer, full: ExecutionTimer): ExecutionTimer => (quantity, limits) => {
+      executions[quantity]++;
+      return quantity === 'first-row' ? first(quantity, limits) : full(quantity, limits);
+    };
+    const options: FastTimingOptions = { ...SYNTHETIC, quantities: ['first-row', 'full'], settle: { ratioOf: ['first-row'], bucketOf: ['full'] } };
+    const pair = new PairTimer(timer(noisyGold, clearGold), timer(noisyPred, clearPred), options);
+    const timing = await runPairTimer(pair);
+    assert.equal(timing['first-row']!.blocks, options.maxBlocks);
+    assert.equal(timing.full!.blocks, options.minBlocks);
+    assert.match(timing['first-row']!.note!, /not settled/);
+    assert.doesNotMatch(timing.full!.note!, /not settled/);
+    assert.ok(executions.full < executions['first-row'], JSON.stringify(executions));
+  });
+
   it('never flips a settled reward between repeat runs, and its intervals cover repeat runs', async () => {
     // Ratios a fair way from the bucket edges (0.25, 0.5, 1, 2), and the noise of a sub-millisecond query.
     const truths = [0.15, 0.35, 0.7, 1.4, 3, 5];

@@ -137,6 +137,7 @@ function applyHeadline(result: QuestionResult, timing: TimingResult): void {
   result.pred_ms = timing.predMs;
   result.runs = timing.runs;
   result.timing = timing.protocol;
+  if (timing.typicalRatio !== undefined) result.time_ratio_typical = timing.typicalRatio;
   if (timing.note) result.notes.push(timing.note);
 }
 
@@ -151,6 +152,7 @@ function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rve
   if (!rves || !options.metrics.includes('rves')) return;
   result.rves_time_ratio = rves.ratio;
   result.rves_time_ratio_interval = [rves.low, rves.high];
+  if (rves.typicalRatio !== undefined) result.rves_time_ratio_typical = rves.typicalRatio;
   if (rves !== headline && rves.note) result.notes.push(`R-VES timing: ${rves.note}`);
   if (rves.spread) {
     // Fast timing knows how far a repeat run may move: the reward is the expected one over the buckets a

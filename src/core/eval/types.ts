@@ -54,6 +54,9 @@ export interface QuestionResult {
   /** The ratio R-VES is computed from (mini_dev's quantity: every row fetched, connection closed), with its interval. */
   rves_time_ratio: number | null;
   rves_time_ratio_interval: [number, number] | null;
+  /** Official timing: the median single-execution ratio of each quantity, what fast mode estimates (the official mean also carries timing noise). */
+  time_ratio_typical?: number;
+  rves_time_ratio_typical?: number;
   /** Gold and prediction compile to the same SQLite program: ratio exactly 1, not timed. */
   same_program: boolean | null;
   /** With --scales: the full-execution ratio on copies of the database scaled ×N (null where it timed out), and what it says. */

@@ -15,7 +15,11 @@ import { median } from 'simple-statistics';
  * both runs carry noise), and the bucket probabilities of R-VES are those of a repeat run too.
  */
 export interface RatioEstimate {
-  /** Mean per-iteration ratio, as the official protocols average it (log-normal correction of the geometric mean). */
+  /**
+   * The typical ratio: the geometric centre of the block medians. Not the arithmetic mean of single-execution
+   * ratios the official scripts average: that mean also carries timing noise (see official.ts), which is not
+   * a property of either query.
+   */
   ratio: number;
   /** 95 % interval for the ratio a repeat run reports. */
   low: number;
@@ -30,7 +34,7 @@ export interface RatioEstimate {
  * `bench/timing.mjs` (coverage of a second run by the first run's intervals): ratios move by a few per cent
  * between runs even when the blocks of one run agree closely.
  */
-export const BLOCK_PRIOR = { logSd: 0.075, df: 4 } as const;
+export const BLOCK_PRIOR = { logSd: 0.09, df: 4 } as const;
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const mean = (values: readonly number[]) => sum(values) / values.length;
@@ -39,12 +43,6 @@ const mean = (values: readonly number[]) => sum(values) / values.length;
 export function estimateRatio(
   blocks: readonly (readonly number[])[],
   prior: { logSd: number; df: number } = BLOCK_PRIOR,
-  /**
-   * How much more a single execution's log ratio varies than one iteration's: an iteration that averages kg
-   * gold and kp predicted executions has about 2 / (1/kg + 1/kp) times less variance than the official
-   * scripts' single-execution ratios, whose mean the estimate must match.
-   */
-  singleExecutionVarianceScale = 1,
 ): RatioEstimate {
   const logBlocks = blocks.filter((block) => block.length > 0).map((block) => block.map((ratio) => Math.log(Math.max(ratio, 1e-12))));
   if (logBlocks.length === 0) throw new Error('estimateRatio of no samples');
@@ -57,12 +55,7 @@ export function estimateRatio(
   const variance = (prior.df * prior.logSd ** 2 + (b - 1) * blockVariance) / df;
   const logSe = Math.sqrt(variance / b);
 
-  // The official scripts average ratios, not log ratios: E[ratio] = exp(μ + σ²/2) for log-normal noise, with
-  // σ taken robustly (MAD) so that one scheduling spike does not inflate it.
-  const rounds = logBlocks.flat();
-  const roundMedian = median(rounds);
-  const robustSd = 1.4826 * median(rounds.map((x) => Math.abs(x - roundMedian)));
-  const ratio = Math.exp(center + Math.min(robustSd ** 2 * singleExecutionVarianceScale, 0.25) / 2);
+  const ratio = Math.exp(center);
 
   const halfWidth = jStat.studentt.inv(0.975, df) * Math.SQRT2 * logSe;
   return { ratio, low: ratio * Math.exp(-halfWidth), high: ratio * Math.exp(halfWidth), logSe, df };

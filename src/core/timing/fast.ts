@@ -11,11 +11,12 @@ import { TimedQuantity, TimingResult } from './types';
  * - each execution runs on a fresh read-only connection opened outside the timed span, as both official
  *   scripts do, and times what the metric's script times (first row: DAMO's VES; every row and the close:
  *   mini_dev's R-VES);
- * - an iteration is one predicted and one gold execution, as in the scripts, in alternating order (which
- *   cancels drift and order effects); each iteration gives the ratio t_gold / t_pred;
+ * - an iteration is one predicted and one gold execution, as in the scripts (prediction first in `eval`, as
+ *   they run; alternating for comparisons of our own); each iteration gives the ratio t_gold / t_pred;
  * - iterations come in blocks taken at separated moments (in `eval`, one block per pass over all questions),
  *   and the interval includes the spread between blocks (see estimate.ts); a block holds enough iterations to
- *   span `minBlockMs`, so sub-millisecond queries are averaged over many;
+ *   span `minBlockMs`, so a sub-millisecond pair's block median is taken over many;
+ * - the ratio is the typical one (block medians), not the mean of single-execution ratios (see estimate.ts);
  * - a pair stops as soon as what was asked is settled (the R-VES bucket with `bucketConfidence`, the ratio
  *   within `precision`), or when it has used its blocks or budget; then it says so.
  */
@@ -33,9 +34,6 @@ export interface FastTimingOptions {
    * iteration, which cancels it (for comparisons of our own: hints, index advice).
    */
   order: 'pred-first' | 'alternate';
-  /** A query faster than this is executed several times per sample (each on its own fresh connection, at most `maxSampleRepetitions`), so one slow wake-up does not make a ratio. */
-  minSampleMs: number;
-  maxSampleRepetitions: number;
   /** A block repeats iterations until it spans about this long (at least `minIterations`, at most `maxIterations`). */
   minBlockMs: number;
   minIterations: number;
@@ -57,13 +55,11 @@ export const DEFAULT_FAST_TIMING: FastTimingOptions = {
   minBlocks: 3,
   maxBlocks: 4,
   order: 'alternate',
-  minSampleMs: 0.4,
-  maxSampleRepetitions: 4,
   minBlockMs: 2.5,
   minIterations: 2,
   maxIterations: 16,
   pairBudgetMs: 800,
-  precision: 0.15,
+  precision: 0.16,
   bucketConfidence: 0.99,
   blockPauseMs: 15,
   timeoutMs: 30_000,
@@ -82,16 +78,16 @@ const LONG_ITERATION_MS = 20;
 
 /** One iteration: the gold and predicted milliseconds of one quantity (each a sample's mean). */
 type Iteration = { gold: number; pred: number };
-/** A block: the iterations of each quantity timed. */
-type Block = Partial<Record<TimedQuantity, Iteration[]>>;
 
-/** The timing state of one pair: blocks of iterations, added one block at a time. */
+/**
+ * The timing state of one pair: blocks of iterations, added one block at a time. Each quantity keeps its own
+ * blocks and stops on its own: an R-VES bucket settled in three blocks need not wait while the first-row ratio
+ * is still being pinned down (q738's gold takes 80 ms to drain but 0.3 ms to its first row).
+ */
 export class PairTimer {
-  private readonly blocks: Block[] = [];
+  private readonly blocks: Partial<Record<TimedQuantity, Iteration[][]>> = {};
   /** Iterations per block of each quantity: cheap quantities get more, so that each block spans minBlockMs. */
   private readonly iterationsPerBlock: Partial<Record<TimedQuantity, number>> = {};
-  /** Executions per sample of each query and quantity: a sub-millisecond query is averaged over a few. */
-  private readonly repetitions: Partial<Record<TimedQuantity, { gold: number; pred: number }>> = {};
   private spentMs = 0;
   private warmedUp = false;
 
@@ -101,90 +97,89 @@ export class PairTimer {
     readonly options: FastTimingOptions = DEFAULT_FAST_TIMING,
     /** Interrupts a running execution when aborted. */
     private readonly signal?: AbortSignal,
-  ) {}
+  ) {
+    for (const quantity of options.quantities) this.blocks[quantity] = [];
+  }
 
-  /** Milliseconds per execution of one query, averaged over `repetitions` executions. */
-  private async sample(timer: ExecutionTimer, quantity: TimedQuantity, repetitions: number): Promise<number> {
-    const limits = { deadline: performance.now() + this.options.timeoutMs, budgetMs: this.options.timeoutMs, signal: this.signal };
-    let total = 0;
-    for (let i = 0; i < repetitions; i++) total += await timer(quantity, limits);
-    return total / repetitions;
+  /** One execution, in milliseconds. Single executions, as the official scripts time them: a sub-millisecond query's occasional stall is left to the block medians, not averaged into a sample. */
+  private execute(timer: ExecutionTimer, quantity: TimedQuantity): Promise<number> {
+    return timer(quantity, { deadline: performance.now() + this.options.timeoutMs, budgetMs: this.options.timeoutMs, signal: this.signal });
   }
 
   private async iteration(quantity: TimedQuantity, index: number): Promise<Iteration> {
-    const { gold: goldReps, pred: predReps } = this.repetitions[quantity] ?? { gold: 1, pred: 1 };
     if (this.options.order === 'pred-first' || index % 2 === 0) {
-      const pred = await this.sample(this.pred, quantity, predReps);
-      return { pred, gold: await this.sample(this.gold, quantity, goldReps) };
+      const pred = await this.execute(this.pred, quantity);
+      return { pred, gold: await this.execute(this.gold, quantity) };
     }
-    const gold = await this.sample(this.gold, quantity, goldReps);
-    return { gold, pred: await this.sample(this.pred, quantity, predReps) };
+    const gold = await this.execute(this.gold, quantity);
+    return { gold, pred: await this.execute(this.pred, quantity) };
   }
 
   private async warmUp(): Promise<void> {
     // The first iterations warm the OS page cache and the JIT, and size the blocks; they are not kept.
-    const { minBlockMs, minIterations, maxIterations, minSampleMs, maxSampleRepetitions } = this.options;
-    const repetitionsFor = (ms: number) => Math.min(maxSampleRepetitions, Math.max(1, Math.ceil(minSampleMs / Math.max(0.001, ms))));
+    const { minBlockMs, minIterations, maxIterations } = this.options;
     for (const quantity of this.options.quantities) {
       // A second warm-up iteration only pays off for short queries (JIT, caches); a long one is warm after one.
       const warm = [await this.iteration(quantity, 0)];
       if (warm[0].gold + warm[0].pred < LONG_ITERATION_MS) warm.push(await this.iteration(quantity, 1));
-      const gold = Math.min(...warm.map((it) => it.gold));
-      const pred = Math.min(...warm.map((it) => it.pred));
-      this.repetitions[quantity] = { gold: repetitionsFor(gold), pred: repetitionsFor(pred) };
-      const iterationMs = gold * this.repetitions[quantity]!.gold + pred * this.repetitions[quantity]!.pred;
-      this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(minIterations, Math.ceil(minBlockMs / Math.max(0.001, iterationMs))));
+      const iterationMs = Math.min(...warm.map((it) => it.gold + it.pred));
+      // A long iteration is a block on its own: its median needs no company, and each one costs real time.
+      const fewest = iterationMs >= LONG_ITERATION_MS ? 1 : minIterations;
+      this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(fewest, Math.ceil(minBlockMs / Math.max(0.001, iterationMs))));
     }
     this.warmedUp = true;
   }
 
-  /** Adds one block of iterations. */
+  /** Adds one block of iterations to each quantity not yet done. */
   async runBlock(): Promise<void> {
     const started = performance.now();
     if (!this.warmedUp) await this.warmUp();
-    const block: Block = {};
-    for (const quantity of this.options.quantities) {
+    for (const quantity of this.options.quantities.filter((q) => !this.quantityDone(q))) {
+      const taken = this.blocks[quantity]!;
       const iterations: Iteration[] = [];
-      for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, this.blocks.length + i));
-      block[quantity] = iterations;
+      for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, taken.length + i));
+      taken.push(iterations);
     }
-    this.blocks.push(block);
     this.spentMs += performance.now() - started;
   }
 
-  /** Blocks taken so far. */
+  /** Blocks taken so far (of the quantity timed longest). */
   get blockCount(): number {
-    return this.blocks.length;
+    return Math.max(0, ...this.options.quantities.map((q) => this.blocks[q]!.length));
   }
 
   estimate(quantity: TimedQuantity): RatioEstimate {
-    const { gold, pred } = this.repetitions[quantity] ?? { gold: 1, pred: 1 };
-    const ratios = this.blocks.map((block) => block[quantity]!.map((it) => it.gold / Math.max(it.pred, 1e-6)));
-    return estimateRatio(ratios, BLOCK_PRIOR, 2 / (1 / gold + 1 / pred));
+    const ratios = this.blocks[quantity]!.map((block) => block.map((it) => it.gold / Math.max(it.pred, 1e-6)));
+    return estimateRatio(ratios, BLOCK_PRIOR);
   }
 
-  /** Everything asked is settled, or the pair may not take more time. */
+  /** Every quantity is settled, or the pair may not take more time. */
   get done(): boolean {
+    return this.options.quantities.every((q) => this.quantityDone(q));
+  }
+
+  private quantityDone(quantity: TimedQuantity): boolean {
     const { options } = this;
-    if (this.blocks.length < options.minBlocks) return false;
-    if (this.blocks.length >= options.maxBlocks || this.spentMs >= options.pairBudgetMs) return true;
-    return this.settled;
+    const taken = this.blocks[quantity]!.length;
+    if (taken < options.minBlocks) return false;
+    return taken >= options.maxBlocks || this.spentMs >= options.pairBudgetMs || this.quantitySettled(quantity);
   }
 
   /** What was asked is known well enough: the ratio within the precision, the R-VES bucket with its confidence. */
   get settled(): boolean {
+    return this.options.quantities.every((q) => this.quantitySettled(q));
+  }
+
+  private quantitySettled(quantity: TimedQuantity): boolean {
     const { options } = this;
-    const precise = options.settle.ratioOf.every((q) => {
-      const e = this.estimate(q);
-      return Math.log(e.high / e.ratio) <= options.precision;
-    });
+    if (this.blocks[quantity]!.length === 0) return false;
+    const estimate = this.estimate(quantity);
+    const precise = Math.log(estimate.high / estimate.ratio) <= options.precision;
+    if (options.settle.ratioOf.includes(quantity) && !precise) return false;
     // A ratio known to within the precision that still straddles a bucket edge sits on the edge: more
     // blocks would not settle it, and its bucket probabilities already say what a repeat run would do.
-    const bucketKnown = options.settle.bucketOf.every((q) => {
-      const e = this.estimate(q);
-      return !rvesOutlook(probabilityBelowFor(e), options.bucketConfidence).uncertain || Math.log(e.high / e.ratio) <= options.precision;
-    });
-    return precise && bucketKnown;
+    if (options.settle.bucketOf.includes(quantity) && !precise) return !rvesOutlook(probabilityBelowFor(estimate), options.bucketConfidence).uncertain;
+    return true;
   }
 
   /** The timing of each quantity timed. */
@@ -194,10 +189,11 @@ export class PairTimer {
 
   result(quantity: TimedQuantity): TimingResult {
     const estimate = this.estimate(quantity);
-    const iterations = this.blocks.flatMap((block) => block[quantity]!);
+    const blocks = this.blocks[quantity]!;
+    const iterations = blocks.flat();
     const goldSamples = iterations.map((it) => it.gold);
     const predSamples = iterations.map((it) => it.pred);
-    const unsettled = this.settled ? '' : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
+    const unsettled = this.quantitySettled(quantity) ? '' : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
     return {
       protocol: 'fast',
       quantity,
@@ -205,20 +201,15 @@ export class PairTimer {
       low: estimate.low,
       high: estimate.high,
       spread: { logSe: estimate.logSe, df: estimate.df },
-      runs: iterations.length * Math.min(this.repetitions[quantity]?.gold ?? 1, this.repetitions[quantity]?.pred ?? 1),
-      blocks: this.blocks.length,
+      runs: iterations.length,
+      blocks: blocks.length,
       goldMs: median(goldSamples),
       predMs: median(predSamples),
       goldSamples,
       predSamples,
-      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${this.blocks.length} blocks${repeated(this.repetitions[quantity])}${unsettled}`,
+      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${blocks.length} blocks${unsettled}`,
     };
   }
-}
-
-function repeated(repetitions: { gold: number; pred: number } | undefined): string {
-  if (!repetitions || (repetitions.gold === 1 && repetitions.pred === 1)) return '';
-  return `; each sample averages gold ${repetitions.gold}× and prediction ${repetitions.pred}× (sub-millisecond queries)`;
 }
 
 /** Probability that a repeat run's ratio stays below a threshold, for an estimate. */

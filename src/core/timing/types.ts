@@ -14,6 +14,8 @@ export interface TimingResult {
   /** fast: 95 % interval for a repeat run's ratio; official: mean ± 1.96 standard errors. */
   low: number;
   high: number;
+  /** official: the median single-execution ratio, the quantity fast mode estimates (the mean above also carries timing noise). */
+  typicalRatio?: number;
   /** fast: log-scale standard error of the run's ratio and its degrees of freedom (bucket probabilities use them). */
   spread?: { logSe: number; df: number };
   /** How many times each query was executed while timing. */
