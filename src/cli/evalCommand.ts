@@ -15,7 +15,7 @@ import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
 import { efficiencyNotes, failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
-import { checkScoringOptions, loadScoringInputs } from './scoringInputs';
+import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import { checkOutputFile, parseScales, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface EvalCommandOptions extends TechniqueCliOptions {
@@ -153,13 +153,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     const report = evalReport(
       await toolInfo(),
       {
-        questions: options.questions,
-        predictions: options.predictions,
-        prediction_format: predictionFile.format,
-        pairing: predictionFile.pairing,
-        gold: options.gold ?? null,
-        gold_from: goldFrom,
-        db_root: options.dbRoot,
+        ...scoringInputsJson(options, { predictionFile, goldFrom }),
         metrics,
         timing,
         timeout_s: timeoutMs / 1000,

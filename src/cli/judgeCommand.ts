@@ -15,7 +15,7 @@ import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
 import { defaultCacheDir, ReplyCache } from '../core/llm/replyCache';
 import { headlineProblems, problemList } from '../core/report/terminal';
 import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
-import { checkScoringOptions, loadScoringInputs } from './scoringInputs';
+import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 
 export interface JudgeCommandOptions {
   questions: string;
@@ -185,13 +185,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     const report = {
       tool: await toolInfo(),
       inputs: {
-        questions: options.questions,
-        predictions: options.predictions,
-        prediction_format: predictionFile.format,
-        pairing: predictionFile.pairing,
-        gold: options.gold ?? null,
-        gold_from: goldFrom,
-        db_root: options.dbRoot,
+        ...scoringInputsJson(options, { predictionFile, goldFrom }),
         method,
         endpoint: chatCompletionsUrl(endpoint),
         model: options.model,

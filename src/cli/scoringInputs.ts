@@ -51,3 +51,16 @@ export function loadScoringInputs(options: ScoringInputOptions, goldFromOption: 
   const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
   return { questionFile, predictionFile, goldFile, goldFrom, problems, tasks };
 }
+
+/** The `inputs` block both reports open with: which files were read, how they were paired, which gold was used. */
+export function scoringInputsJson(options: ScoringInputOptions, inputs: Pick<ScoringInputs, 'predictionFile' | 'goldFrom'>) {
+  return {
+    questions: options.questions,
+    predictions: options.predictions,
+    prediction_format: inputs.predictionFile.format,
+    pairing: inputs.predictionFile.pairing,
+    gold: options.gold ?? null,
+    gold_from: inputs.goldFrom,
+    db_root: options.dbRoot,
+  };
+}
