@@ -3,6 +3,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as sqlite3 from '@vscode/sqlite3';
+import { after, before } from 'node:test';
+import { ReadOnlyDatabase } from '../src/core/db/database';
+import { readSchema, SchemaInfo } from '../src/core/db/schema';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
@@ -14,6 +17,19 @@ export function birdDataMissing(): string | false {
   if (fs.existsSync(BIRD_DATA)) return false;
   if (process.env.CI) throw new Error(`shared BIRD data not found at ${BIRD_DATA}`);
   return `shared BIRD data not found at ${BIRD_DATA}`;
+}
+
+/** The sample superhero database every engine test reads (the real BIRD file, 750 heroes). */
+export const SAMPLE_SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
+
+/** Opens the sample superhero database read-only with its schema before a describe block's tests, closes it after. */
+export function useSampleSuperhero(receive: (opened: { db: ReadOnlyDatabase; schema: SchemaInfo }) => void): void {
+  let db: ReadOnlyDatabase | undefined;
+  before(async () => {
+    db = await ReadOnlyDatabase.open(SAMPLE_SUPERHERO);
+    receive({ db, schema: await readSchema(db) });
+  });
+  after(() => db?.close());
 }
 
 export function tempDir(prefix = 'ves-lens-test-'): string {

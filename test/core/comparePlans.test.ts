@@ -1,25 +1,19 @@
 // comparePlans never says "the same steps" (an empty list) for plans that differ: a query with no plan at all,
 // or a gold with an extra CO-ROUTINE whose rule cost is 250 against the prediction's 150.
 import { strict as assert } from 'node:assert';
-import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
-import { readSchema, SchemaInfo } from '../../src/core/db/schema';
+import { SchemaInfo } from '../../src/core/db/schema';
 import { comparePlans } from '../../src/core/plan/comparePlans';
 import { explainQuery, explainRows } from '../../src/core/plan/explain';
 import { parsePlanText } from '../../src/core/plan/parsePlan';
-import { REPO_ROOT } from '../helpers';
+import { useSampleSuperhero } from '../helpers';
 
-const SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 
 describe('comparePlans: what differs, never "the same steps" when they differ', () => {
   let db: ReadOnlyDatabase;
   let schema: SchemaInfo;
-  before(async () => {
-    db = await ReadOnlyDatabase.open(SUPERHERO);
-    schema = await readSchema(db);
-  });
-  after(() => db.close());
+  useSampleSuperhero((opened) => ({ db, schema } = opened));
 
   it('says which query has no plan (an error, a refusal)', async () => {
     const gold = await explainQuery(db, 'SELECT superhero_name FROM superhero', schema);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sameResultSet } from '../../src/core/compare/executionMatch';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
 import { readQuery } from '../../src/core/db/readQuery';
@@ -11,9 +11,8 @@ import { RULES } from '../../src/core/hints/rules';
 import { prefixUpperBound } from '../../src/core/hints/rules/functionOnColumn';
 import { Hint } from '../../src/core/hints/types';
 import { verifyHint } from '../../src/core/hints/verify';
-import { BIRD_DATA, birdDataMissing, makeDatabase, REPO_ROOT, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, makeDatabase, REPO_ROOT, tempDir, useSampleSuperhero } from '../helpers';
 
-const SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 
 /** Each rule: a statement it must flag (on the superhero schema) and the exact text it flags. */
 const POSITIVE: [string, string, string][] = [
@@ -77,11 +76,7 @@ const NEGATIVE: [string, string][] = [
 describe('hint rules on the superhero schema', () => {
   let db: ReadOnlyDatabase;
   let schema: SchemaInfo;
-  before(async () => {
-    db = await ReadOnlyDatabase.open(SUPERHERO);
-    schema = await readSchema(db);
-  });
-  after(() => db.close());
+  useSampleSuperhero((opened) => ({ db, schema } = opened));
   const hintsOf = (sql: string) => analyzeSql(sql, { schema }).flatMap((s) => s.hints);
 
   it('every rule has a stable id, a title and a one-page doc', () => {
@@ -156,11 +151,7 @@ describe('hint rules on the superhero schema', () => {
 describe('VL002 in both directions, never claiming either without a measurement (issue 8, items 11 and 13)', () => {
   let db: ReadOnlyDatabase;
   let schema: SchemaInfo;
-  before(async () => {
-    db = await ReadOnlyDatabase.open(SUPERHERO);
-    schema = await readSchema(db);
-  });
-  after(() => db.close());
+  useSampleSuperhero((opened) => ({ db, schema } = opened));
   const vl002 = (sql: string, s = schema) => analyzeSql(sql, { schema: s }).flatMap((x) => x.hints).filter((h) => h.rule === 'VL002');
 
   it('a LEFT JOIN makes a NOT NULL column nullable: COUNT(*) would change 747 into 750, so no hint', async () => {

@@ -1,17 +1,16 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
-import { readSchema, SchemaInfo } from '../../src/core/db/schema';
+import { SchemaInfo } from '../../src/core/db/schema';
 import { tableAliases } from '../../src/core/plan/aliases';
 import { comparePlans } from '../../src/core/plan/comparePlans';
 import { explainQuery, walkPlan } from '../../src/core/plan/explain';
 import { buildPlanTree, parseDetail, parsePlanText, PlanNode } from '../../src/core/plan/parsePlan';
-import { REPO_ROOT } from '../helpers';
+import { REPO_ROOT, useSampleSuperhero } from '../helpers';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'plans');
-const SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 
 /** A node with only the fields it sets, as the fixture files write them. */
 function compact(node: PlanNode): Record<string, unknown> {
@@ -65,11 +64,7 @@ describe('alias resolution', () => {
 describe('explain on the real superhero database', () => {
   let db: ReadOnlyDatabase;
   let schema: SchemaInfo;
-  before(async () => {
-    db = await ReadOnlyDatabase.open(SUPERHERO);
-    schema = await readSchema(db);
-  });
-  after(() => db.close());
+  useSampleSuperhero((opened) => ({ db, schema } = opened));
 
   it('reads row counts and resolves aliases to tables', async () => {
     assert.equal(schema.tables.get('superhero')?.rowCount, 750);
