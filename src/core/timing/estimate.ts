@@ -16,7 +16,7 @@ import { median } from 'simple-statistics';
  */
 export interface RatioEstimate {
   /**
-   * The typical ratio: the geometric centre of the block medians. Not the arithmetic mean of single-execution
+   * The typical ratio: the median of the block medians (log scale). Not the arithmetic mean of single-execution
    * ratios the official scripts average: that mean also carries timing noise (see official.ts), which is not
    * a property of either query.
    */
@@ -48,9 +48,12 @@ export function estimateRatio(
   if (logBlocks.length === 0) throw new Error('estimateRatio of no samples');
   // Each block is summarised by its median: a scheduling spike in one iteration must not move a block.
   const blockMeans = logBlocks.map((block) => median(block));
-  const center = mean(blockMeans);
   const b = blockMeans.length;
-  const blockVariance = b > 1 ? sum(blockMeans.map((y) => (y - center) ** 2)) / (b - 1) : 0;
+  const blockMean = mean(blockMeans);
+  const blockVariance = b > 1 ? sum(blockMeans.map((y) => (y - blockMean) ** 2)) / (b - 1) : 0;
+  // The centre is the median block: one block caught in a stall (a busy neighbour for a few milliseconds)
+  // widens the interval through the variance but does not drag the ratio with it.
+  const center = median(blockMeans);
   const df = prior.df + b - 1;
   const variance = (prior.df * prior.logSd ** 2 + (b - 1) * blockVariance) / df;
   const logSe = Math.sqrt(variance / b);

@@ -11,8 +11,8 @@ import { TimedQuantity, TimingResult } from './types';
  * - each execution runs on a fresh read-only connection opened outside the timed span, as both official
  *   scripts do, and times what the metric's script times (first row: DAMO's VES; every row and the close:
  *   mini_dev's R-VES);
- * - an iteration is one predicted and one gold execution, as in the scripts (prediction first in `eval`, as
- *   they run; alternating for comparisons of our own); each iteration gives the ratio t_gold / t_pred;
+ * - an iteration is one predicted and one gold execution, as in the scripts, in alternating order (which
+ *   cancels drift and cold starts); each iteration gives the ratio t_gold / t_pred;
  * - iterations come in blocks taken at separated moments (in `eval`, one block per pass over all questions),
  *   and the interval includes the spread between blocks (see estimate.ts); a block holds enough iterations to
  *   span `minBlockMs`, so a sub-millisecond pair's block median is taken over many;
@@ -28,12 +28,6 @@ export interface FastTimingOptions {
   /** Blocks before a pair may stop (the spread between blocks needs a few), and at most. */
   minBlocks: number;
   maxBlocks: number;
-  /**
-   * `pred-first`: every iteration runs the prediction, then the gold, as both official scripts do (the second
-   * query meets warmer caches, a small bias the official numbers carry); `alternate` swaps the order every
-   * iteration, which cancels it (for comparisons of our own: hints, index advice).
-   */
-  order: 'pred-first' | 'alternate';
   /** A block repeats iterations until it spans about this long (at least `minIterations`, at most `maxIterations`). */
   minBlockMs: number;
   minIterations: number;
@@ -54,8 +48,7 @@ export const DEFAULT_FAST_TIMING: FastTimingOptions = {
   settle: { ratioOf: ['first-row'], bucketOf: ['full'] },
   minBlocks: 3,
   maxBlocks: 4,
-  order: 'alternate',
-  minBlockMs: 2.5,
+  minBlockMs: 1.8,
   minIterations: 2,
   maxIterations: 16,
   pairBudgetMs: 800,
@@ -107,7 +100,8 @@ export class PairTimer {
   }
 
   private async iteration(quantity: TimedQuantity, index: number): Promise<Iteration> {
-    if (this.options.order === 'pred-first' || index % 2 === 0) {
+    // Which query runs first swaps every iteration: the first one after other work meets colder caches.
+    if (index % 2 === 0) {
       const pred = await this.execute(this.pred, quantity);
       return { pred, gold: await this.execute(this.gold, quantity) };
     }
