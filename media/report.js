@@ -17,6 +17,24 @@ const FAILURE_RANK = { gold_error: 0, prediction_error: 1, timeout: 2, refused: 
 let report = { file: '', rows: [], result: null, running: false, progress: '' };
 let view = { text: '', outcome: 'all', database: 'all', difficulty: 'all', failuresFirst: false, sort: { key: 'question_id', descending: false } };
 
+// ---- the judge column: the latest judgement of each question (made in the editor), when there is any --------
+let judgements = {}; // question id → JudgeFlag (src/shared/webviewMessages.ts)
+/** A row's judgement: the verdict counts only for the same prediction; the Refuter's flags are the question's. */
+function judgementOf(row) {
+  const flag = judgements[String(row.question_id)];
+  if (!flag) return null;
+  return { ...flag, sameSql: flag.predictedSql.trim() === String(row.predicted_sql ?? '').trim() };
+}
+function judgeCell(row) {
+  const j = judgementOf(row);
+  if (!j) return h('td', { className: 'muted' }, '');
+  const flags = [j.goldFlagged ? 'gold flagged' : null, j.ambiguity].filter(Boolean);
+  const verdict = !j.sameSql ? '' : j.score === null ? 'no verdict' : String(j.score);
+  const title = [j.sameSql ? `judge (${j.model}): ${j.error ?? (j.score === 1 ? 'answers the question' : 'does not answer the question')}` : 'judged for another prediction of this question', j.judgement ? `Refuter: ${j.judgement}` : ''].filter(Boolean).join('\n');
+  return h('td', { className: 'judge-cell', title }, verdict, flags.length ? [verdict ? ' · ' : '', icon('warning'), ` ${flags.join(', ')}`] : '');
+}
+const judgeColumns = () => (report.rows.some((row) => judgementOf(row)) ? [['judge', 'judge']] : []);
+
 const outcomeText = (o) => OUTCOME_LABELS[o] ?? String(o).replace('_', ' ');
 const msText = (n) => (n === null || n === undefined ? '–' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3));
 
@@ -48,7 +66,7 @@ function matches(row) {
 
 function visibleRows() {
   const { key, descending } = view.sort;
-  const value = (row) => (key === 'outcome' ? FAILURE_RANK[row.outcome] ?? 9 : row[key]);
+  const value = (row) => (key === 'outcome' ? FAILURE_RANK[row.outcome] ?? 9 : key === 'judge' ? (judgementOf(row)?.sameSql ? judgementOf(row).score : undefined) : row[key]);
   return report.rows.filter(matches).sort((a, b) => {
     if (view.failuresFirst) {
       const rank = (FAILURE_RANK[a.outcome] ?? 9) - (FAILURE_RANK[b.outcome] ?? 9);
@@ -73,12 +91,14 @@ function cellOf(row, key) {
     case 'gold_ms': case 'pred_ms': return h('td', { className: 'num', title: row.same_program ? 'same program as gold: not timed' : undefined }, row.same_program ? '–' : msText(row[key]));
     case 'reason': return h('td', { className: 'reason' }, plain(row.reason));
     case 'ex': return h('td', { className: 'num' }, String(row.ex));
+    case 'judge': return judgeCell(row);
     default: return h('td', { className: COLUMNS.find(([k]) => k === key)?.[2] === 'num' ? 'num' : '' }, plain(row[key]));
   }
 }
 
 function questionTable(rows) {
-  const header = COLUMNS.map(([key, label, kind]) => h('th', { className: kind === 'num' ? 'num' : '', scope: 'col', 'aria-sort': view.sort.key === key ? (view.sort.descending ? 'descending' : 'ascending') : 'none' },
+  const columns = [...COLUMNS, ...judgeColumns()];
+  const header = columns.map(([key, label, kind]) => h('th', { className: kind === 'num' ? 'num' : '', scope: 'col', 'aria-sort': view.sort.key === key ? (view.sort.descending ? 'descending' : 'ascending') : 'none' },
     h('button', { onclick: () => { view.sort = { key, descending: view.sort.key === key ? !view.sort.descending : false }; drawTable(); } }, label, view.sort.key === key ? (view.sort.descending ? ' ▼' : ' ▲') : '')));
   return h('table', { className: 'questions' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { className: 'sr-only' }, 'entry')), header)),
@@ -87,7 +107,7 @@ function questionTable(rows) {
         h('td', {}, row.location
           ? h('button', { className: 'icon-button jump', title: `go to the entry in the prediction file (line ${row.location.line + 1})`, 'aria-label': `go to question ${row.question_id} in the prediction file`, onclick: (e) => { e.stopPropagation(); jumpTo(row); } }, icon('go-to-file'))
           : null),
-        COLUMNS.map(([key]) => cellOf(row, key))))));
+        columns.map(([key]) => cellOf(row, key))))));
 }
 
 function option(value, label, selected) {
@@ -120,7 +140,7 @@ function drawTable() {
   const rows = visibleRows();
   document.getElementById('shown').textContent = `${rows.length} of ${report.rows.length} questions shown${rows.length < report.rows.length ? ' (filtered)' : ''}`;
   slot.replaceChildren(rows.length ? questionTable(rows) : h('p', { className: 'muted' }, report.rows.length ? 'no question matches the filters' : 'no question scored yet'));
-  remember({ type: 'restored', report, view });
+  remember({ type: 'restored', report, view, judgements });
 }
 
 function statusLine() {
@@ -177,9 +197,13 @@ function handle(data) {
     report.running = false;
     render(h('h1', {}, 'Evaluation report'), h('p', { className: 'muted' }, data.file), h('p', { className: 'error' }, plain(data.message)),
       report.rows.length ? h('p', { className: 'muted' }, `${report.rows.length} questions were scored before it stopped.`) : null);
+  } else if (data.type === 'judgements') {
+    judgements = data.byQuestion ?? {};
+    drawTable();
   } else if (data.type === 'restored') {
     report = { ...data.report, running: false };
     view = data.view;
+    judgements = data.judgements ?? {};
     draw();
   }
 }

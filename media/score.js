@@ -338,22 +338,375 @@ function actions(state, message) {
   document.getElementById('app').classList.toggle('stale', state === 'rerunning');
 }
 
+// ---- the Judge: does the prediction answer the question (a chat model, ROSE's Prover/Refuter) -----------
+// Its own state: a judgement shows with the score of the same prediction (same question, same SQL), or alone.
+
+const BRANCH_TEXT = {
+  results_match: 'results match: the Refuter alone', results_differ: 'results differ: the Prover, then the Refuter if it passed',
+  prediction_failed: 'the prediction failed: 0 without a call', no_prediction: 'no prediction: 0 without a call',
+  gold_failed: 'the gold failed: the Prover alone', prover_only: 'the Prover alone, without the gold', flex: 'one gold-anchored call (FLEX)',
+};
+let judged = null; // { judgement, context }: the latest verdict
+let judgeStatus = null; // { judging: model } | { failed: message, cancelled }
+
+/** The judgement belongs to the score on screen: the same question and the same prediction. */
+function judgementFits(result) {
+  const j = judged?.judgement;
+  return Boolean(j && result && String(j.question.questionId) === String(result.question.questionId) && j.predSql === result.predSql);
+}
+
+function judgeFlags(j) {
+  const r = j.judge.refuter;
+  const flags = [];
+  if (r?.gold_correct === false) flags.push('the Refuter says the gold SQL looks wrong');
+  if (r && r.ambiguity !== 'na') flags.push(`the Refuter finds an ${r.ambiguity}`);
+  if (!flags.length) return null;
+  return h('div', { className: 'judge-flags', role: 'note' }, flags.map((f) => h('p', {}, icon('warning'), ` ${f}`)),
+    h('p', { className: 'muted small' }, 'for annotators: these flags never change the score'));
+}
+
+function field(label, value) {
+  return value === undefined || value === null || value === '' ? null : [h('dt', {}, label), h('dd', {}, plain(value))];
+}
+
+function judgeVerdict(j) {
+  const o = j.judge;
+  const scoreText = o.score === 1 ? 'answers' : o.score === 0 ? 'does not answer' : 'no verdict';
+  const scoreClass = o.score === 1 ? 'outcome-correct' : o.score === 0 ? 'outcome-mismatch' : 'outcome-gold_error';
+  const tokens = `${o.usage.prompt_tokens.toLocaleString('en-US')} prompt + ${o.usage.completion_tokens.toLocaleString('en-US')} completion tokens`;
+  const model = j.model.replace(/^[a-z-]+:/, '');
+  const p = o.prover;
+  const r = o.refuter;
+  return [
+    h('div', { className: 'row cards' },
+      card('judge', o.score === null ? '–' : String(o.score), scoreText, scoreClass),
+      card('method', o.method, BRANCH_TEXT[o.branch] ?? o.branch),
+      card('model', model, `${o.calls} request${o.calls === 1 ? '' : 's'}${o.cached_calls ? ` (${o.cached_calls} from the cache)` : ''} · ${tokens}`)),
+    o.error ? h('p', { className: 'error judge-error' }, icon('error'), ` no verdict: ${plain(o.error)}`) : null,
+    judgeFlags(j),
+    p ? h('div', { className: 'judge-role' }, h('h3', {}, 'Prover ', h('span', { className: p.verdict ? 'diff-good' : 'diff-bad' }, p.verdict ? 'passes' : 'fails'), h('span', { className: 'muted small' }, ' (judged without the gold)')),
+      h('dl', {}, field('reason', p.reason), field('expected answer', p.expected_answer), field('the SQL', p.sql_description), field('in the result', p.result_evidence))) : null,
+    r ? h('div', { className: 'judge-role' }, h('h3', {}, 'Refuter ', h('span', { className: r.overturn ? 'diff-bad' : 'diff-good' }, r.overturn ? 'overturns' : 'upholds'), h('span', { className: 'muted small' }, ' (with the gold as a noisy reference)')),
+      h('dl', {}, field('judgement', r.judgement), field('ambiguity', r.ambiguity === 'na' ? 'none' : r.ambiguity), field('gold correct', r.gold_correct === null ? 'not said' : r.gold_correct ? 'yes' : 'no'))) : null,
+    o.flex ? h('div', { className: 'judge-role' }, h('h3', {}, 'FLEX ', h('span', { className: o.flex.correct ? 'diff-good' : 'diff-bad' }, o.flex.correct ? 'correct' : 'incorrect')), h('dl', {}, field('reason', o.flex.reason))) : null,
+    o.notes?.length ? h('ul', { className: 'notes muted' }, o.notes.map((n) => h('li', {}, plain(n)))) : null,
+  ];
+}
+
+/** The Judge section's content: running, failed, the verdict, or a button to ask for one. */
+function judgeContent(fits) {
+  const title = h('h2', {}, 'Judge ', h('span', { className: 'muted small' }, '(does the prediction answer the question? a chat model, ROSE\'s Prover and Refuter)'));
+  if (judgeStatus?.judging) {
+    return [title, h('div', { className: 'actions', role: 'status' }, h('vscode-progress-ring', { className: 'ring', 'aria-label': 'judging' }),
+      h('span', { className: 'status' }, `asking ${plain(judgeStatus.judging)}…`),
+      h('vscode-button', { secondary: true, icon: 'debug-stop', onclick: () => vscodeApi.postMessage({ type: 'cancel-judge' }) }, 'Cancel'))];
+  }
+  const failure = judgeStatus?.failed ? h('p', { className: judgeStatus.cancelled ? 'muted' : 'error' }, judgeStatus.cancelled ? 'judgement cancelled' : `could not judge: ${plain(judgeStatus.failed)}`) : null;
+  if (fits && judged) return [title, failure, judgeVerdict(judged.judgement)];
+  if (!current) return [title, failure];
+  return [title, failure, h('div', { className: 'actions' }, h('vscode-button', { id: 'judge', secondary: true, icon: 'law', onclick: () => vscodeApi.postMessage({ type: 'judge', context }) }, 'Judge'),
+    h('span', { className: 'muted' }, 'with the model set in vesLens.judge (replies are cached: judging again is free)'))];
+}
+
+/** The Judge section's slot in a score view, filled now and on each judge message. */
+function judgeSlot() {
+  return h('section', { id: 'judge', 'aria-label': 'judge' }, judgeContent(judgementFits(current)));
+}
+function drawJudge() {
+  const slot = document.getElementById('judge');
+  if (slot) slot.replaceChildren(...judgeContent(current ? judgementFits(current) : Boolean(judged)).flat().filter(Boolean));
+}
+
+/** The question a panel shows: its id, database and difficulty, its text and evidence (a score and a judgement alike). */
+function questionHeader(q) {
+  return [
+    h('h1', {}, `Question ${q.questionId} `, h('span', { className: 'muted' }, `${q.dbId} · ${q.difficulty || 'no difficulty'}`)),
+    h('p', {}, plain(q.question)),
+    q.evidence ? h('p', { className: 'muted' }, `Evidence: ${plain(q.evidence)}`) : null,
+  ];
+}
+
+/** A judgement with no score of the same prediction on screen: the question, the verdict and both SQLs. */
+function showJudgementAlone(j) {
+  current = null;
+  stopTicker();
+  clearCharts();
+  const q = j.question;
+  render(
+    questionHeader(q),
+    h('section', { id: 'judge', 'aria-label': 'judge' }),
+    sqlSection(j),
+  );
+  drawJudge();
+}
+
+/** The Judge section in view (it sits below the timing charts). */
+const reveal = () => document.getElementById('judge')?.scrollIntoView({ block: 'start' });
+
+/** Judge messages; true when `data` was one. */
+function handleJudge(data, restored) {
+  const holder = () => h('section', { id: 'judge', 'aria-label': 'judge' });
+  if (data.type === 'judging') {
+    judgeStatus = { judging: data.model };
+    const shown = current ? context : judged?.context;
+    if (!document.getElementById('judge') || JSON.stringify(data.context) !== JSON.stringify(shown)) {
+      // Another prediction than the one on screen: the panel turns to this judgement.
+      current = null;
+      judged = null;
+      stopTicker();
+      clearCharts();
+      render(h('h1', {}, 'Judging…'), holder());
+    }
+    drawJudge();
+    if (!restored) reveal();
+    return true;
+  }
+  if (data.type === 'judgement') {
+    const j = data.judgement;
+    const fitsShown = current && String(j.question.questionId) === String(current.question.questionId) && j.predSql === current.predSql;
+    if (restored && current && !fitsShown) return true; // a restored panel: the saved judgement only over its own score
+    judged = { judgement: j, context: data.context };
+    judgeStatus = null;
+    if (fitsShown) drawJudge();
+    else showJudgementAlone(j);
+    if (fitsShown && !restored) reveal();
+    if (!restored) vscodeApi.setState({ ...(vscodeApi.getState() ?? {}), judgement: data });
+    return true;
+  }
+  if (data.type === 'judge-failed') {
+    judgeStatus = { failed: data.message, cancelled: data.cancelled };
+    if (!document.getElementById('judge')) render(h('h1', {}, 'Judge'), holder());
+    drawJudge();
+    return true;
+  }
+  return false;
+}
+
+// ---- partial credit: SQLMorph's techniques (ScoreResult.techniques) ---------------------------------------
+// Its own section: the score table (technique × EX/EXP/EXR/F1, errors as such), then one technique's details
+// (picked): which predicted column matched which gold column, and how each row fared (exact, partial, none).
+
+const TECHNIQUE_TEXT = {
+  execution_accuracy: 'the same set of rows (BIRD\'s EX)',
+  exact_column_and_exact_cell: 'columns matched by exact name; a row counts when all its matched cells are equal',
+  exact_column_and_partial_cell: 'columns matched by exact name; rows left over pair greedily, each worth its share of equal cells',
+  semantic_column_and_exact_cell: 'columns matched by meaning (embeddings, similarity above 0.7); a row counts when all its matched cells are equal',
+  semantic_column_and_partial_cell: 'columns matched by meaning (embeddings); rows left over pair greedily by equal cells',
+  no_column_and_partial_cell: 'column names ignored: each row a set of cell values, rows paired by Jaccard similarity',
+  unified_column_and_semantic_row: 'each row one text over the union of column names, rows paired by the cosine similarity of their embeddings',
+};
+/** Whose details a new result shows first: the most telling technique that scored. */
+const DETAIL_PREFERENCE = ['semantic_column_and_partial_cell', 'exact_column_and_partial_cell', 'unified_column_and_semantic_row', 'no_column_and_partial_cell', 'semantic_column_and_exact_cell', 'exact_column_and_exact_cell', 'execution_accuracy'];
+const FATE = {
+  exact: { icon: 'pass', label: 'exact' },
+  partial: { icon: 'circle-large-outline', label: 'partial' },
+  none: { icon: 'circle-slash', label: 'none' },
+};
+const TECHNIQUE_COLUMN_TEXT = { EX: 'the same set of rows (1) or not (0)', EXP: 'matched cells over predicted cells (precision)', EXR: 'matched cells over gold cells (recall)', F1: 'harmonic mean of EXP and EXR' };
+let techniqueShown = null; // the technique whose details the person picked: kept across results while it is there
+
+const isTechniqueError = (score) => Boolean(score && 'error' in score);
+
+function techniqueScoreRow(t) {
+  const name = h('th', { scope: 'row', title: TECHNIQUE_TEXT[t.name] ?? '' }, h('code', {}, t.name));
+  if (isTechniqueError(t.score)) {
+    return h('tr', { className: 'technique-error' }, name, h('td', { colspan: 4, className: 'error' }, icon('error'), ` ${plain(t.score.error)}`));
+  }
+  const value = (key) => (t.score[key] === undefined ? h('td', { className: 'num muted' }, '–') : h('td', { className: `num ${key === 'F1' ? 'f1' : ''}` }, key === 'EX' ? String(t.score.EX) : fmt(t.score[key], 3)));
+  return h('tr', {}, name, ['EX', 'EXP', 'EXR', 'F1'].map(value));
+}
+
+function techniqueScoreTable(view) {
+  return h('div', { className: 'scroll-box' }, h('table', { className: 'techniques', 'aria-label': 'SQLMorph technique scores' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'technique'), ['EX', 'EXP', 'EXR', 'F1'].map((k) => h('th', { scope: 'col', className: 'num', title: TECHNIQUE_COLUMN_TEXT[k] }, k)))),
+    h('tbody', {}, view.techniques.map(techniqueScoreRow))));
+}
+
+/** What the embeddings, the penalty and the setup say, under the table. */
+function techniqueSettingsLine(view) {
+  const e = view.embeddings;
+  const embeddings = e ? (e.provider === 'local' ? 'embeddings: the local model' : `embeddings: ${plain(e.model)} at ${plain(e.url)}`) : null;
+  const penalty = view.penalizeExtraColumns ? 'predicted cells count every predicted column' : 'predicted cells count only the matched columns';
+  return h('p', { className: 'muted small' }, [penalty, embeddings].filter(Boolean).join(' · '));
+}
+
+function techniqueSetup(setup) {
+  if (!setup) return null;
+  const button = setup.action === 'key'
+    ? h('vscode-button', { secondary: true, icon: 'key', onclick: () => vscodeApi.postMessage({ type: 'setUpEmbeddings', action: 'key' }) }, 'Set Embeddings API Key')
+    : h('vscode-button', { secondary: true, icon: 'settings-gear', onclick: () => vscodeApi.postMessage({ type: 'setUpEmbeddings', action: 'settings' }) }, 'Embeddings Settings');
+  return h('div', { className: 'explanations technique-setup', role: 'note' }, h('p', {}, icon('info'), ' ', plain(setup.hint)), h('div', { className: 'actions' }, button));
+}
+
+const columnName = (table, i) => (table && table.columns[i] !== undefined ? plain(table.columns[i]) : `column ${i + 1}`);
+
+/** Which predicted column went with which gold column, with the similarity; the columns left out on either side. */
+function alignmentTable(view, t) {
+  const pairs = t.columns ?? [];
+  const rows = pairs.map((p) => h('tr', { className: p.matched ? 'aligned' : 'unaligned' },
+    h('td', {}, columnName(view.predicted, p.predicted)), h('td', { 'aria-hidden': 'true', className: 'muted' }, icon('arrow-right')), h('td', {}, columnName(view.gold, p.gold)),
+    h('td', { className: 'num' }, fmt(p.similarity, 3)),
+    h('td', {}, p.matched ? [icon('pass'), ' matched'] : [icon('circle-slash'), ' below 0.7: not matched'])));
+  // Columns in no pair at all (a pair below the threshold has its own row above).
+  const inPair = (side, i) => pairs.some((p) => p[side] === i);
+  (view.predicted?.columns ?? []).forEach((_, i) => {
+    if (!inPair('predicted', i)) {
+      rows.push(h('tr', { className: 'unaligned' }, h('td', {}, columnName(view.predicted, i)), h('td', { className: 'muted' }, ''), h('td', { className: 'muted' }, 'no gold column'), h('td', { className: 'num muted' }, '–'),
+        h('td', {}, icon('circle-slash'), view.penalizeExtraColumns ? ' extra: its cells count against precision' : ' extra: not counted')));
+    }
+  });
+  (view.gold?.columns ?? []).forEach((_, j) => {
+    if (!inPair('gold', j)) {
+      rows.push(h('tr', { className: 'unaligned' }, h('td', { className: 'muted' }, 'not predicted'), h('td', { className: 'muted' }, ''), h('td', {}, columnName(view.gold, j)), h('td', { className: 'num muted' }, '–'),
+        h('td', {}, icon('circle-slash'), ' missed: its cells count against recall')));
+    }
+  });
+  return h('div', { className: 'scroll-box' }, h('table', { className: 'alignment', 'aria-label': `column alignment of ${t.name}` },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'predicted column'), h('th', { scope: 'col', 'aria-label': 'matched to' }), h('th', { scope: 'col' }, 'gold column'), h('th', { scope: 'col', className: 'num' }, 'similarity'), h('th', { scope: 'col' }, ''))),
+    h('tbody', {}, rows)));
+}
+
+/** How this technique matches columns, in words, and the alignment table where it has one. */
+function alignmentSection(view, t) {
+  const head = h('h3', {}, 'Column alignment');
+  if (view.sameRows) return [head, h('p', { className: 'muted' }, 'The two results hold the same set of rows: every technique scores 1 without matching columns or rows (SQLMorph\'s check_ex).')];
+  if (t.name === 'execution_accuracy') return [head, h('p', { className: 'muted' }, 'EX compares whole rows, column by column in order: no alignment.')];
+  if (t.name === 'no_column_and_partial_cell') return [head, h('p', { className: 'muted' }, 'Column names are ignored: each row is compared as the set of its cell values.')];
+  if (t.name === 'unified_column_and_semantic_row') {
+    const union = [...new Set([...(view.predicted?.columns ?? []), ...(view.gold?.columns ?? [])])];
+    return [head, h('p', { className: 'muted' }, `Each row becomes one text over the union of the column names (${union.map(plain).join(', ')}); a column gold has and the prediction lacks lowers every row's credit.`)];
+  }
+  if (!t.columns) return null;
+  const note = t.columns.length === 0 && t.name.startsWith('exact_column') ? h('p', { className: 'muted' }, 'No column name in common: nothing is matched, every cell is missed.') : null;
+  return [head, note, alignmentTable(view, t)];
+}
+
+function fateCell(fate, otherSide) {
+  const f = FATE[fate.kind] ?? FATE.none;
+  const partner = fate.partner === undefined ? '' : ` with ${otherSide} #${fate.partner + 1}`;
+  const amount = fate.kind === 'partial' && fate.similarity !== undefined ? ` ${fmt(fate.similarity, 2)}` : '';
+  return h('td', { className: `fate fate-${fate.kind}`, title: fate.kind === 'partial' ? 'share of the row matched (equal cells, Jaccard or cosine, as the technique measures it)' : '' }, icon(f.icon), ` ${f.label}${amount}${partner}`);
+}
+
+function countsText(counts) {
+  return ['exact', 'partial', 'none'].map((k) => `${counts[k]} ${k}`).join(' · ');
+}
+
+/** The two sides of a technique's details: gold's rows and columns against the prediction's, and back. */
+const SIDES = {
+  gold: { title: 'gold', other: 'prediction', table: (v) => v.gold, otherTable: (v) => v.predicted, fates: (r) => r.gold, counts: (r) => r.goldCounts, mine: 'gold', theirs: 'predicted' },
+  predicted: { title: 'prediction', other: 'gold', table: (v) => v.predicted, otherTable: (v) => v.gold, fates: (r) => r.predicted, counts: (r) => r.predictedCounts, mine: 'predicted', theirs: 'gold' },
+};
+
+/**
+ * A partly matched row of a column-aligned technique: its cells on matched columns that differ from its partner's
+ * (column → the partner's value). None when the partner is past the rows listed.
+ */
+function differingCells(view, t, side, row, fate) {
+  const partner = fate.kind === 'partial' && t.columns && fate.partner !== undefined ? side.otherTable(view)?.rows[fate.partner] : undefined;
+  const differs = new Map();
+  if (!partner) return differs;
+  for (const pair of t.columns.filter((p) => p.matched)) {
+    const theirs = partner[pair[side.theirs]];
+    if (JSON.stringify(row[pair[side.mine]]) !== JSON.stringify(theirs)) differs.set(pair[side.mine], theirs);
+  }
+  return differs;
+}
+
+/** One side's rows with their fate: the first rowLimit of them; the counts are of all rows. */
+function fateTable(view, t, side) {
+  const table = side.table(view);
+  if (!table) return h('div', {});
+  const fates = side.fates(t.rows);
+  const shown = Math.min(fates.length, table.rows.length);
+  const cut = table.rowCount > shown ? ` · first ${shown} of ${table.rowCount.toLocaleString('en-US')} listed` : '';
+  const caption = `${side.title} · ${table.rowCount.toLocaleString('en-US')} row${table.rowCount === 1 ? '' : 's'}: ${countsText(side.counts(t.rows))}${cut}`;
+  // Column-aligned techniques: a column matched to none on the other side is shown as such.
+  const aligned = t.columns ? new Set(t.columns.filter((p) => p.matched).map((p) => p[side.mine])) : null;
+  const header = table.columns.map((c, i) => (aligned && !aligned.has(i)
+    ? h('th', { scope: 'col', className: 'unaligned', title: `matched to no ${side.other} column by this technique` }, plain(c))
+    : h('th', { scope: 'col' }, plain(c))));
+  const cells = (row, fate) => {
+    const differs = differingCells(view, t, side, row, fate);
+    return row.map((value, c) => {
+      const cell = valueCell(value);
+      if (differs.has(c)) {
+        cell.classList.add('cell-differs');
+        cell.title = `${side.other} #${fate.partner + 1} has ${differs.get(c) === null ? 'NULL' : plain(differs.get(c))}`;
+      }
+      return cell;
+    });
+  };
+  const body = shown
+    ? table.rows.slice(0, shown).map((row, i) => h('tr', { className: `fate-row fate-${fates[i].kind}` }, h('td', { className: 'num muted' }, String(i + 1)), fateCell(fates[i], side.other), cells(row, fates[i])))
+    : [h('tr', {}, h('td', { className: 'muted', colspan: table.columns.length + 2 }, 'no rows'))];
+  return h('div', { className: 'preview-block' }, h('div', { className: 'caption' }, caption),
+    h('div', { className: 'scroll-box' }, h('table', { className: 'rows fates', 'aria-label': `${side.title} rows and how they matched` },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', className: 'num' }, '#'), h('th', { scope: 'col' }, 'match'), header)),
+      h('tbody', {}, body))));
+}
+
+function rowFateSection(view, t) {
+  if (!t.rows) return null;
+  const tables = sideBySide(fateTable(view, t, SIDES.gold), fateTable(view, t, SIDES.predicted));
+  const legend = [
+    tables.querySelector('.cell-differs') ? 'Underlined: a cell of a partly matched row that differs from its partner\'s (hover for the other value).' : null,
+    tables.querySelector('th.unaligned') ? 'Greyed column names: matched to no column of the other side.' : null,
+  ].filter(Boolean);
+  return [h('h3', {}, 'Rows'), tables, legend.length ? h('p', { className: 'muted small' }, legend.join(' ')) : null];
+}
+
+function techniqueDetails(view) {
+  const usable = view.techniques.filter((t) => !isTechniqueError(t.score));
+  if (!usable.length) return null;
+  const chosen = usable.find((t) => t.name === techniqueShown) ?? DETAIL_PREFERENCE.map((n) => usable.find((t) => t.name === n)).find(Boolean) ?? usable[0];
+  const slot = h('div', { id: 'technique-detail' });
+  const draw = (t) => {
+    slot.replaceChildren(...[h('p', { className: 'muted' }, TECHNIQUE_TEXT[t.name] ?? ''), alignmentSection(view, t), rowFateSection(view, t)].flat().filter(Boolean));
+  };
+  draw(chosen);
+  const picker = usable.length > 1
+    ? h('div', { className: 'picker' }, h('label', { for: 'technique' }, 'details of'),
+      h('vscode-single-select', { id: 'technique', onchange: (e) => {
+        const picked = usable.find((t) => t.name === e.target.value) ?? chosen;
+        techniqueShown = picked.name;
+        draw(picked);
+      } },
+        usable.map((t) => h('vscode-option', { value: t.name, selected: t.name === chosen.name || undefined }, t.name))))
+    : h('p', { className: 'muted' }, `details of ${chosen.name}`);
+  return [picker, slot];
+}
+
+/** The section: scores, setup hint, the query that could not be read, details, notes. */
+function techniqueSection(result) {
+  const view = result.techniques;
+  if (!view) return null;
+  return h('section', { id: 'techniques', 'aria-label': 'partial credit (SQLMorph)' },
+    h('h2', {}, 'Partial credit (SQLMorph)'),
+    techniqueScoreTable(view),
+    techniqueSettingsLine(view),
+    techniqueSetup(view.setup),
+    view.failure ? h('p', { className: 'error' }, icon('error'), ` the ${view.failure.side} could not be read for the techniques: ${plain(view.failure.message)}`) : null,
+    view.failure ? null : techniqueDetails(view),
+    view.notes?.length ? h('ul', { className: 'notes muted' }, view.notes.map((n) => h('li', {}, plain(n)))) : null);
+}
+
 function show(result, partial, previous) {
   current = result;
   clearCharts();
   const q = result.question;
   render(
-    h('h1', {}, `Question ${q.questionId} `, h('span', { className: 'muted' }, `${q.dbId} · ${q.difficulty || 'no difficulty'}`)),
-    h('p', {}, plain(q.question)),
-    q.evidence ? h('p', { className: 'muted' }, `Evidence: ${plain(q.evidence)}`) : null,
+    questionHeader(q),
     h('div', { className: 'row cards' }, cards(result, partial, previous)),
     h('div', { className: 'actions', id: 'actions' }),
     timingSection(result),
     scaleSection(result),
     explanationSection(result),
+    judgeSlot(),
     sqlSection(result),
     resultSection(result),
     result.difference ? differenceSection(result.difference) : null,
+    techniqueSection(result),
     h('h2', {}, 'Plans'),
     planComparison(result.goldPlan, result.predPlan, result.planComparison),
     result.notes?.length ? h('ul', { className: 'notes muted' }, result.notes.map((n) => h('li', {}, plain(n)))) : null,
@@ -365,6 +718,7 @@ function show(result, partial, previous) {
 let rerunning = false;
 let before = null; // the result shown when the re-run started, to say what moved
 function handle(data, restored) {
+  if (handleJudge(data, restored)) return;
   if (data.type === 'running') {
     rerunning = false;
     current = null;
@@ -413,3 +767,5 @@ function handle(data, restored) {
 
 window.addEventListener('message', ({ data }) => handle(data, false));
 restore(handle);
+const savedJudgement = vscodeApi.getState()?.judgement;
+if (savedJudgement) handle(savedJudgement, true);

@@ -2,15 +2,12 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { loadGold } from '../core/bird/gold';
-import { parseJsonFile, readTextFile } from '../core/bird/jsonFile';
-import { loadPredictions, PredictionFile } from '../core/bird/predictions';
 import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
 import { loadQuestions } from '../core/bird/questions';
 import { auditText } from '../core/audit/auditText';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
-import { evidenceFromPredictions, evidenceFromReport, PredictionEvidence } from '../core/audit/predictionEvidence';
-import { LoadedReport, loadEvalReport } from '../core/report/compareInput';
-import { auditHtml } from '../core/report/htmlAudit';
+import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
+import { auditHtml, auditHtmlMeta } from '../core/report/htmlAudit';
 import { checkOutputFile, parseScales, positiveInteger, timeoutMs as parseTimeoutMs, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface AuditCommandOptions {
@@ -29,15 +26,6 @@ export interface AuditCommandOptions {
   progress: boolean;
 }
 
-/** An `eval --json` report rather than a prediction file: a JSON object with a `questions` list of results. */
-function isEvalReport(file: string): boolean {
-  const text = readTextFile(file, 'prediction file');
-  const start = text.trimStart()[0];
-  if (start !== '{') return false;
-  const value = parseJsonFile(file, text) as Record<string, unknown>;
-  return Array.isArray(value.questions) && value.questions.every((q) => q && typeof q === 'object' && 'ex' in (q as object));
-}
-
 /** `ves-lens audit`: which gold SQL deserve another look, and why (terminal, --json, --html). */
 export async function runAudit(options: AuditCommandOptions): Promise<number> {
   const limits = { timeoutMs: parseTimeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
@@ -52,34 +40,23 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   const questionFile = loadQuestions(options.questions);
   const goldFile = options.gold ? loadGold(options.gold) : undefined;
   const problems: InputProblem[] = [...questionFile.problems, ...(goldFile?.problems ?? [])];
-  const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
   const err = process.stderr;
   const bar = options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} · {last}', hideCursor: true, stream: err }) : undefined;
 
   // Read every prediction input first (a wrong file stops before any slow work), then score those that need it.
-  type Source = { file: string; report: LoadedReport } | { file: string; predictions: PredictionFile };
-  const sources = (options.predictions ?? []).map((file): Source => (isEvalReport(file) ? { file, report: loadEvalReport(file, 'eval report') } : { file, predictions: loadPredictions(file, { dbIds }) }));
-  const evidence: PredictionEvidence[] = [];
-  for (const source of sources) {
-    if ('report' in source) {
-      const { evidence: found, matched } = evidenceFromReport(source.report, questionFile.questions);
-      if (matched === 0) throw new UsageError(`--predictions: ${source.file} is an eval report of other questions (none of its questions is in ${options.questions})`);
-      if (matched < questionFile.questions.length) problems.push({ file: source.file, message: `covers ${matched} of the ${questionFile.questions.length} questions`, headline: true });
-      evidence.push(found);
-      continue;
-    }
-    err.write(`scoring ${source.file} against the gold (EX, then full-execution timing)\n`);
-    bar?.start(questionFile.questions.length, 0, { last: source.file });
-    evidence.push(
-      await evidenceFromPredictions(source.predictions, questionFile.questions, goldFile, problems, {
-        dbRoot: options.dbRoot,
-        ...limits,
-        goldFrom: goldFile ? 'gold-file' : 'questions',
-        onProgress: (p) => bar?.update(p.phase === 'correctness' ? p.done : questionFile.questions.length, { last: p.phase === 'correctness' ? source.file : `timing pass ${p.pass ?? ''}` }),
-      }),
-    );
-    bar?.stop();
-  }
+  const sources = readPredictionSources(options.predictions ?? [], questionFile.questions);
+  const evidence = await gatherEvidence(sources, questionFile.questions, goldFile, problems, {
+    dbRoot: options.dbRoot,
+    ...limits,
+    questionsFile: options.questions,
+    onScoring: (file) => {
+      bar?.stop();
+      err.write(`scoring ${file} against the gold (EX, then full-execution timing)\n`);
+      bar?.start(questionFile.questions.length, 0, { last: file });
+    },
+    onProgress: (p, file) => bar?.update(p.phase === 'correctness' ? p.done : questionFile.questions.length, { last: p.phase === 'correctness' ? file : `timing pass ${p.pass ?? ''}` }),
+  });
+  bar?.stop();
 
   const items = goldItems(questionFile.questions, goldFile);
   err.write(`auditing ${items.length} gold SQL${options.measure ? ' (rewrites verified and timed, indexes measured on temporary copies)' : ''}${scales ? `, at scales ${scales.join(', ')}` : ''}\n`);
@@ -104,8 +81,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     err.write(`wrote ${options.json}\n`);
   }
   if (options.html) {
-    const meta = [`questions ${options.questions}${options.gold ? ` · gold ${options.gold}` : ''} · databases ${options.dbRoot}`, `SQLite ${tool.sqlite} · VES Lens ${tool.version}`];
-    writeOutputFile('--html', options.html, auditHtml(audit, meta));
+    writeOutputFile('--html', options.html, auditHtml(audit, auditHtmlMeta({ questions: options.questions, gold: options.gold, dbRoot: options.dbRoot }, tool)));
     err.write(`wrote ${options.html}\n`);
   }
   return 0;

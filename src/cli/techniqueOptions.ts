@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { TechniqueStep, techniqueStep } from '../core/compare/sqlmorph/evalStep';
-import { SEMANTIC_TECHNIQUES, TECHNIQUES, TechniqueName } from '../core/compare/sqlmorph/types';
-import { createEmbeddingProvider, EMBEDDING_PROVIDER_KINDS, EmbeddingProviderKind } from '../core/embeddings/createProvider';
+import { embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/compare/sqlmorph/techniqueChoice';
+import { TECHNIQUES, TechniqueName } from '../core/compare/sqlmorph/types';
+import { EMBEDDING_PROVIDER_KINDS, EmbeddingProviderKind, EmbeddingSettings } from '../core/embeddings/createProvider';
 import { defaultCacheDir } from '../core/embeddings/diskCache';
 import { DEFAULT_EMBEDDINGS_MODEL, DEFAULT_EMBEDDINGS_URL } from '../core/embeddings/openaiCompatible';
 import { quoted, UsageError } from './common';
@@ -32,13 +33,10 @@ export function addTechniqueOptions(command: Command): Command {
 }
 
 export function parseTechniques(text: string): TechniqueName[] {
-  const names = text.split(',').map((t) => t.trim()).filter(Boolean);
-  if (names.length === 1 && names[0].toLowerCase() === 'all') return [...TECHNIQUES];
-  for (const name of names) {
-    if (!TECHNIQUES.includes(name as TechniqueName)) throw new UsageError(`--techniques: unknown technique ${quoted(name)} (choose from ${TECHNIQUES.join(', ')}, or all)`);
-  }
-  if (names.length === 0) throw new UsageError('--techniques: name at least one technique, or all');
-  return TECHNIQUES.filter((t) => names.includes(t));
+  const { techniques, unknown } = resolveTechniques(text.split(','));
+  if (unknown.length) throw new UsageError(`--techniques: unknown technique ${quoted(unknown[0])} (choose from ${TECHNIQUES.join(', ')}, or all)`);
+  if (techniques.length === 0) throw new UsageError('--techniques: name at least one technique, or all');
+  return techniques;
 }
 
 export function parseBoolean(flag: string, text: string): boolean {
@@ -47,6 +45,8 @@ export function parseBoolean(flag: string, text: string): boolean {
   if (value === 'false' || value === '0' || value === 'no') return false;
   throw new UsageError(`${flag}: expected true or false, got ${quoted(text)}`);
 }
+
+const techniqueCacheDir = (options: TechniqueCliOptions) => (options.embeddingsCache === false ? false : typeof options.embeddingsCache === 'string' ? options.embeddingsCache : undefined);
 
 /** What `inputs.techniques` of the JSON report records. */
 export interface TechniqueInputs {
@@ -65,23 +65,13 @@ export function techniqueSettings(options: TechniqueCliOptions): { step: Techniq
   const penalize = parseBoolean('--penalize-extra-columns', options.penalizeExtraColumns ?? 'true');
   const kind = (options.embeddings ?? 'none') as EmbeddingProviderKind;
   if (!EMBEDDING_PROVIDER_KINDS.includes(kind)) throw new UsageError(`--embeddings: expected one of ${EMBEDDING_PROVIDER_KINDS.join(', ')}, got ${quoted(options.embeddings ?? '')}`);
-  const semantic = names.some((n) => SEMANTIC_TECHNIQUES.includes(n));
-  let apiKey: string | undefined;
-  if (kind === 'openai') {
-    const url = options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL;
-    try {
-      new URL(url);
-    } catch {
-      throw new UsageError(`--embeddings-url: not a URL: ${quoted(url)}`);
-    }
-    const variable = options.embeddingsKeyEnv ?? 'OPENAI_API_KEY';
-    apiKey = process.env[variable] || undefined;
-    if (!apiKey && semantic && new URL(url).hostname === 'api.openai.com') {
-      throw new UsageError(`--embeddings openai: the environment variable ${variable} (--embeddings-key-env) holds no API key`);
-    }
-  }
-  const cacheDir = options.embeddingsCache === false ? false : typeof options.embeddingsCache === 'string' ? options.embeddingsCache : undefined;
-  const embeddings = semantic ? createEmbeddingProvider({ provider: kind, url: options.embeddingsUrl, model: options.embeddingsModel, apiKey, cacheDir }) : undefined;
+  const variable = options.embeddingsKeyEnv ?? 'OPENAI_API_KEY';
+  const apiKey = kind === 'openai' ? process.env[variable] || undefined : undefined;
+  const settings: EmbeddingSettings = { provider: kind, url: options.embeddingsUrl, model: options.embeddingsModel, apiKey, cacheDir: techniqueCacheDir(options), keyHint: `it is read from the environment variable ${variable}` };
+  const problem = embeddingSettingsProblem(settings);
+  if (problem === 'bad-url') throw new UsageError(`--embeddings-url: not a URL: ${quoted(options.embeddingsUrl ?? '')}`);
+  if (problem === 'missing-key' && needsEmbeddings(names)) throw new UsageError(`--embeddings openai: the environment variable ${variable} (--embeddings-key-env) holds no API key`);
+  const embeddings = techniqueEmbeddings(names, settings);
   return {
     step: techniqueStep({ techniques: names, penalizeExtraColumns: penalize, embeddings }),
     inputs: {

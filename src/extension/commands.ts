@@ -2,8 +2,12 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CommandArguments, Commands, Dataset, QuestionInfo, RuleHintsRequest, VerifyHintParams, VerifyHintRequest } from '../shared/protocol';
 import { Ctx } from './ctx';
-import { attachDataset, looksLikeQuestionFile, pickDataset } from './dataset';
+import { attachDataset, looksLikePredictionFile, looksLikeQuestionFile, pickDataset } from './dataset';
+import { clearEmbeddingsApiKey, setEmbeddingsApiKey } from './embeddingsKey';
 import { showError } from './errors';
+import { JudgeRunner } from './judge';
+import { BirdExplorer } from './explorer';
+import { GoldAudits } from './panels/auditPanel';
 import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
 import { ScorePanel } from './panels/scorePanel';
@@ -15,6 +19,9 @@ export interface CommandTargets {
   plan: PlanPanel;
   reports: ReportPanels;
   questions: QuestionDocuments;
+  judge: JudgeRunner;
+  audits: GoldAudits;
+  explorer: BirdExplorer;
 }
 
 /** A BIRD explorer item, or the question itself (from a lens or another command). */
@@ -51,7 +58,7 @@ async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
   const active = vscode.window.activeTextEditor?.document;
   // A prediction file in the editor (or a question file, to be refused with a reason rather than a file dialog).
   const head = active?.uri.scheme === 'file' && active.languageId === 'json' ? active.getText().slice(0, 4000) : '';
-  const activePredictions = head && (/----- bird -----|"predicted_sql"|"pred_sql"/.test(head) || looksLikeQuestionFile(head)) ? active!.uri.fsPath : undefined;
+  const activePredictions = head && (looksLikePredictionFile(head) || looksLikeQuestionFile(head)) ? active!.uri.fsPath : undefined;
   const file = uri?.fsPath ?? activePredictions ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { Predictions: ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
   if (!file) return undefined;
   try {
@@ -83,6 +90,10 @@ export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
     },
     [Commands.scoreAgainstGold]: (...[uri, offset, questionId, questionIndex]: CommandArguments['vesLens.scoreAgainstGold']) =>
       targets.score.score({ target: { uri, offset }, questionId, questionIndex }),
+    [Commands.judge]: (...[uri, offset, questionId, questionIndex]: CommandArguments['vesLens.judge']) =>
+      targets.judge.judge({ target: { uri, offset }, questionId, questionIndex }),
+    [Commands.setJudgeApiKey]: () => targets.judge.setKey(),
+    [Commands.clearJudgeApiKey]: () => targets.judge.clearKey(),
     [Commands.explain]: (...[uri, offset, dbId]: CommandArguments['vesLens.explain']) => targets.plan.explain({ uri, offset, dbId }),
     [Commands.showHints]: async (...[uri, line]: CommandArguments['vesLens.showHints']) => {
       const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri));
@@ -107,6 +118,12 @@ export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
       const q = questionOf(argument);
       return targets.plan.time({ sql: q.gold, dbId: q.dbId, questionId: q.questionId }, `gold of question ${q.questionId}`);
     },
+    [Commands.setEmbeddingsApiKey]: () => setEmbeddingsApiKey(ctx),
+    [Commands.clearEmbeddingsApiKey]: () => clearEmbeddingsApiKey(ctx),
+    [Commands.auditGold]: () => targets.audits.run(),
+    [Commands.showGoldAudit]: () => targets.audits.show(),
+    [Commands.showFlaggedOnly]: () => targets.explorer.setFlaggedOnly(true),
+    [Commands.showAllQuestions]: () => targets.explorer.setFlaggedOnly(false),
     [Commands.showOutput]: () => ctx.output.show(),
     [Commands.restartServer]: () => ctx.restart(),
   };

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
-import { Dataset, DatasetSummary, DatasetSummaryRequest, QUESTION_SCHEME, SettingsNotification, TrustNotification } from '../shared/protocol';
+import { Dataset, DatasetSummary, DatasetSummaryRequest, InitializationOptions, QUESTION_SCHEME, SecretName, SecretRequest, SettingsNotification, TrustNotification } from '../shared/protocol';
+import { newSessionKey, SealedSecret, sealSecret, SESSION_KEY_ENV } from '../shared/sealedSecret';
 import { readSettings, VesLensSettings } from '../shared/settings';
+import { readSecret, SECRET_KEYS } from './secrets';
 
 export const DATASET_KEY = 'vesLens.dataset';
 
@@ -29,6 +31,8 @@ export class Ctx implements vscode.Disposable {
   /** Fires with the dataset summary whenever it changes (status bar, explorer). */
   readonly onDatasetChanged = this.datasetChanged.event;
   lastSummary: DatasetSummary | undefined;
+  /** Handlers of the server's requests to the client, set on every client started (a restart makes a new one). */
+  private readonly clientSetups: ((client: LanguageClient) => vscode.Disposable)[] = [];
 
   constructor(readonly extension: vscode.ExtensionContext) {
     extension.subscriptions.push(this);
@@ -60,9 +64,12 @@ export class Ctx implements vscode.Disposable {
 
   private async startClient(): Promise<LanguageClient> {
     const serverModule = this.extension.asAbsolutePath('dist/server.js');
+    // Secrets reach the server sealed with a key of this server's lifetime, handed over in its environment (never through LSP).
+    const sessionKey = newSessionKey();
+    const env = { [SESSION_KEY_ENV]: sessionKey.toString('base64') };
     const serverOptions: ServerOptions = {
-      run: { module: serverModule, transport: TransportKind.ipc },
-      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
+      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'], env } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -71,20 +78,35 @@ export class Ctx implements vscode.Disposable {
         { language: 'json', scheme: 'untitled' },
         { language: 'sql', scheme: QUESTION_SCHEME },
       ],
-      initializationOptions: { dataset: this.savedDataset, trusted: vscode.workspace.isTrusted, settings: currentSettings() },
+      initializationOptions: { dataset: this.savedDataset, trusted: vscode.workspace.isTrusted, settings: currentSettings(), storageDir: this.extension.globalStorageUri.fsPath } satisfies InitializationOptions,
       outputChannel: this.output,
     };
     const client = new LanguageClient('vesLens', 'VES Lens', serverOptions, clientOptions);
+    client.onRequest(SecretRequest, ({ name }) => this.sealedSecret(name, sessionKey));
     this.extension.subscriptions.push(
       client.onDidChangeState((event) => {
         if (event.newState === State.Stopped && this.languageClient === client) this.output.appendLine('The VES Lens language server stopped.');
       }),
     );
     await client.start();
+    for (const setup of this.clientSetups) this.extension.subscriptions.push(setup(client));
     this.languageClient = client;
     this.failure = undefined;
     await this.refreshDataset(await client.sendRequest(DatasetSummaryRequest));
     return client;
+  }
+
+  /** Registers handlers of the server's requests on the running client and on every one started later. */
+  onClientStarted(setup: (client: LanguageClient) => vscode.Disposable): void {
+    this.clientSetups.push(setup);
+    if (this.languageClient) this.extension.subscriptions.push(setup(this.languageClient));
+  }
+
+  /** A secret of SecretStorage, sealed for the server that asks (only the names SECRET_KEYS lists; null when none is stored). */
+  private async sealedSecret(name: SecretName, sessionKey: Buffer): Promise<SealedSecret | null> {
+    const key = Object.hasOwn(SECRET_KEYS, name) ? SECRET_KEYS[name] : undefined;
+    const value = key ? await readSecret(this.extension, key) : undefined;
+    return value ? sealSecret(value, sessionKey) : null;
   }
 
   /** The running client; or an error that says why there is none. */

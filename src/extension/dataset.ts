@@ -20,22 +20,35 @@ export function looksLikeQuestionFile(head: string): boolean {
   return text.startsWith('[') && /"db_id"\s*:/.test(text) && /"SQL"\s*:/.test(text) && /"question"\s*:/.test(text);
 }
 
+/** A prediction file by its first bytes: official `----- bird -----` entries, or items with a prediction field. */
+export function looksLikePredictionFile(head: string): boolean {
+  return /----- bird -----|"predicted_sql"|"pred_sql"/.test(head);
+}
+
+/** An `ves-lens eval --json` report by its first bytes (it starts with the tool that wrote it). */
+export function looksLikeEvalReport(head: string): boolean {
+  return /^\s*\{\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"ves-lens"/.test(head);
+}
+
+/** The first 4000 bytes of a file as text ('' if it cannot be read): enough to tell what kind of file it is. */
+export function fileHead(file: string): string {
+  try {
+    const handle = fs.openSync(file, 'r');
+    const buffer = Buffer.alloc(4000);
+    const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
+    fs.closeSync(handle);
+    return buffer.subarray(0, read).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
 /** BIRD's layout in the workspace: question files (JSON lists with db_id and SQL), gold files, database roots. */
 export async function detectDatasets(): Promise<Dataset[]> {
   const jsonFiles = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
   const questionFiles = jsonFiles
     .map((uri) => uri.fsPath)
-    .filter((file) => {
-      try {
-        const handle = fs.openSync(file, 'r');
-        const buffer = Buffer.alloc(4000);
-        const read = fs.readSync(handle, buffer, 0, buffer.length, 0);
-        fs.closeSync(handle);
-        return looksLikeQuestionFile(buffer.subarray(0, read).toString('utf8'));
-      } catch {
-        return false;
-      }
-    });
+    .filter((file) => looksLikeQuestionFile(fileHead(file)));
   const sqliteFiles = await vscode.workspace.findFiles('**/*.sqlite', '**/node_modules/**', 500);
   const roots = [...new Set(sqliteFiles.map((uri) => path.dirname(path.dirname(uri.fsPath))))].filter(isDatabaseRoot);
   const goldFiles = (await vscode.workspace.findFiles('**/*gold*.sql', '**/node_modules/**', 100)).map((uri) => uri.fsPath);

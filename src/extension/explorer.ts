@@ -10,11 +10,21 @@ type Node =
 
 const DIFFICULTY_ORDER = ['simple', 'moderate', 'challenging'];
 
+/** A note one feature puts on a question (the judge's gold-fault flag, an audit finding): a word in the description, a line in the tooltip. */
+export interface QuestionMark {
+  text: string;
+  tooltip: string;
+}
+
 /** The BIRD explorer: databases → difficulty → questions; a question opens its read-only document. */
 export class BirdExplorer implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private summary: DatasetSummary | undefined;
+  /** Marks per question id, per source ('judge', 'audit'...): each feature replaces only its own. */
+  private readonly marks = new Map<string, Map<string, QuestionMark>>();
+  /** "Show flagged questions only": questions with a mark of any source; groups without one are left out. */
+  private flaggedOnly = false;
 
   constructor(private readonly ctx: Ctx) {
     ctx.extension.subscriptions.push(
@@ -25,6 +35,26 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
         this.changed.fire();
       }),
     );
+  }
+
+  /** Replaces every mark of one source (question id → mark) and redraws the tree. */
+  setMarks(source: string, byQuestion: ReadonlyMap<string, QuestionMark>): void {
+    for (const marks of this.marks.values()) marks.delete(source);
+    for (const [questionId, mark] of byQuestion) {
+      if (!this.marks.has(questionId)) this.marks.set(questionId, new Map());
+      this.marks.get(questionId)!.set(source, mark);
+    }
+    this.changed.fire();
+  }
+
+  setFlaggedOnly(on: boolean): void {
+    this.flaggedOnly = on;
+    void vscode.commands.executeCommand('setContext', 'vesLens.flaggedOnly', on);
+    this.changed.fire();
+  }
+
+  private isMarked(question: QuestionInfo): boolean {
+    return (this.marks.get(String(question.questionId))?.size ?? 0) > 0;
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -50,9 +80,12 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
     }
     const q = node.question;
     const item = new vscode.TreeItem(`${q.questionId}: ${q.question}`, vscode.TreeItemCollapsibleState.None);
-    item.tooltip = new vscode.MarkdownString(`**${q.question}**\n\n*Evidence:* ${q.evidence || '—'}\n\n\`\`\`sql\n${q.gold}\n\`\`\``);
+    const marks = [...(this.marks.get(String(q.questionId))?.values() ?? [])];
+    if (marks.length) item.description = marks.map((m) => m.text).join(' · ');
+    const markLines = marks.map((m) => `$(warning) ${m.tooltip}\n\n`).join('');
+    item.tooltip = new vscode.MarkdownString(`${markLines}**${q.question}**\n\n*Evidence:* ${q.evidence || '—'}\n\n\`\`\`sql\n${q.gold}\n\`\`\``, true);
     item.contextValue = 'question';
-    item.iconPath = new vscode.ThemeIcon('question');
+    item.iconPath = marks.length ? new vscode.ThemeIcon('flag', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('question');
     item.command = { title: 'Open question', command: Commands.openQuestion, arguments: [q] };
     return item;
   }
@@ -64,7 +97,8 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
       return this.summary.databases.map((d) => ({ kind: 'database', ...d }));
     }
     if (node.kind === 'database') {
-      const questions = await (await this.ctx.client()).sendRequest(QuestionsRequest, { dbId: node.dbId });
+      const all = await (await this.ctx.client()).sendRequest(QuestionsRequest, { dbId: node.dbId });
+      const questions = this.flaggedOnly ? all.filter((q) => this.isMarked(q)) : all;
       const groups = new Map<string, QuestionInfo[]>();
       for (const q of questions) groups.set(q.difficulty, [...(groups.get(q.difficulty) ?? []), q]);
       const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : 9);

@@ -1,13 +1,19 @@
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
+import type { SecretName } from '../shared/protocol';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
 import { offerDetectedDataset } from './dataset';
 import { BirdExplorer } from './explorer';
+import { JudgeRunner } from './judge';
+import { JudgeStore } from './judgeStore';
+import { ChatModelSource, useChatModelsForTests } from './languageModels';
 import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
+import { GoldAudits } from './panels/auditPanel';
 import { ScorePanel } from './panels/scorePanel';
 import { QuestionDocuments } from './questionDocuments';
+import { SECRET_KEYS } from './secrets';
 import { StatusBar } from './statusBar';
 
 let ctx: Ctx | undefined;
@@ -16,23 +22,33 @@ let ctx: Ctx | undefined;
  * Activation: the views, panels (with their serializers) and every command first, so that nothing a person
  * clicks is "command not found" while the server starts or after it failed; then the language server.
  */
-export async function activate(context: vscode.ExtensionContext): Promise<{ client(): Promise<LanguageClient> }> {
+export async function activate(context: vscode.ExtensionContext): Promise<{ client(): Promise<LanguageClient>; useChatModelsForTests(models: ChatModelSource | undefined): void; storeSecretForTests?(name: SecretName, value: string): Thenable<void> }> {
   const current = (ctx = new Ctx(context));
   const statusBar = new StatusBar(current);
-  new BirdExplorer(current);
+  const explorer = new BirdExplorer(current);
   const score = new ScorePanel(current);
   const plan = new PlanPanel(current);
-  const reports = new ReportPanels(current, (questionId, sql) => void score.score({ target: { sql }, questionId }));
+  const judgements = new JudgeStore(context.workspaceState);
+  const reports = new ReportPanels(current, (questionId, sql) => void score.score({ target: { sql }, questionId }), judgements);
   const questions = new QuestionDocuments(current);
-  context.subscriptions.push(score, plan, reports);
-  registerCommands(current, { score, plan, reports, questions });
+  const judge = new JudgeRunner(current, score, judgements);
+  // The Refuter's flags for annotators: on the question in the explorer (and in a report's judge column).
+  explorer.setMarks('judge', judgements.marks());
+  context.subscriptions.push(score, plan, reports, judge, judgements, judgements.onDidChange(() => explorer.setMarks('judge', judgements.marks())));
+  const audits = new GoldAudits(current, (source, marks) => explorer.setMarks(source, marks));
+  context.subscriptions.push(audits);
+  registerCommands(current, { score, plan, reports, questions, judge, audits, explorer });
   try {
     await current.start();
     void offerDetectedDataset(current);
   } catch (error) {
     statusBar.failed((error as Error)?.message ?? String(error));
   }
-  return { client: () => current.client() };
+  // useChatModelsForTests: the extension-host test's stand-in for vscode.lm (see languageModels.ts).
+  // storeSecretForTests: the extension-host test stores a key as the Set ... API Key commands do (their password
+  // box cannot be typed into from the extension host); only in an extension test run, never for other extensions.
+  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { storeSecretForTests: (name: SecretName, value: string) => context.secrets.store(SECRET_KEYS[name], value) } : {};
+  return { client: () => current.client(), useChatModelsForTests, ...testing };
 }
 
 export async function deactivate(): Promise<void> {

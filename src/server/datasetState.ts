@@ -78,6 +78,11 @@ export class DatasetState {
     return index === undefined ? undefined : this.questions.find((q) => q.index === index);
   }
 
+  /** The attached gold file, if the dataset has one (else each question's own SQL is its gold). */
+  get goldFile(): GoldFile | undefined {
+    return this.gold;
+  }
+
   goldSql(question: Question): string | undefined {
     return this.gold ? this.gold.entries[question.index]?.sql : question.sql;
   }

@@ -5,6 +5,7 @@
 import * as path from 'path';
 import {
   CancellationToken,
+  CancellationTokenSource,
   CodeActionKind,
   CodeLensRefreshRequest,
   createConnection,
@@ -18,10 +19,14 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  AuditGoldRequest,
+  AuditProgress,
+  ChatCompletionRequest,
   DatasetSummaryRequest,
   EvaluateFileRequest,
   EvaluationProgress,
   ExplainRequest,
+  JudgeRequest,
   QuestionDocumentRequest,
   QuestionsRequest,
   RuleHintsRequest,
@@ -33,22 +38,48 @@ import {
   TrustNotification,
   VerifyHintRequest,
 } from '../shared/protocol';
-import { Dataset } from '../shared/protocol';
-import { VesLensSettings } from '../shared/settings';
+import { InitializationOptions, SecretRequest } from '../shared/protocol';
+import { SESSION_KEY_ENV, unsealSecret } from '../shared/sealedSecret';
 import { CancelledError, UserError, VesLensService } from './service';
 
 const connection = createConnection(ProposedFeatures.all);
+// The key secrets come sealed with (sealedSecret.ts): read once, and kept from anything this process might start.
+const sessionKey = process.env[SESSION_KEY_ENV] ? Buffer.from(process.env[SESSION_KEY_ENV], 'base64') : undefined;
+delete process.env[SESSION_KEY_ENV];
 const documents = new TextDocuments(TextDocument);
 const service = new VesLensService({
   documents,
   log: (message) => connection.console.log(message),
   // dist/server.js → docs/rules beside dist (in the .vsix and in the checkout alike).
   docsRoot: path.join(__dirname, '..', 'docs', 'rules'),
+  // A client that gave no session key gets no secret asked of it (it could only answer in the clear).
+  secret: async (name) => {
+    if (!sessionKey) return undefined;
+    try {
+      const sealed = await connection.sendRequest(SecretRequest, { name });
+      return sealed ? unsealSecret(sealed, sessionKey) : undefined;
+    } catch (error) {
+      connection.console.error(`the client gave no ${name}: ${(error as Error)?.message ?? error}`);
+      return undefined;
+    }
+  },
+  // The Judge's vscode.lm models live in the extension host: each completion is asked of the client.
+  chat: async (params, signal) => {
+    const cancel = new CancellationTokenSource();
+    const onAbort = () => cancel.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await connection.sendRequest(ChatCompletionRequest, params, cancel.token);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
+  },
 });
 let canRefreshLenses = false;
 
 connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
-  const options = (params.initializationOptions ?? {}) as { dataset?: Dataset | null; trusted?: boolean; settings?: Partial<VesLensSettings> };
+  const options = (params.initializationOptions ?? {}) as InitializationOptions;
   await service.initialize(options);
   canRefreshLenses = Boolean(params.capabilities.workspace?.codeLens?.refreshSupport);
   return {
@@ -150,10 +181,16 @@ const stepReporter = (token?: string | number) => (message: string) => {
 };
 
 connection.onRequest(ScoreRequest, (params, token) => handle(token, (signal) => service.score(params, signal, stepReporter(params.progressToken))));
+connection.onRequest(JudgeRequest, (params, token) => handle(token, (signal) => service.judge(params, signal, stepReporter(params.progressToken))));
 connection.onRequest(ExplainRequest, (params, token) => handle(token, () => service.explain(params)));
 connection.onRequest(TimeQueryRequest, (params, token) => handle(token, (signal) => service.timeQuery(params, signal, stepReporter(params.progressToken))));
 connection.onRequest(VerifyHintRequest, (params, token) => handle(token, (signal) => service.verifyHint(params, signal)));
 connection.onRequest(RuleHintsRequest, (params, token) => handle(token, () => service.ruleHints(params)));
+connection.onRequest(AuditGoldRequest, (params, token) =>
+  handle(token, (signal) => service.auditGold(params, signal, (value) => {
+    if (params.progressToken !== undefined) void connection.sendProgress(AuditProgress, params.progressToken, value);
+  })),
+);
 connection.onRequest(EvaluateFileRequest, (params, token) =>
   handle(token, (signal) =>
     service.evaluateFile(params, signal, (rows, done, total) => {

@@ -11,6 +11,10 @@ import { loadPredictions } from '../core/bird/predictions';
 import { formatProblem, InputProblem } from '../core/bird/problems';
 import { topLevelEntryLines } from '../core/bird/jsonFile';
 import { QueryCancelled } from '../core/db/database';
+import { DatabaseFactsCache } from '../core/judge/dbInfo';
+import { judgePair } from '../core/judge/judgePair';
+import { ChatModel, ChatModelError, ChatReply } from '../core/llm/chatModel';
+import { ReplyCache } from '../core/llm/replyCache';
 import { evaluateTasks, scoreTask } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/summary';
 import { buildTasks, databasePath } from '../core/eval/tasks';
@@ -23,6 +27,9 @@ import { FastTimingOptions } from '../core/timing/fast';
 import { TimingResult } from '../core/timing/types';
 import { documentKind, documentOffset, sqlUnits, SqlUnit } from '../core/sql/documentUnits';
 import {
+  AuditGoldParams,
+  AuditGoldResult,
+  AuditProgressValue,
   command,
   Commands,
   Dataset,
@@ -31,14 +38,19 @@ import {
   EvaluateFileResult,
   ExplainParams,
   ExplainResult,
+  JudgeParams,
+  JudgeResult,
   QUESTION_SCHEME,
   QueryTarget,
   QuestionInfo,
   ReportRow,
   ResultPreview,
   RuleHintsParams,
+  InitializationOptions,
   ScoreParams,
   ScoreResult,
+  SecretName,
+  TechniquesView,
   TimeQueryParams,
   TimeQueryResult,
   TimingSummary,
@@ -51,9 +63,12 @@ import { HintData, hintCodeActions, hintDiagnostics } from './diagnostics';
 import { editorText } from './editorText';
 import { reportRow, scoreExplanations } from './explanations';
 import { hoverText } from './hover';
+import { ClientChat, fatalModelMessage, judgeModel, JudgeSettingError } from './judgeModels';
 import { comparePlanViews, planView } from './planView';
 import { resultPreview, timeAlone } from './queryRuns';
 import { formatSql } from './sqlFormat';
+import { techniqueScores } from './techniqueScores';
+import { AuditInputError, runGoldAudit } from './goldAuditRun';
 
 /** An error a person can act on; `code` becomes the response's error code. */
 export class UserError extends Error {
@@ -78,6 +93,10 @@ export interface ServiceHost {
   log(message: string): void;
   /** Folder of the rules' docs (docs/rules), linked from each diagnostic's code. */
   docsRoot: string;
+  /** A secret from the client's SecretStorage (the embeddings API key), asked for only when needed; absent: none. */
+  secret?(name: SecretName): Promise<string | undefined>;
+  /** Completions from the client's vscode.lm models (the Judge's `vscode-lm` provider); absent: that provider is unavailable. */
+  chat?: ClientChat;
 }
 
 /** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget. */
@@ -98,12 +117,18 @@ export class VesLensService {
   private readonly analysed = new Map<string, { version: number; units: { unit: SqlUnit; hints: Hint[] }[] }>();
   /** Result previews by database and SQL: the timing phase of a score reuses the correctness phase's. */
   private readonly previews = new Map<string, ResultPreview>();
+  /** Schema, keys and samples the judge's prompts show, read once per database. */
+  private judgeFacts = new DatabaseFactsCache();
 
   constructor(private readonly host: ServiceHost) {}
 
   // ---- lifecycle and settings ---------------------------------------------------------------------------
 
-  async initialize(options: { dataset?: Dataset | null; trusted?: boolean; settings?: Partial<VesLensSettings> }): Promise<void> {
+  /** The extension's storage folder (the embeddings cache lives under it). */
+  private storageDir?: string;
+
+  async initialize(options: InitializationOptions): Promise<void> {
+    this.storageDir = options.storageDir;
     this.trusted = Boolean(options.trusted);
     this.settings = { ...DEFAULT_SETTINGS, ...options.settings };
     await this.attach(options.dataset ?? null);
@@ -116,7 +141,7 @@ export class VesLensService {
     const changed = (key: keyof VesLensSettings) => JSON.stringify(before[key]) !== JSON.stringify(this.settings[key]);
     const diagnostics = changed('rules') || changed('diagnosticsInQuestionFiles') || changed('defaultDatabase');
     if (diagnostics) this.analysed.clear();
-    this.host.log(`settings: timeout ${this.settings.timeoutSeconds} s, max rows ${this.settings.maxRows}, default database ${this.settings.defaultDatabase || '(none)'}, scales [${this.settings.scales.join(', ')}]`);
+    this.host.log(`settings: timeout ${this.settings.timeoutSeconds} s, max rows ${this.settings.maxRows}, default database ${this.settings.defaultDatabase || '(none)'}, scales [${this.settings.scales.join(', ')}], techniques [${this.settings.techniques.join(', ')}], embeddings ${this.settings.embeddingsProvider}`);
     return { diagnostics, lenses: diagnostics || changed('codeLensEnabled') };
   }
 
@@ -136,6 +161,7 @@ export class VesLensService {
   async attach(dataset: Dataset | null): Promise<DatasetSummary> {
     this.analysed.clear();
     this.previews.clear();
+    this.judgeFacts = new DatabaseFactsCache();
     const summary = await this.state.attach(dataset);
     if (summary.error) this.host.log(`dataset: ${summary.error}`);
     else if (dataset) this.host.log(`dataset: ${summary.questionCount} questions from ${dataset.questionsFile}, databases under ${dataset.dbRoot}`);
@@ -233,6 +259,7 @@ export class VesLensService {
         lenses.push({ range, command: command('$(watch) Time the gold alone', Commands.timeGold, this.state.info(question)) });
       } else if (question && unit.role !== 'gold') {
         lenses.push({ range, command: command(`$(beaker) Score against gold (question ${question.questionId})`, Commands.scoreAgainstGold, document.uri, unit.start, question.questionId, question.index) });
+        lenses.push({ range, command: command('$(law) Judge', Commands.judge, document.uri, unit.start, question.questionId, question.index) });
       }
       lenses.push({ range, command: command('$(list-tree) Explain', Commands.explain, document.uri, unit.start, this.unitDbId(unit)) });
       const shown = hintsShown ? hints.filter((hint) => this.settings.rules[hint.rule] !== 'off') : [];
@@ -330,10 +357,8 @@ export class VesLensService {
     return preview;
   }
 
-  async score(params: ScoreParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<ScoreResult> {
-    this.requireTrust();
-    const started = performance.now();
-    const { sql } = this.requestedUnit(params);
+  /** The question a Score or Judge names, and its database file; or why there is none. */
+  private pairQuestion(params: { questionId?: number | string; questionIndex?: number }) {
     const question = this.state.question(params.questionId, params.questionIndex);
     if (!question) {
       throw new UserError(params.questionId === undefined && params.questionIndex === undefined
@@ -342,6 +367,26 @@ export class VesLensService {
     }
     const file = this.state.dbPath(question.dbId);
     if (!file) throw new UserError(this.noDatabaseMessage(question.dbId), 3);
+    return { question, file };
+  }
+
+  /** SQLMorph's techniques for the pair (vesLens.techniques); a failure of theirs is logged and leaves the score as it is. */
+  private async techniques(database: OpenDatabase, goldSql: string, sql: string, scored: QuestionResult, signal?: AbortSignal): Promise<TechniquesView | null> {
+    const timedOut = scored.outcome === 'timeout' ? scored.error ?? 'timed out' : undefined;
+    try {
+      return await techniqueScores(database.db, goldSql, sql, { settings: this.settings, storageDir: this.storageDir, secret: this.host.secret?.bind(this.host), ...this.limits, signal, timedOut });
+    } catch (error) {
+      if (error instanceof QueryCancelled || signal?.aborted) throw error;
+      this.host.log(`SQLMorph's techniques failed: ${(error as Error)?.stack ?? error}`);
+      return null;
+    }
+  }
+
+  async score(params: ScoreParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<ScoreResult> {
+    this.requireTrust();
+    const started = performance.now();
+    const { sql } = this.requestedUnit(params);
+    const { question, file } = this.pairQuestion(params);
     const database = await this.state.database(file);
     const interrupt = () => database.db.interrupt();
     signal?.addEventListener('abort', interrupt);
@@ -365,6 +410,8 @@ export class VesLensService {
       const [goldPreview, predPreview] = [await this.preview(database, goldSql, signal), await this.preview(database, sql, signal)];
       const goldPlan = await explainQuery(database.db, goldSql, database.schema);
       const predPlan = await explainQuery(database.db, sql, database.schema);
+      progress?.("scoring SQLMorph's techniques");
+      const techniques = await this.techniques(database, goldSql, sql, result, signal);
       return {
         question: this.state.info(question),
         outcome: result.outcome,
@@ -390,6 +437,7 @@ export class VesLensService {
         goldPlan: planView(goldPlan),
         predPlan: planView(predPlan),
         planComparison: comparePlanViews(goldPlan, predPlan),
+        techniques,
         notes: result.notes.map(editorText),
         sqlite: this.state.sqlite,
         elapsedMs: performance.now() - started,
@@ -399,6 +447,54 @@ export class VesLensService {
       throw error;
     } finally {
       signal?.removeEventListener('abort', interrupt);
+    }
+  }
+
+  // ---- judge: does the prediction answer the question (an LLM, ROSE's Prover/Refuter) ------------------
+
+  async judge(params: JudgeParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<JudgeResult> {
+    this.requireTrust();
+    const started = performance.now();
+    const { sql } = this.requestedUnit(params);
+    const { question, file } = this.pairQuestion(params);
+    let model: ChatModel;
+    try {
+      // The endpoint's key, from the client's SecretStorage (sealed on the way); local servers need none.
+      const apiKey = params.model.provider === 'openai' ? await this.host.secret?.('judgeApiKey') : undefined;
+      model = judgeModel(params.model, this.host.chat, apiKey);
+    } catch (error) {
+      throw new UserError((error as Error).message, error instanceof JudgeSettingError ? 6 : 1);
+    }
+    // Each request said in the progress line: a reasoning model can think for minutes.
+    let requests = 0;
+    const counted: ChatModel = {
+      id: model.id,
+      complete: (messages, options): Promise<ChatReply> => {
+        progress?.(`waiting for ${model.id.replace(/^[a-z-]+:/, '')} (request ${++requests})`);
+        return model.complete(messages, options);
+      },
+    };
+    const goldSql = this.state.goldSql(question);
+    progress?.('running prediction and gold');
+    try {
+      const outcome = await judgePair(
+        { question: question.question, evidence: question.evidence, dbId: question.dbId, dbPath: file, predictedSql: sql, goldSql },
+        { model: counted, method: params.method, cache: params.cacheDir ? new ReplyCache(params.cacheDir) : undefined, ...this.limits, signal, facts: this.judgeFacts },
+      );
+      this.host.log(`judged question ${question.questionId} with ${model.id}: score ${outcome.score ?? 'none'}, ${outcome.calls} requests (${outcome.cached_calls} from the cache)${outcome.error ? `, ${outcome.error}` : ''}`);
+      return {
+        question: this.state.info(question),
+        predSql: formatSql(sql),
+        goldSql: formatSql(goldSql ?? ''),
+        predictedSql: sql,
+        judge: { ...outcome, error: outcome.error === null ? null : editorText(outcome.error), notes: outcome.notes.map(editorText) },
+        model: model.id,
+        elapsedMs: performance.now() - started,
+      };
+    } catch (error) {
+      if (signal?.aborted || (error instanceof ChatModelError && error.kind === 'cancelled') || error instanceof QueryCancelled) throw new CancelledError();
+      if (error instanceof ChatModelError) throw new UserError(fatalModelMessage(error, params.model), 7);
+      throw error;
     }
   }
 
@@ -541,6 +637,24 @@ export class VesLensService {
       total: tasks.length,
       metrics,
     };
+  }
+
+  // ---- the gold audit --------------------------------------------------------------------------------------
+
+  /** Audits every gold SQL of the dataset (goldAuditRun.ts); cancelled, it returns the gold audited so far. */
+  async auditGold(params: AuditGoldParams, signal?: AbortSignal, progress?: (value: AuditProgressValue) => void): Promise<AuditGoldResult> {
+    this.requireTrust();
+    if (!this.state.dataset) throw new UserError('no dataset is attached: attach a BIRD dataset before auditing its gold SQL', 4);
+    if (this.state.questions.length === 0) throw new UserError(`the attached question file has no questions (${this.state.dataset.questionsFile}): attach a BIRD question file`, 4);
+    this.host.log(`auditing ${this.state.questions.length} gold SQL${params.predictionFiles?.length ? ` with ${params.predictionFiles.length} prediction files` : ''}${params.scales?.length ? `, at scales ${params.scales.join(', ')}` : ''}`);
+    try {
+      const result = await runGoldAudit(this.state, this.limits, params, signal, progress);
+      this.host.log(`audited ${result.audit.entries.length} of ${result.total} gold SQL${result.partial ? ' (cancelled)' : ''}: ${result.marks.length} worth another look`);
+      return result;
+    } catch (error) {
+      if (error instanceof AuditInputError) throw new UserError(error.message, 2);
+      throw error;
+    }
   }
 
   dispose(): Promise<void> {

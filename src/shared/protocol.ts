@@ -10,9 +10,17 @@ import type { EvalSummary } from '../core/eval/summary';
 import type { QuestionResult } from '../core/eval/types';
 import type { PlanNodeKind } from '../core/plan/parsePlan';
 import type { TimingResult } from '../core/timing/types';
+import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../core/compare/sqlmorph/types';
+import type { SealedSecret } from './sealedSecret';
+import type { GoldAudit } from '../core/audit/goldAudit';
+import type { AuditMark } from '../core/audit/auditMarks';
+import type { JudgeMethod, JudgeOutcome } from '../core/judge/types';
+import type { ChatMessage } from '../core/llm/chatModel';
 import type { VesLensSettings } from './settings';
 
 export type { VesLensSettings } from './settings';
+export type { AuditMark } from '../core/audit/auditMarks';
+export type { GoldAudit, GoldAuditEntry } from '../core/audit/goldAudit';
 
 // ---- dataset -------------------------------------------------------------------------------------------
 
@@ -147,6 +155,54 @@ export interface ResultPreview {
   error?: string;
 }
 
+// ---- partial credit: SQLMorph's techniques on the scored pair --------------------------------------------
+
+/** One side's result as the techniques read it: its column names, its first rows (cells as JSON values) and how many rows it has. */
+export interface TechniqueTableView {
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+}
+
+/** How the rows of one technique fared: each shown row's fate, and the fates of all rows counted. */
+export interface TechniqueRowsView {
+  /** The first `rowLimit` rows of each side: exact, partial (with its partner and similarity), or none. */
+  gold: RowMatch[];
+  predicted: RowMatch[];
+  goldCounts: Record<RowMatchKind, number>;
+  predictedCounts: Record<RowMatchKind, number>;
+}
+
+export interface TechniqueView {
+  name: TechniqueName;
+  /** `{EX}` for execution_accuracy, `{EX, EXP, EXR, F1}`, or `{error}` where it could not be computed. */
+  score: TechniqueScore;
+  /** The exact- and semantic-column techniques: each pair the matching made (by position), with its similarity. */
+  columns?: ColumnPair[];
+  rows?: TechniqueRowsView;
+}
+
+/** SQLMorph's result-comparison techniques for one pair (settings vesLens.techniques, vesLens.penalizeExtraColumns, vesLens.embeddings.*). */
+export interface TechniquesView {
+  /** The techniques asked for, in SQLMorph's order. */
+  techniques: TechniqueView[];
+  gold: TechniqueTableView | null;
+  predicted: TechniqueTableView | null;
+  /** Rows of each side listed with their fate; any more are only counted. */
+  rowLimit: number;
+  /** Equal sets of rows: every technique scored 1 without matching columns or rows (SQLMorph's check_ex). */
+  sameRows: boolean;
+  penalizeExtraColumns: boolean;
+  /** The embeddings the semantic techniques used (never the key). */
+  embeddings: { provider: 'openai'; url: string; model: string } | { provider: 'local' } | null;
+  /** How to set embeddings up, when a semantic technique could not score for want of a provider or a key: what to say, and what the panel's button opens. */
+  setup: { hint: string; action: 'settings' | 'key' } | null;
+  /** Where VES Lens scores what SQLMorph's code would not (`<technique>: ...`), and settings it ignored. */
+  notes: string[];
+  /** A query the techniques could not read (they score 0, or `error` past a bound). */
+  failure: { side: 'gold' | 'prediction'; message: string } | null;
+}
+
 export interface ScoreResult {
   question: QuestionInfo;
   outcome: QuestionResult['outcome'];
@@ -179,6 +235,8 @@ export interface ScoreResult {
   goldPlan: PlanView;
   predPlan: PlanView;
   planComparison: PlanComparison;
+  /** SQLMorph's partial-credit techniques (null when vesLens.techniques names none). */
+  techniques?: TechniquesView | null;
   notes: string[];
   sqlite: string;
   elapsedMs: number;
@@ -299,6 +357,103 @@ export interface EvaluationProgressValue {
   rows: ReportRow[];
 }
 
+// ---- the LLM judge ----------------------------------------------------------------------------------------
+
+/**
+ * Which chat model judges: one of VS Code's (vscode.lm, in the extension host: the server asks the client for
+ * each completion with ChatCompletionRequest) or an OpenAI-compatible endpoint the server calls itself (its key,
+ * `judgeApiKey`, the server asks for sealed with SecretRequest: never in a request's parameters or a log).
+ */
+export type JudgeModelSpec =
+  | { provider: 'vscode-lm'; vendor: string; family: string; id: string; name: string }
+  | { provider: 'openai'; url: string; model: string };
+
+/** What "Judge" acts on: a prediction and its question, as ScoreParams names them. */
+export interface JudgeParams {
+  sql?: string;
+  uri?: string;
+  offset?: number;
+  questionId?: number | string;
+  questionIndex?: number;
+  method: JudgeMethod;
+  model: JudgeModelSpec;
+  /** Replies kept here (the extension's global storage) so a re-judgement costs no call; none: no cache. */
+  cacheDir?: string;
+  progressToken?: string;
+}
+
+export interface JudgeResult {
+  question: QuestionInfo;
+  /** Both SQLs, formatted for reading (the judge saw them as they are). */
+  predSql: string;
+  goldSql: string;
+  /** The prediction as it was judged (to match it with a report's row). */
+  predictedSql: string;
+  /** core's verdict: score, branch, the Prover's and Refuter's answers, the Refuter's flags, errors, tokens. */
+  judge: JudgeOutcome;
+  /** The model's id, e.g. `vscode-lm:copilot/gpt-4o` or `openai-compatible:gpt-4o`. */
+  model: string;
+  elapsedMs: number;
+}
+
+/** Server → client: one chat completion with a vscode.lm model (the extension host owns that API). */
+export interface ChatCompletionParams {
+  messages: ChatMessage[];
+  /** The model the client chose when the judgement started (vscode.lm's LanguageModelChat.id). */
+  modelId: string;
+}
+
+export interface ChatCompletionResult {
+  text: string;
+  /** Tokens as the model's own tokenizer counts them (vscode.lm reports no usage). */
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+/**
+ * Error codes of a failed ChatCompletionRequest. `unavailable` (no chat model, consent refused, blocked, not
+ * found) would fail every request alike: the judgement stops with the client's message. `failed`: this
+ * request only (a model_error for the pair).
+ */
+export const ChatCompletionErrors = { unavailable: -32001, failed: -32002 } as const;
+
+// ---- the gold audit ---------------------------------------------------------------------------------------
+
+export interface AuditGoldParams {
+  /** Prediction files or `eval --json` reports: how many hold a correct prediction at least 2× faster than each gold. */
+  predictionFiles?: string[];
+  /** Data scales at which each gold is re-timed alone (setting vesLens.scales); none: no scaled copies. */
+  scales?: number[];
+  /** A token for AuditProgress while it runs. */
+  progressToken?: string;
+}
+
+export interface AuditGoldResult {
+  /** core's audit: every gold with its plan, verified rewrites, measured indexes, growth, faster predictions; `ranked` the flagged ones. */
+  audit: GoldAudit;
+  /** One mark per flagged question, in rank order (the explorer shows them). */
+  marks: AuditMark[];
+  /** The page `ves-lens audit --html` writes for the same audit (the panel shows it; "Save as HTML" writes it). */
+  html: string;
+  /** Cancelled before the end: the gold audited so far. */
+  partial: boolean;
+  /** Questions in the dataset (all of them, however many were audited). */
+  total: number;
+  /** Input problems (a report that covers only some questions, ...), each naming its file. */
+  problems: string[];
+  /** The dataset audited, to tell a saved audit of another dataset. */
+  dataset: Dataset;
+  sqlite: string;
+  /** When it finished (ISO 8601). */
+  finishedAt: string;
+}
+
+export interface AuditProgressValue {
+  message: string;
+  /** Gold audited so far, of `total` (prediction files scored first count as 0). */
+  done: number;
+  total: number;
+}
+
 // ---- the messages, declared once ---------------------------------------------------------------------
 
 export const SetDatasetRequest = new RequestType<Dataset | null, DatasetSummary, void>('vesLens/setDataset');
@@ -314,8 +469,34 @@ export const RuleHintsRequest = new RequestType<RuleHintsParams, VerifyHintParam
 export const EvaluateFileRequest = new RequestType<EvaluateFileParams, EvaluateFileResult, void>('vesLens/evaluateFile');
 /** Results of an evaluation as they become final (the report keeps them if the run is cancelled). */
 export const EvaluationProgress = new ProgressType<EvaluationProgressValue>();
+/** Audits every gold SQL of the dataset (long: per-question AuditProgress; cancelled, it returns what it measured). */
+export const AuditGoldRequest = new RequestType<AuditGoldParams, AuditGoldResult, void>('vesLens/auditGold');
+export const AuditProgress = new ProgressType<AuditProgressValue>();
 /** Progress of a Score or Time request, as a line of text. */
 export const StepProgress = new ProgressType<{ message: string }>();
+/** Judges a prediction with a chat model (ROSE's Prover/Refuter by default); progress as StepProgress. */
+export const JudgeRequest = new RequestType<JudgeParams, JudgeResult, void>('vesLens/judge');
+/** Server → client: a completion from a vscode.lm chat model (see JudgeModelSpec). */
+export const ChatCompletionRequest = new RequestType<ChatCompletionParams, ChatCompletionResult, void>('vesLens/chatCompletion');
+
+/** What the client starts the server with (LSP's initializationOptions). */
+export interface InitializationOptions {
+  dataset?: Dataset | null;
+  trusted?: boolean;
+  settings?: Partial<VesLensSettings>;
+  /** The extension's own storage (globalStorageUri): the embeddings cache lives under it. */
+  storageDir?: string;
+}
+
+/** The secrets the server may ask the client for, each a SecretStorage entry of the extension's. */
+export type SecretName = 'embeddingsApiKey' | 'judgeApiKey';
+
+/**
+ * Server → client: a secret when the server needs it (the embeddings API key for a score), sealed with the
+ * session key the client put in the server's environment (see sealedSecret.ts); null when none is stored.
+ */
+export const SecretRequest = new RequestType<{ name: SecretName }, SealedSecret | null, void>('vesLens/secret');
+export type { SealedSecret } from './sealedSecret';
 
 /** Client → server: the settings, at start and whenever they change (they take effect at once). */
 export const SettingsNotification = new NotificationType<VesLensSettings>('vesLens/settings');
@@ -330,6 +511,7 @@ export interface CommandArguments {
   'vesLens.applyVerifiedRewrite': [params: VerifyHintParams];
   'vesLens.applyAllRewrites': [uri: string, rule: string];
   'vesLens.timeGold': [question: QuestionInfo];
+  'vesLens.judge': [uri: string, offset: number, questionId?: number | string, questionIndex?: number];
 }
 
 export const Commands = {
@@ -343,8 +525,17 @@ export const Commands = {
   openQuestion: 'vesLens.openQuestion',
   explainGold: 'vesLens.explainGold',
   timeGold: 'vesLens.timeGold',
+  judge: 'vesLens.judge',
+  setJudgeApiKey: 'vesLens.setJudgeApiKey',
+  clearJudgeApiKey: 'vesLens.clearJudgeApiKey',
+  setEmbeddingsApiKey: 'vesLens.setEmbeddingsApiKey',
+  clearEmbeddingsApiKey: 'vesLens.clearEmbeddingsApiKey',
   showOutput: 'vesLens.showOutput',
   restartServer: 'vesLens.restartServer',
+  auditGold: 'vesLens.auditGold',
+  showGoldAudit: 'vesLens.showGoldAudit',
+  showFlaggedOnly: 'vesLens.showFlaggedOnly',
+  showAllQuestions: 'vesLens.showAllQuestions',
 } as const;
 
 /** A code lens or code action command, typed by its id. */

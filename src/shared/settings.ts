@@ -5,6 +5,10 @@
  * first SettingsNotification. Changes take effect at once (no reload).
  */
 
+import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
+import { TECHNIQUES, TechniqueName } from '../core/compare/sqlmorph/types';
+import type { EmbeddingProviderKind } from '../core/embeddings/createProvider';
+
 export type RuleSeverity = 'off' | 'hint' | 'information' | 'warning' | 'error';
 export const RULE_SEVERITIES: readonly RuleSeverity[] = ['off', 'hint', 'information', 'warning', 'error'];
 
@@ -22,7 +26,20 @@ export interface VesLensSettings {
   diagnosticsInQuestionFiles: boolean;
   /** Per rule id (VL001...): `off`, or the severity its diagnostics get; a rule not listed keeps its own. */
   rules: Record<string, RuleSeverity>;
+  /** SQLMorph's techniques Score computes (`all` among them: every one); empty: none (no partial-credit section). */
+  techniques: TechniqueSetting[];
+  /** SQLMorph's penalize_extra_pred_cols: predicted cells count every predicted column (true) or the matched ones. */
+  penalizeExtraColumns: boolean;
+  /** Embeddings for the three semantic techniques; the key is in SecretStorage, never in the settings. */
+  embeddingsProvider: EmbeddingProviderKind;
+  /** OpenAI-compatible base URL (POST {url}/embeddings) and model, for provider `openai`. */
+  embeddingsUrl: string;
+  embeddingsModel: string;
 }
+
+/** A `vesLens.techniques` entry: a technique of SQLMorph's by its own name, or `all`. */
+export type TechniqueSetting = TechniqueName | 'all';
+const EMBEDDING_PROVIDERS: Record<EmbeddingProviderKind, true> = { none: true, openai: true, local: true };
 
 export const DEFAULT_SETTINGS: VesLensSettings = {
   timeoutSeconds: 30,
@@ -32,6 +49,12 @@ export const DEFAULT_SETTINGS: VesLensSettings = {
   scales: [],
   diagnosticsInQuestionFiles: false,
   rules: {},
+  techniques: ['all'],
+  penalizeExtraColumns: true,
+  embeddingsProvider: 'none',
+  // core's DEFAULT_EMBEDDINGS_URL and DEFAULT_EMBEDDINGS_MODEL (test/server/settings.test.ts checks they agree)
+  embeddingsUrl: 'https://api.openai.com/v1',
+  embeddingsModel: 'text-embedding-3-small',
 };
 
 /** Setting keys under `vesLens.` (as package.json names them) for each field. */
@@ -43,6 +66,11 @@ export const SETTING_KEYS: Record<keyof VesLensSettings, string> = {
   scales: 'scales',
   diagnosticsInQuestionFiles: 'diagnostics.questionFiles',
   rules: 'rules',
+  techniques: 'techniques',
+  penalizeExtraColumns: 'penalizeExtraColumns',
+  embeddingsProvider: 'embeddings.provider',
+  embeddingsUrl: 'embeddings.url',
+  embeddingsModel: 'embeddings.model',
 };
 
 /**
@@ -56,6 +84,12 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
   };
   const scales = get(SETTING_KEYS.scales);
   const rules = get(SETTING_KEYS.rules);
+  const techniques = get(SETTING_KEYS.techniques);
+  const provider = get(SETTING_KEYS.embeddingsProvider);
+  const text = (key: 'embeddingsUrl' | 'embeddingsModel') => {
+    const value = get(SETTING_KEYS[key]);
+    return typeof value === 'string' && value.trim() ? value.trim() : DEFAULT_SETTINGS[key];
+  };
   return {
     timeoutSeconds: number('timeoutSeconds', 0.001),
     maxRows: Math.floor(number('maxRows', 1)),
@@ -66,5 +100,67 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
     rules: rules && typeof rules === 'object'
       ? Object.fromEntries(Object.entries(rules as Record<string, unknown>).filter((entry): entry is [string, RuleSeverity] => RULE_SEVERITIES.includes(entry[1] as RuleSeverity)).map(([rule, severity]) => [rule.toUpperCase(), severity]))
       : DEFAULT_SETTINGS.rules,
+    // A list of names (unknown ones dropped); `"all"` or `"none"` written by hand in settings.json are read too.
+    techniques: Array.isArray(techniques)
+      ? techniques.filter((t): t is TechniqueSetting => t === 'all' || TECHNIQUES.includes(t as TechniqueName))
+      : techniques === 'all' ? ['all'] : techniques === 'none' ? [] : DEFAULT_SETTINGS.techniques,
+    penalizeExtraColumns: typeof get(SETTING_KEYS.penalizeExtraColumns) === 'boolean' ? (get(SETTING_KEYS.penalizeExtraColumns) as boolean) : DEFAULT_SETTINGS.penalizeExtraColumns,
+    embeddingsProvider: typeof provider === 'string' && Object.hasOwn(EMBEDDING_PROVIDERS, provider) ? (provider as EmbeddingProviderKind) : DEFAULT_SETTINGS.embeddingsProvider,
+    embeddingsUrl: text('embeddingsUrl'),
+    embeddingsModel: text('embeddingsModel'),
+  };
+}
+
+// ---- the LLM judge (client side only: the client picks the model and passes it with each Judge request) ----
+
+export type JudgeProvider = 'vscode-lm' | 'openai';
+export const JUDGE_PROVIDERS: readonly JudgeProvider[] = ['vscode-lm', 'openai'];
+
+export interface JudgeSettings {
+  /** `vscode-lm`: a chat model of VS Code's language-model API (no key); `openai`: an OpenAI-compatible endpoint. */
+  provider: JudgeProvider;
+  /** vscode.lm's selector: vendor (e.g. `copilot`) and family (e.g. `gpt-4o`); empty matches any. */
+  vendor: string;
+  family: string;
+  /** The OpenAI-compatible endpoint's base URL and model name (its key is in SecretStorage, never here). */
+  url: string;
+  model: string;
+  method: JudgeMethod;
+}
+
+export const DEFAULT_JUDGE_SETTINGS: JudgeSettings = {
+  provider: 'vscode-lm',
+  vendor: '',
+  family: '',
+  url: 'https://api.openai.com/v1',
+  model: '',
+  method: 'rose',
+};
+
+/** Setting keys under `vesLens.` for each judge field. */
+export const JUDGE_SETTING_KEYS: Record<keyof JudgeSettings, string> = {
+  provider: 'judge.provider',
+  vendor: 'judge.vendor',
+  family: 'judge.family',
+  url: 'judge.url',
+  model: 'judge.model',
+  method: 'judge.method',
+};
+
+/** The judge's settings from a configuration reader, each checked (a wrong value falls back to the default). */
+export function readJudgeSettings(get: (key: string) => unknown): JudgeSettings {
+  const text = (key: keyof JudgeSettings) => {
+    const value = get(JUDGE_SETTING_KEYS[key]);
+    return typeof value === 'string' ? value.trim() : (DEFAULT_JUDGE_SETTINGS[key] as string);
+  };
+  const provider = get(JUDGE_SETTING_KEYS.provider);
+  const method = get(JUDGE_SETTING_KEYS.method);
+  return {
+    provider: JUDGE_PROVIDERS.includes(provider as JudgeProvider) ? (provider as JudgeProvider) : DEFAULT_JUDGE_SETTINGS.provider,
+    vendor: text('vendor'),
+    family: text('family'),
+    url: text('url') || DEFAULT_JUDGE_SETTINGS.url,
+    model: text('model'),
+    method: JUDGE_METHODS.includes(method as JudgeMethod) ? (method as JudgeMethod) : DEFAULT_JUDGE_SETTINGS.method,
   };
 }

@@ -2,7 +2,7 @@
  * The messages between the extension and its webview pages (media/*.js), declared once. The pages are
  * plain scripts: they read these shapes, and test/webview/*.test.ts posts them with these types.
  */
-import type { EvaluateFileResult, ExplainResult, ReportRow, ScoreResult, TimeQueryResult } from './protocol';
+import type { EvaluateFileResult, ExplainResult, JudgeResult, ReportRow, ScoreResult, TimeQueryResult } from './protocol';
 
 /** What a Score panel acts on, sent back with `rerun` so a restored panel can re-run without the extension remembering it. */
 export interface ScoreContext {
@@ -17,10 +17,34 @@ export type ScorePanelMessage =
   | { type: 'rerunning' }
   | { type: 'result'; result: ScoreResult; partial: boolean; context: ScoreContext }
   | { type: 'cancelled'; rerun: boolean }
-  | { type: 'error'; message: string; rerun: boolean };
+  | { type: 'error'; message: string; rerun: boolean }
+  // The Judge's section (its own state: a score and a judgement of the same prediction show together).
+  | { type: 'judging'; context: ScoreContext; model: string }
+  | { type: 'judgement'; judgement: JudgeResult; context: ScoreContext }
+  | { type: 'judge-failed'; message: string; cancelled: boolean };
 
 /** Score panel → extension. */
-export type ScorePanelRequest = { type: 'cancel' } | { type: 'rerun'; context: ScoreContext };
+export type ScorePanelRequest =
+  | { type: 'cancel' }
+  | { type: 'rerun'; context: ScoreContext }
+  | { type: 'judge'; context: ScoreContext }
+  | { type: 'cancel-judge' }
+  // The partial-credit section's setup hint: open the embeddings settings, or ask for the API key.
+  | { type: 'setUpEmbeddings'; action: 'settings' | 'key' };
+
+/** The latest judgement of a question, as the explorer and a report's judge column show it. */
+export interface JudgeFlag {
+  score: 0 | 1 | null;
+  error: string | null;
+  /** The Refuter says the gold SQL is wrong. */
+  goldFlagged: boolean;
+  /** `ambiguous question`, `ambiguous schema`, both; null when none. */
+  ambiguity: string | null;
+  judgement: string | null;
+  /** The prediction judged: a report row shows the verdict only for the same SQL (the flags are the question's). */
+  predictedSql: string;
+  model: string;
+}
 
 /** Extension → Plan panel: a plan (explain), or one query timed alone (with its plan). */
 export type PlanPanelMessage =
@@ -34,7 +58,9 @@ export type ReportPanelMessage =
   | { type: 'start'; file: string }
   | { type: 'rows'; rows: ReportRow[]; message: string; percentage: number }
   | { type: 'report'; file: string; result: EvaluateFileResult }
-  | { type: 'failed'; file: string; message: string };
+  | { type: 'failed'; file: string; message: string }
+  /** The judge's latest verdicts by question id (a judge column appears when any row has one). */
+  | { type: 'judgements'; byQuestion: Record<string, JudgeFlag> };
 
 /** Report panel → extension. */
 export type ReportPanelRequest =
@@ -42,3 +68,9 @@ export type ReportPanelRequest =
   | { type: 'jump'; file: string; line: number; character: number }
   | { type: 'export'; file: string; format: 'csv' | 'json'; rows: ReportRow[] }
   | { type: 'cancel' };
+
+/** Gold audit page (core's auditHtml in a webview, media/audit.js) → extension. */
+export type AuditPanelRequest =
+  | { type: 'openQuestion'; questionId: string; dbId: string }
+  | { type: 'save' }
+  | { type: 'rerun' };

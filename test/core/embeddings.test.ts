@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { CachedEmbeddings } from '../../src/core/embeddings/diskCache';
 import { LocalEmbeddings, localModelInstalled } from '../../src/core/embeddings/localModel';
@@ -9,50 +8,24 @@ import { OpenAiEmbeddings } from '../../src/core/embeddings/openaiCompatible';
 import { EmbeddingError } from '../../src/core/embeddings/provider';
 import { cosineSimilarity } from '../../src/core/compare/sqlmorph/semanticColumn';
 import { scoreTechniques } from '../../src/core/compare/sqlmorph/scoreTechniques';
+import { EmbeddingsScript, FakeEmbeddingsServer, startEmbeddingsServer, vectorFor } from '../fakeEmbeddingsServer';
 import { tempDir } from '../helpers';
 
 const KEY = 'sk-test-secret-key-0123456789';
 
-/** A deterministic 8-dimensional vector per text (its bytes folded), as the fake model's "meaning". */
-function vectorFor(text: string): number[] {
-  const v = new Array(8).fill(0);
-  for (let i = 0; i < text.length; i++) v[i % 8] += text.charCodeAt(i) / 100;
-  return v;
-}
-
-type Script = (body: { model: string; input: string[]; encoding_format?: string }, res: http.ServerResponse) => void;
-
-/** What OpenAI's /v1/embeddings answers: `data` (here in reverse order, as `index` allows), model, usage. */
-const answer: Script = (body, res) => {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorFor(text) })).reverse();
-  res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } }));
-};
-
 describe('the OpenAI-compatible embeddings client against a loopback server speaking the real protocol', () => {
-  let server: http.Server;
+  let server: FakeEmbeddingsServer;
   let base: string;
-  const requests: { auth?: string; body: { model: string; input: string[]; encoding_format?: string }; url?: string }[] = [];
-  let script: Script[] = [];
+  let requests: FakeEmbeddingsServer['requests'];
+  /** Answers for the next requests, in order (then every request gets its vectors). */
+  const setScript = (answers: EmbeddingsScript[]) => server.script.splice(0, server.script.length, ...answers);
 
   before(async () => {
-    server = http.createServer((req, res) => {
-      let raw = '';
-      req.on('data', (chunk) => (raw += chunk));
-      req.on('end', () => {
-        const body = JSON.parse(raw);
-        requests.push({ auth: req.headers.authorization, body, url: req.url });
-        if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
-          res.writeHead(404).end('{"error":{"message":"not found"}}');
-          return;
-        }
-        (script.shift() ?? answer)(body, res);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    server = await startEmbeddingsServer();
+    base = server.url;
+    requests = server.requests;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => server.close());
 
   const client = (options: Partial<ConstructorParameters<typeof OpenAiEmbeddings>[0]> = {}) =>
     new OpenAiEmbeddings({ baseUrl: base, model: 'text-embedding-3-small', apiKey: KEY, retryBaseMs: 1, retries: 2, ...options });
@@ -70,7 +43,7 @@ describe('the OpenAI-compatible embeddings client against a loopback server spea
 
   it('retries a 429 (honouring retry-after-ms) and then succeeds', async () => {
     requests.length = 0;
-    script = [(_, res) => res.writeHead(429, { 'retry-after-ms': '5', 'content-type': 'application/json' }).end('{"error":{"message":"Rate limit reached","type":"requests"}}')];
+    setScript([(_, res) => res.writeHead(429, { 'retry-after-ms': '5', 'content-type': 'application/json' }).end('{"error":{"message":"Rate limit reached","type":"requests"}}')]);
     const [v] = await client().embed(['x']);
     assert.equal(requests.length, 2);
     assert.deepEqual(Array.from(v), vectorFor('x').map(Math.fround));
@@ -78,19 +51,19 @@ describe('the OpenAI-compatible embeddings client against a loopback server spea
 
   it('gives up on a persistent 500 with the server\'s message and no key', async () => {
     requests.length = 0;
-    script = [0, 1, 2].map(() => (_: unknown, res: http.ServerResponse) => res.writeHead(500).end('{"error":{"message":"The server had an error"}}'));
+    setScript([0, 1, 2].map(() => (_: unknown, res: http.ServerResponse) => res.writeHead(500).end('{"error":{"message":"The server had an error"}}')));
     await assert.rejects(client().embed(['x']), (error: Error) => error instanceof EmbeddingError && /answered 500: The server had an error \(after 3 attempts\)/.test(error.message) && !error.message.includes(KEY));
     assert.equal(requests.length, 3);
   });
 
   it('fails clearly on a malformed body, a wrong count, and a 401', async () => {
-    script = [(_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>proxy error</html>')];
+    setScript([(_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>proxy error</html>')]);
     await assert.rejects(client().embed(['x']), /not an embeddings response \(not JSON/);
-    script = [(_, res) => res.writeHead(200).end(JSON.stringify({ data: [] }))];
+    setScript([(_, res) => res.writeHead(200).end(JSON.stringify({ data: [] }))]);
     await assert.rejects(client().embed(['x']), /0 embeddings for 1 texts/);
-    script = [(_, res) => res.writeHead(200).end(JSON.stringify({ data: [{ index: 0, embedding: ['a'] }] }))];
+    setScript([(_, res) => res.writeHead(200).end(JSON.stringify({ data: [{ index: 0, embedding: ['a'] }] }))]);
     await assert.rejects(client().embed(['x']), /no vector of numbers/);
-    script = [(_, res) => res.writeHead(401).end('{"error":{"message":"Incorrect API key provided: sk-test-***6789"}}')];
+    setScript([(_, res) => res.writeHead(401).end('{"error":{"message":"Incorrect API key provided: sk-test-***6789"}}')]);
     await assert.rejects(client().embed(['x']), (error: Error) => /answered 401 \(is the API key set\?.*\): Incorrect API key/.test(error.message) && !error.message.includes(KEY));
     await assert.rejects(new OpenAiEmbeddings({ baseUrl: 'http://127.0.0.1:9/v1', retries: 0 }).embed(['x']), /cannot be reached/);
   });
@@ -119,12 +92,12 @@ describe('the OpenAI-compatible embeddings client against a loopback server spea
     const report = await scoreTechniques(gold, predicted, { embeddings: client() });
     assert.ok(!('error' in report.scores.semantic_column_and_exact_cell!));
     assert.ok(!('error' in report.scores.unified_column_and_semantic_row!));
-    script = [0, 1, 2].map(() => (_: unknown, res: http.ServerResponse) => res.writeHead(503).end('overloaded'));
+    setScript([0, 1, 2].map(() => (_: unknown, res: http.ServerResponse) => res.writeHead(503).end('overloaded')));
     const failed = await scoreTechniques(gold, predicted, { embeddings: client() });
     assert.match((failed.scores.semantic_column_and_exact_cell as { error: string }).error, /answered 503: overloaded/);
     assert.match((failed.scores.semantic_column_and_partial_cell as { error: string }).error, /answered 503/);
     assert.deepEqual(failed.scores.exact_column_and_exact_cell, report.scores.exact_column_and_exact_cell);
-    script = [];
+    setScript([]);
   });
 });
 

@@ -8,10 +8,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, beforeEach, describe, it as itStep } from 'node:test';
 import { BrowserContext, chromium, Frame, Page } from 'playwright-core';
+import { FakeChatServer, refuterReply, roleOf, startChatServer } from '../fakeChatServer';
+import { startEmbeddingsServer } from '../fakeEmbeddingsServer';
 import { REPO_ROOT, tempDir } from '../helpers';
 import { CHROMIUM, editorMissing, RunningCodeServer, sampleWorkspace, startCodeServer } from './codeServer';
 
-const SHOTS = path.join(REPO_ROOT, 'test-results', 'e2e');
+// VES_LENS_E2E_SHOTS: another folder for this run's screenshots (two runs at once would clear each other's).
+const SHOTS = process.env.VES_LENS_E2E_SHOTS ?? path.join(REPO_ROOT, 'test-results', 'e2e');
 const VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
 
 // Mini-dev question 717 (superhero: "list all the superpowers of 3-D Man"), answered correctly with a
@@ -51,6 +54,19 @@ async function webviewFrameWith(page: Page, selector: string, pattern?: RegExp):
     if (!pattern || pattern.test(await frame.evaluate<string>("document.getElementById('app')?.innerText ?? ''").catch(() => ''))) return frame;
   }
   throw new Error(`no webview has ${selector}${pattern ? ` showing ${pattern}` : ''}`);
+}
+
+/** The webview frame with an element, once a page shows one (a panel loads its page after it opens). */
+async function waitForFrameWith(page: Page, selector: string, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await webviewFrameWith(page, selector);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.waitForTimeout(300);
+    }
+  }
 }
 
 /** Polls an expression in a webview frame (its CSP forbids the eval that frame.waitForFunction uses). */
@@ -142,6 +158,25 @@ async function pickTheme(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** The BIRD explorer with "Show Flagged Questions Only" on, superhero's simple questions open, and one question's row. */
+async function flaggedInExplorer(page: Page, questionId: string) {
+  const tree = page.locator('.pane', { hasText: 'BIRD Explorer' }).first();
+  // The activity bar's icon toggles: a click on the shown container would hide the side bar.
+  if (!(await tree.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="VES Lens"]').first().click();
+  await tree.hover();
+  await page.locator('.action-label[aria-label="Show Flagged Questions Only"]').first().click();
+  await expandRow(tree, 'superhero');
+  await expandRow(tree, 'simple');
+  return { tree, flagged: tree.locator('.monaco-list-row', { hasText: `${questionId}: ` }).first() };
+}
+
+/** Expands a tree row (a click on an expanded one would collapse it). */
+async function expandRow(tree: ReturnType<Page['locator']>, text: string): Promise<void> {
+  const row = tree.locator('.monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ timeout: 20_000 });
+  if ((await row.getAttribute('aria-expanded')) === 'false') await row.click();
+}
+
 const skip = editorMissing();
 
 describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeout: 900_000 }, () => {
@@ -149,6 +184,8 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   let browser: BrowserContext;
   let page: Page;
   let workspace: string;
+  /** The Judge's model: a loopback OpenAI-compatible server whose Refuter upholds and flags the gold and the question. */
+  let chat: FakeChatServer;
   let step = 0;
 
   const shot = async (name: string) => page.screenshot({ path: path.join(SHOTS, `${String(++step).padStart(2, '0')}-${name}.png`) });
@@ -181,7 +218,13 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       workspace,
       vsix: VSIX,
       env: { FORCE_COLOR: '1', CI: 'true' },
-      settings: { 'vesLens.scales': [1, 10, 100], 'workbench.colorTheme': 'Default Light Modern' },
+      settings: {
+        'vesLens.scales': [1, 10, 100],
+        'workbench.colorTheme': 'Default Light Modern',
+        'vesLens.judge.provider': 'openai',
+        'vesLens.judge.url': (chat = await startChatServer(() => ({ content: refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }) }))).url,
+        'vesLens.judge.model': 'judge-model',
+      },
     });
     browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
       executablePath: CHROMIUM,
@@ -213,6 +256,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   after(async () => {
     await browser?.close();
     await server?.stop();
+    await chat?.close();
   });
 
   it('offers the BIRD dataset it detects; a wrong question file is named with what was expected', async () => {
@@ -317,6 +361,93 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(settled, /outcome\s+correct/i);
     await page.locator('.notification-toast', { hasText: 'scoring question 717' }).waitFor({ state: 'detached', timeout: 30_000 });
     await assertPanelsClean(page);
+  });
+
+  it('gives partial credit (SQLMorph): the technique table, the column alignment, the rows; the embeddings key set in its password box', async () => {
+    const KEY = 'sk-typed-into-the-password-box-1618';
+    const embeddings = await startEmbeddingsServer();
+    const settingsFile = path.join(workspace, '.vscode', 'settings.json');
+    const before = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : null;
+    const scoreLenses = lenses(page, 'Score against gold');
+    /** The Score panel's section, scrolled into view with the panel alone on screen, in a screenshot. */
+    const sectionShot = async (name: string) => {
+      await showTab('Score: ');
+      const frame = await webviewFrameWith(page, '#techniques');
+      await frame.evaluate("document.getElementById('techniques').scrollIntoView({ block: 'start' })");
+      await runCommand(page, 'View: Toggle Maximize Editor Group');
+      await page.waitForTimeout(600);
+      await shot(name);
+      await runCommand(page, 'View: Toggle Maximize Editor Group');
+    };
+    try {
+      // The prediction with the id added (no embeddings yet): the exact-name techniques credit the names, the semantic ones say what they need.
+      await openFile(page, 'columns.sql');
+      await scoreLenses.nth(0).click();
+      const text = await waitForWebview(page, /outcome\s+mismatch[\s\S]*Partial credit \(SQLMorph\)[\s\S]*Rows/i);
+      assert.match(text, /Partial credit \(SQLMorph\)\s+technique\s+EX\s+EXP\s+EXR\s+F1\s+execution_accuracy\s+0\s+–\s+–\s+–\s+exact_column_and_exact_cell\s+0\s+0\.500\s+1\.000\s+0\.667/);
+      assert.match(text, /semantic_column_and_exact_cell\s+no embedding provider/);
+      assert.match(text, /need embeddings: set vesLens\.embeddings\.provider to "openai"[\s\S]*Embeddings Settings/);
+      assert.match(text, /Column alignment\s+predicted column\s+gold column\s+similarity\s+power_name\s+power_name\s+1\.000\s+matched\s+id\s+no gold column\s+–\s+extra: its cells count against precision/);
+      assert.match(text, /gold · 4 rows: 4 exact · 0 partial · 0 none/);
+      const frame = await webviewFrameWith(page, '#techniques');
+      assert.equal(await frame.locator('#techniques tr.fate-exact').count(), 8, 'every row of both sides matched whole on power_name');
+      assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, 'nothing overflows the panel');
+      await sectionShot('score-partial-credit');
+
+      // The key, typed into the password box of "Set Embeddings API Key"; the endpoint in the workspace settings.
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      fs.writeFileSync(settingsFile, JSON.stringify({ ...(before ? JSON.parse(before) : {}), 'vesLens.embeddings.url': embeddings.url, 'vesLens.embeddings.model': 'fake-embedding' }, null, 2));
+      await clearNotifications(page);
+      await runCommand(page, 'VES Lens: Set Embeddings API Key');
+      const box = page.locator('.quick-input-widget input');
+      await box.waitFor();
+      assert.equal(await box.getAttribute('type'), 'password', 'the key is typed into a password box');
+      await box.fill(KEY);
+      await shot('embeddings-key-password-box');
+      await page.keyboard.press('Enter');
+      // The provider is still "none": the notification offers to switch it.
+      const stored = toast(page, 'the embeddings API key is stored in VS Code\'s secret storage');
+      await stored.waitFor({ timeout: 20_000 });
+      await stored.locator('.monaco-button', { hasText: 'Use OpenAI-compatible Embeddings' }).click();
+      // The settings take effect at once: the next score embeds with the key.
+      await runCommand(page, 'VES Lens: Show the Log');
+      await page.locator('.part.panel .view-lines').filter({ hasText: 'embeddings openai' }).first().waitFor({ timeout: 30_000 });
+      await runCommand(page, 'View: Hide Panel');
+      await page.locator('.tab', { hasText: 'columns.sql' }).first().click();
+      await scoreLenses.nth(0).click();
+      const semantic = await waitForWebview(page, /semantic_column_and_partial_cell\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+[\s\S]*embeddings: fake-embedding at http:\/\/127\.0\.0\.1/, 60_000);
+      assert.match(semantic, /unified_column_and_semantic_row\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+/);
+      assert.match(semantic, /Column alignment\s+predicted column\s+gold column\s+similarity\s+power_name\s+power_name\s+1\.000\s+matched/, 'the semantic alignment: equal column texts');
+      assert.ok(embeddings.requests.length > 0, 'the endpoint was asked');
+      assert.deepEqual([...new Set(embeddings.requests.map((r) => r.auth))], [`Bearer ${KEY}`], 'the key typed in the box, as the bearer token');
+      await sectionShot('score-partial-credit-semantic');
+      await pickTheme(page, 'Dark Modern');
+      await waitInFrame(await webviewFrameWith(page, '#techniques'), "document.body.classList.contains('vscode-dark')");
+      await sectionShot('dark-score-partial-credit');
+      await pickTheme(page, 'Light Modern');
+      await assertPanelsClean(page);
+    } finally {
+      await runCommand(page, 'VES Lens: Clear Embeddings API Key').catch(() => undefined);
+      // The settings as they were: the endpoint (workspace) and the provider the notification's button set (user).
+      if (before === null) fs.rmSync(settingsFile, { force: true });
+      else fs.writeFileSync(settingsFile, before);
+      const userSettings = path.join(server.home, 'user-data', 'User', 'settings.json');
+      const user = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
+      delete user['vesLens.embeddings.provider'];
+      fs.writeFileSync(userSettings, JSON.stringify(user, null, 2));
+      await embeddings.close();
+      // As the next steps expect it, even after a failure here: the reordered answer on screen (its timing stopped).
+      await (async () => {
+        await openFile(page, 'columns.sql');
+        await scoreLenses.nth(1).click();
+        await waitForWebview(page, /Soft-F1 pairs predicted row i/);
+        const panel = await webviewFrameWith(page, '#app', /Soft-F1 pairs predicted row/);
+        const cancel = panel.locator('.actions vscode-button', { hasText: 'Cancel' });
+        if (await cancel.count()) await cancel.click().catch(() => undefined);
+        await waitForWebview(page, /^(?=[\s\S]*Soft-F1 pairs predicted row)(?=[\s\S]*(timing cancelled: EX and Soft-F1 above are final|Re-run with more iterations))/, 120_000);
+        await clearNotifications(page);
+      })().catch(() => undefined);
+    }
   });
 
   it('applies a hint\'s rewrite through its quick fix, verified on the database; the rule id links to its doc', async () => {
@@ -491,6 +622,60 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await assertPanelsClean(page);
   });
 
+  it('audits the gold SQL: a pick of prediction files, a step per question, the page in the editor, flagged questions marked in the explorer', async () => {
+    // The audit also times each gold alone at the scales of vesLens.scales: none here (the ×100 copies take minutes).
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'vesLens.scales': [] }));
+    // The server says in its log when it takes the new settings.
+    await runCommand(page, 'VES Lens: Show the Log');
+    await page.locator('.part.panel .view-lines').filter({ hasText: 'scales []' }).first().waitFor({ timeout: 30_000 });
+    await runCommand(page, 'View: Hide Panel');
+    await clearNotifications(page);
+    await runCommand(page, 'VES Lens: Audit Gold SQL');
+    // The workspace's prediction files are offered (none checked): check GPT-4's, to count its faster correct predictions.
+    const offered = page.locator('.quick-input-list .monaco-list-row', { hasText: 'predict_gpt-4_superhero.json' }).first();
+    await offered.waitFor({ timeout: 20_000 });
+    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'predict_slow.json' }).count(), 1);
+    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mini_dev_superhero.json' }).count(), 0, 'a question file is no prediction file');
+    await offered.locator('.monaco-checkbox, input[type=checkbox]').first().click();
+    await shot('audit-pick-predictions');
+    await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
+    const progress = toast(page, 'auditing the gold SQL of mini_dev_superhero.json');
+    await progress.waitFor({ timeout: 30_000 });
+    await page.locator('.notification-toast', { hasText: /\d+\/52: question \d+ \(superhero\)/ }).first().waitFor({ timeout: 240_000 });
+    await shot('audit-progress');
+    await toast(page, /52 gold SQL audited: \d+ worth another look, marked in the BIRD Explorer/).waitFor({ timeout: 240_000 });
+    // core's page, in the webview: its own table script ran (the count), and the question ids are links.
+    const frame = await waitForFrameWith(page, 'table#audit');
+    await waitInFrame(frame, "document.querySelectorAll('a.vl-open').length === 52");
+    const text = await frame.evaluate<string>('document.body.innerText');
+    assert.match(text, /52 gold audited · \d+ worth another look/);
+    assert.match(text, /VES Lens gold audit[\s\S]*Prediction files: .*predict_gpt-4_superhero\.json/);
+    assert.match(await frame.locator('[data-count-for="audit"]').innerText(), /^52 of 52 shown$/);
+    const first = await frame.locator('table#audit tbody tr').first().innerText();
+    assert.match(first, /^1\s+[\d.]+\s+(738|730)\s+superhero[\s\S]*VL001 rewrite is \d+× as fast, same rows/);
+    assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, 'the page fits its panel (wide tables scroll in their box)');
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    await page.waitForTimeout(600);
+    await shot('audit-panel');
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    // A question id opens that question's gold in the editor.
+    await frame.locator('a.vl-open', { hasText: /^738$/ }).click();
+    await page.locator('.tab.active', { hasText: 'question 738.sql' }).waitFor({ timeout: 20_000 });
+    await page.locator('.view-lines', { hasText: 'WHERE EXISTS' }).first().waitFor();
+    // The explorer marks the flagged questions; "show flagged only" leaves just those.
+    const { tree, flagged } = await flaggedInExplorer(page, '738');
+    await flagged.waitFor({ timeout: 20_000 });
+    assert.match(await flagged.innerText(), /gold: \d+(\.\d)?× faster rewrite/);
+    // An unflagged question is hidden (once the tree has redrawn with the filter on).
+    await tree.locator('.monaco-list-row', { hasText: '717: ' }).first().waitFor({ state: 'detached', timeout: 15_000 });
+    await flagged.hover();
+    await page.locator('.monaco-hover', { hasText: 'Gold audit #' }).first().waitFor({ timeout: 10_000 });
+    await shot('audit-explorer-marks');
+    await page.mouse.move(700, 995);
+    await assertPanelsClean(page);
+  });
+
   it('shows the language server\'s log in the Output panel', async () => {
     await runCommand(page, 'VES Lens: Show the Log');
     const output = page.locator('.part.panel .view-lines');
@@ -501,13 +686,13 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
 
   it('draws every panel in the dark theme: charts, plans, SQL and tables in its colours', async () => {
     await pickTheme(page, 'Dark Modern');
-    for (const [tab, selector, name] of [['Score: ', '.plan-compare', 'score'], ['Time: ', '.plan-tree', 'time-gold'], ['Report: predict_gpt-4', 'table.questions', 'report']] as const) {
+    for (const [tab, selector, name] of [['Score: ', '.plan-compare', 'score'], ['Time: ', '.plan-tree', 'time-gold'], ['Report: predict_gpt-4', 'table.questions', 'report'], ['Gold Audit: ', 'table#audit', 'gold-audit']] as const) {
       await showTab(tab);
       const frame = await webviewFrameWith(page, selector);
       await waitInFrame(frame, "document.body.classList.contains('vscode-dark')");
       await runCommand(page, 'View: Toggle Maximize Editor Group'); // the panel alone, as wide as the window
       await page.waitForTimeout(600);
-      assert.ok((await frame.locator('.plan-node, table.questions tbody tr').count()) > 0);
+      assert.ok((await frame.locator('.plan-node, table.questions tbody tr, table#audit tbody tr').count()) > 0);
       assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, `nothing overflows the ${name} panel`);
       await shot(`dark-${name}`);
       await runCommand(page, 'View: Toggle Maximize Editor Group');
@@ -526,6 +711,70 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await showTab('Score: ');
     await waitForWebview(page, /Question 717[\s\S]*Soft-F1 pairs predicted row i/, 60_000);
     await shot('dark-restored-after-reload');
+    await assertPanelsClean(page);
+  });
+
+  it('keeps the gold audit across the reload: its page, and the marks in the explorer', async () => {
+    await showTab('Gold Audit: ');
+    const frame = await waitForFrameWith(page, 'table#audit');
+    await waitInFrame(frame, "document.querySelectorAll('a.vl-open').length === 52", 60_000);
+    const { tree, flagged } = await flaggedInExplorer(page, '738');
+    await flagged.waitFor({ timeout: 30_000 });
+    assert.match(await flagged.innerText(), /gold: \d+(\.\d)?× faster rewrite/);
+    await shot('dark-audit-marks-after-reload');
+  });
+
+  it('judges a prediction with a chat model (an OpenAI-compatible loopback server): key, consent, verdict, flags in the explorer and the report', async () => {
+    await clearNotifications(page);
+    // The key goes to VS Code's secret storage through a password box.
+    await runCommand(page, 'VES Lens: Set Judge API Key');
+    const box = page.locator('.quick-input-widget input[type="password"]');
+    await box.waitFor({ timeout: 10_000 });
+    await box.fill('sk-e2e-test');
+    await page.keyboard.press('Enter');
+    await toast(page, 'the Judge\'s API key is stored').waitFor({ timeout: 10_000 });
+    await clearNotifications(page);
+    // Its tab is open since the first steps (quick open may pick a recent file under load).
+    await page.keyboard.press('Control+1');
+    await page.locator('.tab', { hasText: 'predicted.sql' }).first().click();
+    await page.locator('.tab.active', { hasText: 'predicted.sql' }).waitFor({ timeout: 10_000 });
+    const lens = lenses(page, 'Judge').first();
+    await lens.waitFor({ timeout: 30_000 });
+    await lens.click();
+    // First use of an endpoint: VES Lens says what it sends where, and asks.
+    const consent = page.locator('.monaco-dialog-box', { hasText: 'Allow this endpoint?' });
+    await consent.waitFor({ timeout: 20_000 });
+    assert.match(await consent.innerText(), /sends the question, its evidence, both SQL queries, .* to http:\/\/127\.0\.0\.1:\d+\/v1 \(model judge-model\)/);
+    await shot('judge-consent');
+    await consent.locator('.monaco-button', { hasText: 'Allow' }).click();
+    const verdict = await waitForWebview(page, /Judge \(does the prediction answer the question\?[\s\S]*JUDGE\s+1\s+answers[\s\S]*Refuter upholds/i, 60_000);
+    assert.match(verdict, /METHOD\s+rose\s+results match: the Refuter alone/i);
+    assert.match(verdict, /the Refuter says the gold SQL looks wrong\s+the Refuter finds an ambiguous question/);
+    assert.match(verdict, /MODEL\s+judge-model\s+1 request · 100 prompt \+ 20 completion tokens/i);
+    assert.equal(chat.requests.length, 1);
+    assert.equal(roleOf(chat.requests[0]), 'refuter');
+    assert.equal(chat.requests[0].headers.authorization, 'Bearer sk-e2e-test', 'the key from the secret storage');
+    await page.locator('.notification-toast', { hasText: 'judging question 717' }).waitFor({ state: 'detached', timeout: 30_000 });
+    await showTab('Score: ');
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    await page.waitForTimeout(600);
+    await shot('dark-judge-verdict');
+    await pickTheme(page, 'Light Modern');
+    await page.waitForTimeout(800);
+    await shot('judge-verdict-light');
+    await runCommand(page, 'View: Toggle Maximize Editor Group');
+    // The Refuter's flags for annotators: on the question in the explorer, and in the report's judge column.
+    const tree = page.locator('.pane', { hasText: 'BIRD Explorer' });
+    if (!(await tree.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="VES Lens"]').first().click(); // a click on the open view would close it
+    await expandRow(tree, 'superhero');
+    await expandRow(tree, 'simple');
+    const question = tree.locator('.monaco-list-row', { hasText: '717: ' }).first();
+    await question.waitFor({ timeout: 20_000 });
+    assert.match(await question.innerText(), /judge: gold flagged, ambiguous question/);
+    await showTab('Report: predict_gpt-4');
+    const report = await webviewFrameWith(page, 'table.questions', /predict_gpt-4_superhero\.json/);
+    await waitInFrame(report, "document.querySelector('tr[data-question=\"717\"] td.judge-cell')?.innerText.includes('gold flagged') === true");
+    await shot('judge-flags-explorer-and-report');
     await assertPanelsClean(page);
   });
 });

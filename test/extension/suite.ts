@@ -5,6 +5,8 @@ import { strict as assert } from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { ScoreParams, ScoreRequest, ScoreResult } from '../../src/shared/protocol';
+import { startEmbeddingsServer } from '../fakeEmbeddingsServer';
 
 const tests: [string, () => Promise<void>][] = [];
 const test = (name: string, body: () => Promise<void>) => tests.push([name, body]);
@@ -110,7 +112,7 @@ test('settings take effect without a reload: a rule switched off leaves the Prob
 
 test('every command is registered, the log command included', async () => {
   const commands = await vscode.commands.getCommands(true);
-  for (const id of ['vesLens.attachDataset', 'vesLens.evaluatePredictionFile', 'vesLens.explainGold', 'vesLens.timeGold', 'vesLens.showOutput', 'vesLens.restartServer', 'vesLens.applyAllRewrites']) {
+  for (const id of ['vesLens.attachDataset', 'vesLens.evaluatePredictionFile', 'vesLens.explainGold', 'vesLens.timeGold', 'vesLens.showOutput', 'vesLens.restartServer', 'vesLens.applyAllRewrites', 'vesLens.judge', 'vesLens.setJudgeApiKey', 'vesLens.clearJudgeApiKey']) {
     assert.ok(commands.includes(id), id);
   }
 });
@@ -121,6 +123,141 @@ test('hovers a table with its row count', async () => {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
   const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
   assert.match(text, /superhero\*\*: 750 rows/);
+});
+
+// ---- the Judge with a chat model of VS Code's language-model API ----------------------------------------
+// VS Code 1.90–1.100 has no stable API to register a chat model provider, so these hand the extension stand-in
+// models through its exported seam (useChatModelsForTests, src/extension/languageModels.ts); the LanguageModel*
+// classes and errors are VS Code's own. The last test uses the real vscode.lm, which has no model here.
+
+type JudgeApi = { useChatModelsForTests(models: { selectChatModels(selector?: vscode.LanguageModelChatSelector): Thenable<vscode.LanguageModelChat[]> } | undefined): void };
+type JudgeOutcome = { result?: { judge: { score: number | null; usage: { prompt_tokens: number; completion_tokens: number }; refuter: { gold_correct: boolean | null } | null }; model: string }; error?: string };
+
+/** A message's text: a string in VS Code 1.90's types, a list of parts (LanguageModelTextPart) in later versions. */
+const textOf = (message: vscode.LanguageModelChatMessage): string => {
+  const content = message.content as unknown;
+  return typeof content === 'string' ? content : (content as { value?: unknown }[]).map((part) => (typeof part.value === 'string' ? part.value : '')).join('');
+};
+
+/** A chat model answering from a script, streaming its reply in pieces, as a vscode.lm model does. */
+function fakeChatModel(answer: (messages: vscode.LanguageModelChatMessage[]) => string | Error, family = 'fake') {
+  const seen: vscode.LanguageModelChatMessage[][] = [];
+  const model = {
+    id: `${family}-model-1`, name: 'Fake Model', vendor: 'ves-lens-test', family, version: '1', maxInputTokens: 100_000,
+    sendRequest: async (messages: vscode.LanguageModelChatMessage[]) => {
+      seen.push(messages);
+      const reply = answer(messages);
+      if (reply instanceof Error) throw reply;
+      return { text: (async function* () { for (let i = 0; i < reply.length; i += 7) yield reply.slice(i, i + 7); })() };
+    },
+    countTokens: async (text: string | vscode.LanguageModelChatMessage) => Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4),
+  } as unknown as vscode.LanguageModelChat;
+  return { model, seen };
+}
+
+async function judgeLens(): Promise<JudgeOutcome> {
+  const editor = await open('predicted.sql');
+  const lens = await until('the Judge lens', async () =>
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)).find((l) => l.command?.command === 'vesLens.judge'));
+  assert.equal(lens.command!.title, '$(law) Judge');
+  return vscode.commands.executeCommand<JudgeOutcome>('vesLens.judge', ...(lens.command!.arguments ?? []));
+}
+
+const judgeApi = () => vscode.extensions.getExtension('ves-lens.ves-lens')!.exports as JudgeApi;
+const refuterUpholds = JSON.stringify({ judgement: 'equivalent to the gold', overturn: false, ambiguity: 'ambiguous question', gold_correct: false });
+
+test('Judge asks the vscode.lm model the settings select, with the system prompt folded into the first user message', async () => {
+  const { model, seen } = fakeChatModel(() => '```json\n' + refuterUpholds + '\n```');
+  const selectors: (vscode.LanguageModelChatSelector | undefined)[] = [];
+  judgeApi().useChatModelsForTests({ selectChatModels: async (selector) => (selectors.push(selector), [model]) });
+  const config = vscode.workspace.getConfiguration('vesLens');
+  await config.update('judge.vendor', 'ves-lens-test', vscode.ConfigurationTarget.Workspace);
+  try {
+    const outcome = await judgeLens();
+    assert.equal(outcome.error, undefined, outcome.error);
+    assert.equal(outcome.result!.judge.score, 1, 'results match and the Refuter upholds');
+    assert.equal(outcome.result!.model, 'vscode-lm:ves-lens-test/fake');
+    assert.equal(outcome.result!.judge.refuter!.gold_correct, false, 'the gold-fault flag reaches the editor');
+    assert.ok(outcome.result!.judge.usage.prompt_tokens > 100, 'tokens counted with the model\'s own tokenizer');
+    assert.deepEqual(selectors.at(-1), { vendor: 'ves-lens-test' });
+    const messages = seen.at(-1)!;
+    assert.equal(messages.length, 1);
+    assert.equal(messages[0].role, vscode.LanguageModelChatMessageRole.User);
+    assert.match(textOf(messages[0]), /^You are the Refuter[\s\S]*\n\n/, 'the system prompt heads the first user message');
+    // The reply is cached in the extension's storage: judging the same prediction again asks nothing.
+    const again = await judgeLens();
+    assert.equal(again.result!.judge.score, 1);
+    assert.equal(seen.length, 1, 'no second request');
+  } finally {
+    await config.update('judge.vendor', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+});
+
+test('Judge says clearly when VES Lens may not use the model (LanguageModelError.NoPermissions), without a stack', async () => {
+  const { model } = fakeChatModel(() => vscode.LanguageModelError.NoPermissions('consent declined'), 'fake-denied');
+  judgeApi().useChatModelsForTests({ selectChatModels: async () => [model] });
+  const outcome = await judgeLens();
+  assert.equal(outcome.result, undefined);
+  assert.match(outcome.error ?? '', /^VES Lens may not use Fake Model: the request was not allowed .*"vesLens\.judge\.provider": "openai"/);
+  assert.doesNotMatch(outcome.error ?? '', /\n\s+at /);
+});
+
+test('Judge with no chat model in VS Code (the real vscode.lm here) says so and points at the openai settings', async () => {
+  judgeApi().useChatModelsForTests(undefined);
+  const outcome = await judgeLens();
+  assert.equal(outcome.result, undefined);
+  assert.match(outcome.error ?? '', /^no chat model is available in VS Code: .*set "vesLens\.judge\.provider" to "openai" with vesLens\.judge\.url and vesLens\.judge\.model/);
+});
+
+// ---- SQLMorph's techniques: the embeddings key from SecretStorage to the endpoint ----------------------------
+// A loopback /v1/embeddings server in this extension host; the key goes into the extension's real SecretStorage
+// (as "Set Embeddings API Key" stores it: its password box cannot be typed into from here), the settings through
+// the configuration API, and the score through the running language client.
+
+type TechniquesApi = {
+  client(): Promise<{ sendRequest(method: string, params: ScoreParams): Promise<ScoreResult> }>;
+  storeSecretForTests?(name: 'embeddingsApiKey', value: string): Thenable<void>;
+};
+
+test('the embeddings API key goes from SecretStorage to the endpoint\'s Authorization header; the settings are live; Clear removes it', async () => {
+  const KEY = 'sk-from-secret-storage-2718';
+  const api = vscode.extensions.getExtension('ves-lens.ves-lens')!.exports as TechniquesApi;
+  assert.ok(api.storeSecretForTests, 'an extension test run can store a key');
+  const commands = await vscode.commands.getCommands(true);
+  assert.ok(commands.includes('vesLens.setEmbeddingsApiKey') && commands.includes('vesLens.clearEmbeddingsApiKey'));
+  const endpoint = await startEmbeddingsServer();
+  const config = vscode.workspace.getConfiguration('vesLens');
+  const JOIN = "FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+  // By the method's name: this bundle's message types are not the extension's (a type from another bundle is refused).
+  const score = async (sql: string) => (await api.client()).sendRequest(ScoreRequest.method, { sql, questionId: 717, phase: 'correctness' });
+  try {
+    await api.storeSecretForTests!('embeddingsApiKey', KEY);
+    await config.update('embeddings.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await config.update('embeddings.url', endpoint.url, vscode.ConfigurationTarget.Workspace);
+    await config.update('embeddings.model', 'fake-embedding', vscode.ConfigurationTarget.Workspace);
+    // The settings reach the server as they change (no reload): the next scores embed with them.
+    const result = await until('a score with the new embedding settings', async () => {
+      const scored = await score(`SELECT T3.power_name, T3.id ${JOIN}`);
+      return scored.techniques?.embeddings?.provider === 'openai' ? scored : undefined;
+    });
+    assert.ok(endpoint.requests.length > 0, 'the endpoint was asked');
+    assert.deepEqual([...new Set(endpoint.requests.map((r) => r.auth))], [`Bearer ${KEY}`]);
+    assert.ok(endpoint.requests.every((r) => r.body.model === 'fake-embedding'));
+    const semantic = result.techniques!.techniques.find((t) => t.name === 'semantic_column_and_partial_cell')!;
+    assert.ok(!('error' in semantic.score), JSON.stringify(semantic.score));
+    assert.equal(semantic.columns?.length, 1, 'the one gold column paired with one of the two predicted ones');
+
+    // "Clear Embeddings API Key", the real command: the next request carries no key.
+    await vscode.commands.executeCommand('vesLens.clearEmbeddingsApiKey');
+    endpoint.requests.length = 0;
+    await score(`SELECT T3.power_name AS power, T3.id AS power_id ${JOIN}`); // other names: texts the cache does not hold
+    assert.ok(endpoint.requests.length > 0);
+    assert.deepEqual([...new Set(endpoint.requests.map((r) => r.auth))], [undefined]);
+  } finally {
+    await vscode.commands.executeCommand('vesLens.clearEmbeddingsApiKey');
+    for (const key of ['embeddings.provider', 'embeddings.url', 'embeddings.model']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    await endpoint.close();
+  }
 });
 
 export async function run(): Promise<void> {

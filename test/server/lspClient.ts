@@ -10,11 +10,12 @@ export class ServerProcess {
   readonly diagnostics = new Map<string, { version?: number; diagnostics: { code: string; message: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; data: unknown }[] }>();
   private diagnosticWaiters: (() => void)[] = [];
 
-  constructor() {
+  /** `env`: more of the server's environment (the session key a client hands over, see sealedSecret.ts). */
+  constructor(env: Record<string, string> = {}) {
     this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
       // As CI runs it: colour forced on, so any terminal formatting that leaked into a response would show.
-      env: { ...process.env, FORCE_COLOR: '1', CI: 'true' },
+      env: { ...process.env, FORCE_COLOR: '1', CI: 'true', ...env },
     });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: never[] }) => {

@@ -1,14 +1,14 @@
 // The Score panel's page (media/score.js) on its own: the real script, Chart.js, VS Code Elements and codicons in
 // Chromium, fed the messages the extension posts, with VS Code's light and dark theme colours. Fast (no
 // code-server) and covers states the end-to-end test cannot reach on demand: same program, a re-run cancelled
-// or failed, a result with escape codes in its text. Screenshots go to test-results/webview/.
-// The fixtures are real `vesLens/score` results for mini-dev question 717 (sample/), as the server returned them.
+// or failed, a result with escape codes in its text, the partial-credit section. Screenshots go to test-results/webview/.
+// The fixtures are real `vesLens/score` results for mini-dev questions 717 (sample/) and 1375, as the server returned them.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Browser, chromium, Page } from 'playwright-core';
-import type { ScoreResult } from '../../src/shared/protocol';
+import type { ScoreResult, TechniquesView } from '../../src/shared/protocol';
 import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT } from '../helpers';
 import { appText, ensureBuilt, openPanelPage, overflowsSideways, post as postRaw, settle, THEMES } from './harness';
@@ -277,5 +277,114 @@ describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_0
     assert.match(shown, /outcome\s+correct[\s\S]*timing cancelled: EX and Soft-F1 above are final; no speed was measured/i);
     assert.doesNotMatch(shown, /timing runs in progress|Cancel\b/);
     await page.close();
+  });
+
+  // "Partial credit (SQLMorph)": a real `vesLens/score` result for mini-dev question 1375 (student_club) answered with
+  // the last name renamed `surname` (two of them upper-cased) and the phone added, scored with the local embedding model.
+  describe('partial credit (SQLMorph) section', () => {
+    const techniquesFixture = () => fixture('techniques-1375.json');
+    const section = (page: Page) => page.locator('#techniques').innerText();
+    const show = async (page: Page, result: ScoreResult) => {
+      await post(page, { type: 'result', result, partial: false });
+      await settle(page);
+    };
+    /** The technique whose details are shown (the picker's value: its text is in its shadow DOM). */
+    const shown = (page: Page) => page.evaluate(() => document.querySelector('#techniques vscode-single-select')?.value);
+    const pick = (page: Page, technique: string) =>
+      page.evaluate((value) => {
+        const select = document.querySelector('#techniques vscode-single-select');
+        select.value = value;
+        select.dispatchEvent(new Event('change'));
+      }, technique);
+
+    for (const theme of ['light', 'dark'] as const) {
+      it(`shows the scores, the alignment by meaning and each row's fate (${theme})`, async () => {
+        const page = await open(theme, { width: 1100, height: 1300 });
+        await show(page, techniquesFixture());
+        const text = await section(page);
+        assert.match(text, /^Partial credit \(SQLMorph\)\s+technique\s+EX\s+EXP\s+EXR\s+F1/);
+        assert.match(text, /execution_accuracy\s+0\s+–\s+–\s+–/);
+        assert.match(text, /exact_column_and_exact_cell\s+0\s+0\.333\s+0\.500\s+0\.400/);
+        assert.match(text, /semantic_column_and_partial_cell\s+0\s+0\.533\s+0\.800\s+0\.640/);
+        assert.match(text, /unified_column_and_semantic_row\s+0\s+0\.407\s+0\.407\s+0\.407/);
+        assert.match(text, /predicted cells count every predicted column · embeddings: the local model/);
+        // The details open on the semantic partial technique: surname matched to last_name by meaning.
+        assert.equal(await shown(page), 'semantic_column_and_partial_cell');
+        assert.match(text, /Column alignment\s+predicted column\s+gold column\s+similarity\s+surname\s+last_name\s+0\.896\s+matched\s+first_name\s+first_name\s+1\.000\s+matched\s+phone\s+no gold column\s+–\s+extra: its cells count against precision/);
+        assert.match(text, /Rows\s+gold · 5 rows: 3 exact · 2 partial · 0 none/);
+        assert.match(text, /3\s+partial 0\.50 with prediction #3\s+Edwardo\s+Ing/);
+        assert.match(text, /prediction · 5 rows: 3 exact · 2 partial · 0 none/);
+        assert.match(text, /SQLMorph's code projects each side in its own column order/, 'the notes');
+        assert.equal(await page.locator('#techniques tr.fate-partial').count(), 4, 'two partial rows on each side');
+        // In those rows the last name differs (Ing against ING): marked on both sides, with the other value on hover.
+        assert.deepEqual(await page.locator('#techniques td.cell-differs').evaluateAll((cells) => cells.map((c: any) => [c.textContent, c.title])),
+          [['Ing', 'prediction #3 has ING'], ['Nash', 'prediction #4 has NASH'], ['ING', 'gold #3 has Ing'], ['NASH', 'gold #4 has Nash']]);
+        assert.deepEqual(await page.locator('#techniques th.unaligned').allInnerTexts(), ['phone']);
+        assert.equal(await overflowsSideways(page), false, 'nothing overflows the panel');
+        await page.locator('#techniques').screenshot({ path: path.join(SHOTS, `score-techniques-${theme}.png`) });
+        assert.deepEqual(errorsOf(page), []);
+        await page.close();
+      });
+    }
+
+    it('switches the details to another technique: exact names leave last_name missed and two columns extra', async () => {
+      const page = await open();
+      await show(page, techniquesFixture());
+      await pick(page, 'exact_column_and_exact_cell');
+      const text = await section(page);
+      assert.match(text, /first_name\s+first_name\s+1\.000\s+matched/);
+      assert.match(text, /surname\s+no gold column\s+–\s+extra/);
+      assert.match(text, /not predicted\s+last_name\s+–\s+missed: its cells count against recall/);
+      assert.match(text, /gold · 5 rows: 5 exact · 0 partial · 0 none/);
+      await pick(page, 'no_column_and_partial_cell');
+      assert.match(await section(page), /Column names are ignored[\s\S]*1\s+partial 0\.67 with prediction #1\s+Angela/);
+      // The choice stays when the same pair is scored again (the timing phase's result).
+      await show(page, techniquesFixture());
+      assert.equal(await shown(page), 'no_column_and_partial_cell');
+      assert.deepEqual(errorsOf(page), []);
+      await page.close();
+    });
+
+    it('shows errors as such, with the way to set embeddings up; says which rows it leaves out', async () => {
+      const page = await open('light');
+      const result = techniquesFixture();
+      const view = result.techniques as TechniquesView;
+      for (const t of view.techniques) if (/semantic/.test(t.name)) Object.assign(t, { score: { error: 'no embedding provider' }, columns: undefined, rows: undefined });
+      view.embeddings = null;
+      view.setup = { hint: 'The semantic techniques match columns and rows by meaning, so they need embeddings: set vesLens.embeddings.provider.', action: 'settings' };
+      // A long result: the panel lists the first rows, and says so.
+      view.gold = { ...view.gold!, rowCount: 1234 };
+      await show(page, result);
+      const text = await section(page);
+      assert.match(text, /semantic_column_and_exact_cell\s+no embedding provider/);
+      assert.match(text, /unified_column_and_semantic_row\s+no embedding provider/);
+      assert.match(text, /need embeddings: set vesLens\.embeddings\.provider\.\s+Embeddings Settings/);
+      assert.equal(await shown(page), 'exact_column_and_partial_cell', 'the details open on a technique that scored');
+      assert.equal(await page.locator('#techniques vscode-option[value^="semantic"]').count(), 0, 'none that did not score is offered');
+      assert.match(text, /gold · 1,234 rows: 5 exact · 0 partial · 0 none · first 5 of 1,234 listed/);
+      assert.equal(await page.locator('#techniques tr.technique-error td[colspan="4"]').count(), 3);
+      await page.locator('#techniques').screenshot({ path: path.join(SHOTS, 'score-techniques-no-provider-light.png') });
+      await page.locator('#techniques .technique-setup vscode-button').click();
+      assert.deepEqual(await page.evaluate(() => window.posted), [{ type: 'setUpEmbeddings', action: 'settings' }]);
+      // Once the semantic techniques score (a provider set up), the details open on them: only a choice the person made stays.
+      await show(page, techniquesFixture());
+      assert.equal(await shown(page), 'semantic_column_and_partial_cell');
+      assert.deepEqual(errorsOf(page), []);
+      await page.close();
+    });
+
+    it('equal rows: says every technique scored 1 without an alignment; no section when none was asked for', async () => {
+      const page = await open();
+      const result = techniquesFixture();
+      const view = result.techniques as TechniquesView;
+      view.sameRows = true;
+      await show(page, result);
+      await pick(page, 'exact_column_and_partial_cell');
+      assert.match(await section(page), /Column alignment\s+The two results hold the same set of rows: every technique scores 1 without matching columns or rows/);
+      await show(page, { ...techniquesFixture(), techniques: null });
+      assert.equal(await page.locator('#techniques').count(), 0);
+      assert.doesNotMatch(await text(page), /Partial credit/);
+      await page.close();
+    });
   });
 });

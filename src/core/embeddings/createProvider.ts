@@ -16,6 +16,8 @@ export interface EmbeddingSettings {
   apiKey?: string;
   /** Cache folder, or false for none. Default: defaultCacheDir(). */
   cacheDir?: string | false;
+  /** Where the key is set, said when the endpoint refuses it (401). */
+  keyHint?: string;
 }
 
 /** The provider the settings describe, cached on disk unless told not to; undefined for `none`. */
@@ -23,6 +25,6 @@ export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingP
   let provider: EmbeddingProvider;
   if (settings.provider === 'none') return undefined;
   if (settings.provider === 'local') provider = new LocalEmbeddings();
-  else provider = new OpenAiEmbeddings({ baseUrl: settings.url ?? DEFAULT_EMBEDDINGS_URL, model: settings.model ?? DEFAULT_EMBEDDINGS_MODEL, apiKey: settings.apiKey });
+  else provider = new OpenAiEmbeddings({ baseUrl: settings.url ?? DEFAULT_EMBEDDINGS_URL, model: settings.model ?? DEFAULT_EMBEDDINGS_MODEL, apiKey: settings.apiKey, keyHint: settings.keyHint });
   return settings.cacheDir === false ? provider : new CachedEmbeddings(provider, settings.cacheDir ?? defaultCacheDir());
 }

@@ -20,6 +20,8 @@ export interface OpenAiEmbeddingsOptions {
   retryBaseMs?: number;
   /** Time limit for one request. */
   requestTimeoutMs?: number;
+  /** Where the key is set, said with a 401 (the CLI: an environment variable; the editor: a command). */
+  keyHint?: string;
 }
 
 const RETRYABLE = (status: number) => status === 429 || status === 408 || status >= 500;
@@ -132,7 +134,7 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
         await sleep(Math.min(retryAfterMs ?? base * 2 ** attempt, 30_000), signal);
         continue;
       }
-      const what = status === 401 ? ' (is the API key set? it is read from the environment variable the options name)' : '';
+      const what = status === 401 ? ` (is the API key set? ${this.options.keyHint ?? 'it is read from the environment variable the options name'})` : '';
       throw new EmbeddingError(`the embeddings endpoint ${this.url} answered ${status}${what}: ${serverMessage(text)}${RETRYABLE(status) ? ` (after ${attempt + 1} attempts)` : ''}`);
     }
   }

@@ -35,6 +35,11 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
 <td class="num" data-v="${fp?.files ?? ''}">${fp ? `${fp.files} / ${fp.of}${fp.best ? ` (best ${fmt(fp.best)}×)` : ''}` : '-'}</td></tr>`;
 }
 
+/** The page's header lines: which files, which engine (`audit --html` and the editor's "Save as HTML" write the same page). */
+export function auditHtmlMeta(inputs: { questions: string; gold?: string; dbRoot: string }, tool: { sqlite: string; version: string }): string[] {
+  return [`questions ${inputs.questions}${inputs.gold ? ` · gold ${inputs.gold}` : ''} · databases ${inputs.dbRoot}`, `SQLite ${tool.sqlite} · VES Lens ${tool.version}`];
+}
+
 /** The gold audit as one self-contained page: what was found, a chart of the kinds, plan cost against time, and the ranked table with filter and search. */
 export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const rankOf = new Map(audit.ranked.map((e, i) => [e, i + 1]));

@@ -4,6 +4,7 @@ import { EvaluateFileRequest, EvaluationProgress, ReportRow } from '../../shared
 import { ReportPanelMessage, ReportPanelRequest } from '../../shared/webviewMessages';
 import { Ctx } from '../ctx';
 import { isCancellation, showError } from '../errors';
+import { JudgeStore } from '../judgeStore';
 import { PanelKind } from './panel';
 
 /** The columns a CSV export has, in order: the JSON contract's names. */
@@ -35,8 +36,21 @@ export class ReportPanels implements vscode.Disposable {
   constructor(
     private readonly ctx: Ctx,
     private readonly openScore: (questionId: number | string, sql: string) => void,
+    private readonly judgements?: JudgeStore,
   ) {
     this.kind = new PanelKind(ctx, 'vesLens.report', 'report.js', (panel, message) => void this.onMessage(panel, message));
+    // Every report page (restored after a reload too) shows the judgements, and each new one at once.
+    const open = new Set<vscode.WebviewPanel>();
+    ctx.extension.subscriptions.push(this.kind.onDidCreate((panel) => {
+      open.add(panel);
+      panel.onDidDispose(() => open.delete(panel));
+      this.postJudgements(panel);
+    }));
+    if (judgements) ctx.extension.subscriptions.push(judgements.onDidChange(() => open.forEach((panel) => this.postJudgements(panel))));
+  }
+
+  private postJudgements(panel: vscode.WebviewPanel): void {
+    if (this.judgements) this.kind.post(panel, { type: 'judgements', byQuestion: this.judgements.all() });
   }
 
   private async onMessage(panel: vscode.WebviewPanel, message: ReportPanelRequest): Promise<void> {
@@ -97,6 +111,7 @@ export class ReportPanels implements vscode.Disposable {
         },
       );
       this.kind.post(target, { type: 'report', file, result });
+      this.postJudgements(target);
       if (result.partial) void vscode.window.showInformationMessage(`VES Lens: evaluation cancelled; the report keeps the ${result.questions.length} questions scored so far.`);
     } catch (error) {
       this.kind.post(target, { type: 'failed', file, message: isCancellation(error) ? 'cancelled before any question was scored' : (error as Error).message });

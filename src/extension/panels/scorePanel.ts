@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ScoreParams, ScoreRequest, StepProgress } from '../../shared/protocol';
+import { Commands, ScoreParams, ScoreRequest, StepProgress } from '../../shared/protocol';
 import { ScoreContext, ScorePanelMessage, ScorePanelRequest } from '../../shared/webviewMessages';
 import { Ctx, currentSettings } from '../ctx';
 import { isCancellation, showError } from '../errors';
@@ -13,11 +13,20 @@ export class ScorePanel implements vscode.Disposable {
   private readonly kind: PanelKind<ScorePanelMessage, ScorePanelRequest>;
   private panel: vscode.WebviewPanel | undefined;
   private running: vscode.CancellationTokenSource | undefined;
+  /** The Judge's handlers (src/extension/judge.ts): the panel's own Judge and Cancel buttons. */
+  onJudge: ((context: ScoreContext) => void) | undefined;
+  onCancelJudge: (() => void) | undefined;
 
   constructor(private readonly ctx: Ctx) {
     this.kind = new PanelKind(ctx, 'vesLens.score', 'score.js', (_panel, message) => {
       if (message.type === 'cancel') this.running?.cancel();
       if (message.type === 'rerun') void this.score(message.context, true);
+      if (message.type === 'judge') this.onJudge?.(message.context);
+      if (message.type === 'cancel-judge') this.onCancelJudge?.();
+      if (message.type === 'setUpEmbeddings') {
+        if (message.action === 'key') void vscode.commands.executeCommand(Commands.setEmbeddingsApiKey);
+        else void vscode.commands.executeCommand('workbench.action.openSettings', 'vesLens.embeddings');
+      }
     });
     ctx.extension.subscriptions.push(this.kind.onDidCreate((panel) => this.track(panel)));
   }
@@ -34,6 +43,13 @@ export class ScorePanel implements vscode.Disposable {
     panel.title = title;
     panel.reveal(undefined, true);
     return panel;
+  }
+
+  /** A message of the Judge's section: the panel opens (or comes forward) for it; a score shown stays. */
+  postJudge(context: ScoreContext, message: ScorePanelMessage): void {
+    const panel = this.panel ?? this.show(`Score: question ${context.questionId ?? `#${context.questionIndex}`}`);
+    panel.reveal(undefined, true);
+    this.kind.post(panel, message);
   }
 
   async score(context: ScoreContext, thorough = false): Promise<void> {

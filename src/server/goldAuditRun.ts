@@ -1,0 +1,68 @@
+import { auditMarks } from '../core/audit/auditMarks';
+import { auditGold, goldItems } from '../core/audit/goldAudit';
+import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
+import { formatProblem, InputFileError, InputProblem, orderProblems } from '../core/bird/problems';
+import { auditHtml, auditHtmlMeta } from '../core/report/htmlAudit';
+import packageJson from '../../package.json';
+import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../shared/protocol';
+import { DatasetState } from './datasetState';
+import { editorText } from './editorText';
+
+/** A problem the person can act on (a wrong prediction file): the service turns it into a UserError. */
+export class AuditInputError extends Error {}
+
+/**
+ * The gold audit of the attached dataset, as `ves-lens audit` runs it (core's readPredictionSources,
+ * gatherEvidence, auditGold, auditHtml): prediction inputs read first (a wrong file stops before any slow work),
+ * then each gold in turn with a progress step. Cancelled, it returns the gold audited so far.
+ */
+export async function runGoldAudit(
+  state: DatasetState,
+  limits: { timeoutMs: number; maxRows: number },
+  params: AuditGoldParams,
+  signal?: AbortSignal,
+  progress?: (value: AuditProgressValue) => void,
+): Promise<AuditGoldResult> {
+  const dataset = state.dataset!;
+  const questions = state.questions;
+  const total = questions.length;
+  const problems: InputProblem[] = [];
+  let sources;
+  try {
+    sources = readPredictionSources(params.predictionFiles ?? [], questions);
+  } catch (error) {
+    throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
+  }
+  const evidence = await gatherEvidence(sources, questions, state.goldFile, problems, {
+    dbRoot: dataset.dbRoot,
+    ...limits,
+    questionsFile: dataset.questionsFile,
+    onProgress: (p, file) => progress?.({ message: `scoring ${file.split(/[\\/]/).pop()} against the gold: ${p.phase === 'correctness' ? `${p.done}/${p.total}` : `timing pass ${p.pass ?? ''}`}`, done: 0, total }),
+    signal,
+  }).catch((error: Error) => {
+    throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
+  });
+  const audit = await auditGold(goldItems(questions, state.goldFile), {
+    dbRoot: dataset.dbRoot,
+    ...limits,
+    measure: true,
+    scales: params.scales?.length ? params.scales : undefined,
+    predictions: evidence,
+    signal,
+    onProgress: (done, all, item) => {
+      if (done < all) progress?.({ message: `${done + 1}/${all}: question ${item.question.questionId} (${item.question.dbId || 'no database'})`, done, total: all });
+    },
+  });
+  const meta = auditHtmlMeta({ questions: dataset.questionsFile, gold: dataset.goldFile, dbRoot: dataset.dbRoot }, { sqlite: state.sqlite, version: packageJson.version });
+  return {
+    audit,
+    marks: auditMarks(audit),
+    html: auditHtml(audit, meta),
+    partial: Boolean(signal?.aborted),
+    total,
+    problems: orderProblems(problems).map((p) => editorText(formatProblem(p))),
+    dataset,
+    sqlite: state.sqlite,
+    finishedAt: new Date().toISOString(),
+  };
+}

