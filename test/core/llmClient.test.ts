@@ -4,7 +4,8 @@ import { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { ChatModelError, withoutSystemRole } from '../../src/core/llm/chatModel';
 import { booleanField, extractJsonObject } from '../../src/core/llm/jsonReply';
-import { chatCompletionsUrl, OpenAiChatModel, retryAfterMs } from '../../src/core/llm/openAiChat';
+import { retryAfterMs } from '../../src/core/http/retry';
+import { chatCompletionsUrl, OpenAiChatModel } from '../../src/core/llm/openAiChat';
 import { FakeChatServer, startChatServer } from '../fakeChatServer';
 
 const messages = [
@@ -131,11 +132,12 @@ describe('chat helpers', () => {
     assert.equal(chatCompletionsUrl('http://x/v1/chat/completions'), 'http://x/v1/chat/completions');
   });
 
-  it('reads Retry-After in seconds or as a date', () => {
-    assert.equal(retryAfterMs('2'), 2000);
-    assert.equal(retryAfterMs(new Date(10_000).toUTCString(), 4_000), 6_000);
-    assert.equal(retryAfterMs('soon'), undefined);
-    assert.equal(retryAfterMs(null), undefined);
+  it('reads retry-after-ms, or Retry-After in seconds or as a date', () => {
+    assert.equal(retryAfterMs(new Headers({ 'retry-after': '2' })), 2000);
+    assert.equal(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '2' })), 250);
+    assert.equal(retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), 4_000), 6_000);
+    assert.equal(retryAfterMs(new Headers({ 'retry-after': 'soon' })), undefined);
+    assert.equal(retryAfterMs(new Headers()), undefined);
   });
 
   it('folds the system message into the first user message for APIs without a system role', () => {

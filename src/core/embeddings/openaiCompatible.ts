@@ -1,4 +1,5 @@
 import { EmbeddingError, EmbeddingProvider } from './provider';
+import { abortableDelay, retryAfterMs } from '../http/retry';
 
 export const DEFAULT_EMBEDDINGS_URL = 'https://api.openai.com/v1';
 /** SQLMorph's model in every experiment. */
@@ -25,21 +26,6 @@ export interface OpenAiEmbeddingsOptions {
 }
 
 const RETRYABLE = (status: number) => status === 429 || status === 408 || status >= 500;
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** What the server said went wrong, from OpenAI's `{"error": {"message"}}` or the body's first line. */
 function serverMessage(body: string): string {
@@ -114,24 +100,23 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
     for (let attempt = 0; ; attempt++) {
       let status: number;
       let text: string;
-      let retryAfterMs: number | undefined;
+      let suggestedWaitMs: number | undefined;
       try {
         const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 120_000);
         const response = await fetch(this.url, { method: 'POST', headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
         status = response.status;
         text = await response.text();
-        const after = response.headers.get('retry-after-ms') ?? (response.headers.get('retry-after') ? String(Number(response.headers.get('retry-after')) * 1000) : null);
-        if (after !== null && Number.isFinite(Number(after))) retryAfterMs = Number(after);
+        suggestedWaitMs = retryAfterMs(response.headers);
       } catch (error) {
         if (signal?.aborted) throw error;
         const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
         if (attempt >= retries) throw new EmbeddingError(`the embeddings endpoint ${this.url} cannot be reached: ${cause} (after ${attempt + 1} attempts)`);
-        await sleep(Math.min(base * 2 ** attempt, 30_000), signal);
+        await abortableDelay(Math.min(base * 2 ** attempt, 30_000), signal);
         continue;
       }
       if (status >= 200 && status < 300) return this.parse(text, input.length);
       if (RETRYABLE(status) && attempt < retries) {
-        await sleep(Math.min(retryAfterMs ?? base * 2 ** attempt, 30_000), signal);
+        await abortableDelay(Math.min(suggestedWaitMs ?? base * 2 ** attempt, 30_000), signal);
         continue;
       }
       const what = status === 401 ? ` (is the API key set? ${this.options.keyHint ?? 'it is read from the environment variable the options name'})` : '';

@@ -1,4 +1,5 @@
 import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from './chatModel';
+import { abortableDelay, retryAfterMs } from '../http/retry';
 
 export interface OpenAiChatOptions {
   /** Base URL of an OpenAI-compatible API (`https://api.openai.com/v1`, `http://localhost:11434/v1`); a URL ending in /chat/completions is used as it is. */
@@ -31,28 +32,11 @@ export function chatCompletionsUrl(endpoint: string): string {
   return /\/chat\/completions$/.test(base) ? base : `${base}/chat/completions`;
 }
 
+/** A wait before a retry; a cancel ends it at once as the client's own `cancelled` error. */
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ChatModelError('cancelled', 'cancelled'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ChatModelError('cancelled', 'cancelled'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return abortableDelay(ms, signal).catch(() => {
+    throw new ChatModelError('cancelled', 'cancelled');
   });
-}
-
-/** Retry-After as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** The text of choices[0].message.content: a string, or (some servers) a list of text parts. */
@@ -152,7 +136,7 @@ export class OpenAiChatModel implements ChatModel {
         const retryable = status === 429 || status === 408 || status >= 500;
         const fatal = status === 401 || status === 403 || status === 404;
         const failure = new ChatModelError(`${this.url} answered ${status}${response.statusText ? ` ${response.statusText}` : ''}: ${errorDetail(text)}`, 'http', { status, retryable, fatal });
-        Object.assign(failure, { retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+        Object.assign(failure, { retryAfterMs: retryAfterMs(response.headers) });
         throw failure;
       }
       let parsed: unknown;
