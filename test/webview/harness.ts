@@ -4,7 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Browser, Page } from 'playwright-core';
+import { Browser, chromium, Page } from 'playwright-core';
+import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT } from '../helpers';
 
 // Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
@@ -30,6 +31,15 @@ export function ensureBuilt(): void {
   if (fs.existsSync(path.join(REPO_ROOT, ASSETS['highlight.js']))) return;
   const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js')], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(build.stderr);
+}
+
+/** Why the page tests cannot run on this machine (Debian's chromium is missing), or false. */
+export const chromiumMissing: string | false = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+
+/** Headless Debian Chromium, with the page assets built first. */
+export function launchChromium(): Promise<Browser> {
+  ensureBuilt();
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 }
 
 /** A subset of VS Code's Dark Modern and Light Modern colours: what panel.css and the scripts read. */

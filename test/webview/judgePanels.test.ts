@@ -5,13 +5,12 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { VesLensService } from '../../src/server/service';
 import type { JudgeResult, ScoreResult } from '../../src/shared/protocol';
 import type { JudgeFlag } from '../../src/shared/webviewMessages';
-import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT } from '../helpers';
-import { appText, ensureBuilt, openPanelPage, overflowsSideways, post, settle } from './harness';
+import { appText, chromiumMissing, launchChromium, openPanelPage, overflowsSideways, post, settle } from './harness';
 
 declare const window: any;
 
@@ -47,14 +46,13 @@ function judgement(fields: Partial<JudgeResult['judge']> = {}, of: Pick<JudgeRes
   };
 }
 
-const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+const skip = chromiumMissing;
 
 describe('the Judge in the Score and report pages (Chromium)', { skip, timeout: 180_000 }, () => {
   let browser: Browser;
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    ensureBuilt();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   after(async () => browser?.close());
 

@@ -5,19 +5,18 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
 import { VesLensService } from '../../src/server/service';
 import type { EvaluateFileResult, ExplainResult, TimeQueryResult } from '../../src/shared/protocol';
-import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT } from '../helpers';
-import { appText, ensureBuilt, openPanelPage, overflowsSideways, post, settle } from './harness';
+import { appText, chromiumMissing, launchChromium, openPanelPage, overflowsSideways, post, settle } from './harness';
 
 declare const window: any, document: any;
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'webview');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const CORRELATED = 'SELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18) ORDER BY T1.superhero_name';
-const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+const skip = chromiumMissing;
 
 describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, () => {
   let browser: Browser;
@@ -27,14 +26,13 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    ensureBuilt();
     const service = new VesLensService({ documents: { get: () => undefined, all: () => [] }, log: () => {}, docsRoot: '' });
     await service.initialize({ trusted: true, dataset: { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE } });
     explain = await service.explain({ sql: CORRELATED, dbId: 'superhero' });
     timing = await service.timeQuery({ sql: CORRELATED, dbId: 'superhero', questionId: 717 });
     report = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
     await service.dispose();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   after(async () => browser?.close());
 

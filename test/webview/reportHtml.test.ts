@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import type { GoldAudit, GoldAuditEntry } from '../../src/core/audit/goldAudit';
 import { auditHtml } from '../../src/core/report/htmlAudit';
-import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT, tempDir } from '../helpers';
+import { chromiumMissing, launchChromium } from './harness';
 
 // Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
 declare const document: any;
@@ -20,7 +20,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-results', 'report-html');
 const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+const skip = chromiumMissing;
 
 /** 12 sample questions; a: GPT-4's predictions with the first four broken; b: GPT-4's predictions as they are. */
 function inputs(dir: string) {
@@ -66,7 +66,7 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     const audit: GoldAudit = { entries, ranked: [entries[0], entries[1]], measured: true, scales: [], prediction_files: ['a.json'] };
     pages.audit = path.join(dir, 'audit.html');
     fs.writeFileSync(pages.audit, auditHtml(audit, ['a test audit']));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   after(async () => browser?.close());
 

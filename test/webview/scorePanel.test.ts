@@ -7,11 +7,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Browser, chromium, Page } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
 import type { ScoreResult, TechniquesView } from '../../src/shared/protocol';
-import { CHROMIUM } from '../e2e/codeServer';
 import { REPO_ROOT } from '../helpers';
-import { appText, ensureBuilt, openPanelPage, overflowsSideways, post as postRaw, settle, THEMES } from './harness';
+import { appText, chromiumMissing, launchChromium, openPanelPage, overflowsSideways, post as postRaw, settle, THEMES } from './harness';
 
 // Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
 declare const window: any, document: any;
@@ -21,15 +20,14 @@ const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'score-panel');
 const fixture = (name: string): ScoreResult => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
 const CONTEXT = { target: { sql: 'SELECT 1' }, questionId: 717 };
 
-const skip = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+const skip = chromiumMissing;
 
 describe('Score panel page (media/score.js in Chromium)', { skip, timeout: 120_000 }, () => {
   let browser: Browser;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    ensureBuilt();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   after(async () => browser?.close());
 
