@@ -1,7 +1,7 @@
 import { jsonValue } from '../core/compare/resultDifference';
 import { QueryCancelled, ReadOnlyDatabase, Row } from '../core/db/database';
 import { describeFailure, runnableBody } from '../core/db/readQuery';
-import { ResultPreview } from '../shared/protocol';
+import { ResultPreview, TimedAlone } from '../shared/protocol';
 import { editorText } from './editorText';
 
 /** Rows a preview shows. */
@@ -34,15 +34,6 @@ export async function resultPreview(db: ReadOnlyDatabase, sql: string, limits: {
     if (error instanceof QueryCancelled) throw error;
     return { columns: [], rows: rows.map((row) => row.map(jsonValue)), rowCount, truncated: rows.length > 0, error: editorText(describeFailure(error).message) };
   }
-}
-
-export interface TimedAlone {
-  ms: number;
-  low: number;
-  high: number;
-  runs: number;
-  samples: number[];
-  firstRowMs: number;
 }
 
 /** How long to time one query alone: at least this many runs and milliseconds, at most these. */

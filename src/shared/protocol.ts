@@ -8,7 +8,7 @@
 import { NotificationType, ProgressType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { EvalSummary } from '../core/eval/summary';
 import type { QuestionResult } from '../core/eval/types';
-import type { PlanNodeKind } from '../core/plan/parsePlan';
+import type { PlanNode } from '../core/plan/parsePlan';
 import type { TimingResult } from '../core/timing/types';
 import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../core/compare/sqlmorph/types';
 import type { SealedSecret } from './sealedSecret';
@@ -56,26 +56,13 @@ export interface QuestionInfo {
 // ---- plans ----------------------------------------------------------------------------------------------
 
 /** One step of a query plan, as core's costed plan tree has it (kind, table, index, both costs), for a view to draw. */
-export interface PlanNodeView {
+export interface PlanNodeView
+  extends Pick<PlanNode, 'kind' | 'detail' | 'table' | 'alias' | 'index' | 'covering' | 'automatic' | 'constraint' | 'purpose' | 'subqueryType' | 'correlated' | 'subquery' | 'operator'> {
   /** Position in the tree: indexes from the root list down (`[0, 2]`: the first root's third child). */
   path: number[];
-  kind: PlanNodeKind;
-  /** SQLite's own text for the step. */
-  detail: string;
-  table?: string;
-  alias?: string;
   /** The real table behind an alias, and its row count. */
   realTable?: string;
   rowCount?: number;
-  index?: string;
-  covering?: boolean;
-  automatic?: boolean;
-  constraint?: string;
-  purpose?: string;
-  subqueryType?: 'SCALAR' | 'LIST';
-  correlated?: boolean;
-  subquery?: string;
-  operator?: string;
   /** Rule cost of this step alone (SCAN +100, temp B-tree +50). */
   ruleCost: number;
   /** Estimated rows the step yields each time it runs, and how often it runs. */
@@ -275,11 +262,8 @@ export interface ExplainResult {
 export type TimeQueryParams = QueryTarget;
 
 /** One query timed alone: milliseconds per full execution (fresh connection each time), with an interval. */
-export interface TimeQueryResult {
-  question?: QuestionInfo;
-  sql: string;
-  formattedSql: string;
-  dbId?: string;
+/** One query timed on its own. */
+export interface TimedAlone {
   /** Median milliseconds per execution and a 95 % interval of that median; how many executions. */
   ms: number;
   low: number;
@@ -288,6 +272,13 @@ export interface TimeQueryResult {
   samples: number[];
   /** Milliseconds to the first row (prepare and first step), median. */
   firstRowMs: number;
+}
+
+export interface TimeQueryResult extends TimedAlone {
+  question?: QuestionInfo;
+  sql: string;
+  formattedSql: string;
+  dbId?: string;
   preview: ResultPreview;
   plan: PlanView;
   error?: string;

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT, tempDir } from '../helpers';
+import { exactMcNemarP } from '../oracles/mcnemar';
 
 const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
@@ -15,18 +16,6 @@ const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.jso
 const GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql');
 const PREDICTIONS = path.join(BIRD_DATA, 'predictions', 'minidev-official');
 const FILES = { gpt4: 'predict_mini_dev_gpt-4_sqlite.json', cot: 'predict_mini_dev_gpt-4-o_cot_SQLite.json', llama: 'predict_mini_dev_meta-llama-3-8b-instruct-2_sqlite.json' };
-
-/** Two-sided exact McNemar p, summed directly. */
-function exactP(b: number, c: number): number {
-  const n = b + c;
-  let tail = 0;
-  let coefficient = 1;
-  for (let k = 0; k <= Math.min(b, c); k++) {
-    tail += coefficient / 2 ** n;
-    coefficient = (coefficient * (n - k)) / (k + 1);
-  }
-  return Math.min(1, 2 * tail);
-}
 
 describe('ves-lens compare (real processes, the official mini-dev prediction files)', { skip: birdDataMissing() }, () => {
   const dir = tempDir();
@@ -56,7 +45,7 @@ describe('ves-lens compare (real processes, the official mini-dev prediction fil
     const scored = a.questions.map((q: { ex: number; outcome: string }, i: number) => [q, b.questions[i]]).filter(([q]: { outcome: string }[]) => q.outcome !== 'skipped');
     const onlyA = scored.filter(([x, y]: { ex: number }[]) => x.ex === 1 && y.ex === 0).length;
     const onlyB = scored.filter(([x, y]: { ex: number }[]) => x.ex === 0 && y.ex === 1).length;
-    assert.ok(Math.abs(out.ex_mcnemar_p - exactP(onlyA, onlyB)) < 1e-9);
+    assert.ok(Math.abs(out.ex_mcnemar_p - exactMcNemarP(onlyA, onlyB)) < 1e-9);
     assert.equal(out.changes.now_correct.length, onlyB);
     assert.equal(out.changes.now_wrong.length, onlyA);
     assert.ok(out.changes.now_correct.every((c: { question_id: number; from: string; to: string }) => c.to === 'correct' && c.from !== 'correct'));

@@ -6,6 +6,7 @@ import { LoadedReport, ReportQuestion } from '../../src/core/report/compareInput
 import { compareRuns, comparisonJson } from '../../src/core/report/compareRuns';
 import { mcnemarExact, pairedBootstrap, seededRandom } from '../../src/core/report/compareStats';
 import { ratioHistogram } from '../../src/core/report/htmlCharts';
+import { exactMcNemarP } from '../oracles/mcnemar';
 
 /** A question result with the fields the comparison reads. */
 function question(index: number, ex: 0 | 1, extra: Partial<ReportQuestion> = {}): ReportQuestion {
@@ -20,18 +21,6 @@ function report(file: string, questions: ReportQuestion[]): LoadedReport {
   return { file, label: file, report: { inputs: { metrics: ['ex', 'f1', 'ves', 'rves'], timing: 'fast' }, summary: {}, questions } };
 }
 
-/** Two-sided exact McNemar p by direct summation of binomial(n, 1/2) terms. */
-function exactP(b: number, c: number): number {
-  const n = b + c;
-  let tail = 0;
-  let coefficient = 1;
-  for (let k = 0; k <= Math.min(b, c); k++) {
-    tail += coefficient / 2 ** n;
-    coefficient = (coefficient * (n - k)) / (k + 1);
-  }
-  return Math.min(1, 2 * tail);
-}
-
 describe('comparison statistics', () => {
   it("McNemar's exact p: twice the smaller binomial tail of the discordant pairs", () => {
     const a = [...Array(10).fill(1), ...Array(2).fill(0), ...Array(30).fill(1)];
@@ -42,7 +31,7 @@ describe('comparison statistics', () => {
     assert.equal(mcnemarExact([1, 0], [1, 0]).p, 1, 'no discordant pair: p = 1');
     for (const [x, y] of [[0, 7], [3, 40], [120, 135]]) {
       const p = mcnemarExact([...Array(x).fill(1), ...Array(y).fill(0)], [...Array(x).fill(0), ...Array(y).fill(1)]).p;
-      assert.ok(Math.abs(p - exactP(x, y)) < 1e-9, `${x}/${y}: ${p} vs ${exactP(x, y)}`);
+      assert.ok(Math.abs(p - exactMcNemarP(x, y)) < 1e-9, `${x}/${y}: ${p} vs ${exactMcNemarP(x, y)}`);
     }
   });
 
