@@ -4,11 +4,12 @@
 // totals with their run-to-run spread, how often a later fast run's ratio falls inside an earlier fast run's
 // interval (coverage), the intervals' median width, and R-VES rewards that flip between fast runs among
 // questions not flagged uncertain.
-// Usage: node bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring]
+// Usage: npx tsx bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { rvesContribution, vesContribution } from '../src/core/metrics/efficiency';
 import { machineLine, median } from './machine.cjs';
 
 const args = process.argv.slice(2);
@@ -78,8 +79,6 @@ for (let run = 0; run < runs; run++) {
 // Totals recomputed from an official run's own samples on fast mode's quantity: the typical (median)
 // single-execution ratio, and same-program pairs at exactly 1. Splits the official − fast gap into what
 // each stated difference accounts for (README, "Timing").
-const REWARD_EDGES = [[2, 1.25], [1, 1], [0.5, 0.75], [0.25, 0.5], [0, 0.25]];
-const reward = (ratio) => REWARD_EDGES.find(([edge]) => ratio >= edge)[1];
 function officialOnFastQuantity(report, metric, sameIds, { sameAtOne }) {
   let sum = 0;
   for (const q of report.questions) {
@@ -87,7 +86,7 @@ function officialOnFastQuantity(report, metric, sameIds, { sameAtOne }) {
     const measured = metric === 'ves' ? q.ves : q.rves;
     if (!q.ex || typical === undefined || !(q.time_ratio > 0)) { sum += measured ?? 0; continue; }
     const ratio = sameAtOne && sameIds.has(q.question_id) ? 1 : typical;
-    sum += metric === 'ves' ? Math.sqrt(ratio) : Math.sqrt(reward(ratio));
+    sum += metric === 'ves' ? vesContribution(ratio) : rvesContribution(ratio);
   }
   return (100 * sum) / report.summary.total.count;
 }

@@ -69,7 +69,7 @@ export function freshConnectionTimer(dbPath: string, body: string): ExecutionTim
 /** An iteration this long is past any warm-up effect after the first. */
 const LONG_ITERATION_MS = 20;
 
-/** One iteration: the gold and predicted milliseconds of one quantity (each a sample's mean). */
+/** One iteration: the gold and predicted milliseconds of one quantity, one execution each. */
 type Iteration = { gold: number; pred: number };
 
 /**
