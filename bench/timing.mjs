@@ -76,7 +76,7 @@ for (let run = 0; run < runs; run++) {
   }
 }
 
-// Totals recomputed from an official run's own samples on fast mode's quantity: the typical (median)
+// Totals recomputed from an official run's own samples on fast mode's quantity: the typical (Hodges–Lehmann)
 // single-execution ratio, and same-program pairs at exactly 1. Splits the official − fast gap into what
 // each stated difference accounts for (README, "Timing").
 function officialOnFastQuantity(report, metric, sameIds, { sameAtOne }) {
@@ -105,7 +105,7 @@ const agreement = [
   '',
   '## Agreement with the official protocol',
   '',
-  'Fast mode estimates each metric on its stated quantity: the **typical** ratio (the median of the single-execution ratios), with same-program pairs at exactly 1. The official scripts average single-execution ratios, and that mean also carries timing noise (a sub-millisecond query that stalls once makes one ratio 30× or 0.03×). "Official, fast\'s quantity" recomputes each official run from its own 100 samples per pair on fast\'s quantity (`time_ratio_typical`, `rves_time_ratio_typical` in its JSON); the gap between the official total and fast splits into the noise part, the same-program part and a residual. Within spread: the residual is within two standard errors of a difference of two ' + runs + '-run means (2·√((sd₁² + sd₂²)/' + runs + '), from the recomputed official and the fast run-to-run sd).',
+  'Fast mode estimates each metric on its stated quantity: the **typical** ratio (the Hodges–Lehmann centre of the single-execution log ratios), with same-program pairs at exactly 1; a pair whose official 100-iteration loop would outlast the time limit scores 0 in both modes. The official scripts average single-execution ratios, and that mean also carries timing noise (a sub-millisecond query that stalls once makes one ratio 30× or 0.03×). "Official, fast\'s quantity" recomputes each official run from its own 100 samples per pair on fast\'s quantity (`time_ratio_typical`, `rves_time_ratio_typical` in its JSON); the gap between the official total and fast splits into the noise part, the same-program part and a residual. Within spread: the residual is within two standard errors of a difference of two ' + runs + '-run means (2·√((sd₁² + sd₂²)/' + runs + '), from the recomputed official and the fast run-to-run sd).',
   '',
   '| prediction file | metric | official mean (sd) | official, fast\'s quantity (sd) | fast mean (sd) | fast − official | timing-noise part | same-program part | residual | within spread |',
   '|---|---|---|---|---|---|---|---|---|---|',

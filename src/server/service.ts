@@ -100,7 +100,7 @@ export interface ServiceHost {
 }
 
 /** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget. */
-const THOROUGH_TIMING: Partial<FastTimingOptions> = { minBlocks: 6, maxBlocks: 16, minBlockMs: 12, precision: 0.03, pairBudgetMs: 20_000 };
+const THOROUGH_TIMING: Partial<FastTimingOptions> = { minBlocks: 6, maxBlocks: 16, blockMs: { ratio: 12, bucket: 12 }, precision: 0.03, pairBudgetMs: 20_000 };
 
 function timingSummary(timing: TimingResult): TimingSummary {
   const { protocol: _protocol, ...summary } = timing;

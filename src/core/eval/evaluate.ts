@@ -147,14 +147,20 @@ function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rve
   applyHeadline(result, headline);
   if (options.keepSamples) result.timings = timings;
   result.same_program = headline.sameProgram ?? false;
-  if (timings.ves && options.metrics.includes('ves')) result.ves = vesContribution(timings.ves.ratio);
+  if (timings.ves?.pastOfficialLimit || timings.rves?.pastOfficialLimit) result.past_official_limit = true;
+  // Past the official loop's time limit the official scripts score 0; fast mode projects that and follows.
+  if (timings.ves && options.metrics.includes('ves')) result.ves = timings.ves.pastOfficialLimit ? 0 : vesContribution(timings.ves.ratio);
   const rves = timings.rves;
   if (!rves || !options.metrics.includes('rves')) return;
   result.rves_time_ratio = rves.ratio;
   result.rves_time_ratio_interval = [rves.low, rves.high];
   if (rves.typicalRatio !== undefined) result.rves_time_ratio_typical = rves.typicalRatio;
   if (rves !== headline && rves.note) result.notes.push(`R-VES timing: ${rves.note}`);
-  if (rves.spread) {
+  if (rves.pastOfficialLimit) {
+    result.rves_reward = 0;
+    result.rves = 0;
+    result.rves_uncertain = false;
+  } else if (rves.spread) {
     // Fast timing knows how far a repeat run may move: the reward is the expected one over the buckets a
     // repeat run can land in, which is what the official scripts' R-VES averages to over runs.
     const outlook = rvesOutlook(probabilityBelowFor({ ratio: rves.ratio, ...rves.spread }));
@@ -194,7 +200,7 @@ function fastOptions(options: EvalOptions): FastTimingOptions {
   const settle: FastTimingOptions['settle'] = { ratioOf: ves ? ['first-row'] : [], bucketOf: rves ? ['full'] : [] };
   // The order alternates: with the prediction always first, short blocks after other pairs' work made it pay
   // the cold start, and first-row ratios read 1.5-3 % below the official loop's (bench/timing.mjs).
-  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, ...options.fastTiming };
+  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, officialLimitMs: options.timeoutMs, ...options.fastTiming };
 }
 
 /** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */

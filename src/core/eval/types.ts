@@ -54,11 +54,13 @@ export interface QuestionResult {
   /** The ratio R-VES is computed from (mini_dev's quantity: every row fetched, connection closed), with its interval. */
   rves_time_ratio: number | null;
   rves_time_ratio_interval: [number, number] | null;
-  /** Official timing: the median single-execution ratio of each quantity, what fast mode estimates (the official mean also carries timing noise). */
+  /** Official timing: the typical single-execution ratio of each quantity (Hodges–Lehmann), what fast mode estimates (the official mean also carries timing noise). */
   time_ratio_typical?: number;
   rves_time_ratio_typical?: number;
   /** Gold and prediction compile to the same SQLite program: ratio exactly 1, not timed. */
   same_program: boolean | null;
+  /** fast: the official loop of 100 iterations would outlast the time limit, so VES and/or R-VES score 0 as officially. */
+  past_official_limit?: boolean;
   /** With --scales: the full-execution ratio on copies of the database scaled ×N (null where it timed out), and what it says. */
   time_ratio_by_scale?: Record<string, number | null>;
   growth?: string;

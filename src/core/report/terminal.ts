@@ -119,8 +119,10 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
   if (timed.length === 0) return '';
   const same = timed.filter((r) => r.same_program);
   const uncertain = timed.filter((r) => r.rves_uncertain);
+  const cutOff = timed.filter((r) => r.past_official_limit);
   const lines = [pc.bold(`efficiency (${timed.length} correct pairs timed)`)];
   if (same.length) lines.push(`  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`);
+  if (cutOff.length) lines.push(`  ${cutOff.length} would outlast the official loop's time limit (100 iterations): efficiency 0, as the official scripts score them (${cutOff.map((r) => r.question_id).join(', ')})`);
   if (uncertain.length) {
     lines.push(`  ${uncertain.length} R-VES reward${uncertain.length === 1 ? '' : 's'} not settled (a repeat run may land in a neighbouring bucket; R-VES counts the expected reward):`);
     for (const r of uncertain.slice(0, limit)) {

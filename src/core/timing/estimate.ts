@@ -1,12 +1,12 @@
 import { jStat } from 'jstat';
-import { median } from 'simple-statistics';
+import { hodgesLehmann } from './stats';
 
 /**
  * How sure a timed ratio is, between runs as well as within one.
  *
  * Samples come in blocks taken at separated moments (passes over the questions, or pauses in the editor), so
  * slow drift and regime switches of the machine show up as a spread between blocks rather than hiding in one
- * stretch of time. On the log scale, each block's mean is one draw; their spread is moderated towards a prior
+ * stretch of time. On the log scale, each block's centre is one draw; their spread is moderated towards a prior
  * (a limma-style pooled variance: a few blocks alone can look deceptively quiet), and a Student t with the
  * combined degrees of freedom gives the interval.
  *
@@ -16,9 +16,9 @@ import { median } from 'simple-statistics';
  */
 export interface RatioEstimate {
   /**
-   * The typical ratio: the median of the block medians (log scale). Not the arithmetic mean of single-execution
-   * ratios the official scripts average: that mean also carries timing noise (see official.ts), which is not
-   * a property of either query.
+   * The typical ratio: the centre (Hodges–Lehmann, log scale) of the single-execution ratios. Not the arithmetic
+   * mean of single-execution ratios the official scripts average: that mean also carries timing noise (see
+   * official.ts), which is not a property of either query.
    */
   ratio: number;
   /** 95 % interval for the ratio a repeat run reports. */
@@ -46,14 +46,14 @@ export function estimateRatio(
 ): RatioEstimate {
   const logBlocks = blocks.filter((block) => block.length > 0).map((block) => block.map((ratio) => Math.log(Math.max(ratio, 1e-12))));
   if (logBlocks.length === 0) throw new Error('estimateRatio of no samples');
-  // Each block is summarised by its median: a scheduling spike in one iteration must not move a block.
-  const blockMeans = logBlocks.map((block) => median(block));
-  const b = blockMeans.length;
-  const blockMean = mean(blockMeans);
-  const blockVariance = b > 1 ? sum(blockMeans.map((y) => (y - blockMean) ** 2)) / (b - 1) : 0;
-  // The centre is the median block: one block caught in a stall (a busy neighbour for a few milliseconds)
-  // widens the interval through the variance but does not drag the ratio with it.
-  const center = median(blockMeans);
+  // Each block is summarised by its Hodges–Lehmann centre: a scheduling spike in one iteration must not move a block.
+  const blockCentres = logBlocks.map((block) => hodgesLehmann(block));
+  const b = blockCentres.length;
+  const blockMean = mean(blockCentres);
+  const blockVariance = b > 1 ? sum(blockCentres.map((y) => (y - blockMean) ** 2)) / (b - 1) : 0;
+  // The centre pools every execution (a robust centre of 20 values varies less than a median of 4 block
+  // centres); a block caught in a stall widens the interval through the variance.
+  const center = hodgesLehmann(logBlocks.flat());
   const df = prior.df + b - 1;
   const variance = (prior.df * prior.logSd ** 2 + (b - 1) * blockVariance) / df;
   const logSe = Math.sqrt(variance / b);

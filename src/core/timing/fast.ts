@@ -3,6 +3,7 @@ import { ReadOnlyDatabase, RunLimits } from '../db/database';
 import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
 import { rvesOutlook } from '../metrics/efficiency';
 import { scaledCopy } from '../scale/scaledCopy';
+import { OFFICIAL_ITERATIONS } from './official';
 import { TimedQuantity, TimingResult } from './types';
 
 /**
@@ -15,8 +16,8 @@ import { TimedQuantity, TimingResult } from './types';
  *   cancels drift and cold starts); each iteration gives the ratio t_gold / t_pred;
  * - iterations come in blocks taken at separated moments (in `eval`, one block per pass over all questions),
  *   and the interval includes the spread between blocks (see estimate.ts); a block holds enough iterations to
- *   span `minBlockMs`, so a sub-millisecond pair's block median is taken over many;
- * - the ratio is the typical one (block medians), not the mean of single-execution ratios (see estimate.ts);
+ *   span `blockMs`, so a sub-millisecond pair's block centre is taken over many;
+ * - the ratio is the typical one (a robust centre of the single-execution ratios), not their mean (see estimate.ts);
  * - a pair stops as soon as what was asked is settled (the R-VES bucket with `bucketConfidence`, the ratio
  *   within `precision`), or when it has used its blocks or budget; then it says so.
  */
@@ -28,8 +29,12 @@ export interface FastTimingOptions {
   /** Blocks before a pair may stop (the spread between blocks needs a few), and at most. */
   minBlocks: number;
   maxBlocks: number;
-  /** A block repeats iterations until it spans about this long (at least `minIterations`, at most `maxIterations`). */
-  minBlockMs: number;
+  /**
+   * A block repeats iterations until it spans about this long (at least `minIterations`, at most
+   * `maxIterations`): longer for a quantity whose ratio must be pinned down (VES sums √ratio, so every pair's
+   * noise reaches the total), shorter for one that only needs its R-VES bucket.
+   */
+  blockMs: { ratio: number; bucket: number };
   minIterations: number;
   maxIterations: number;
   /** No new block starts once a pair has spent this long being timed. */
@@ -41,6 +46,12 @@ export interface FastTimingOptions {
   /** Timing a single pair: a pause between its blocks, so that they are not one stretch of time. */
   blockPauseMs: number;
   timeoutMs: number;
+  /**
+   * `eval` only: the official scripts' time limit on a pair's whole loop of 100 iterations. A quantity whose
+   * loop would run past it is one the official scripts cut off and score 0: fast mode scores it 0 too, says
+   * so, and stops timing it after one block.
+   */
+  officialLimitMs?: number;
 }
 
 export const DEFAULT_FAST_TIMING: FastTimingOptions = {
@@ -48,7 +59,7 @@ export const DEFAULT_FAST_TIMING: FastTimingOptions = {
   settle: { ratioOf: ['first-row'], bucketOf: ['full'] },
   minBlocks: 3,
   maxBlocks: 4,
-  minBlockMs: 1.8,
+  blockMs: { ratio: 3.6, bucket: 1.8 },
   minIterations: 2,
   maxIterations: 16,
   pairBudgetMs: 800,
@@ -66,6 +77,9 @@ export function freshConnectionTimer(dbPath: string, body: string): ExecutionTim
   return (quantity, limits) => ReadOnlyDatabase.timeExecution(dbPath, body, quantity, limits);
 }
 
+/** A loop projected this far past (or short of) the official limit is clearly past (or within) it. */
+const OFFICIAL_LIMIT_CERTAIN = 1.25;
+
 /** An iteration this long is past any warm-up effect after the first. */
 const LONG_ITERATION_MS = 20;
 
@@ -79,8 +93,10 @@ type Iteration = { gold: number; pred: number };
  */
 export class PairTimer {
   private readonly blocks: Partial<Record<TimedQuantity, Iteration[][]>> = {};
-  /** Iterations per block of each quantity: cheap quantities get more, so that each block spans minBlockMs. */
+  /** Iterations per block of each quantity: cheap quantities get more, so that each block spans its blockMs. */
   private readonly iterationsPerBlock: Partial<Record<TimedQuantity, number>> = {};
+  /** The fastest warm-up iteration of each quantity, in milliseconds. */
+  private readonly warmIterationMs: Partial<Record<TimedQuantity, number>> = {};
   private spentMs = 0;
   private warmedUp = false;
 
@@ -94,7 +110,7 @@ export class PairTimer {
     for (const quantity of options.quantities) this.blocks[quantity] = [];
   }
 
-  /** One execution, in milliseconds. Single executions, as the official scripts time them: a sub-millisecond query's occasional stall is left to the block medians, not averaged into a sample. */
+  /** One execution, in milliseconds. Single executions, as the official scripts time them: a sub-millisecond query's occasional stall is left to the robust centres (estimate.ts), not averaged into a sample. */
   private execute(timer: ExecutionTimer, quantity: TimedQuantity): Promise<number> {
     return timer(quantity, { deadline: performance.now() + this.options.timeoutMs, budgetMs: this.options.timeoutMs, signal: this.signal });
   }
@@ -111,12 +127,14 @@ export class PairTimer {
 
   private async warmUp(): Promise<void> {
     // The first iterations warm the OS page cache and the JIT, and size the blocks; they are not kept.
-    const { minBlockMs, minIterations, maxIterations } = this.options;
+    const { blockMs, minIterations, maxIterations, settle } = this.options;
     for (const quantity of this.options.quantities) {
+      const minBlockMs = settle.ratioOf.includes(quantity) ? blockMs.ratio : blockMs.bucket;
       // A second warm-up iteration only pays off for short queries (JIT, caches); a long one is warm after one.
       const warm = [await this.iteration(quantity, 0)];
       if (warm[0].gold + warm[0].pred < LONG_ITERATION_MS) warm.push(await this.iteration(quantity, 1));
       const iterationMs = Math.min(...warm.map((it) => it.gold + it.pred));
+      this.warmIterationMs[quantity] = iterationMs;
       // A long iteration is a block on its own: its median needs no company, and each one costs real time.
       const fewest = iterationMs >= LONG_ITERATION_MS ? 1 : minIterations;
       this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(fewest, Math.ceil(minBlockMs / Math.max(0.001, iterationMs))));
@@ -155,8 +173,26 @@ export class PairTimer {
   private quantityDone(quantity: TimedQuantity): boolean {
     const { options } = this;
     const taken = this.blocks[quantity]!.length;
+    // Far past the official limit, more blocks cannot change the score: the official scripts give it 0.
+    if (taken >= 1 && options.officialLimitMs !== undefined && this.officialLoopMs(quantity) > OFFICIAL_LIMIT_CERTAIN * options.officialLimitMs) return true;
     if (taken < options.minBlocks) return false;
     return taken >= options.maxBlocks || this.spentMs >= options.pairBudgetMs || this.quantitySettled(quantity);
+  }
+
+  /** How long the official loop of this quantity would take: its typical iteration, 100 times. */
+  private officialLoopMs(quantity: TimedQuantity): number {
+    const iterations = this.blocks[quantity]!.flat();
+    return OFFICIAL_ITERATIONS * (iterations.length ? median(iterations.map((it) => it.gold + it.pred)) : this.warmIterationMs[quantity]!);
+  }
+
+  /** What `officialLimitMs` means for this quantity's score, in words (empty when the limit is far). */
+  private officialLimitNote(quantity: TimedQuantity): { past: boolean; note: string } {
+    const limitMs = this.options.officialLimitMs;
+    const loopMs = this.officialLoopMs(quantity);
+    if (limitMs === undefined || loopMs * OFFICIAL_LIMIT_CERTAIN < limitMs) return { past: false, note: '' };
+    const loop = `the official loop of ${OFFICIAL_ITERATIONS} iterations would take about ${(loopMs / 1000).toFixed(1)} s`;
+    if (loopMs > limitMs) return { past: true, note: `; ${loop}, past the ${limitMs / 1000} s limit: the official scripts cut it off and score 0, and so does fast mode` };
+    return { past: false, note: `; ${loop}, near the ${limitMs / 1000} s limit: an official run may cut it off and score 0` };
   }
 
   /** What was asked is known well enough: the ratio within the precision, the R-VES bucket with its confidence. */
@@ -187,7 +223,8 @@ export class PairTimer {
     const iterations = blocks.flat();
     const goldSamples = iterations.map((it) => it.gold);
     const predSamples = iterations.map((it) => it.pred);
-    const unsettled = this.quantitySettled(quantity) ? '' : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
+    const limit = this.officialLimitNote(quantity);
+    const unsettled = limit.past || this.quantitySettled(quantity) ? '' : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
     return {
       protocol: 'fast',
       quantity,
@@ -201,7 +238,8 @@ export class PairTimer {
       predMs: median(predSamples),
       goldSamples,
       predSamples,
-      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${blocks.length} blocks${unsettled}`,
+      pastOfficialLimit: limit.past || undefined,
+      note: `${quantity === 'first-row' ? 'first row' : 'all rows'}: ${iterations.length} iterations in ${blocks.length} block${blocks.length === 1 ? '' : 's'}${unsettled}${limit.note}`,
     };
   }
 }
@@ -289,4 +327,4 @@ export async function fullRatioByScale(
 }
 
 /** Scaled timing settles the full-execution ratio only, in 2 to 3 blocks. */
-const SCALE_TIMING: Partial<FastTimingOptions> = { quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3 };
+const SCALE_TIMING: Partial<FastTimingOptions> = { quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3, officialLimitMs: undefined };

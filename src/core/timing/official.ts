@@ -1,6 +1,6 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { QueryTimeout, ReadOnlyDatabase } from '../db/database';
-import { officialClean, pythonMean } from './stats';
+import { hodgesLehmann, officialClean, pythonMean } from './stats';
 import { TimingResult } from './types';
 
 /**
@@ -60,8 +60,9 @@ export async function measureOfficial(
   const ratio = kept.length ? pythonMean(kept) : 0;
   // The mean of single-execution ratios carries timing noise: a sub-millisecond query that stalls once for a
   // few milliseconds makes one ratio 30x or 0.03x, and a mean of ratios of noisy times sits above the ratio of
-  // typical times. The median is the quantity fast mode estimates; both are reported, and a large gap said.
-  const typicalRatio = median(ratios);
+  // typical times. The typical ratio (Hodges–Lehmann centre of the log ratios) is the quantity fast mode
+  // estimates; both are reported, and a large gap said.
+  const typicalRatio = Math.exp(hodgesLehmann(ratios.map((r) => Math.log(Math.max(r, 1e-12)))));
   const noisy = kept.length > 0 && Math.abs(Math.log(ratio / typicalRatio)) > Math.log(1.1);
   const halfWidth = kept.length > 1 ? (1.96 * sampleStandardDeviation(kept)) / Math.sqrt(kept.length) : 0;
   return {

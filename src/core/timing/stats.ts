@@ -1,4 +1,4 @@
-import { mean, standardDeviation } from 'simple-statistics';
+import { mean, median, standardDeviation } from 'simple-statistics';
 
 /**
  * The official outlier cleaning: keep values strictly inside mean ± 3σ (population σ, as numpy.std).
@@ -16,4 +16,17 @@ export function pythonMean(values: readonly number[]): number {
   let total = 0;
   for (const x of values) total += x;
   return total / values.length;
+}
+
+/**
+ * The Hodges–Lehmann centre (pseudo-median): the median of all pairwise means (Walsh averages, each value with
+ * itself included). It equals the median on symmetric data, shrugs off a stall as the median does, and is
+ * almost as efficient as the mean on quiet data (95 % vs the median's 64 %): with the twenty-odd executions a
+ * fast pair gets, that is the difference between a VES total that repeats and one that does not.
+ */
+export function hodgesLehmann(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('hodgesLehmann of no values');
+  const walsh: number[] = [];
+  for (let i = 0; i < values.length; i++) for (let j = i; j < values.length; j++) walsh.push((values[i] + values[j]) / 2);
+  return median(walsh);
 }

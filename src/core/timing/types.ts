@@ -14,7 +14,7 @@ export interface TimingResult {
   /** fast: 95 % interval for a repeat run's ratio; official: mean ± 1.96 standard errors. */
   low: number;
   high: number;
-  /** official: the median single-execution ratio, the quantity fast mode estimates (the mean above also carries timing noise). */
+  /** official: the typical single-execution ratio (Hodges–Lehmann centre), the quantity fast mode estimates (the mean above also carries timing noise). */
   typicalRatio?: number;
   /** fast: log-scale standard error of the run's ratio and its degrees of freedom (bucket probabilities use them). */
   spread?: { logSe: number; df: number };
@@ -27,6 +27,8 @@ export interface TimingResult {
   /** Milliseconds per execution, in the order measured (for charts). */
   goldSamples: number[];
   predSamples: number[];
+  /** fast, in `eval`: the official loop of 100 iterations would run past the time limit, so the official scripts score 0. */
+  pastOfficialLimit?: boolean;
   /** Gold and prediction compile to the same SQLite program: the ratio is exactly 1 and nothing was timed. */
   sameProgram?: boolean;
   note?: string;
