@@ -79,7 +79,8 @@ describe('timing protocols on a real database', () => {
       assert.ok(t.low <= t.ratio && t.ratio <= t.high);
       assert.ok(t.goldMs > t.predMs);
       assert.equal(t.goldSamples.length, t.predSamples.length);
-      assert.ok((t.blocks ?? 0) >= DEFAULT_FAST_TIMING.minBlocks && (t.blocks ?? 0) <= DEFAULT_FAST_TIMING.maxBlocks);
+      // The full ratio only needs its R-VES bucket, and a ratio this far from every edge settles it in one block.
+      assert.ok((t.blocks ?? 0) >= (quantity === 'full' ? 1 : DEFAULT_FAST_TIMING.minBlocks) && (t.blocks ?? 0) <= DEFAULT_FAST_TIMING.maxBlocks);
       assert.ok(t.runs >= t.goldSamples.length, "each sample is at least one execution");
     }
   });
@@ -171,6 +172,23 @@ describe('fast protocol on synthetic samplers', () => {
     const outlook = rvesOutlook(probabilityBelowFor({ ratio: timing.ratio, ...timing.spread! }));
     assert.equal(outlook.reward, 1.25);
     assert.equal(outlook.uncertain, false);
+  });
+
+  it('settles a bucket far from every edge after one block, but still pins down a ratio that VES needs', async () => {
+    // Ratio 8: half or twice that stays in the 1.25 bucket, so more blocks could not change the reward.
+    const bucketOnly = new PairTimer(...syntheticPair(8, 1, 0.05, 31), SYNTHETIC);
+    const timing = (await runPairTimer(bucketOnly)).full!;
+    assert.equal(bucketOnly.blockCount, 1);
+    assert.ok(bucketOnly.settled);
+    assert.equal(rvesOutlook(probabilityBelowFor({ ratio: timing.ratio, ...timing.spread! })).reward, 1.25);
+    assert.ok(timing.low <= 8 && 8 <= timing.high, `one block's interval is wide: [${timing.low}, ${timing.high}]`);
+    const ratioToo = new PairTimer(...syntheticPair(8, 1, 0.05, 31), { ...SYNTHETIC, settle: { ratioOf: ['full'], bucketOf: ['full'] } });
+    await runPairTimer(ratioToo);
+    assert.ok(ratioToo.blockCount >= SYNTHETIC.minBlocks);
+    // Ratio 3: twice as small would be another bucket: the usual minimum of blocks.
+    const nearer = new PairTimer(...syntheticPair(3, 1, 0.05, 32), SYNTHETIC);
+    await runPairTimer(nearer);
+    assert.equal(nearer.blockCount, SYNTHETIC.minBlocks);
   });
 
   it('near a bucket edge says it is uncertain, gives each bucket its probability, and stops once the ratio is known', async () => {

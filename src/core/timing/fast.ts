@@ -1,7 +1,7 @@
 import { median } from 'simple-statistics';
 import { ReadOnlyDatabase, RunLimits } from '../db/database';
 import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
-import { rvesOutlook } from '../metrics/efficiency';
+import { rvesOutlook, rvesReward } from '../metrics/efficiency';
 import { scaledCopy } from '../scale/scaledCopy';
 import { OFFICIAL_ITERATIONS } from './official';
 import { TimedQuantity, TimingResult } from './types';
@@ -79,6 +79,9 @@ export function freshConnectionTimer(dbPath: string, body: string): ExecutionTim
 
 /** A loop projected this far past (or short of) the official limit is clearly past (or within) it. */
 const OFFICIAL_LIMIT_CERTAIN = 1.25;
+
+/** A bucket-only ratio this factor away from every bucket edge is settled after one block. */
+const FAR_FROM_EDGE = 2;
 
 /** An iteration this long is past any warm-up effect after the first. */
 const LONG_ITERATION_MS = 20;
@@ -175,8 +178,23 @@ export class PairTimer {
     const taken = this.blocks[quantity]!.length;
     // Far past the official limit, more blocks cannot change the score: the official scripts give it 0.
     if (taken >= 1 && options.officialLimitMs !== undefined && this.officialLoopMs(quantity) > OFFICIAL_LIMIT_CERTAIN * options.officialLimitMs) return true;
+    if (taken >= 1 && this.bucketOnly(quantity) && this.farFromBucketEdges(quantity)) return true;
     if (taken < options.minBlocks) return false;
     return taken >= options.maxBlocks || this.spentMs >= options.pairBudgetMs || this.quantitySettled(quantity);
+  }
+
+  /** Only the R-VES bucket of this quantity is asked for, not its ratio. */
+  private bucketOnly(quantity: TimedQuantity): boolean {
+    return this.options.settle.bucketOf.includes(quantity) && !this.options.settle.ratioOf.includes(quantity);
+  }
+
+  /**
+   * The bucket would not change were the ratio half or twice what one block says (q738's 80× gold, or a
+   * prediction 500× slower): more blocks cannot move it, and these are the pairs whose iterations cost most.
+   */
+  private farFromBucketEdges(quantity: TimedQuantity): boolean {
+    const { ratio } = this.estimate(quantity);
+    return rvesReward(ratio / FAR_FROM_EDGE) === rvesReward(ratio * FAR_FROM_EDGE);
   }
 
   /** How long the official loop of this quantity would take: its typical iteration, 100 times. */
@@ -208,7 +226,7 @@ export class PairTimer {
     if (options.settle.ratioOf.includes(quantity) && !precise) return false;
     // A ratio known to within the precision that still straddles a bucket edge sits on the edge: more
     // blocks would not settle it, and its bucket probabilities already say what a repeat run would do.
-    if (options.settle.bucketOf.includes(quantity) && !precise) return !rvesOutlook(probabilityBelowFor(estimate), options.bucketConfidence).uncertain;
+    if (options.settle.bucketOf.includes(quantity) && !precise) return this.farFromBucketEdges(quantity) || !rvesOutlook(probabilityBelowFor(estimate), options.bucketConfidence).uncertain;
     return true;
   }
 
