@@ -5,11 +5,13 @@
 // interval (coverage), the intervals' median width, and R-VES rewards that flip between fast runs among
 // questions not flagged uncertain.
 // Usage: npx tsx bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring]
+//        npx tsx bench/timing.mjs --from /tmp/ves-lens-timing-XXXX   (the tables again from a finished run's files)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { rvesContribution, vesContribution } from '../src/core/metrics/efficiency';
+import { rvesContribution, rvesOutlook, vesContribution } from '../src/core/metrics/efficiency';
+import { probabilityBelowFor } from '../src/core/timing/fast';
 import { machineLine, median } from './machine.cjs';
 
 const args = process.argv.slice(2);
@@ -19,13 +21,16 @@ const data = path.resolve(option('--data', path.join(import.meta.dirname, '..', 
 const root = path.resolve(import.meta.dirname, '..');
 const predictionDir = path.join(data, 'predictions', 'minidev-official');
 const files = fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json') && f.includes(option('--files', ''))).sort();
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
+const from = option('--from', undefined);
+const scratch = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
 // Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
 const dbRoot = path.join(scratch, 'databases');
-for (const db of ['superhero', 'toxicology']) {
+for (const db of from ? [] : ['superhero', 'toxicology']) {
   fs.mkdirSync(path.join(dbRoot, db), { recursive: true });
   fs.symlinkSync(path.join(data, 'databases', db, `${db}.sqlite`), path.join(dbRoot, db, `${db}.sqlite`));
 }
+// Wall times of each eval, kept beside its JSON so that --from can rebuild the tables.
+const wallFile = path.join(scratch, 'wall.json');
 
 function evalOnce(file, mode, run) {
   const json = path.join(scratch, `${file}.${mode}.${run}.json`);
@@ -67,26 +72,44 @@ function between(a, b) {
 }
 
 const results = Object.fromEntries(files.map((f) => [f, { official: [], fast: [] }]));
-for (let run = 0; run < runs; run++) {
+if (from) {
+  const wall = JSON.parse(fs.readFileSync(wallFile, 'utf8'));
   for (const file of files) {
     for (const mode of ['official', 'fast']) {
-      results[file][mode].push(evalOnce(file, mode, run));
-      process.stderr.write(`run ${run + 1}/${runs} ${mode} ${file}: ${results[file][mode].at(-1).seconds.toFixed(1)} s\n`);
+      for (let run = 0; run < runs; run++) {
+        results[file][mode].push({ seconds: wall[file][mode][run], report: JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8')) });
+      }
     }
   }
+} else {
+  for (let run = 0; run < runs; run++) {
+    for (const file of files) {
+      for (const mode of ['official', 'fast']) {
+        results[file][mode].push(evalOnce(file, mode, run));
+        process.stderr.write(`run ${run + 1}/${runs} ${mode} ${file}: ${results[file][mode].at(-1).seconds.toFixed(1)} s\n`);
+      }
+    }
+  }
+  const wall = Object.fromEntries(files.map((f) => [f, { official: results[f].official.map((r) => r.seconds), fast: results[f].fast.map((r) => r.seconds) }]));
+  fs.writeFileSync(wallFile, JSON.stringify(wall, null, 2));
 }
 
 // Totals recomputed from an official run's own samples on fast mode's quantity: the typical (Hodges–Lehmann)
-// single-execution ratio, and same-program pairs at exactly 1. Splits the official − fast gap into what
-// each stated difference accounts for (README, "Timing").
-function officialOnFastQuantity(report, metric, sameIds, { sameAtOne }) {
+// single-execution ratio, and same-program pairs at exactly 1. With `spreadOf` (a fast run's R-VES spread per
+// question), an R-VES pair counts the expected reward over the buckets a ratio with fast's spread around the
+// official typical ratio lands in, as fast mode counts it near an edge. Splits the official − fast gap into
+// what each stated difference accounts for (README, "Timing").
+function officialOnFastQuantity(report, metric, sameIds, { sameAtOne, spreadOf }) {
   let sum = 0;
   for (const q of report.questions) {
     const typical = metric === 'ves' ? q.time_ratio_typical : q.rves_time_ratio_typical;
     const measured = metric === 'ves' ? q.ves : q.rves;
     if (!q.ex || typical === undefined || !(q.time_ratio > 0)) { sum += measured ?? 0; continue; }
     const ratio = sameAtOne && sameIds.has(q.question_id) ? 1 : typical;
-    sum += metric === 'ves' ? vesContribution(ratio) : rvesContribution(ratio);
+    const spread = ratio === typical ? spreadOf?.get(q.question_id) : undefined;
+    if (metric === 'ves') sum += vesContribution(ratio);
+    else if (spread) sum += rvesOutlook(probabilityBelowFor({ ratio, logSe: spread.log_se, df: spread.df })).expectedContribution;
+    else sum += rvesContribution(ratio);
   }
   return (100 * sum) / report.summary.total.count;
 }
@@ -105,14 +128,15 @@ const agreement = [
   '',
   '## Agreement with the official protocol',
   '',
-  'Fast mode estimates each metric on its stated quantity: the **typical** ratio (the Hodges–Lehmann centre of the single-execution log ratios), with same-program pairs at exactly 1; a pair whose official 100-iteration loop would outlast the time limit scores 0 in both modes. The official scripts average single-execution ratios, and that mean also carries timing noise (a sub-millisecond query that stalls once makes one ratio 30× or 0.03×). "Official, fast\'s quantity" recomputes each official run from its own 100 samples per pair on fast\'s quantity (`time_ratio_typical`, `rves_time_ratio_typical` in its JSON); the gap between the official total and fast splits into the noise part, the same-program part and a residual. Within spread: the residual is within two standard errors of a difference of two ' + runs + '-run means (2·√((sd₁² + sd₂²)/' + runs + '), from the recomputed official and the fast run-to-run sd).',
+  'Fast mode estimates each metric on its stated quantity: the **typical** ratio (the Hodges–Lehmann centre of the single-execution log ratios), with same-program pairs at exactly 1; a pair whose official 100-iteration loop would outlast the time limit scores 0 in both modes. The official scripts average single-execution ratios, and that mean also carries timing noise (a sub-millisecond query that stalls once makes one ratio 30× or 0.03×). "Official, fast\'s quantity" recomputes each official run from its own 100 samples per pair on fast\'s quantity (`time_ratio_typical`, `rves_time_ratio_typical` in its JSON); for R-VES it counts, as fast mode does, the expected reward over the buckets a ratio with fast\'s spread around that typical ratio lands in (near an edge, fast\'s twenty-odd executions cannot tell 0.98× from 1.03× where 100 official ones can). The gap between the official total and fast splits into the noise part, the same-program part, the expected-reward part and a residual. Within spread: the residual is within two standard errors of a difference of two ' + runs + '-run means, 2·√((sd₁² + sd₂²)/' + runs + '), from the run-to-run sd of the recomputed official totals and of the fast totals, each pooled over the files (an sd from ' + runs + ' runs of one file has ' + (runs - 1) + ' degrees of freedom).',
   '',
-  '| prediction file | metric | official mean (sd) | official, fast\'s quantity (sd) | fast mean (sd) | fast − official | timing-noise part | same-program part | residual | within spread |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| prediction file | metric | official mean (sd) | official, fast\'s quantity (sd) | fast mean (sd) | fast − official | timing-noise part | same-program part | expected-reward part | residual | within spread |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const overall = { official: 0, fast: 0 };
 // Run-to-run variances of the totals, pooled over the files: an sd from 3 runs alone is too rough to compare.
-const pooled = { ves: { official: [], fast: [] }, rves: { official: [], fast: [] } };
+const pooled = { ves: { official: [], fast: [], typical: [] }, rves: { official: [], fast: [], typical: [] } };
+const rows = [];
 for (const file of files) {
   const { official, fast } = results[file];
   const wall = (list) => median(list.map((r) => r.seconds));
@@ -138,17 +162,28 @@ for (const file of files) {
     const raw = total(official, metric);
     const typicalAsMeasured = official.map((r) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: false }));
     const onFastQuantity = official.map((r) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true }));
+    // R-VES near an edge: the expected reward under fast's spread (official run i with fast run i's spreads).
+    const spreads = fast.map((r) => new Map(r.report.questions.filter((q) => q.rves_spread).map((q) => [q.question_id, q.rves_spread])));
+    const withFastSpread = metric === 'ves' ? onFastQuantity : official.map((r, i) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true, spreadOf: spreads[i % spreads.length] }));
     const fastTotals = total(fast, metric);
-    const residual = mean(fastTotals) - mean(onFastQuantity);
+    const residual = mean(fastTotals) - mean(withFastSpread);
     const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
     pooled[metric].official.push(sd(raw) ** 2);
     pooled[metric].fast.push(sd(fastTotals) ** 2);
-    agreement.push(`| ${name} | ${metric === 'ves' ? 'VES' : 'R-VES'} | ${fmt(raw)} | ${fmt(onFastQuantity)} | ${fmt(fastTotals)} | ${signed(mean(fastTotals) - mean(raw))} | ${signed(mean(typicalAsMeasured) - mean(raw))} | ${signed(mean(onFastQuantity) - mean(typicalAsMeasured))} | ${signed(residual)} | ${Math.abs(residual) <= 2 * Math.hypot(sd(onFastQuantity), sd(fastTotals)) / Math.sqrt(runs) ? 'yes' : 'no'} |`);
+    pooled[metric].typical.push(sd(withFastSpread) ** 2);
+    const expectedRewardPart = metric === 'ves' ? '–' : signed(mean(withFastSpread) - mean(onFastQuantity));
+    rows.push({ metric, residual, cells: `| ${name} | ${metric === 'ves' ? 'VES' : 'R-VES'} | ${fmt(raw)} | ${fmt(withFastSpread)} | ${fmt(fastTotals)} | ${signed(mean(fastTotals) - mean(raw))} | ${signed(mean(typicalAsMeasured) - mean(raw))} | ${signed(mean(onFastQuantity) - mean(typicalAsMeasured))} | ${expectedRewardPart} | ${signed(residual)}` });
   }
+}
+// Two standard errors of a difference of two means of `runs` runs, each mode's run-to-run sd pooled over the files.
+const pooledVariance = (variances) => mean(variances);
+for (const row of rows) {
+  const limit = 2 * Math.sqrt((pooledVariance(pooled[row.metric].typical) + pooledVariance(pooled[row.metric].fast)) / runs);
+  agreement.push(`${row.cells} | ${Math.abs(row.residual) <= limit ? 'yes' : 'no'} (±${limit.toFixed(2)}) |`);
 }
 lines.push('', `All files: fast mode took ${pct(overall.fast, overall.official)} of the official protocol's wall time (${overall.fast.toFixed(1)} s vs ${overall.official.toFixed(1)} s, medians summed).`);
 lines.push(...agreement);
-const pooledSd = (variances) => Math.sqrt(mean(variances)).toFixed(2);
+const pooledSd = (variances) => Math.sqrt(pooledVariance(variances)).toFixed(2);
 lines.push('', `Run-to-run sd of the totals, pooled over the ${files.length} files (an sd from ${runs} runs of one file is rough): VES official ${pooledSd(pooled.ves.official)}, fast ${pooledSd(pooled.ves.fast)}; R-VES official ${pooledSd(pooled.rves.official)}, fast ${pooledSd(pooled.rves.fast)}.`);
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);

@@ -168,6 +168,7 @@ function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rve
     result.rves = outlook.expectedContribution;
     result.rves_expected_reward = outlook.expectedReward;
     result.rves_bucket_probabilities = outlook.probabilities;
+    if (Number.isFinite(rves.spread.df)) result.rves_spread = { log_se: rves.spread.logSe, df: rves.spread.df };
     result.rves_uncertain = outlook.uncertain;
   } else {
     result.rves_reward = rvesReward(rves.ratio);

@@ -51,6 +51,8 @@ export interface QuestionResult {
   /** Fast timing: probability that a repeat run lands in each reward bucket, and the expected reward (`rves` is the expected sqrt(reward)). */
   rves_bucket_probabilities: Record<string, number> | null;
   rves_expected_reward: number | null;
+  /** Fast timing: the log-scale standard error of one run's R-VES ratio and its degrees of freedom, which the bucket probabilities come from. */
+  rves_spread?: { log_se: number; df: number };
   /** The ratio R-VES is computed from (mini_dev's quantity: every row fetched, connection closed), with its interval. */
   rves_time_ratio: number | null;
   rves_time_ratio_interval: [number, number] | null;

@@ -98,8 +98,6 @@ export class PairTimer {
   private readonly blocks: Partial<Record<TimedQuantity, Iteration[][]>> = {};
   /** Iterations per block of each quantity: cheap quantities get more, so that each block spans its blockMs. */
   private readonly iterationsPerBlock: Partial<Record<TimedQuantity, number>> = {};
-  /** The fastest warm-up iteration of each quantity, in milliseconds. */
-  private readonly warmIterationMs: Partial<Record<TimedQuantity, number>> = {};
   private spentMs = 0;
   private warmedUp = false;
 
@@ -137,7 +135,6 @@ export class PairTimer {
       const warm = [await this.iteration(quantity, 0)];
       if (warm[0].gold + warm[0].pred < LONG_ITERATION_MS) warm.push(await this.iteration(quantity, 1));
       const iterationMs = Math.min(...warm.map((it) => it.gold + it.pred));
-      this.warmIterationMs[quantity] = iterationMs;
       // A long iteration is a block on its own: its median needs no company, and each one costs real time.
       const fewest = iterationMs >= LONG_ITERATION_MS ? 1 : minIterations;
       this.iterationsPerBlock[quantity] = Math.min(maxIterations, Math.max(fewest, Math.ceil(minBlockMs / Math.max(0.001, iterationMs))));
@@ -197,10 +194,9 @@ export class PairTimer {
     return rvesReward(ratio / FAR_FROM_EDGE) === rvesReward(ratio * FAR_FROM_EDGE);
   }
 
-  /** How long the official loop of this quantity would take: its typical iteration, 100 times. */
+  /** How long the official loop of this quantity would take: its typical iteration, 100 times (after a block). */
   private officialLoopMs(quantity: TimedQuantity): number {
-    const iterations = this.blocks[quantity]!.flat();
-    return OFFICIAL_ITERATIONS * (iterations.length ? median(iterations.map((it) => it.gold + it.pred)) : this.warmIterationMs[quantity]!);
+    return OFFICIAL_ITERATIONS * median(this.blocks[quantity]!.flat().map((it) => it.gold + it.pred));
   }
 
   /** What `officialLimitMs` means for this quantity's score, in words (empty when the limit is far). */
