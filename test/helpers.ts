@@ -1,3 +1,4 @@
+import { spawnSync, SpawnSyncReturns } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -8,6 +9,14 @@ import { ReadOnlyDatabase } from '../src/core/db/database';
 import { readSchema, SchemaInfo } from '../src/core/db/schema';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
+
+/** The built command-line tool, as users run it (bin/ loads dist/cli.js). */
+export const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
+
+/** Runs the command-line tool in a real process with colours off; `env` adds to this process's environment. */
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeout });
+}
 
 /** The shared BIRD data beside the clone (CI puts shared/ there), or VES_LENS_BIRD_DATA. */
 export const BIRD_DATA = process.env.VES_LENS_BIRD_DATA ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'bird-minidev');

@@ -1,15 +1,13 @@
 // `ves-lens compare` and `eval --shard` + `ves-lens merge`, as real processes on real data.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { BIRD_DATA, birdDataMissing, REPO_ROOT, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, REPO_ROOT, runCli, tempDir } from '../helpers';
 import { exactMcNemarP } from '../oracles/mcnemar';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const run = (args: string[]) => runCli(args);
 const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');

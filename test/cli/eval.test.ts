@@ -1,11 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { REPO_ROOT, runCli, tempDir } from '../helpers';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const sampleArgs = [
   '--questions', path.join(SAMPLE, 'mini_dev_superhero.json'),
@@ -14,9 +12,7 @@ const sampleArgs = [
   '--db-root', SAMPLE,
 ];
 
-function run(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-}
+const run = (args: string[]) => runCli(args);
 
 const CONTRACT_KEYS = ['index', 'question_id', 'db_id', 'difficulty', 'outcome', 'ex', 'f1', 'time_ratio', 'ves', 'rves', 'error', 'gold_ms', 'pred_ms', 'runs'];
 

@@ -3,9 +3,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { CLI, REPO_ROOT, tempDir } from '../helpers';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 
 /** Questions on the sample database with hand-picked predictions: gold itself in other words, a faster form, a slower one. */

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { CLI, REPO_ROOT, tempDir } from '../helpers';
 
 /**
  * Issue 8, "done when": every input kind (question file, gold file, each prediction format, candidates, the
@@ -14,7 +14,6 @@ import { REPO_ROOT, tempDir } from '../helpers';
  * Seeded, so every run tries the same inputs; a few dozen processes, two at a time.
  */
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const SEED = 20_240_817;
 

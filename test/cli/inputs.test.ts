@@ -1,26 +1,22 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { BIRD_SEPARATOR } from '../../src/core/bird/predictions';
-import { BIRD_DATA, birdDataMissing, REPO_ROOT, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, REPO_ROOT, runCli, tempDir } from '../helpers';
 
 /**
  * Issue 8: inputs and verdicts that never mislead. Each test runs the real command line on files a new user
  * could give it, broken ones included, and checks the exit code, the message and what is scored.
  */
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const QUESTIONS = path.join(SAMPLE, 'mini_dev_superhero.json');
 const GOLD = path.join(SAMPLE, 'mini_dev_superhero_gold.sql');
 const PREDICTIONS = path.join(SAMPLE, 'predict_gpt-4_superhero.json');
 const DB = path.join(SAMPLE, 'superhero', 'superhero.sqlite');
 
-function run(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
-}
+const run = (args: string[]) => runCli(args, { timeout: 120_000 });
 
 /** No stack trace: no "    at fn (file.js:1:2)" lines. */
 function assertNoStack(text: string) {

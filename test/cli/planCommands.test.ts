@@ -1,13 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { REPO_ROOT, sha256, tempDir } from '../helpers';
+import { REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const DB = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const run = (args: string[]) => runCli(args);
 
 const GOLD = "SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T1.id = T2.hero_id AND T2.power_id = 18)";
 const PRED = 'SELECT DISTINCT sh.superhero_name FROM superhero sh JOIN hero_power hp ON sh.id = hp.hero_id WHERE hp.power_id = 18';

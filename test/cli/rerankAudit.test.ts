@@ -2,14 +2,12 @@
 // audit, as real processes on a few real mini-dev questions (superhero) with the official prediction files as
 // candidates.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { BIRD_DATA, birdDataMissing, REPO_ROOT, sha256, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, runCli, sha256, tempDir } from '../helpers';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
-const run = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { env });
 const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const DB_ROOT = path.join(BIRD_DATA, 'databases');
 const MODELS = ['gpt-4_sqlite', 'gpt-4-o_cot_SQLite', 'meta-llama-3-8b-instruct-2_sqlite', 'mistralai-mixtral-8x7b-instru-4_sqlite'];

@@ -1,14 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
-import { REPO_ROOT, sha256, tempDir } from '../helpers';
+import { REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const DB = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const run = (args: string[]) => runCli(args);
 
 async function count(file: string, sql: string): Promise<number> {
   const db = await ReadOnlyDatabase.open(file);

@@ -6,9 +6,8 @@ import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { TECHNIQUES } from '../../src/core/compare/sqlmorph/types';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
 
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const sampleArgs = [
   '--questions', path.join(SAMPLE, 'mini_dev_superhero.json'),
@@ -19,7 +18,7 @@ const sampleArgs = [
   '--no-progress',
 ];
 
-const run = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env });
 
 describe("ves-lens eval --techniques (SQLMorph's techniques, a real process)", () => {
   it('adds rows to the table and the techniques to every question and group of the JSON', () => {

@@ -3,23 +3,21 @@
 // the bars, the charts, the filter, the search and the sort; screenshots (light and dark) go to
 // test-results/report-html/.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Browser, Page } from 'playwright-core';
 import type { GoldAudit, GoldAuditEntry } from '../../src/core/audit/goldAudit';
 import { auditHtml } from '../../src/core/report/htmlAudit';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { REPO_ROOT, runCli, tempDir } from '../helpers';
 import { chromiumMissing, launchChromium } from './harness';
 
 // Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
 declare const document: any;
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'report-html');
-const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const run = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const run = (args: string[]) => runCli(args);
 const skip = chromiumMissing;
 
 /** 12 sample questions; a: GPT-4's predictions with the first four broken; b: GPT-4's predictions as they are. */
