@@ -38,6 +38,7 @@ export function reportReason(result: QuestionResult): string {
     if (untimed) return editorText(untimed);
     if (result.same_program) return 'same program as gold: ratio 1, not timed';
     if (result.f1 !== null && result.f1 < 1) return `same set of rows; Soft-F1 ${result.f1.toFixed(3)} (it pairs rows by position)`;
+    if (result.past_official_limit) return `correct, but too slow for the official loop: efficiency 0, as officially (${result.time_ratio?.toPrecision(2)}× gold's speed)`;
     if (result.time_ratio !== null) return `correct; ${result.time_ratio.toFixed(2)}× gold's speed`;
     return 'correct';
   }

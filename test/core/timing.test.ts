@@ -14,6 +14,7 @@ import { makeDatabase, tempDir } from '../helpers';
 import { Question } from '../../src/core/bird/questions';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { EvalTask } from '../../src/core/eval/tasks';
+import { reportReason } from '../../src/server/explanations';
 
 describe('official 3σ cleaning', () => {
   it('keeps values strictly inside mean ± 3σ (population σ)', () => {
@@ -100,6 +101,7 @@ describe('timing protocols on a real database', () => {
     assert.equal(cut.rves_reward, 0);
     assert.match(cut.notes.join('\n'), /official loop of 100 iterations would take about [\d.]+ s, past the 0\.005 s limit: the official scripts cut it off and score 0/);
     assert.match(cut.notes.join('\n'), /in 1 block\b/, 'one block: more could not change the score');
+    assert.match(reportReason(cut), /^correct, but too slow for the official loop: efficiency 0, as officially \([\d.]+× gold's speed\)$/, 'the report row says why');
     const [kept] = await score();
     assert.ok(kept.ves! > 0 && kept.rves! > 0);
     assert.doesNotMatch(kept.notes.join('\n'), /official loop/);
