@@ -16,12 +16,14 @@ import { machineLine, median } from './machine.cjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const runs = Number(option('--runs', '3'));
+const from = option('--from', undefined);
+// Wall times of each eval, kept beside its JSON so that --from can rebuild the tables (its files and runs too).
+const fromWall = from ? JSON.parse(fs.readFileSync(path.join(from, 'wall.json'), 'utf8')) : undefined;
+const runs = fromWall ? Object.values(fromWall)[0].fast.length : Number(option('--runs', '3'));
 const data = path.resolve(option('--data', path.join(import.meta.dirname, '..', '..', 'shared', 'data', 'bird-minidev')));
 const root = path.resolve(import.meta.dirname, '..');
 const predictionDir = path.join(data, 'predictions', 'minidev-official');
-const files = fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json') && f.includes(option('--files', ''))).sort();
-const from = option('--from', undefined);
+const files = fromWall ? Object.keys(fromWall).sort() : fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json') && f.includes(option('--files', ''))).sort();
 const scratch = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
 // Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
 const dbRoot = path.join(scratch, 'databases');
@@ -29,7 +31,6 @@ for (const db of from ? [] : ['superhero', 'toxicology']) {
   fs.mkdirSync(path.join(dbRoot, db), { recursive: true });
   fs.symlinkSync(path.join(data, 'databases', db, `${db}.sqlite`), path.join(dbRoot, db, `${db}.sqlite`));
 }
-// Wall times of each eval, kept beside its JSON so that --from can rebuild the tables.
 const wallFile = path.join(scratch, 'wall.json');
 
 function evalOnce(file, mode, run) {
@@ -72,8 +73,8 @@ function between(a, b) {
 }
 
 const results = Object.fromEntries(files.map((f) => [f, { official: [], fast: [] }]));
-if (from) {
-  const wall = JSON.parse(fs.readFileSync(wallFile, 'utf8'));
+if (fromWall) {
+  const wall = fromWall;
   for (const file of files) {
     for (const mode of ['official', 'fast']) {
       for (let run = 0; run < runs; run++) {
@@ -105,8 +106,9 @@ function officialOnFastQuantity(report, metric, sameIds, { sameAtOne, spreadOf }
     const typical = metric === 'ves' ? q.time_ratio_typical : q.rves_time_ratio_typical;
     const measured = metric === 'ves' ? q.ves : q.rves;
     if (!q.ex || typical === undefined || !(q.time_ratio > 0)) { sum += measured ?? 0; continue; }
-    const ratio = sameAtOne && sameIds.has(q.question_id) ? 1 : typical;
-    const spread = ratio === typical ? spreadOf?.get(q.question_id) : undefined;
+    const same = sameAtOne && sameIds.has(q.question_id);
+    const ratio = same ? 1 : typical;
+    const spread = same ? undefined : spreadOf?.get(q.question_id);
     if (metric === 'ves') sum += vesContribution(ratio);
     else if (spread) sum += rvesOutlook(probabilityBelowFor({ ratio, logSe: spread.log_se, df: spread.df })).expectedContribution;
     else sum += rvesContribution(ratio);

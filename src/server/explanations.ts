@@ -1,6 +1,7 @@
 import type { QuestionResult } from '../core/eval/types';
 import { ReportRow, ResultPreview } from '../shared/protocol';
 import { editorText } from './editorText';
+import { pastLimitMetrics } from '../core/metrics/efficiency';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
@@ -37,8 +38,8 @@ export function reportReason(result: QuestionResult): string {
     const untimed = result.notes.find((note) => note.startsWith('timing failed'));
     if (untimed) return editorText(untimed);
     if (result.same_program) return 'same program as gold: ratio 1, not timed';
+    if (result.past_official_limit) return `correct, but its official timing loop would outlast the limit: ${pastLimitMetrics(result.past_official_limit)} 0, as officially (${result.time_ratio?.toPrecision(2)}× gold's speed)`;
     if (result.f1 !== null && result.f1 < 1) return `same set of rows; Soft-F1 ${result.f1.toFixed(3)} (it pairs rows by position)`;
-    if (result.past_official_limit) return `correct, but too slow for the official loop: efficiency 0, as officially (${result.time_ratio?.toPrecision(2)}× gold's speed)`;
     if (result.time_ratio !== null) return `correct; ${result.time_ratio.toFixed(2)}× gold's speed`;
     return 'correct';
   }

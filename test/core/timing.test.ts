@@ -101,7 +101,8 @@ describe('timing protocols on a real database', () => {
     assert.equal(cut.rves_reward, 0);
     assert.match(cut.notes.join('\n'), /official loop of 100 iterations would take about [\d.]+ s, past the 0\.005 s limit: the official scripts cut it off and score 0/);
     assert.match(cut.notes.join('\n'), /in 1 block\b/, 'one block: more could not change the score');
-    assert.match(reportReason(cut), /^correct, but too slow for the official loop: efficiency 0, as officially \([\d.]+× gold's speed\)$/, 'the report row says why');
+    assert.match(reportReason(cut), /^correct, but its official timing loop would outlast the limit: VES and R-VES 0, as officially \([\d.]+× gold's speed\)$/, 'the report row says why');
+    assert.deepEqual(cut.past_official_limit, ['ves', 'rves']);
     const [kept] = await score();
     assert.ok(kept.ves! > 0 && kept.rves! > 0);
     assert.doesNotMatch(kept.notes.join('\n'), /official loop/);
@@ -125,10 +126,16 @@ describe('timing protocols on a real database', () => {
     }
   });
 
-  it('official: a loop that outlasts the limit scores 0, as under func_timeout', async () => {
-    const timing = await measureOfficial(dbFile, slow, slow, 'rves', 50, 100);
+  it('official: a loop that outlasts 100 × the time limit scores 0, as under func_timeout(meta_time_out * iterate_num)', async () => {
+    // A 0.05 ms time limit: the loop may take 100 × 0.05 ms = 5 ms, far less than 200 executions of the cross join.
+    const timing = await measureOfficial(dbFile, slow, slow, 'rves', 0.05, 100);
     assert.equal(timing.ratio, 0);
-    assert.match(timing.note ?? '', /did not finish within 0\.05 s/);
+    assert.match(timing.note ?? '', /did not finish within 0\.005 s \(100 × the 0\.00005 s time limit/);
+    // The same pair with a limit per iteration it meets runs its 100 iterations: the limit is the loop's, not one execution's.
+    const single = await ReadOnlyDatabase.timeExecution(dbFile, slow, 'full');
+    const whole = await measureOfficial(dbFile, quick, slow, 'rves', Math.max(5, 4 * single), 100);
+    assert.equal(whole.runs, 100);
+    assert.ok(whole.ratio > 0);
   });
 });
 
@@ -176,21 +183,30 @@ describe('fast protocol on synthetic samplers', () => {
     assert.equal(outlook.uncertain, false);
   });
 
-  it('settles a bucket far from every edge after one block, but still pins down a ratio that VES needs', async () => {
-    // Ratio 8: half or twice that stays in the 1.25 bucket, so more blocks could not change the reward.
-    const bucketOnly = new PairTimer(...syntheticPair(8, 1, 0.05, 31), SYNTHETIC);
+  it('settles a bucket far from every edge after one block of long iterations, but still pins down a ratio that VES needs', async () => {
+    // Ratio 8 on 45 ms iterations: half or twice that stays in the 1.25 bucket, so more blocks could not change the reward.
+    const bucketOnly = new PairTimer(...syntheticPair(40, 5, 0.05, 31), SYNTHETIC);
     const timing = (await runPairTimer(bucketOnly)).full!;
     assert.equal(bucketOnly.blockCount, 1);
     assert.ok(bucketOnly.settled);
     assert.equal(rvesOutlook(probabilityBelowFor({ ratio: timing.ratio, ...timing.spread! })).reward, 1.25);
     assert.ok(timing.low <= 8 && 8 <= timing.high, `one block's interval is wide: [${timing.low}, ${timing.high}]`);
-    const ratioToo = new PairTimer(...syntheticPair(8, 1, 0.05, 31), { ...SYNTHETIC, settle: { ratioOf: ['full'], bucketOf: ['full'] } });
+    const ratioToo = new PairTimer(...syntheticPair(40, 5, 0.05, 31), { ...SYNTHETIC, settle: { ratioOf: ['full'], bucketOf: ['full'] } });
     await runPairTimer(ratioToo);
     assert.ok(ratioToo.blockCount >= SYNTHETIC.minBlocks);
     // Ratio 3: twice as small would be another bucket: the usual minimum of blocks.
-    const nearer = new PairTimer(...syntheticPair(3, 1, 0.05, 32), SYNTHETIC);
+    const nearer = new PairTimer(...syntheticPair(30, 10, 0.05, 32), SYNTHETIC);
     await runPairTimer(nearer);
     assert.equal(nearer.blockCount, SYNTHETIC.minBlocks);
+    // Short iterations never settle in one block: a true ratio of 1.5 whose first kept gold execution stalls
+    // (0.6 ms → 6 ms) must not lock in the 1.25 bucket.
+    let goldRuns = 0;
+    const stalling: ExecutionTimer = async () => (++goldRuns === 3 ? 6 : 0.6);
+    const steady: ExecutionTimer = async () => 0.4;
+    const short = new PairTimer(stalling, steady, SYNTHETIC);
+    const shortTiming = (await runPairTimer(short)).full!;
+    assert.ok(short.blockCount >= SYNTHETIC.minBlocks, `${short.blockCount} blocks`);
+    assert.notEqual(rvesOutlook(probabilityBelowFor({ ratio: shortTiming.ratio, ...shortTiming.spread! })).reward, 1.25);
   });
 
   it('near a bucket edge says it is uncertain, gives each bucket its probability, and stops once the ratio is known', async () => {

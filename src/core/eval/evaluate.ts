@@ -5,7 +5,7 @@ import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQu
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
 import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, fullRatioByScale, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
 import { IDENTICAL } from '../timing/estimate';
-import { measureOfficial, OFFICIAL_ITERATIONS } from '../timing/official';
+import { measureOfficial, OFFICIAL_ITERATIONS, officialLoopLimitMs } from '../timing/official';
 import { sameProgram } from '../timing/sameProgram';
 import { growthVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
@@ -147,7 +147,8 @@ function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rve
   applyHeadline(result, headline);
   if (options.keepSamples) result.timings = timings;
   result.same_program = headline.sameProgram ?? false;
-  if (timings.ves?.pastOfficialLimit || timings.rves?.pastOfficialLimit) result.past_official_limit = true;
+  const pastLimit = (['ves', 'rves'] as const).filter((metric) => timings[metric]?.pastOfficialLimit && options.metrics.includes(metric));
+  if (pastLimit.length) result.past_official_limit = pastLimit;
   // Past the official loop's time limit the official scripts score 0; fast mode projects that and follows.
   if (timings.ves && options.metrics.includes('ves')) result.ves = timings.ves.pastOfficialLimit ? 0 : vesContribution(timings.ves.ratio);
   const rves = timings.rves;
@@ -201,7 +202,7 @@ function fastOptions(options: EvalOptions): FastTimingOptions {
   const settle: FastTimingOptions['settle'] = { ratioOf: ves ? ['first-row'] : [], bucketOf: rves ? ['full'] : [] };
   // The order alternates: with the prediction always first, short blocks after other pairs' work made it pay
   // the cold start, and first-row ratios read 1.5-3 % below the official loop's (bench/timing.mjs).
-  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, officialLimitMs: options.timeoutMs, ...options.fastTiming };
+  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, officialLimitMs: officialLoopLimitMs(options.timeoutMs), ...options.fastTiming };
 }
 
 /** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */

@@ -61,8 +61,8 @@ export interface QuestionResult {
   rves_time_ratio_typical?: number;
   /** Gold and prediction compile to the same SQLite program: ratio exactly 1, not timed. */
   same_program: boolean | null;
-  /** fast: the official loop of 100 iterations would outlast the time limit, so VES and/or R-VES score 0 as officially. */
-  past_official_limit?: boolean;
+  /** fast: the metrics whose official loop of 100 iterations would outlast its limit, scored 0 as officially. */
+  past_official_limit?: ('ves' | 'rves')[];
   /** With --scales: the full-execution ratio on copies of the database scaled ×N (null where it timed out), and what it says. */
   time_ratio_by_scale?: Record<string, number | null>;
   growth?: string;

@@ -63,3 +63,8 @@ export function rvesOutlook(probabilityBelow: (threshold: number) => number, con
   }
   return { probabilities, reward: best.reward, expectedReward, expectedContribution, uncertain: best.p < confidence };
 }
+
+/** "VES", "R-VES" or "VES and R-VES": the metrics scored 0 past the official loop's limit. */
+export function pastLimitMetrics(metrics: readonly ('ves' | 'rves')[]): string {
+  return metrics.map((metric) => (metric === 'ves' ? 'VES' : 'R-VES')).join(' and ');
+}

@@ -4,6 +4,7 @@ import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/summary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
 import { techniqueRows } from './techniqueRows';
+import { pastLimitMetrics } from '../metrics/efficiency';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
 export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
@@ -122,7 +123,7 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
   const cutOff = timed.filter((r) => r.past_official_limit);
   const lines = [pc.bold(`efficiency (${timed.length} correct pairs timed)`)];
   if (same.length) lines.push(`  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`);
-  if (cutOff.length) lines.push(`  ${cutOff.length} would outlast the official loop's time limit (100 iterations): efficiency 0, as the official scripts score them (${cutOff.map((r) => r.question_id).join(', ')})`);
+  if (cutOff.length) lines.push(`  ${cutOff.length} would outlast the official timing loop's limit (100 iterations): scored 0 as the official scripts score them (${cutOff.map((r) => `${r.question_id}: ${pastLimitMetrics(r.past_official_limit!)}`).join(', ')})`);
   if (uncertain.length) {
     lines.push(`  ${uncertain.length} R-VES reward${uncertain.length === 1 ? '' : 's'} not settled (a repeat run may land in a neighbouring bucket; R-VES counts the expected reward):`);
     for (const r of uncertain.slice(0, limit)) {

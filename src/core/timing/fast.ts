@@ -80,7 +80,7 @@ export function freshConnectionTimer(dbPath: string, body: string): ExecutionTim
 /** A loop projected this far past (or short of) the official limit is clearly past (or within) it. */
 const OFFICIAL_LIMIT_CERTAIN = 1.25;
 
-/** A bucket-only ratio this factor away from every bucket edge is settled after one block. */
+/** A bucket-only ratio of long iterations this factor away from every bucket edge is settled after one block. */
 const FAR_FROM_EDGE = 2;
 
 /** An iteration this long is past any warm-up effect after the first. */
@@ -186,12 +186,18 @@ export class PairTimer {
   }
 
   /**
-   * The bucket would not change were the ratio half or twice what one block says (q738's 80× gold, or a
-   * prediction 500× slower): more blocks cannot move it, and these are the pairs whose iterations cost most.
+   * Long iterations (q738's 80 ms gold, a prediction 500× slower) whose every single ratio, halved or doubled,
+   * stays in one bucket: more blocks cannot move the reward, and these are the pairs whose iterations cost
+   * most. Short iterations never qualify: a block of two or three of them can carry a stall.
    */
   private farFromBucketEdges(quantity: TimedQuantity): boolean {
-    const { ratio } = this.estimate(quantity);
-    return rvesReward(ratio / FAR_FROM_EDGE) === rvesReward(ratio * FAR_FROM_EDGE);
+    const iterations = this.blocks[quantity]!.flat();
+    if (iterations.some((it) => it.gold + it.pred < LONG_ITERATION_MS)) return false;
+    const rewards = new Set(iterations.flatMap((it) => {
+      const ratio = it.gold / Math.max(it.pred, 1e-6);
+      return [rvesReward(ratio / FAR_FROM_EDGE), rvesReward(ratio * FAR_FROM_EDGE)];
+    }));
+    return rewards.size === 1;
   }
 
   /** How long the official loop of this quantity would take: its typical iteration, 100 times (after a block). */
