@@ -46,7 +46,8 @@ export function estimateRatio(
 ): RatioEstimate {
   const logBlocks = blocks.filter((block) => block.length > 0).map((block) => block.map((ratio) => Math.log(Math.max(ratio, 1e-12))));
   if (logBlocks.length === 0) throw new Error('estimateRatio of no samples');
-  // Each block is summarised by its Hodges–Lehmann centre: a scheduling spike in one iteration must not move a block.
+  // Each block is summarised by its Hodges–Lehmann centre (a spike in one of four or more iterations barely
+  // moves it); what spikes do move shows up as spread between blocks.
   const blockCentres = logBlocks.map((block) => hodgesLehmann(block));
   const b = blockCentres.length;
   const blockMean = mean(blockCentres);

@@ -20,9 +20,10 @@ export function pythonMean(values: readonly number[]): number {
 
 /**
  * The Hodges–Lehmann centre (pseudo-median): the median of all pairwise means (Walsh averages, each value with
- * itself included). It equals the median on symmetric data, shrugs off a stall as the median does, and is
- * almost as efficient as the mean on quiet data (95 % vs the median's 64 %): with the twenty-odd executions a
- * fast pair gets, that is the difference between a VES total that repeats and one that does not.
+ * itself included). It equals the median on symmetric data, resists occasional stalls (it breaks down past
+ * 29 % of outliers; on two or three values it is close to their mean), and is almost as efficient as the mean
+ * on quiet data (95 % vs the median's 64 %): on the 6 to 64 executions a fast pair gets, its ratio moves less
+ * between runs.
  */
 export function hodgesLehmann(values: readonly number[]): number {
   if (values.length === 0) throw new Error('hodgesLehmann of no values');
