@@ -74,11 +74,10 @@ function between(a, b) {
 
 const results = Object.fromEntries(files.map((f) => [f, { official: [], fast: [] }]));
 if (fromWall) {
-  const wall = fromWall;
   for (const file of files) {
     for (const mode of ['official', 'fast']) {
       for (let run = 0; run < runs; run++) {
-        results[file][mode].push({ seconds: wall[file][mode][run], report: JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8')) });
+        results[file][mode].push({ seconds: fromWall[file][mode][run], report: JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8')) });
       }
     }
   }
@@ -160,12 +159,13 @@ for (const file of files) {
   const name = file.replace(/^predict_mini_dev_|\.json$/g, '');
   lines.push(`| ${name} | ${agg.timed / pairs + agg.same / pairs} | ${agg.same / pairs} | ${wall(official).toFixed(1)} | ${wall(fast).toFixed(1)} | ${pct(wall(fast), wall(official))} | ${pct(agg.ves, agg.timed)} | ${pct(agg.rves, agg.timed)} | ×${median(agg.widths).toFixed(3)} | ${uncertain.toFixed(1)} | ${agg.flips} of ${agg.certain} |`);
   const sameIds = new Set(fast[0].report.questions.filter((q) => q.same_program).map((q) => q.question_id));
+  // Each fast run's R-VES spread per question, for the expected reward near an edge.
+  const spreads = fast.map((r) => new Map(r.report.questions.filter((q) => q.rves_spread).map((q) => [q.question_id, q.rves_spread])));
   for (const metric of ['ves', 'rves']) {
     const raw = total(official, metric);
     const typicalAsMeasured = official.map((r) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: false }));
     const onFastQuantity = official.map((r) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true }));
     // R-VES near an edge: the expected reward under fast's spread (official run i with fast run i's spreads).
-    const spreads = fast.map((r) => new Map(r.report.questions.filter((q) => q.rves_spread).map((q) => [q.question_id, q.rves_spread])));
     const withFastSpread = metric === 'ves' ? onFastQuantity : official.map((r, i) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true, spreadOf: spreads[i % spreads.length] }));
     const fastTotals = total(fast, metric);
     const residual = mean(fastTotals) - mean(withFastSpread);
