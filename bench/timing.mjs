@@ -18,6 +18,10 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const from = option('--from', undefined);
 // Wall times of each eval, kept beside its JSON so that --from can rebuild the tables (its files and runs too).
+if (from && !fs.existsSync(path.join(from, 'wall.json'))) {
+  process.stderr.write(`--from ${from}: no wall.json there (it is written by a finished run of this script)\n`);
+  process.exit(2);
+}
 const fromWall = from ? JSON.parse(fs.readFileSync(path.join(from, 'wall.json'), 'utf8')) : undefined;
 const runs = fromWall ? Object.values(fromWall)[0].fast.length : Number(option('--runs', '3'));
 const data = path.resolve(option('--data', path.join(import.meta.dirname, '..', '..', 'shared', 'data', 'bird-minidev')));
