@@ -7,7 +7,7 @@ import { loadQuestions } from '../core/bird/questions';
 import { auditText } from '../core/audit/auditText';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
-import { auditHtml, auditHtmlMeta } from '../core/report/htmlAudit';
+import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import { checkOutputFile, parseScales, positiveInteger, timeoutMs as parseTimeoutMs, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface AuditCommandOptions {

@@ -1,4 +1,4 @@
-import { loadEvalReport, uniqueLabels } from '../core/report/compareInput';
+import { loadEvalReport, uniqueLabels } from '../core/eval/reportFile';
 import { compareRuns, comparisonJson } from '../core/report/compareRuns';
 import { comparisonText } from '../core/report/compareText';
 import { compareHtml } from '../core/report/htmlReports';

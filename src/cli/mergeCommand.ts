@@ -1,9 +1,9 @@
 import pc from 'picocolors';
 import { formatProblem } from '../core/bird/problems';
 import { mergeShardReports, UNUSABLE_DATABASE } from '../core/eval/shardMerge';
-import { summarize } from '../core/eval/summary';
+import { summarize } from '../core/eval/evalSummary';
 import { Metric, METRICS, QuestionResult } from '../core/eval/types';
-import { loadEvalReport } from '../core/report/compareInput';
+import { loadEvalReport } from '../core/eval/reportFile';
 import { evalHtml } from '../core/report/htmlReports';
 import { outcomeTable, scoreTable } from '../core/report/terminal';
 import { checkOutputFile, UsageError, writeOutputFile } from './common';

@@ -3,7 +3,7 @@ import { GoldFile, loadGold } from '../core/bird/gold';
 import { loadPredictions, PredictionFile } from '../core/bird/predictions';
 import { InputProblem } from '../core/bird/problems';
 import { loadQuestions, QuestionFile } from '../core/bird/questions';
-import { buildTasks, EvalTask, GOLD_SOURCES, GoldSource } from '../core/eval/tasks';
+import { buildTasks, EvalTask, GOLD_SOURCES, GoldSource } from '../core/bird/tasks';
 import { quoted, UsageError } from './common';
 
 /** The inputs `eval` and `judge` share: a question file, predictions, the gold, and the database folder. */

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { TechniqueStep, techniqueStep } from '../core/compare/sqlmorph/evalStep';
-import { embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/compare/sqlmorph/techniqueChoice';
-import { TECHNIQUES, TechniqueName } from '../core/compare/sqlmorph/types';
+import { TechniqueStep, techniqueStep } from '../core/eval/techniqueStep';
+import { embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/results/sqlmorph/techniqueChoice';
+import { TECHNIQUES, TechniqueName } from '../core/results/sqlmorph/types';
 import { EMBEDDING_PROVIDER_KINDS, EmbeddingProviderKind, EmbeddingSettings } from '../core/embeddings/createProvider';
 import { defaultCacheDir } from '../core/embeddings/diskCache';
 import { DEFAULT_EMBEDDINGS_MODEL, DEFAULT_EMBEDDINGS_URL } from '../core/embeddings/openaiCompatible';

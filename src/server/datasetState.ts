@@ -4,7 +4,7 @@ import { formatProblem } from '../core/bird/problems';
 import { loadQuestions, Question } from '../core/bird/questions';
 import { ReadOnlyDatabase } from '../core/db/database';
 import { readSchema, SchemaInfo } from '../core/db/schema';
-import { databasePath } from '../core/eval/tasks';
+import { databasePath } from '../core/bird/layout';
 import { Dataset, DatasetSummary, QuestionInfo } from '../shared/protocol';
 import { editorText } from './editorText';
 

@@ -2,7 +2,7 @@ import { auditMarks } from '../core/audit/auditMarks';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
 import { formatProblem, InputFileError, InputProblem, orderProblems } from '../core/bird/problems';
-import { auditHtml, auditHtmlMeta } from '../core/report/htmlAudit';
+import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import packageJson from '../../package.json';
 import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../shared/protocol';
 import { DatasetState } from './datasetState';

@@ -1,4 +1,4 @@
-import { jsonValue } from '../core/compare/resultDifference';
+import { jsonValue } from '../core/results/jsonValue';
 import { QueryCancelled, ReadOnlyDatabase, Row } from '../core/db/database';
 import { describeFailure, runnableBody } from '../core/db/readQuery';
 import { ResultPreview, TimedAlone } from '../shared/protocol';

@@ -5,8 +5,8 @@
  * details bounded (the first rows of each side with their fate; every row counted).
  */
 import * as path from 'path';
-import { NO_EMBEDDING_PROVIDER, pyJson, QueryTechniqueReport, ResultTable, RowMatch, RowMatchKind, scoreQueryTechniques, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore } from '../core/compare/sqlmorph';
-import { EmbeddingSettingsProblem, embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/compare/sqlmorph/techniqueChoice';
+import { NO_EMBEDDING_PROVIDER, pyJson, QueryTechniqueReport, ResultTable, RowMatch, RowMatchKind, scoreQueryTechniques, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore } from '../core/results/sqlmorph';
+import { EmbeddingSettingsProblem, embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/results/sqlmorph/techniqueChoice';
 import { EmbeddingSettings } from '../core/embeddings/createProvider';
 import { ReadOnlyDatabase } from '../core/db/database';
 import { SecretName, TechniqueRowsView, TechniquesView, TechniqueTableView } from '../shared/protocol';

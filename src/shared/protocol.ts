@@ -6,11 +6,11 @@
  * at build time).
  */
 import { NotificationType, ProgressType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
-import type { EvalSummary } from '../core/eval/summary';
+import type { EvalSummary } from '../core/eval/evalSummary';
 import type { QuestionResult } from '../core/eval/types';
 import type { PlanNode } from '../core/plan/parsePlan';
 import type { TimingResult } from '../core/timing/types';
-import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../core/compare/sqlmorph/types';
+import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../core/results/sqlmorph/types';
 import type { SealedSecret } from './sealedSecret';
 import type { GoldAudit } from '../core/audit/goldAudit';
 import type { AuditMark } from '../core/audit/auditMarks';

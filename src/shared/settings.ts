@@ -6,7 +6,7 @@
  */
 
 import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
-import { TECHNIQUES, TechniqueName } from '../core/compare/sqlmorph/types';
+import { TECHNIQUES, TechniqueName } from '../core/results/sqlmorph/types';
 import type { EmbeddingProviderKind } from '../core/embeddings/createProvider';
 
 export type RuleSeverity = 'off' | 'hint' | 'information' | 'warning' | 'error';

@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { TECHNIQUES } from '../../src/core/compare/sqlmorph/types';
+import { TECHNIQUES } from '../../src/core/results/sqlmorph/types';
 import { CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');

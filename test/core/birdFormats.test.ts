@@ -7,7 +7,7 @@ import { binaryKind, firstInvalidUtf8 } from '../../src/core/bird/fileKind';
 import { BIRD_SEPARATOR, loadPredictions } from '../../src/core/bird/predictions';
 import { InputFileError, InputProblem } from '../../src/core/bird/problems';
 import { loadQuestions, Question } from '../../src/core/bird/questions';
-import { buildTasks } from '../../src/core/eval/tasks';
+import { buildTasks } from '../../src/core/bird/tasks';
 import { BIRD_DATA, birdDataMissing, tempDir } from '../helpers';
 
 function write(name: string, text: string): string {

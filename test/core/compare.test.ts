@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { Row } from '../../src/core/db/database';
-import { sameResultSet } from '../../src/core/compare/executionMatch';
-import { StreamingComparison } from '../../src/core/compare/streamingComparison';
-import { distinctRows, softF1 } from '../../src/core/compare/softF1';
+import { sameResultSet } from '../../src/core/metrics/executionMatch';
+import { StreamingComparison } from '../../src/core/results/streamingComparison';
+import { distinctRows, softF1 } from '../../src/core/metrics/softF1';
 
 describe('sameResultSet (EX: Python set equality)', () => {
   const cases: [string, Row[], Row[], boolean][] = [

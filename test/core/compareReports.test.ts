@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { InputFileError } from '../../src/core/bird/problems';
 import { parseShard, shardOf } from '../../src/core/eval/shard';
-import { LoadedReport, ReportQuestion } from '../../src/core/report/compareInput';
+import { LoadedReport, ReportQuestion } from '../../src/core/eval/reportFile';
 import { compareRuns, comparisonJson } from '../../src/core/report/compareRuns';
 import { mcnemarExact, pairedBootstrap, seededRandom } from '../../src/core/report/compareStats';
 import { ratioHistogram } from '../../src/core/report/htmlCharts';

@@ -6,8 +6,8 @@ import { CachedEmbeddings } from '../../src/core/embeddings/diskCache';
 import { LocalEmbeddings, localModelInstalled } from '../../src/core/embeddings/localModel';
 import { OpenAiEmbeddings } from '../../src/core/embeddings/openaiCompatible';
 import { EmbeddingError } from '../../src/core/embeddings/provider';
-import { cosineSimilarity } from '../../src/core/compare/sqlmorph/semanticColumn';
-import { scoreTechniques } from '../../src/core/compare/sqlmorph/scoreTechniques';
+import { cosineSimilarity } from '../../src/core/results/sqlmorph/semanticColumn';
+import { scoreTechniques } from '../../src/core/results/sqlmorph/scoreTechniques';
 import { EmbeddingsScript, FakeEmbeddingsServer, startEmbeddingsServer, vectorFor } from '../fakeEmbeddingsServer';
 import { tempDir } from '../helpers';
 

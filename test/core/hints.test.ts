@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { sameResultSet } from '../../src/core/compare/executionMatch';
+import { sameResultSet } from '../../src/core/metrics/executionMatch';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
 import { readQuery } from '../../src/core/db/readQuery';
 import { readSchema, SchemaInfo } from '../../src/core/db/schema';

@@ -6,7 +6,7 @@ import { loadGold } from '../../src/core/bird/gold';
 import { loadPredictions } from '../../src/core/bird/predictions';
 import { loadQuestions } from '../../src/core/bird/questions';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
-import { buildTasks } from '../../src/core/eval/tasks';
+import { buildTasks } from '../../src/core/bird/tasks';
 import { Outcome } from '../../src/core/eval/types';
 import { BIRD_DATA, birdDataMissing } from '../helpers';
 

@@ -6,7 +6,7 @@ import { Question } from '../../src/core/bird/questions';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
 import { readQuery } from '../../src/core/db/readQuery';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
-import { EvalTask } from '../../src/core/eval/tasks';
+import { EvalTask } from '../../src/core/bird/tasks';
 import { makeDatabase, sha256, tempDir } from '../helpers';
 
 const FIXTURE = `

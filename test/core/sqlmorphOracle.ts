@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import type { TechniqueName, TechniqueScore } from '../../src/core/compare/sqlmorph/types';
+import type { TechniqueName, TechniqueScore } from '../../src/core/results/sqlmorph/types';
 
 /** SQLMorph's four embedding-free techniques in CPython (test/oracles/sqlmorph_oracle.py). */
 export const ORACLE = path.join(__dirname, '..', 'oracles', 'sqlmorph_oracle.py');

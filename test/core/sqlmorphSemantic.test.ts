@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { PyFloat } from '../../src/core/compare/sqlmorph/pyValues';
-import { scoreTechniques } from '../../src/core/compare/sqlmorph/scoreTechniques';
-import { columnText } from '../../src/core/compare/sqlmorph/semanticColumn';
-import { CellScores, ResultTable } from '../../src/core/compare/sqlmorph/types';
+import { PyFloat } from '../../src/core/results/sqlmorph/pyValues';
+import { scoreTechniques } from '../../src/core/results/sqlmorph/scoreTechniques';
+import { columnText } from '../../src/core/results/sqlmorph/semanticColumn';
+import { CellScores, ResultTable } from '../../src/core/results/sqlmorph/types';
 import { EmbeddingProvider } from '../../src/core/embeddings/provider';
 
 /**

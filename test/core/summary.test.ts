@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { summarize } from '../../src/core/eval/summary';
+import { summarize } from '../../src/core/eval/evalSummary';
 import { Outcome, QuestionResult } from '../../src/core/eval/types';
 
 function result(difficulty: string, outcome: Outcome, ves: number | null = null, dbId = 'a'): QuestionResult {

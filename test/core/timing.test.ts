@@ -13,7 +13,7 @@ import { median, sampleStandardDeviation } from 'simple-statistics';
 import { makeDatabase, tempDir } from '../helpers';
 import { Question } from '../../src/core/bird/questions';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
-import { EvalTask } from '../../src/core/eval/tasks';
+import { EvalTask } from '../../src/core/bird/tasks';
 import { reportReason } from '../../src/server/explanations';
 
 describe('official 3σ cleaning', () => {

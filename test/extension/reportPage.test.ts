@@ -2,7 +2,7 @@
 // only, every inline script and style carries the nonce, nothing of the inserted text is read as a pattern.
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { auditHtml } from '../../src/core/report/htmlAudit';
+import { auditHtml } from '../../src/core/audit/auditHtml';
 import { reportWebviewPage } from '../../src/extension/reportPage';
 
 const options = { nonce: 'abc123', cspSource: 'https://webview.test', media: (file: string) => `https://webview.test/media/${file}`, stylesheet: 'audit.css', script: 'audit.js', bar: '<div class="vl-bar">cost $& and $1</div>' };

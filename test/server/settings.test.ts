@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_JUDGE_SETTINGS, DEFAULT_SETTINGS, JUDGE_SETTING_KEYS, readJudgeSettings, readSettings, SETTING_KEYS } from '../../src/shared/settings';
-import { TECHNIQUES } from '../../src/core/compare/sqlmorph/types';
+import { TECHNIQUES } from '../../src/core/results/sqlmorph/types';
 import { EMBEDDING_PROVIDER_KINDS } from '../../src/core/embeddings/createProvider';
 import { DEFAULT_EMBEDDINGS_MODEL, DEFAULT_EMBEDDINGS_URL } from '../../src/core/embeddings/openaiCompatible';
 import { REPO_ROOT } from '../helpers';

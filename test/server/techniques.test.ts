@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { scoreQueryTechniques, TECHNIQUES, TechniqueName } from '../../src/core/compare/sqlmorph';
+import { scoreQueryTechniques, TECHNIQUES, TechniqueName } from '../../src/core/results/sqlmorph';
 import { ReadOnlyDatabase } from '../../src/core/db/database';
 import { OpenAiEmbeddings } from '../../src/core/embeddings/openaiCompatible';
 import { VesLensService } from '../../src/server/service';

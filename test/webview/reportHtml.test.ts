@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Browser, Page } from 'playwright-core';
 import type { GoldAudit, GoldAuditEntry } from '../../src/core/audit/goldAudit';
-import { auditHtml } from '../../src/core/report/htmlAudit';
+import { auditHtml } from '../../src/core/audit/auditHtml';
 import { REPO_ROOT, runCli, tempDir } from '../helpers';
 import { chromiumMissing, launchChromium } from './harness';
 

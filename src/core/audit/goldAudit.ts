@@ -3,7 +3,7 @@ import { Question } from '../bird/questions';
 import { ReadOnlyDatabase } from '../db/database';
 import { readQuery, runnableBody } from '../db/readQuery';
 import { readSchema, SchemaInfo } from '../db/schema';
-import { databaseExists, databasePath } from '../eval/tasks';
+import { databaseExists, databasePath } from '../bird/layout';
 import { analyzeSql } from '../hints/analyze';
 import { verifyHint } from '../hints/verify';
 import { explainQuery, walkPlan } from '../plan/explain';

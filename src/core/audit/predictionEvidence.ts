@@ -3,8 +3,8 @@ import { PredictionFile } from '../bird/predictions';
 import { InputProblem } from '../bird/problems';
 import { Question } from '../bird/questions';
 import { evaluateTasks, EvalProgress } from '../eval/evaluate';
-import { buildTasks, GoldSource } from '../eval/tasks';
-import { LoadedReport, ReportQuestion } from '../report/compareInput';
+import { buildTasks, GoldSource } from '../bird/tasks';
+import { LoadedReport, ReportQuestion } from '../eval/reportFile';
 import { comparableRatio } from '../report/compareRuns';
 
 /** What one prediction file's prediction of each question did against the gold: correct or not, and its time ratio t_gold / t_pred. */

@@ -4,7 +4,7 @@ import { loadPredictions, PredictionFile } from '../bird/predictions';
 import { InputFileError, InputProblem } from '../bird/problems';
 import { Question } from '../bird/questions';
 import { EvalProgress } from '../eval/evaluate';
-import { LoadedReport, loadEvalReport } from '../report/compareInput';
+import { LoadedReport, loadEvalReport } from '../eval/reportFile';
 import { evidenceFromPredictions, evidenceFromReport, PredictionEvidence } from './predictionEvidence';
 
 /** A prediction input of the audit: an `eval --json` report (read as it is) or a prediction file (scored against the gold). */

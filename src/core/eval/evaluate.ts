@@ -1,5 +1,5 @@
-import { StreamingComparison } from '../compare/streamingComparison';
-import type { TechniqueStep } from '../compare/sqlmorph/evalStep';
+import { StreamingComparison } from '../results/streamingComparison';
+import type { TechniqueStep } from './techniqueStep';
 import { ReadOnlyDatabase } from '../db/database';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
@@ -9,7 +9,8 @@ import { measureOfficial, OFFICIAL_ITERATIONS, officialLoopLimitMs } from '../ti
 import { sameProgram } from '../timing/sameProgram';
 import { growthVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
-import { databaseExists, databasePath, EvalTask } from './tasks';
+import { EvalTask } from '../bird/tasks';
+import { databaseExists, databasePath } from '../bird/layout';
 import { Metric, QuestionResult, TimingMode } from './types';
 
 export interface EvalProgress {
@@ -37,7 +38,7 @@ export interface EvalOptions {
   signal?: AbortSignal;
   /** Keep each timing sample in the result (for charts); the JSON report leaves them out. */
   keepSamples?: boolean;
-  /** SQLMorph's result-comparison techniques (--techniques), scored after EX and Soft-F1; see compare/sqlmorph/evalStep.ts. */
+  /** SQLMorph's result-comparison techniques (--techniques), scored after EX and Soft-F1; see eval/techniqueStep.ts. */
   techniques?: TechniqueStep;
   /** Re-time each timed pair on copies of its database scaled by these factors (1 = the database itself). */
   scales?: readonly number[];
@@ -295,7 +296,7 @@ async function scoreWithoutTiming(db: ReadOnlyDatabase, task: EvalTask, options:
   }
   await scoreCorrectness(db, task, result, options);
   if (result.ex !== 1) zeroEfficiency(result, options.metrics);
-  // SQLMorph's techniques (compare/sqlmorph/evalStep.ts): only when asked; reads the outcome, re-reads a mismatch.
+  // SQLMorph's techniques (eval/techniqueStep.ts): only when asked; reads the outcome, re-reads a mismatch.
   await options.techniques?.score(db, task, result, options);
   return result;
 }

@@ -1,4 +1,4 @@
-import { ShardInfo } from '../report/compareInput';
+import { ShardInfo } from './reportFile';
 
 /** `--shard i/n`: the i-th of n shards (1-based), each scoring every n-th question of the question file. */
 export interface Shard {

@@ -1,8 +1,8 @@
 import * as path from 'path';
 import { InputFileError } from '../bird/problems';
-import { EvalReportJson, LoadedReport, ReportQuestion } from '../report/compareInput';
-import { evalReport, EvalInputs } from '../report/json';
-import { summarize } from './summary';
+import { EvalReportJson, LoadedReport, ReportQuestion } from './reportFile';
+import { evalReport, EvalInputs } from './reportJson';
+import { summarize } from './evalSummary';
 import { Metric, METRICS, QuestionResult } from './types';
 
 /** Inputs every shard of one evaluation must share (files by name: shards may run on machines with other paths). */

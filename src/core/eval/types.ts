@@ -1,6 +1,6 @@
 import { InputProblem } from '../bird/problems';
 import type { TimingResult } from '../timing/types';
-import type { TechniqueName, TechniqueScore } from '../compare/sqlmorph/types';
+import type { TechniqueName, TechniqueScore } from '../results/sqlmorph/types';
 
 /** What happened to one question; the official scripts only know "1" and "0". */
 export type Outcome =

@@ -1,5 +1,5 @@
-import { sameResultSet } from '../compare/executionMatch';
-import { rowKey } from '../compare/valueKey';
+import { sameResultSet } from '../metrics/executionMatch';
+import { rowKey } from '../results/valueKey';
 import { ReadOnlyDatabase, Row } from '../db/database';
 import { readQuery, runnableBody } from '../db/readQuery';
 import { DEFAULT_FAST_TIMING, fullRatioByScale, measureFast } from '../timing/fast';

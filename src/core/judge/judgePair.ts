@@ -1,4 +1,4 @@
-import { sameResultSet } from '../compare/executionMatch';
+import { sameResultSet } from '../metrics/executionMatch';
 import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../db/database';
 import { ChatModel } from '../llm/chatModel';
 import { ReplyCache } from '../llm/replyCache';

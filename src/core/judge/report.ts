@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { clip, TABLE_STYLE } from '../report/terminal';
-import { JudgedQuestion, JudgeSummary } from './summary';
+import { JudgedQuestion, JudgeSummary } from './judgeSummary';
 
 const score = (value: number | null) => (value === null ? '-' : value.toFixed(2));
 

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { rowKey, valueKey } from '../compare/valueKey';
+import { rowKey, valueKey } from '../results/valueKey';
 import { Row } from '../db/database';
 
 /**

@@ -164,3 +164,9 @@ export function costPlan(roots: readonly PlanNode[], context: CostContext): { no
   const { nodes } = costLevel(roots, 1, context);
   return { nodes, cost: { rule: sumRule(nodes), work: Math.round(sumWork(nodes)) } };
 }
+
+/** Both plan costs of a question's gold and prediction (null where it has no plan: it does not compile, or is refused). */
+export interface PlanCostPair {
+  gold: PlanCost | null;
+  pred: PlanCost | null;
+}

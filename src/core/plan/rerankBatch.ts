@@ -6,7 +6,8 @@ import { Question } from '../bird/questions';
 import { ReadOnlyDatabase } from '../db/database';
 import { runnableBody } from '../db/readQuery';
 import { readSchema } from '../db/schema';
-import { buildTasks, databaseExists, databasePath } from '../eval/tasks';
+import { buildTasks } from '../bird/tasks';
+import { databaseExists, databasePath } from '../bird/layout';
 import { RerankBy, rerankCandidates } from './rerank';
 
 /** K candidate SQLs for one question, each with where it came from (a file, or its place in a candidate list). */

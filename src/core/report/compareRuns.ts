@@ -1,5 +1,5 @@
 import { InputFileError } from '../bird/problems';
-import { EvalReportJson, LoadedReport, questionKeys, ReportQuestion, reportMetrics } from './compareInput';
+import { EvalReportJson, LoadedReport, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
 import { DEFAULT_BOOTSTRAP, mcnemarExact, McNemar, pairedBootstrap, PairedDelta } from './compareStats';
 
 /** One row of the comparison table: a metric's value in each run and each later run's delta from the first. */

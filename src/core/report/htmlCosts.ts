@@ -1,15 +1,10 @@
 import { ReadOnlyDatabase } from '../db/database';
 import { readSchema, SchemaInfo } from '../db/schema';
-import { databaseExists, databasePath, EvalTask } from '../eval/tasks';
+import { EvalTask } from '../bird/tasks';
+import { databaseExists, databasePath } from '../bird/layout';
 import { QuestionResult } from '../eval/types';
 import { explainQuery } from '../plan/explain';
-import { PlanCost } from '../plan/cost';
-
-/** Both plan costs of a question's gold and prediction (null where it has no plan: it does not compile, or is refused). */
-export interface PlanCostPair {
-  gold: PlanCost | null;
-  pred: PlanCost | null;
-}
+import { PlanCostPair } from '../plan/cost';
 
 /**
  * Plan costs (rule cost and row-aware estimate, plan/cost.ts) of every question's gold and prediction, from

@@ -1,7 +1,7 @@
 import { sampleRankCorrelation } from 'simple-statistics';
-import { EvalTask } from '../eval/tasks';
+import { EvalTask } from '../bird/tasks';
 import { OUTCOMES } from '../eval/types';
-import { EvalReportJson, questionKeys, ReportQuestion, reportMetrics } from './compareInput';
+import { EvalReportJson, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
 import { CHANGE_KINDS, ChangeKind, comparableRatio, RunComparison } from './compareRuns';
 import { CHANGE_LABELS, formatDelta, formatP, formatValue } from './compareText';
 import { barChart, escapeHtml, logScatter, ratioHistogram, ScatterSeries } from './htmlCharts';

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
-import { TechniqueGroupScore } from '../compare/sqlmorph/summary';
-import { isError, TECHNIQUES, TechniqueName } from '../compare/sqlmorph/types';
-import type { EvalSummary } from '../eval/summary';
+import { TechniqueGroupScore } from '../eval/techniqueSummary';
+import { isError, TECHNIQUES, TechniqueName } from '../results/sqlmorph/types';
+import type { EvalSummary } from '../eval/evalSummary';
 import type { QuestionResult } from '../eval/types';
 
 const cell = (value: number | null | undefined) => (value === null || value === undefined ? '-' : value.toFixed(2));

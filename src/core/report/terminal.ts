@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
-import { EvalSummary } from '../eval/summary';
+import { EvalSummary } from '../eval/evalSummary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
 import { techniqueRows } from './techniqueRows';
 import { pastLimitMetrics } from '../metrics/efficiency';

@@ -1,8 +1,8 @@
 import * as path from 'path';
 import { parseJsonFile, readTextFile } from '../bird/jsonFile';
 import { InputFileError } from '../bird/problems';
-import { QuestionResult } from '../eval/types';
-import type { PlanCostPair } from './htmlCosts';
+import { QuestionResult } from './types';
+import type { PlanCostPair } from '../plan/cost';
 
 /**
  * One question of an `eval --json` report as other commands read it back: the contract of eval/types.ts plus

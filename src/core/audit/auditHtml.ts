@@ -1,7 +1,7 @@
-import type { GoldAudit, GoldAuditEntry } from '../audit/goldAudit';
-import { barChart, escapeHtml, logScatter } from './htmlCharts';
-import { htmlPage, sortableTh, tableControls } from './htmlPage';
-import { compactNumber } from './planText';
+import type { GoldAudit, GoldAuditEntry } from './goldAudit';
+import { barChart, escapeHtml, logScatter } from '../report/htmlCharts';
+import { htmlPage, sortableTh, tableControls } from '../report/htmlPage';
+import { compactNumber } from '../report/planText';
 
 const fmt = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(2));
 

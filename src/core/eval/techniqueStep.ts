@@ -1,10 +1,10 @@
-import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../../db/database';
-import { runnableBody } from '../../db/readQuery';
-import type { EvalTask } from '../../eval/tasks';
-import type { QuestionResult } from '../../eval/types';
-import { NO_EMBEDDING_PROVIDER, orderedTechniques, scoreTechniques, TechniqueOptions } from './scoreTechniques';
-import { readTypedResult } from './typedResult';
-import { PERFECT_SCORES, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore, ZERO_SCORES } from './types';
+import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../db/database';
+import { runnableBody } from '../db/readQuery';
+import type { EvalTask } from '../bird/tasks';
+import type { QuestionResult } from './types';
+import { NO_EMBEDDING_PROVIDER, orderedTechniques, scoreTechniques, TechniqueOptions } from '../results/sqlmorph/scoreTechniques';
+import { readTypedResult } from '../results/sqlmorph/typedResult';
+import { PERFECT_SCORES, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore, ZERO_SCORES } from '../results/sqlmorph/types';
 
 export interface TechniqueStepLimits {
   timeoutMs: number;

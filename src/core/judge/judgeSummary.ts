@@ -1,4 +1,4 @@
-import { summarize } from '../eval/summary';
+import { summarize } from '../eval/evalSummary';
 import { QuestionResult } from '../eval/types';
 import { JudgeBranch, JudgeOutcome, TokenUsage } from './types';
 

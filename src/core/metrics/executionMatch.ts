@@ -1,5 +1,5 @@
 import { Row } from '../db/database';
-import { rowKey } from './valueKey';
+import { rowKey } from '../results/valueKey';
 
 /**
  * BIRD's EX: `set(predicted) == set(gold)` in Python. Duplicates collapse, row order is ignored,

@@ -1,6 +1,6 @@
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
-import { EvalSummary } from '../eval/summary';
-import { Metric, QuestionResult, TimingMode } from '../eval/types';
+import { EvalSummary } from './evalSummary';
+import { Metric, QuestionResult, TimingMode } from './types';
 
 export interface ToolInfo {
   name: string;

@@ -1,9 +1,7 @@
-import * as fs from 'fs';
-import * as path from 'path';
-import { GoldFile } from '../bird/gold';
-import { PredictionFile } from '../bird/predictions';
-import { InputProblem } from '../bird/problems';
-import { Question } from '../bird/questions';
+import { GoldFile } from './gold';
+import { PredictionFile } from './predictions';
+import { InputProblem } from './problems';
+import { Question } from './questions';
 
 /** One question to score: its gold, its prediction (if the file has one) and where both come from. */
 export interface EvalTask {
@@ -13,15 +11,6 @@ export interface EvalTask {
   /** Why the task cannot be scored as usual (no prediction, no gold), said in its result. */
   missing?: string;
   notes: string[];
-}
-
-/** BIRD's layout: `<db_root>/<db_id>/<db_id>.sqlite`. */
-export function databasePath(dbRoot: string, dbId: string): string {
-  return path.join(dbRoot, dbId, `${dbId}.sqlite`);
-}
-
-export function databaseExists(dbRoot: string, dbId: string): boolean {
-  return fs.existsSync(databasePath(dbRoot, dbId));
 }
 
 /** Where the gold SQL comes from: the question file's `SQL`, the --gold file, or the prediction file's own gold field. */

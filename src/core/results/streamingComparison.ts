@@ -1,6 +1,6 @@
 import { Row } from '../db/database';
-import { jsonValue } from './resultDifference';
-import { distinctRows, softF1OfDistinct } from './softF1';
+import { jsonValue } from './jsonValue';
+import { distinctRows, softF1OfDistinct } from '../metrics/softF1';
 import { rowKey } from './valueKey';
 
 const SAMPLE_SIZE = 5;

@@ -1,5 +1,5 @@
 import { Row } from '../db/database';
-import { rowKey, valueKey } from './valueKey';
+import { rowKey, valueKey } from '../results/valueKey';
 
 /** Rows with duplicates dropped, first occurrence kept in place (Python's `list(dict.fromkeys(rows))`). */
 export function distinctRows(rows: readonly Row[]): Row[] {

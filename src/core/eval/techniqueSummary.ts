@@ -1,5 +1,5 @@
-import type { QuestionResult } from '../../eval/types';
-import { isError, TECHNIQUES, TechniqueName } from './types';
+import type { QuestionResult } from './types';
+import { isError, TECHNIQUES, TechniqueName } from '../results/sqlmorph/types';
 
 /** One technique over a group of questions: means × 100 over the questions it scored (errors left out, as SQLMorph's aggregation drops them). */
 export interface TechniqueGroupScore {

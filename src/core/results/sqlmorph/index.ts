@@ -7,7 +7,7 @@
  * - readTypedResult(db, sql, limits): one query's ResultTable, as SQLMorph's SQLite adapter sees it.
  * - scoreQueryTechniques(db, goldSql, predictedSql, options): both reads and the scoring, with SQLMorph's rules
  *   for failing queries (0 everywhere) and VES Lens's for bounds and timeouts (`error`): the editor's one call.
- * - techniqueStep(options): the eval engine's optional step (EvalOptions.techniques).
+ * (The eval engine's optional step, EvalOptions.techniques, is eval/techniqueStep.ts.)
  */
 import { ReadOnlyDatabase } from '../../db/database';
 import { EMPTY_QUERY, readTypedResult, TypedRead } from './typedResult';
@@ -17,8 +17,7 @@ import { ResultTable, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore, ZERO_S
 export { scoreTechniques, orderedTechniques, NO_EMBEDDING_PROVIDER } from './scoreTechniques';
 export type { TechniqueOptions, TechniqueReport } from './scoreTechniques';
 export { readTypedResult } from './typedResult';
-export { techniqueStep } from './evalStep';
-export type { TechniqueStep } from './evalStep';
+export type { TechniqueStep } from '../../eval/techniqueStep';
 export * from './types';
 export { PyFloat, pyStr, pyJson } from './pyValues';
 export type { PyValue, PyRow } from './pyValues';

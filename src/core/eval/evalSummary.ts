@@ -1,6 +1,6 @@
 import { Metric, Outcome, OUTCOMES, QuestionResult } from './types';
-import { summarizeTechniques, TechniqueGroupScore } from '../compare/sqlmorph/summary';
-import type { TechniqueName } from '../compare/sqlmorph/types';
+import { summarizeTechniques, TechniqueGroupScore } from './techniqueSummary';
+import type { TechniqueName } from '../results/sqlmorph/types';
 
 export interface GroupSummary {
   /** A difficulty (simple, moderate, challenging, ...) or `total`. */
@@ -10,7 +10,7 @@ export interface GroupSummary {
   /** Each requested metric × 100 over the group's scored questions (null where the group is empty). */
   scores: Partial<Record<Metric, number | null>>;
   outcomes: Record<Outcome, number>;
-  /** With --techniques: SQLMorph's techniques over the group's scored questions (compare/sqlmorph/summary.ts). */
+  /** With --techniques: SQLMorph's techniques over the group's scored questions (eval/techniqueSummary.ts). */
   techniques?: Partial<Record<TechniqueName, TechniqueGroupScore>>;
 }
 
