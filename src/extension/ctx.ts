@@ -1,6 +1,16 @@
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
-import { Dataset, DatasetSummary, DatasetSummaryRequest, InitializationOptions, QUESTION_SCHEME, SecretName, SecretRequest, SettingsNotification, TrustNotification } from '../shared/protocol';
+import {
+  Dataset,
+  DatasetSummary,
+  DatasetSummaryRequest,
+  InitializationOptions,
+  QUESTION_SCHEME,
+  SecretName,
+  SecretRequest,
+  SettingsNotification,
+  TrustNotification,
+} from '../shared/protocol';
 import { newSessionKey, SealedSecret, sealSecret, SESSION_KEY_ENV } from '../shared/sealedSecret';
 import { readSettings, VesLensSettings } from '../shared/settings';
 import { readSecret, SECRET_KEYS } from './secrets';
@@ -33,6 +43,8 @@ export class Ctx implements vscode.Disposable {
   lastSummary: DatasetSummary | undefined;
   /** Handlers of the server's requests to the client, set on every client started (a restart makes a new one). */
   private readonly clientSetups: ((client: LanguageClient) => vscode.Disposable)[] = [];
+  /** What was registered on the current client: disposed when it stops, so a restart never piles them up. */
+  private clientSubscriptions: vscode.Disposable[] = [];
 
   constructor(readonly extension: vscode.ExtensionContext) {
     extension.subscriptions.push(this);
@@ -53,10 +65,12 @@ export class Ctx implements vscode.Disposable {
     this.starting ??= this.startClient().catch((error: Error) => {
       this.failure = error?.message ?? String(error);
       this.output.appendLine(`The VES Lens language server failed to start: ${this.failure}`);
-      void vscode.window.showErrorMessage(`VES Lens: the language server failed to start: ${this.failure}`, 'Show Output', 'Restart').then((choice) => {
-        if (choice === 'Show Output') this.output.show();
-        if (choice === 'Restart') void this.restart();
-      });
+      void vscode.window
+        .showErrorMessage(`VES Lens: the language server failed to start: ${this.failure}`, 'Show Output', 'Restart')
+        .then((choice) => {
+          if (choice === 'Show Output') this.output.show();
+          if (choice === 'Restart') void this.restart();
+        });
       throw error;
     });
     return this.starting;
@@ -78,18 +92,26 @@ export class Ctx implements vscode.Disposable {
         { language: 'json', scheme: 'untitled' },
         { language: 'sql', scheme: QUESTION_SCHEME },
       ],
-      initializationOptions: { dataset: this.savedDataset, trusted: vscode.workspace.isTrusted, settings: currentSettings(), storageDir: this.extension.globalStorageUri.fsPath } satisfies InitializationOptions,
+      initializationOptions: {
+        dataset: this.savedDataset,
+        trusted: vscode.workspace.isTrusted,
+        settings: currentSettings(),
+        storageDir: this.extension.globalStorageUri.fsPath,
+      } satisfies InitializationOptions,
       outputChannel: this.output,
     };
     const client = new LanguageClient('vesLens', 'VES Lens', serverOptions, clientOptions);
-    client.onRequest(SecretRequest, ({ name }) => this.sealedSecret(name, sessionKey));
-    this.extension.subscriptions.push(
+    this.disposeClientSubscriptions();
+    this.clientSubscriptions.push(
+      client.onRequest(SecretRequest, ({ name }) => this.sealedSecret(name, sessionKey)),
       client.onDidChangeState((event) => {
-        if (event.newState === State.Stopped && this.languageClient === client) this.output.appendLine('The VES Lens language server stopped.');
+        if (event.newState === State.Stopped && this.languageClient === client) {
+          this.output.appendLine('The VES Lens language server stopped.');
+        }
       }),
     );
     await client.start();
-    for (const setup of this.clientSetups) this.extension.subscriptions.push(setup(client));
+    for (const setup of this.clientSetups) this.clientSubscriptions.push(setup(client));
     this.languageClient = client;
     this.failure = undefined;
     await this.refreshDataset(await client.sendRequest(DatasetSummaryRequest));
@@ -99,7 +121,11 @@ export class Ctx implements vscode.Disposable {
   /** Registers handlers of the server's requests on the running client and on every one started later. */
   onClientStarted(setup: (client: LanguageClient) => vscode.Disposable): void {
     this.clientSetups.push(setup);
-    if (this.languageClient) this.extension.subscriptions.push(setup(this.languageClient));
+    if (this.languageClient) this.clientSubscriptions.push(setup(this.languageClient));
+  }
+
+  private disposeClientSubscriptions(): void {
+    for (const subscription of this.clientSubscriptions.splice(0)) subscription.dispose();
   }
 
   /** A secret of SecretStorage, sealed for the server that asks (only the names SECRET_KEYS lists; null when none is stored). */
@@ -112,7 +138,10 @@ export class Ctx implements vscode.Disposable {
   /** The running client; or an error that says why there is none. */
   async client(): Promise<LanguageClient> {
     if (this.languageClient?.isRunning()) return this.languageClient;
-    if (this.failure) throw new ClientUnavailable(`the language server failed to start (${this.failure}); see Output → VES Lens, or run "VES Lens: Restart the Language Server"`);
+    if (this.failure)
+      throw new ClientUnavailable(
+        `the language server failed to start (${this.failure}); see Output → VES Lens, or run "VES Lens: Restart the Language Server"`,
+      );
     if (!this.starting) throw new ClientUnavailable('the language server is not running; run "VES Lens: Restart the Language Server"');
     try {
       return await this.starting;
@@ -126,6 +155,7 @@ export class Ctx implements vscode.Disposable {
     this.languageClient = undefined;
     this.starting = undefined;
     this.failure = undefined;
+    this.disposeClientSubscriptions();
     await previous?.stop().catch(() => undefined);
     await this.start().catch(() => undefined);
   }
@@ -140,6 +170,7 @@ export class Ctx implements vscode.Disposable {
   async shutdown(): Promise<void> {
     const client = this.languageClient;
     this.languageClient = undefined;
+    this.disposeClientSubscriptions();
     await client?.stop().catch(() => undefined);
   }
 

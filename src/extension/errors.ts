@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import { LSPErrorCodes } from 'vscode-languageclient/node';
 
 export function isCancellation(error: unknown): boolean {
-  return (error as { code?: number })?.code === -32800 || /^cancel/i.test(String((error as Error)?.message));
+  return (error as { code?: number })?.code === LSPErrorCodes.RequestCancelled || /^cancel/i.test(String((error as Error)?.message));
 }
 
 /** An error as a notification: `VES Lens: <message>` (the server's messages already say what to do). */

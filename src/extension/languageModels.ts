@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-languageclient/node';
+import { LSPErrorCodes, ResponseError } from 'vscode-languageclient/node';
 import { withoutSystemRole } from '../core/llm/chatModel';
 import { ChatCompletionErrors, ChatCompletionParams, ChatCompletionResult, JudgeModelSpec } from '../shared/protocol';
 import { JudgeSettings } from '../shared/settings';
@@ -30,7 +30,8 @@ export function useChatModelsForTests(models: ChatModelSource | undefined): void
 /** A failure a person can act on: no stack, the message says what to do. */
 export class LanguageModelUnavailable extends Error {}
 
-const NO_MODEL_HINT = 'install a chat model extension (e.g. GitHub Copilot Chat) and sign in, or set "vesLens.judge.provider" to "openai" with vesLens.judge.url and vesLens.judge.model (an OpenAI-compatible endpoint; "VES Lens: Set Judge API Key" stores its key)';
+const NO_MODEL_HINT =
+  'install a chat model extension (e.g. GitHub Copilot Chat) and sign in, or set "vesLens.judge.provider" to "openai" with vesLens.judge.url and vesLens.judge.model (an OpenAI-compatible endpoint; "VES Lens: Set Judge API Key" stores its key)';
 
 /** Models picked at the start of a judgement, by id, for the server's requests that follow. */
 const chosen = new Map<string, vscode.LanguageModelChat>();
@@ -48,8 +49,12 @@ export async function chooseChatModel(settings: JudgeSettings): Promise<Extract<
   }
   const model = models[0];
   if (!model) {
-    const wanted = [settings.vendor && `vendor "${settings.vendor}"`, settings.family && `family "${settings.family}"`].filter(Boolean).join(', ');
-    throw new LanguageModelUnavailable(`no chat model is available in VS Code${wanted ? ` for ${wanted} (vesLens.judge.vendor / family)` : ''}: ${NO_MODEL_HINT}`);
+    const wanted = [settings.vendor && `vendor "${settings.vendor}"`, settings.family && `family "${settings.family}"`]
+      .filter(Boolean)
+      .join(', ');
+    throw new LanguageModelUnavailable(
+      `no chat model is available in VS Code${wanted ? ` for ${wanted} (vesLens.judge.vendor / family)` : ''}: ${NO_MODEL_HINT}`,
+    );
   }
   chosen.set(model.id, model);
   return { provider: 'vscode-lm', vendor: model.vendor, family: model.family, id: model.id, name: model.name };
@@ -58,13 +63,20 @@ export async function chooseChatModel(settings: JudgeSettings): Promise<Extract<
 /** A LanguageModelError as a sentence (NoPermissions, NotFound, Blocked); undefined for other errors. */
 function languageModelProblem(error: unknown, name: string): string | undefined {
   if (!(error instanceof vscode.LanguageModelError)) return undefined;
-  if (error.code === vscode.LanguageModelError.NoPermissions.name) return `VES Lens may not use ${name}: the request was not allowed (allow it when VS Code asks, or choose another model with vesLens.judge.vendor / family, or use "vesLens.judge.provider": "openai")`;
-  if (error.code === vscode.LanguageModelError.NotFound.name) return `${name} is no longer available: run Judge again to pick a model, or check vesLens.judge.vendor / family`;
-  if (error.code === vscode.LanguageModelError.Blocked.name) return `${name} refused the request (blocked, e.g. a quota was reached): ${error.message || 'try again later'}, or use "vesLens.judge.provider": "openai"`;
+  if (error.code === vscode.LanguageModelError.NoPermissions.name)
+    return `VES Lens may not use ${name}: the request was not allowed (allow it when VS Code asks, or choose another model with vesLens.judge.vendor / family, or use "vesLens.judge.provider": "openai")`;
+  if (error.code === vscode.LanguageModelError.NotFound.name)
+    return `${name} is no longer available: run Judge again to pick a model, or check vesLens.judge.vendor / family`;
+  if (error.code === vscode.LanguageModelError.Blocked.name)
+    return `${name} refused the request (blocked, e.g. a quota was reached): ${error.message || 'try again later'}, or use "vesLens.judge.provider": "openai"`;
   return undefined;
 }
 
-async function tokens(model: vscode.LanguageModelChat, text: string | vscode.LanguageModelChatMessage, token: vscode.CancellationToken): Promise<number> {
+async function tokens(
+  model: vscode.LanguageModelChat,
+  text: string | vscode.LanguageModelChatMessage,
+  token: vscode.CancellationToken,
+): Promise<number> {
   try {
     return await model.countTokens(text, token);
   } catch {
@@ -75,20 +87,27 @@ async function tokens(model: vscode.LanguageModelChat, text: string | vscode.Lan
 /** Answers the server's ChatCompletionRequest: the system role folded in, the reply streamed, cancellation honoured. */
 export async function answerChatCompletion(params: ChatCompletionParams, token: vscode.CancellationToken): Promise<ChatCompletionResult> {
   const model = chosen.get(params.modelId);
-  if (!model) throw new ResponseError(ChatCompletionErrors.unavailable, 'the chat model chosen for this judgement is gone: run Judge again');
+  if (!model)
+    throw new ResponseError(ChatCompletionErrors.unavailable, 'the chat model chosen for this judgement is gone: run Judge again');
   // vscode.lm has no system role: core's one rule puts the system message at the top of the first user message.
-  const messages = withoutSystemRole(params.messages).map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content)));
+  const messages = withoutSystemRole(params.messages).map((m) =>
+    m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content),
+  );
   try {
-    const response = await model.sendRequest(messages, { justification: 'VES Lens judges whether a SQL prediction answers its BIRD question (ROSE\'s Prover and Refuter).' }, token);
+    const response = await model.sendRequest(
+      messages,
+      { justification: "VES Lens judges whether a SQL prediction answers its BIRD question (ROSE's Prover and Refuter)." },
+      token,
+    );
     let text = '';
     for await (const chunk of response.text) text += chunk;
-    if (token.isCancellationRequested) throw new ResponseError(-32800, 'cancelled');
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     let promptTokens = 0;
     for (const message of messages) promptTokens += await tokens(model, message, token);
     return { text, usage: { promptTokens, completionTokens: await tokens(model, text, token) } };
   } catch (error) {
     if (error instanceof ResponseError) throw error;
-    if (token.isCancellationRequested) throw new ResponseError(-32800, 'cancelled');
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     const problem = languageModelProblem(error, model.name);
     if (problem) throw new ResponseError(ChatCompletionErrors.unavailable, problem);
     throw new ResponseError(ChatCompletionErrors.failed, (error as Error)?.message ?? String(error));

@@ -1,6 +1,6 @@
 /**
  * The language server's process: LSP wired to VesLensService (service.ts), nothing else. Requests and
- * notifications are the typed ones of src/shared/protocol.ts.
+ * notifications are the typed ones of src/shared/protocol/.
  */
 import * as path from 'path';
 import {
@@ -37,10 +37,13 @@ import {
   TimeQueryRequest,
   TrustNotification,
   VerifyHintRequest,
+  VesLensErrorCodes,
+  InitializationOptions,
+  SecretRequest,
 } from '../shared/protocol';
-import { InitializationOptions, SecretRequest } from '../shared/protocol';
 import { SESSION_KEY_ENV, unsealSecret } from '../shared/sealedSecret';
-import { CancelledError, UserError, VesLensService } from './service';
+import { CancelledError, UserError } from './errors';
+import { VesLensService } from './service';
 
 const connection = createConnection(ProposedFeatures.all);
 // The key secrets come sealed with (sealedSecret.ts): read once, and kept from anything this process might start.
@@ -103,7 +106,7 @@ async function handle<T>(token: CancellationToken | undefined, run: (signal: Abo
     if (error instanceof CancelledError) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
     if (error instanceof UserError) throw new ResponseError(error.code, error.message);
     connection.console.error(`unexpected error: ${(error as Error)?.stack ?? error}`);
-    throw new ResponseError(1, (error as Error)?.message ?? String(error));
+    throw new ResponseError(VesLensErrorCodes.failed, (error as Error)?.message ?? String(error));
   } finally {
     listener?.dispose();
   }
@@ -129,10 +132,18 @@ function scheduleDiagnostics(document: TextDocument): void {
   );
 }
 
-/** Everything derived from settings, trust or the dataset, recomputed. */
-function refreshAll(lenses = true): void {
+function refreshDiagnostics(): void {
   for (const document of documents.all()) scheduleDiagnostics(document);
-  if (lenses && canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
+function refreshLenses(): void {
+  if (canRefreshLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
+/** Everything derived from trust or the dataset, recomputed. */
+function refreshAll(): void {
+  refreshDiagnostics();
+  refreshLenses();
 }
 
 documents.onDidChangeContent((change) => scheduleDiagnostics(change.document));
@@ -157,9 +168,10 @@ connection.onHover(async (params) => {
 // ---- settings, trust, dataset ---------------------------------------------------------------------------
 
 connection.onNotification(SettingsNotification, (settings) => {
+  // Only what the change needs: the code-lens setting alone redraws lenses and leaves diagnostics as they are.
   const changed = service.applySettings(settings);
-  if (changed.diagnostics) refreshAll();
-  else if (changed.lenses) refreshAll(true);
+  if (changed.diagnostics) refreshDiagnostics();
+  if (changed.lenses) refreshLenses();
 });
 connection.onNotification(TrustNotification, ({ trusted }) => {
   service.setTrust(trusted);
@@ -180,16 +192,24 @@ const stepReporter = (token?: string | number) => (message: string) => {
   if (token !== undefined) void connection.sendProgress(StepProgress, token, { message });
 };
 
-connection.onRequest(ScoreRequest, (params, token) => handle(token, (signal) => service.score(params, signal, stepReporter(params.progressToken))));
-connection.onRequest(JudgeRequest, (params, token) => handle(token, (signal) => service.judge(params, signal, stepReporter(params.progressToken))));
+connection.onRequest(ScoreRequest, (params, token) =>
+  handle(token, (signal) => service.score(params, signal, stepReporter(params.progressToken))),
+);
+connection.onRequest(JudgeRequest, (params, token) =>
+  handle(token, (signal) => service.judge(params, signal, stepReporter(params.progressToken))),
+);
 connection.onRequest(ExplainRequest, (params, token) => handle(token, () => service.explain(params)));
-connection.onRequest(TimeQueryRequest, (params, token) => handle(token, (signal) => service.timeQuery(params, signal, stepReporter(params.progressToken))));
+connection.onRequest(TimeQueryRequest, (params, token) =>
+  handle(token, (signal) => service.timeQuery(params, signal, stepReporter(params.progressToken))),
+);
 connection.onRequest(VerifyHintRequest, (params, token) => handle(token, (signal) => service.verifyHint(params, signal)));
 connection.onRequest(RuleHintsRequest, (params, token) => handle(token, () => service.ruleHints(params)));
 connection.onRequest(AuditGoldRequest, (params, token) =>
-  handle(token, (signal) => service.auditGold(params, signal, (value) => {
-    if (params.progressToken !== undefined) void connection.sendProgress(AuditProgress, params.progressToken, value);
-  })),
+  handle(token, (signal) =>
+    service.auditGold(params, signal, (value) => {
+      if (params.progressToken !== undefined) void connection.sendProgress(AuditProgress, params.progressToken, value);
+    }),
+  ),
 );
 connection.onRequest(EvaluateFileRequest, (params, token) =>
   handle(token, (signal) =>

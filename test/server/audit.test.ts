@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
-import { AuditGoldRequest, AuditProgressValue } from '../../src/shared/protocol';
+import { AuditGoldRequest, AuditProgressValue, VesLensErrorCodes } from '../../src/shared/protocol';
 import { REPO_ROOT, tempDir } from '../helpers';
 import { ServerProcess } from './lspClient';
 
@@ -46,6 +46,10 @@ describe('gold audit over LSP (shared mini-dev databases)', { skip }, () => {
     assert.equal(result.partial, false);
     assert.equal(result.total, 5);
     assert.deepEqual(result.audit.entries.map((e) => e.status), ['ok', 'ok', 'ok', 'ok', 'skipped']);
+    // 1471 is unrun, not clean: counted and shown as not audited (database missing).
+    assert.equal(result.audit.entries[4].not_audited, 'database_missing');
+    assert.deepEqual(result.audit.counts, { total: 5, audited: 4, not_audited: { database_missing: 1 } });
+    assert.match(result.html, /5 gold SQL: 4 audited and 1 not audited \(database missing\)/);
     const ranked = result.audit.ranked.map((e) => String(e.question_id));
     assert.equal(ranked[0], '738', `ranked: ${ranked.join(', ')}`);
     assert.ok(ranked.includes('1362'), `ranked: ${ranked.join(', ')}`);
@@ -71,7 +75,7 @@ describe('gold audit over LSP (shared mini-dev databases)', { skip }, () => {
   it('refuses a prediction file that is no prediction file, naming it, before any slow work', async () => {
     const started = Date.now();
     await assert.rejects(server.connection.sendRequest(AuditGoldRequest, { predictionFiles: [path.join(MINIDEV, 'databases', 'superhero', 'superhero.sqlite')] }), (error: { code: number; message: string }) => {
-      assert.equal(error.code, 2);
+      assert.equal(error.code, VesLensErrorCodes.badInput);
       assert.match(error.message, /superhero\.sqlite.*SQLite database/i);
       return true;
     });

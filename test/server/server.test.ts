@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
+import { LSPErrorCodes } from 'vscode-languageserver-protocol';
 import { DatasetSummaryRequest, EvaluateFileRequest, ScoreRequest, SettingsNotification, VerifyHintRequest } from '../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { REPO_ROOT } from '../helpers';
@@ -100,7 +101,7 @@ describe('language server over stdio (a real process)', () => {
     const started = Date.now();
     const pending = server.connection.sendRequest(ScoreRequest, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' }, source.token);
     setTimeout(() => source.cancel(), 500);
-    await assert.rejects(pending, (error: { code?: number }) => error.code === -32800);
+    await assert.rejects(pending, (error: { code?: number }) => error.code === LSPErrorCodes.RequestCancelled);
     assert.ok(Date.now() - started < 5000, `cancelled after ${Date.now() - started} ms`);
     // and the server still answers
     const summary = await server.connection.sendRequest(DatasetSummaryRequest);

@@ -1,4 +1,4 @@
-// Score carries SQLMorph's partial-credit techniques (src/server/techniqueScores.ts), in-process, on a real pair of
+// Score carries SQLMorph's partial-credit techniques (src/server/score/techniqueScores.ts), in-process, on a real pair of
 // the shared BIRD data (mini-dev question 1375, student_club: first and last names of a department's members):
 // the same numbers as core's scoreQueryTechniques and as `ves-lens eval --techniques`, the column alignment where
 // the prediction reorders columns or adds one, the rows' fates, the settings taking effect at once, and the
@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scoreQueryTechniques, TECHNIQUES, TechniqueName } from '../../src/core/results/sqlmorph';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
+import { openDatabase } from '../../src/core/db/engines';
 import { OpenAiEmbeddings } from '../../src/core/embeddings/openaiCompatible';
 import { VesLensService } from '../../src/server/service';
 import { TechniquesView } from '../../src/shared/protocol';
@@ -49,7 +50,7 @@ describe("Score carries SQLMorph's techniques (service in-process, shared BIRD d
     },
   });
   const storageDir = tempDir('ves-lens-storage-');
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   const settings = (changes: Partial<VesLensSettings>) => service.applySettings({ ...DEFAULT_SETTINGS, ...changes });
   const score = async (sql: string) => (await service.score({ sql, questionId: 1375, phase: 'correctness' })).techniques;
   const core = (sql: string, options: { penalizeExtraColumns?: boolean; embeddings?: OpenAiEmbeddings } = {}) =>
@@ -57,7 +58,7 @@ describe("Score carries SQLMorph's techniques (service in-process, shared BIRD d
 
   before(async () => {
     await service.initialize({ dataset, trusted: true, storageDir });
-    db = await ReadOnlyDatabase.open(DB);
+    db = await openDatabase(DB);
   });
   after(async () => {
     await db?.close();

@@ -1,12 +1,12 @@
-import { auditMarks } from '../core/audit/auditMarks';
-import { auditGold, goldItems } from '../core/audit/goldAudit';
-import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
-import { formatProblem, InputFileError, InputProblem, orderProblems } from '../core/bird/problems';
-import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
-import packageJson from '../../package.json';
-import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../shared/protocol';
-import { DatasetState } from './datasetState';
-import { editorText } from './editorText';
+import { auditMarks } from '../../core/audit/auditMarks';
+import { auditGold, goldItems } from '../../core/audit/goldAudit';
+import { gatherEvidence, readPredictionSources } from '../../core/audit/predictionSources';
+import { formatProblem, InputFileError, InputProblem, orderProblems } from '../../core/bird/problems';
+import { auditHtml, auditHtmlMeta } from '../../core/audit/auditHtml';
+import packageJson from '../../../package.json';
+import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../../shared/protocol';
+import { DatasetState } from '../datasetState';
+import { editorText } from '../editorText';
 
 /** A problem the person can act on (a wrong prediction file): the service turns it into a UserError. */
 export class AuditInputError extends Error {}
@@ -37,7 +37,12 @@ export async function runGoldAudit(
     dbRoot: dataset.dbRoot,
     ...limits,
     questionsFile: dataset.questionsFile,
-    onProgress: (p, file) => progress?.({ message: `scoring ${file.split(/[\\/]/).pop()} against the gold: ${p.phase === 'correctness' ? `${p.done}/${p.total}` : `timing pass ${p.pass ?? ''}`}`, done: 0, total }),
+    onProgress: (p, file) =>
+      progress?.({
+        message: `scoring ${file.split(/[\\/]/).pop()} against the gold: ${p.phase === 'correctness' ? `${p.done}/${p.total}` : `timing pass ${p.pass ?? ''}`}`,
+        done: 0,
+        total,
+      }),
     signal,
   }).catch((error: Error) => {
     throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
@@ -50,10 +55,18 @@ export async function runGoldAudit(
     predictions: evidence,
     signal,
     onProgress: (done, all, item) => {
-      if (done < all) progress?.({ message: `${done + 1}/${all}: question ${item.question.questionId} (${item.question.dbId || 'no database'})`, done, total: all });
+      if (done < all)
+        progress?.({
+          message: `${done + 1}/${all}: question ${item.question.questionId} (${item.question.dbId || 'no database'})`,
+          done,
+          total: all,
+        });
     },
   });
-  const meta = auditHtmlMeta({ questions: dataset.questionsFile, gold: dataset.goldFile, dbRoot: dataset.dbRoot }, { sqlite: state.sqlite, version: packageJson.version });
+  const meta = auditHtmlMeta(
+    { questions: dataset.questionsFile, gold: dataset.goldFile, dbRoot: dataset.dbRoot },
+    { sqlite: state.sqlite, version: packageJson.version },
+  );
   return {
     audit,
     marks: auditMarks(audit),

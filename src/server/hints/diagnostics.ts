@@ -2,11 +2,11 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { Hint } from '../core/hints/types';
-import { SqlUnit } from '../core/sql/documentUnits';
-import { command, Commands, VerifyHintParams } from '../shared/protocol';
-import { RuleSeverity, VesLensSettings } from '../shared/settings';
-import { editorText } from './editorText';
+import { Hint } from '../../core/hints/types';
+import { SqlUnit } from '../../core/sql/documentUnits';
+import { command, Commands, VerifyHintParams } from '../../shared/protocol';
+import { RuleSeverity, VesLensSettings } from '../../shared/settings';
+import { editorText } from '../editorText';
 
 /** What a hint diagnostic carries, for its quick fixes. */
 export type HintData = VerifyHintParams;
@@ -31,7 +31,12 @@ export function ruleDocUri(rule: string, docsRoot: string): string {
   return pathToFileURL(path.join(docsRoot, `${rule}.md`)).toString();
 }
 
-export function hintDiagnostics(document: TextDocument, units: readonly { unit: SqlUnit; hints: Hint[] }[], settings: VesLensSettings, docsRoot: string): Diagnostic[] {
+export function hintDiagnostics(
+  document: TextDocument,
+  units: readonly { unit: SqlUnit; hints: Hint[] }[],
+  settings: VesLensSettings,
+  docsRoot: string,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const { unit, hints } of units) {
     for (const hint of hints) {
@@ -56,19 +61,34 @@ export function hintDiagnostics(document: TextDocument, units: readonly { unit: 
 }
 
 /** Quick fixes for the VES Lens diagnostics of a range: verify and apply, every one of the rule, ignore. */
-export function hintCodeActions(document: TextDocument, diagnostics: readonly Diagnostic[], allOfDocument: readonly Diagnostic[]): CodeAction[] {
+export function hintCodeActions(
+  document: TextDocument,
+  diagnostics: readonly Diagnostic[],
+  allOfDocument: readonly Diagnostic[],
+): CodeAction[] {
   const actions: CodeAction[] = [];
   const offered = new Set<string>();
   for (const diagnostic of diagnostics) {
     const data = diagnostic.data as HintData | undefined;
     if (!data || diagnostic.source !== 'VES Lens') continue;
     const title = `Verify and apply the ${data.rule} rewrite`;
-    actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], isPreferred: true, command: command(title, Commands.applyVerifiedRewrite, data) });
+    actions.push({
+      title,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [diagnostic],
+      isPreferred: true,
+      command: command(title, Commands.applyVerifiedRewrite, data),
+    });
     const sameRule = allOfDocument.filter((d) => d.code === data.rule && d.source === 'VES Lens');
     if (sameRule.length > 1 && !offered.has(data.rule)) {
       offered.add(data.rule);
       const all = `Verify and apply every ${data.rule} rewrite in this file (${sameRule.length})`;
-      actions.push({ title: all, kind: CodeActionKind.QuickFix, diagnostics: sameRule, command: command(all, Commands.applyAllRewrites, document.uri, data.rule) });
+      actions.push({
+        title: all,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: sameRule,
+        command: command(all, Commands.applyAllRewrites, document.uri, data.rule),
+      });
     }
     if (document.languageId === 'sql') {
       const at = document.positionAt(data.statementStart);
@@ -76,7 +96,16 @@ export function hintCodeActions(document: TextDocument, diagnostics: readonly Di
         title: `Ignore ${data.rule} for this statement`,
         kind: CodeActionKind.QuickFix,
         diagnostics: [diagnostic],
-        edit: { changes: { [document.uri]: [{ range: { start: { line: at.line, character: 0 }, end: { line: at.line, character: 0 } }, newText: `-- ves-lens-ignore ${data.rule}\n` }] } },
+        edit: {
+          changes: {
+            [document.uri]: [
+              {
+                range: { start: { line: at.line, character: 0 }, end: { line: at.line, character: 0 } },
+                newText: `-- ves-lens-ignore ${data.rule}\n`,
+              },
+            ],
+          },
+        },
       });
     }
   }

@@ -3,9 +3,9 @@
  * the server itself (core's client), or one of VS Code's models (vscode.lm), which only the extension host can
  * reach: each completion then goes to the client as a ChatCompletionRequest.
  */
-import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from '../core/llm/chatModel';
-import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
-import { ChatCompletionErrors, ChatCompletionParams, ChatCompletionResult, JudgeModelSpec } from '../shared/protocol';
+import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from '../../core/llm/chatModel';
+import { chatCompletionsUrl, OpenAiChatModel } from '../../core/llm/openAiChat';
+import { ChatCompletionErrors, ChatCompletionParams, ChatCompletionResult, JudgeModelSpec } from '../../shared/protocol';
 
 /** Sends a ChatCompletionRequest to the client; rejects with the client's `{ code, message }` or on cancellation. */
 export type ClientChat = (params: ChatCompletionParams, signal?: AbortSignal) => Promise<ChatCompletionResult>;
@@ -31,7 +31,8 @@ export class ClientChatModel implements ChatModel {
       if (options.signal?.aborted) throw new ChatModelError('cancelled', 'cancelled');
       const { code, message } = error as { code?: number; message?: string };
       // No model, no consent, blocked: every other request would fail alike, so the judgement stops with the message.
-      if (code === ChatCompletionErrors.unavailable) throw new ChatModelError(message ?? 'the chat model is unavailable', 'http', { fatal: true });
+      if (code === ChatCompletionErrors.unavailable)
+        throw new ChatModelError(message ?? 'the chat model is unavailable', 'http', { fatal: true });
       throw new ChatModelError(`${this.spec.name}: ${message ?? String(error)}`, 'network');
     }
   }
@@ -40,7 +41,7 @@ export class ClientChatModel implements ChatModel {
 /** The model a Judge request names; a setting that cannot work is said at once, naming it. */
 export function judgeModel(spec: JudgeModelSpec, chat: ClientChat | undefined, apiKey?: string): ChatModel {
   if (spec.provider === 'vscode-lm') {
-    if (!chat) throw new Error('no client to reach VS Code\'s chat models');
+    if (!chat) throw new Error("no client to reach VS Code's chat models");
     return new ClientChatModel(spec, chat);
   }
   let url: URL | undefined;
@@ -50,7 +51,9 @@ export function judgeModel(spec: JudgeModelSpec, chat: ClientChat | undefined, a
     // said below
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new JudgeSettingError(`vesLens.judge.url: expected the http(s) base URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1), got "${spec.url}"`);
+    throw new JudgeSettingError(
+      `vesLens.judge.url: expected the http(s) base URL of an OpenAI-compatible API (e.g. https://api.openai.com/v1), got "${spec.url}"`,
+    );
   }
   if (!spec.model.trim()) throw new JudgeSettingError('vesLens.judge.model: give the name of the model the endpoint serves (e.g. gpt-4o)');
   return new OpenAiChatModel({ endpoint: spec.url, model: spec.model.trim(), apiKey: apiKey || undefined });
@@ -64,7 +67,8 @@ export function fatalModelMessage(error: ChatModelError, spec: JudgeModelSpec): 
   if (spec.provider === 'vscode-lm') return error.message;
   const status = error.details.status;
   const where = `${spec.model} at ${chatCompletionsUrl(spec.url)}`;
-  if (status === 401 || status === 403) return `the endpoint refused the key (${where}): run "VES Lens: Set Judge API Key". ${error.message}`;
+  if (status === 401 || status === 403)
+    return `the endpoint refused the key (${where}): run "VES Lens: Set Judge API Key". ${error.message}`;
   if (status === 404) return `no such model or endpoint (${where}): check vesLens.judge.url and vesLens.judge.model. ${error.message}`;
   return `the endpoint cannot be reached (${where}): check vesLens.judge.url. ${error.message}`;
 }

@@ -1,8 +1,12 @@
-import { comparePlans } from '../core/plan/comparePlans';
-import { CostedNode } from '../core/plan/cost';
-import { ExplainedPlan } from '../core/plan/explain';
-import { AlignedPlanRow, PlanComparison, PlanNodeView, PlanView } from '../shared/protocol';
-import { editorText } from './editorText';
+/**
+ * The plan cards' data, as the Plan and Score panels draw them: core's costed plan tree with each step's share of
+ * the work and the costliest step marked (planView), and two plans aligned step by step (comparePlanViews).
+ */
+import { comparePlans } from '../../core/plan/comparePlans';
+import { CostedNode } from '../../core/plan/cost';
+import { ExplainedPlan } from '../../core/plan/explain';
+import { AlignedPlanRow, PlanComparison, PlanNodeView, PlanView } from '../../shared/protocol';
+import { editorText } from '../editorText';
 
 /** Row visits of a step alone: its work less its children's (a correlated subquery's repeats stay its own). */
 function selfWork(node: CostedNode): number {
@@ -84,7 +88,18 @@ function subject(node: CostedNode): string {
 
 /** Everything that makes a step cost what it costs: two steps with the same signature do the same work. */
 function signature(node: CostedNode): string {
-  return [node.kind, (node.realTable ?? node.table ?? '').toLowerCase(), node.index, node.covering, node.automatic, node.constraint, node.purpose, node.correlated, node.subqueryType, node.operator].join('|');
+  return [
+    node.kind,
+    (node.realTable ?? node.table ?? '').toLowerCase(),
+    node.index,
+    node.covering,
+    node.automatic,
+    node.constraint,
+    node.purpose,
+    node.correlated,
+    node.subqueryType,
+    node.operator,
+  ].join('|');
 }
 
 /**
@@ -103,7 +118,13 @@ export function alignPlans(gold: readonly CostedNode[], pred: readonly CostedNod
     }
   }
   const rows: AlignedPlanRow[] = [];
-  const pair = (x: Flat, y: Flat) => rows.push({ gold: x.path, pred: y.path, depth: Math.max(x.depth, y.depth), mark: signature(x.node) === signature(y.node) ? 'same' : 'changed' });
+  const pair = (x: Flat, y: Flat) =>
+    rows.push({
+      gold: x.path,
+      pred: y.path,
+      depth: Math.max(x.depth, y.depth),
+      mark: signature(x.node) === signature(y.node) ? 'same' : 'changed',
+    });
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
@@ -123,7 +144,12 @@ export function alignPlans(gold: readonly CostedNode[], pred: readonly CostedNod
 /** Gold against prediction: the aligned rows, what differs, and one sentence that is true in every case. */
 export function comparePlanViews(gold: ExplainedPlan, pred: ExplainedPlan): PlanComparison {
   if (gold.error || pred.error) {
-    const which = gold.error && pred.error ? 'neither query has a plan' : gold.error ? `the gold has no plan: ${editorText(gold.error)}` : `the prediction has no plan: ${editorText(pred.error!)}`;
+    const which =
+      gold.error && pred.error
+        ? 'neither query has a plan'
+        : gold.error
+          ? `the gold has no plan: ${editorText(gold.error)}`
+          : `the prediction has no plan: ${editorText(pred.error!)}`;
     return { rows: alignPlans(gold.error ? [] : gold.nodes, pred.error ? [] : pred.nodes), differences: [], summary: which };
   }
   const rows = alignPlans(gold.nodes, pred.nodes);

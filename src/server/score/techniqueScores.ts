@@ -5,13 +5,30 @@
  * details bounded (the first rows of each side with their fate; every row counted).
  */
 import * as path from 'path';
-import { NO_EMBEDDING_PROVIDER, pyJson, QueryTechniqueReport, ResultTable, RowMatch, RowMatchKind, scoreQueryTechniques, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore } from '../core/results/sqlmorph';
-import { EmbeddingSettingsProblem, embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/results/sqlmorph/techniqueChoice';
-import { EmbeddingSettings } from '../core/embeddings/createProvider';
-import { ReadOnlyDatabase } from '../core/db/database';
-import { SecretName, TechniqueRowsView, TechniquesView, TechniqueTableView } from '../shared/protocol';
-import { VesLensSettings } from '../shared/settings';
-import { editorText } from './editorText';
+import {
+  NO_EMBEDDING_PROVIDER,
+  pyJson,
+  QueryTechniqueReport,
+  ResultTable,
+  RowMatch,
+  RowMatchKind,
+  scoreQueryTechniques,
+  SEMANTIC_TECHNIQUES,
+  TechniqueName,
+  TechniqueScore,
+} from '../../core/results/sqlmorph';
+import {
+  EmbeddingSettingsProblem,
+  embeddingSettingsProblem,
+  needsEmbeddings,
+  resolveTechniques,
+  techniqueEmbeddings,
+} from '../../core/results/sqlmorph/techniqueChoice';
+import { EmbeddingSettings } from '../../core/embeddings/createProvider';
+import { DatabaseConnection } from '../../core/db/engine';
+import { SecretName, TechniqueRowsView, TechniquesView, TechniqueTableView } from '../../shared/protocol';
+import { VesLensSettings } from '../../shared/settings';
+import { editorText } from '../editorText';
 
 /** Rows of each side the panel lists with their fate (the rest are counted). */
 export const TECHNIQUE_ROW_LIMIT = 25;
@@ -52,7 +69,11 @@ function settingsProblem(settings: EmbeddingSettings): { kind: EmbeddingSettings
 
 function tableView(table: ResultTable | undefined): TechniqueTableView | null {
   if (!table) return null;
-  return { columns: [...table.columns], rows: table.rows.slice(0, TECHNIQUE_ROW_LIMIT).map((row) => row.map(pyJson)), rowCount: table.rows.length };
+  return {
+    columns: [...table.columns],
+    rows: table.rows.slice(0, TECHNIQUE_ROW_LIMIT).map((row) => row.map(pyJson)),
+    rowCount: table.rows.length,
+  };
 }
 
 function counts(rows: readonly RowMatch[]): Record<RowMatchKind, number> {
@@ -71,16 +92,33 @@ function rowsView(detail: { goldRows?: RowMatch[]; predictedRows?: RowMatch[] } 
   };
 }
 
-const scoreText = (score: TechniqueScore): TechniqueScore => ('error' in score ? { error: LOCAL_MISSING.test(score.error) ? LOCAL_MISSING_TEXT : editorText(score.error) } : score);
+const scoreText = (score: TechniqueScore): TechniqueScore =>
+  'error' in score ? { error: LOCAL_MISSING.test(score.error) ? LOCAL_MISSING_TEXT : editorText(score.error) } : score;
 
 /** The techniques' view of one pair; null when vesLens.techniques names none. */
-export async function techniqueScores(db: ReadOnlyDatabase, goldSql: string, predictedSql: string, scoring: TechniqueScoring): Promise<TechniquesView | null> {
+export async function techniqueScores(
+  db: DatabaseConnection,
+  goldSql: string,
+  predictedSql: string,
+  scoring: TechniqueScoring,
+): Promise<TechniquesView | null> {
   const { settings } = scoring;
   const { techniques } = resolveTechniques(settings.techniques);
   if (techniques.length === 0) return null;
   if (scoring.timedOut !== undefined) {
     const error = { error: editorText(scoring.timedOut) };
-    return { techniques: techniques.map((name) => ({ name, score: error })), gold: null, predicted: null, rowLimit: TECHNIQUE_ROW_LIMIT, sameRows: false, penalizeExtraColumns: settings.penalizeExtraColumns, embeddings: null, setup: null, notes: [], failure: null };
+    return {
+      techniques: techniques.map((name) => ({ name, score: error })),
+      gold: null,
+      predicted: null,
+      rowLimit: TECHNIQUE_ROW_LIMIT,
+      sameRows: false,
+      penalizeExtraColumns: settings.penalizeExtraColumns,
+      embeddings: null,
+      setup: null,
+      notes: [],
+      failure: null,
+    };
   }
   let problem: ReturnType<typeof settingsProblem>;
   let embeddings: EmbeddingSettings | undefined;
@@ -109,17 +147,23 @@ export async function techniqueScores(db: ReadOnlyDatabase, goldSql: string, pre
   const views = techniques.map((name: TechniqueName) => {
     let score = report.scores[name] ?? { error: 'not computed' };
     // Without a usable provider core says "no embedding provider"; the settings say why there is none.
-    if (problem && SEMANTIC_TECHNIQUES.includes(name) && 'error' in score && score.error === NO_EMBEDDING_PROVIDER) score = { error: problem.message };
+    if (problem && SEMANTIC_TECHNIQUES.includes(name) && 'error' in score && score.error === NO_EMBEDDING_PROVIDER)
+      score = { error: problem.message };
     const detail = report.details[name];
     return { name, score: scoreText(score), columns: detail?.columns, rows: rowsView(detail) };
   });
   // The way to set embeddings up, when a semantic technique did not score for want of them.
-  const wantsProvider = views.some((v) => 'error' in v.score && (v.score.error === NO_EMBEDDING_PROVIDER || v.score.error === problem?.message));
+  const wantsProvider = views.some(
+    (v) => 'error' in v.score && (v.score.error === NO_EMBEDDING_PROVIDER || v.score.error === problem?.message),
+  );
   const setup: TechniquesView['setup'] = !wantsProvider
     ? null
     : problem?.kind === 'missing-key'
       ? { hint: KEY_HINT, action: 'key' }
-      : { hint: problem ? "Set vesLens.embeddings.url to the endpoint's base URL, e.g. https://api.openai.com/v1." : SETUP_HINT, action: 'settings' };
+      : {
+          hint: problem ? "Set vesLens.embeddings.url to the endpoint's base URL, e.g. https://api.openai.com/v1." : SETUP_HINT,
+          action: 'settings',
+        };
   return {
     techniques: views,
     gold: tableView(report.gold),
@@ -127,7 +171,12 @@ export async function techniqueScores(db: ReadOnlyDatabase, goldSql: string, pre
     rowLimit: TECHNIQUE_ROW_LIMIT,
     sameRows: views.some((v) => 'EX' in v.score && v.score.EX === 1),
     penalizeExtraColumns: settings.penalizeExtraColumns,
-    embeddings: !embeddings || problem ? null : embeddings.provider === 'openai' ? { provider: 'openai', url: settings.embeddingsUrl, model: settings.embeddingsModel } : { provider: 'local' },
+    embeddings:
+      !embeddings || problem
+        ? null
+        : embeddings.provider === 'openai'
+          ? { provider: 'openai', url: settings.embeddingsUrl, model: settings.embeddingsModel }
+          : { provider: 'local' },
     setup,
     notes: report.notes.map(editorText),
     failure: report.failure ? { side: report.failure.side, message: editorText(report.failure.message) } : null,

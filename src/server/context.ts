@@ -1,0 +1,73 @@
+/**
+ * What every feature provider of the server shares: the host (documents, log, secrets, chat), the attached
+ * dataset, the settings, workspace trust and the query limits they imply. One object, owned by service.ts and
+ * handed to each provider, so no provider reaches into another.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { SecretName, VesLensErrorCodes } from '../shared/protocol';
+import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
+import { DatasetState } from './datasetState';
+import { UserError } from './errors';
+import { ClientChat } from './judge/judgeModels';
+
+export interface DocumentSource {
+  get(uri: string): TextDocument | undefined;
+  all(): TextDocument[];
+}
+
+export interface ServiceHost {
+  documents: DocumentSource;
+  /** The server's log (the client shows it in its Output channel). */
+  log(message: string): void;
+  /** Folder of the rules' docs (docs/rules), linked from each diagnostic's code. */
+  docsRoot: string;
+  /** A secret from the client's SecretStorage (the embeddings API key), asked for only when needed; absent: none. */
+  secret?(name: SecretName): Promise<string | undefined>;
+  /** Completions from the client's vscode.lm models (the Judge's `vscode-lm` provider); absent: that provider is unavailable. */
+  chat?: ClientChat;
+}
+
+/** The bounds every query of a request runs within (settings vesLens.timeoutSeconds and vesLens.maxRows). */
+export interface QueryLimits {
+  timeoutMs: number;
+  maxRows: number;
+}
+
+export class ServerContext {
+  readonly state = new DatasetState();
+  settings: VesLensSettings = { ...DEFAULT_SETTINGS };
+  trusted = false;
+  /** The extension's storage folder (the embeddings cache lives under it). */
+  storageDir?: string;
+
+  constructor(readonly host: ServiceHost) {}
+
+  get documents(): DocumentSource {
+    return this.host.documents;
+  }
+
+  log(message: string): void {
+    this.host.log(message);
+  }
+
+  get limits(): QueryLimits {
+    return { timeoutMs: this.settings.timeoutSeconds * 1000, maxRows: this.settings.maxRows };
+  }
+
+  /** Untrusted workspaces never run SQL. */
+  requireTrust(): void {
+    if (!this.trusted) {
+      throw new UserError('VES Lens runs SQL only in trusted workspaces: trust this workspace to score, explain or verify.');
+    }
+  }
+
+  /** A dataset with questions, before `doing` (evaluating a prediction file, auditing its gold SQL). */
+  requireQuestions(doing: string): void {
+    const { dataset, questions } = this.state;
+    if (!dataset) throw new UserError(`no dataset is attached: attach a BIRD dataset before ${doing}`, VesLensErrorCodes.noDataset);
+    if (questions.length === 0) {
+      const message = `the attached question file has no questions (${dataset.questionsFile}): attach a BIRD question file`;
+      throw new UserError(message, VesLensErrorCodes.noDataset);
+    }
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The hints slice, and everything else the server says about an open document: each SQL unit's hints as
+ * diagnostics with quick fixes, the code lenses (Score, Judge, Explain, Hints), the hover over a table or column,
+ * and a hint's rewrite verified on the database before it is applied.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CodeAction, CodeLens, Diagnostic, Hover, Position } from 'vscode-languageserver-types';
+import { hintsForStatement } from '../../core/hints/analyze';
+import { Hint } from '../../core/hints/types';
+import { verifyHint } from '../../core/hints/verify';
+import { documentKind, documentOffset, sqlUnits, SqlUnit } from '../../core/sql/documentUnits';
+import { command, Commands, QUESTION_SCHEME, RuleHintsParams, VerifyHintParams, VerifyHintResult } from '../../shared/protocol';
+import { ServerContext } from '../context';
+import { editorText } from '../editorText';
+import { CancelledError } from '../errors';
+import { hoverText } from '../hover';
+import { QueryTargets } from '../queryTargets';
+import { HintData, hintCodeActions, hintDiagnostics } from './diagnostics';
+
+interface AnalysedUnit {
+  unit: SqlUnit;
+  hints: Hint[];
+}
+
+export class HintsProvider {
+  /** Units and their hints, computed once per document version (diagnostics, lenses and quick fixes share them). */
+  private readonly analysed = new Map<string, { version: number; units: AnalysedUnit[] }>();
+
+  constructor(
+    private readonly context: ServerContext,
+    private readonly targets: QueryTargets,
+  ) {}
+
+  /** Hints of one unit, in document offsets (JSON strings map through their escapes). */
+  private async unitHints(unit: SqlUnit): Promise<Hint[]> {
+    const schema = (await this.targets.unitDatabase(unit))?.schema;
+    if (unit.statement) return hintsForStatement(unit.statement, schema).hints;
+    const { hints } = hintsForStatement({ start: 0, end: unit.sql.length, text: unit.sql, leadingComments: [] }, schema);
+    const map = (range: { start: number; end: number }) => ({
+      start: documentOffset(unit, range.start),
+      end: documentOffset(unit, range.end),
+    });
+    return hints.map((hint) => ({
+      ...hint,
+      range: map(hint.range),
+      rewrite: hint.rewrite && { ...hint.rewrite, range: map(hint.rewrite.range) },
+    }));
+  }
+
+  private async analyse(document: TextDocument): Promise<AnalysedUnit[]> {
+    const cached = this.analysed.get(document.uri);
+    if (cached?.version === document.version) return cached.units;
+    const units: AnalysedUnit[] = [];
+    for (const unit of sqlUnits(document.languageId, document.getText())) units.push({ unit, hints: await this.unitHints(unit) });
+    this.analysed.set(document.uri, { version: document.version, units });
+    return units;
+  }
+
+  forget(uri: string): void {
+    this.analysed.delete(uri);
+  }
+
+  /** Hints depend on the dataset, trust and the rule settings: any of them changed, every document is analysed anew. */
+  forgetAll(): void {
+    this.analysed.clear();
+  }
+
+  /** Whether a document's hints are shown: a question file's (every gold SQL of it) only when the setting asks. */
+  private wantsDiagnostics(document: TextDocument): boolean {
+    return this.context.settings.diagnosticsInQuestionFiles || documentKind(document.languageId, document.getText()) !== 'bird-questions';
+  }
+
+  async diagnostics(document: TextDocument): Promise<Diagnostic[]> {
+    if (!this.wantsDiagnostics(document)) return [];
+    return hintDiagnostics(document, await this.analyse(document), this.context.settings, this.context.host.docsRoot);
+  }
+
+  async codeActions(document: TextDocument, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]> {
+    return hintCodeActions(document, diagnostics, await this.diagnostics(document));
+  }
+
+  async codeLenses(document: TextDocument): Promise<CodeLens[]> {
+    const settings = this.context.settings;
+    if (!settings.codeLensEnabled) return [];
+    const state = this.context.state;
+    const lenses: CodeLens[] = [];
+    const hintsShown = this.wantsDiagnostics(document);
+    // A question's own document holds its gold: time it alone rather than score it against itself.
+    const questionDocument = document.uri.startsWith(`${QUESTION_SCHEME}:`);
+    for (const { unit, hints } of await this.analyse(document)) {
+      const position = document.positionAt(unit.start);
+      const range = { start: position, end: position };
+      const question = state.question(unit.questionId, unit.questionIndex);
+      if (question && questionDocument) {
+        lenses.push({ range, command: command('$(watch) Time the gold alone', Commands.timeGold, state.info(question)) });
+      } else if (question && unit.role !== 'gold') {
+        const { questionId, index } = question;
+        const scoreTitle = `$(beaker) Score against gold (question ${questionId})`;
+        lenses.push({ range, command: command(scoreTitle, Commands.scoreAgainstGold, document.uri, unit.start, questionId, index) });
+        lenses.push({ range, command: command('$(law) Judge', Commands.judge, document.uri, unit.start, questionId, index) });
+      }
+      const dbId = this.targets.unitDbId(unit);
+      lenses.push({ range, command: command('$(list-tree) Explain', Commands.explain, document.uri, unit.start, dbId) });
+      const shown = hintsShown ? hints.filter((hint) => settings.rules[hint.rule] !== 'off') : [];
+      if (shown.length > 0) {
+        lenses.push({ range, command: command(`$(lightbulb) Hints (${shown.length})`, Commands.showHints, document.uri, position.line) });
+      }
+    }
+    return lenses;
+  }
+
+  async hover(document: TextDocument, position: Position): Promise<Hover | null> {
+    const offset = document.offsetAt(position);
+    const unit = sqlUnits(document.languageId, document.getText()).find((u) => u.start <= offset && offset <= u.end);
+    const database = unit && (await this.targets.unitDatabase(unit));
+    if (!unit || !database) return null;
+    const text = hoverText(document.getText(), offset, database.schema);
+    return text ? { contents: { kind: 'markdown', value: text } } : null;
+  }
+
+  /** A hint's rewrite run against the original on the database: applied only when the rows agree (or a hazard is confirmed). */
+  async verifyHint(params: VerifyHintParams, signal?: AbortSignal): Promise<VerifyHintResult> {
+    this.context.requireTrust();
+    const document = this.context.documents.get(params.uri);
+    const entry = document && (await this.analyse(document)).find(({ unit }) => unit.start === params.statementStart);
+    const hint = entry?.hints.find((h) => h.rule === params.rule && h.range.start === params.hintStart);
+    if (!document || !entry || !hint?.rewrite) {
+      return { status: 'failed', message: 'the statement changed since the hint was shown; try again', recommended: false };
+    }
+    const database = await this.targets.unitDatabase(entry.unit);
+    if (!database) {
+      return { status: 'failed', message: this.targets.noDatabaseMessage(this.targets.unitDbId(entry.unit)), recommended: false };
+    }
+    if (signal?.aborted) throw new CancelledError();
+    const verdict = await verifyHint(database.db, entry.unit.sql, hint, this.context.limits);
+    const message = editorText(verdict.message);
+    const confirmedHazard = hint.kind === 'correctness' && verdict.status === 'changes-results';
+    const rowsAgree = verdict.sameSet === true && verdict.status !== 'changes-results' && verdict.status !== 'failed';
+    if (!rowsAgree && !confirmedHazard) return { status: verdict.status, message, recommended: false };
+    // Inside a JSON string the new text must be escaped as JSON.
+    const rewrite = verdict.rewrite ?? hint.rewrite;
+    const text = document.languageId === 'sql' ? rewrite.text : JSON.stringify(rewrite.text).slice(1, -1);
+    const recommended = hint.kind === 'correctness' || verdict.status === 'faster';
+    return { status: verdict.status, message, edit: { start: rewrite.range.start, end: rewrite.range.end, text }, recommended };
+  }
+
+  /** Every hint of a rule in a document that has a rewrite, last first (applying one never moves the ones before it). */
+  async ruleHints(params: RuleHintsParams): Promise<VerifyHintParams[]> {
+    const document = this.context.documents.get(params.uri);
+    if (!document) return [];
+    const found: HintData[] = [];
+    for (const { unit, hints } of await this.analyse(document)) {
+      for (const hint of hints) {
+        if (hint.rule === params.rule && hint.rewrite) {
+          found.push({ uri: params.uri, statementStart: unit.start, rule: hint.rule, hintStart: hint.range.start });
+        }
+      }
+    }
+    return found.sort((a, b) => b.hintStart - a.hintStart);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The judge slice: does a prediction answer its question? core's judgePair runs the cascade (ROSE's Prover and
+ * Refuter by default) with the model the request names: an OpenAI-compatible endpoint this server calls, or a
+ * vscode.lm model reached through the client (judgeModels.ts).
+ */
+import { QueryCancelled } from '../../core/db/database';
+import { DatabaseFactsCache } from '../../core/judge/dbInfo';
+import { judgePair } from '../../core/judge/judgePair';
+import { ChatModel, ChatModelError, ChatReply } from '../../core/llm/chatModel';
+import { ReplyCache } from '../../core/llm/replyCache';
+import { JudgeParams, JudgeResult, VesLensErrorCodes } from '../../shared/protocol';
+import { ServerContext } from '../context';
+import { editorText } from '../editorText';
+import { CancelledError, UserError } from '../errors';
+import { QueryTargets } from '../queryTargets';
+import { formatSql } from '../sqlFormat';
+import { fatalModelMessage, judgeModel, JudgeSettingError } from './judgeModels';
+
+export class JudgeProvider {
+  /** Schema, keys and samples the judge's prompts show, read once per database. */
+  private facts = new DatabaseFactsCache();
+
+  constructor(
+    private readonly context: ServerContext,
+    private readonly targets: QueryTargets,
+  ) {}
+
+  /** A new dataset: its databases' facts are read anew. */
+  forgetDatabases(): void {
+    this.facts = new DatabaseFactsCache();
+  }
+
+  /** The model the request names, with its key; a setting that names no usable model is the person's to fix. */
+  private async model(params: JudgeParams): Promise<ChatModel> {
+    const { host } = this.context;
+    try {
+      // The endpoint's key, from the client's SecretStorage (sealed on the way); local servers need none.
+      const apiKey = params.model.provider === 'openai' ? await host.secret?.('judgeApiKey') : undefined;
+      return judgeModel(params.model, host.chat, apiKey);
+    } catch (error) {
+      const code = error instanceof JudgeSettingError ? VesLensErrorCodes.judgeSettings : VesLensErrorCodes.failed;
+      throw new UserError((error as Error).message, code);
+    }
+  }
+
+  async judge(params: JudgeParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<JudgeResult> {
+    this.context.requireTrust();
+    const started = performance.now();
+    const state = this.context.state;
+    const { sql } = this.targets.requestedUnit(params);
+    const { question, file } = this.targets.pairQuestion(params);
+    const model = await this.model(params);
+    // Each request said in the progress line: a reasoning model can think for minutes.
+    let requests = 0;
+    const counted: ChatModel = {
+      id: model.id,
+      complete: (messages, options): Promise<ChatReply> => {
+        progress?.(`waiting for ${model.id.replace(/^[a-z-]+:/, '')} (request ${++requests})`);
+        return model.complete(messages, options);
+      },
+    };
+    const goldSql = state.goldSql(question);
+    progress?.('running prediction and gold');
+    try {
+      const { evidence, dbId } = question;
+      const pair = { question: question.question, evidence, dbId, dbPath: file, predictedSql: sql, goldSql };
+      const cache = params.cacheDir ? new ReplyCache(params.cacheDir) : undefined;
+      const limits = this.context.limits;
+      const outcome = await judgePair(pair, { model: counted, method: params.method, cache, ...limits, signal, facts: this.facts });
+      const verdict = `score ${outcome.score ?? 'none'}, ${outcome.calls} requests (${outcome.cached_calls} from the cache)`;
+      const errorSaid = outcome.error ? `, ${outcome.error}` : '';
+      this.context.log(`judged question ${question.questionId} with ${model.id}: ${verdict}${errorSaid}`);
+      return {
+        question: state.info(question),
+        predSql: formatSql(sql),
+        goldSql: formatSql(goldSql ?? ''),
+        predictedSql: sql,
+        judge: {
+          ...outcome,
+          error: outcome.error === null ? null : editorText(outcome.error),
+          notes: outcome.notes.map(editorText),
+        },
+        model: model.id,
+        elapsedMs: performance.now() - started,
+      };
+    } catch (error) {
+      const cancelled = error instanceof ChatModelError && error.kind === 'cancelled';
+      if (signal?.aborted || cancelled || error instanceof QueryCancelled) throw new CancelledError();
+      if (error instanceof ChatModelError) throw new UserError(fatalModelMessage(error, params.model), VesLensErrorCodes.modelFailed);
+      throw error;
+    }
+  }
+}

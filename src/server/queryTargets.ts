@@ -1,0 +1,122 @@
+/**
+ * Which SQL and which database a request means, shared by the hints, score, judge and plan providers: the
+ * statement at an offset of a document as it is now, the database its `-- db:` / `-- bird:` comment, its
+ * question or the default database names, and one message for each way a database can be missing. Result
+ * previews are kept per database and SQL (a score's timing phase reuses its correctness phase's).
+ */
+import * as fs from 'fs';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { databasePath } from '../core/bird/layout';
+import { Question } from '../core/bird/questions';
+import { sqlUnits, SqlUnit } from '../core/sql/documentUnits';
+import { QueryTarget, QuestionInfo, ResultPreview, VesLensErrorCodes } from '../shared/protocol';
+import { ServerContext } from './context';
+import { OpenDatabase } from './datasetState';
+import { UserError } from './errors';
+import { resultPreview } from './queryRuns';
+
+/** Previews kept at most (the oldest goes first). */
+const PREVIEWS_KEPT = 40;
+
+export class QueryTargets {
+  private readonly previews = new Map<string, ResultPreview>();
+
+  constructor(private readonly context: ServerContext) {}
+
+  private get state() {
+    return this.context.state;
+  }
+
+  /** The database a unit runs on: its `-- db:` comment's, its question's, or the default one. */
+  unitDbId(unit: SqlUnit): string | undefined {
+    const question = this.state.question(unit.questionId, unit.questionIndex);
+    return unit.dbId ?? question?.dbId ?? (this.context.settings.defaultDatabase || undefined);
+  }
+
+  /** A unit's open database; none when untrusted (hints then run without the schema) or when it cannot open. */
+  async unitDatabase(unit: SqlUnit): Promise<OpenDatabase | undefined> {
+    if (!this.context.trusted) return undefined;
+    const dbId = this.unitDbId(unit);
+    const file = dbId ? this.state.dbPath(dbId) : undefined;
+    return file ? this.state.database(file).catch(() => undefined) : undefined;
+  }
+
+  /** The SQL a request names: given outright, or the unit at an offset of the document as it is now. */
+  requestedUnit(params: { sql?: string; uri?: string; offset?: number }): { sql: string; unit?: SqlUnit; document?: TextDocument } {
+    if (params.sql !== undefined) return { sql: params.sql };
+    const document = params.uri ? this.context.documents.get(params.uri) : undefined;
+    const offset = params.offset ?? -1;
+    const unit = document && sqlUnits(document.languageId, document.getText()).find((u) => u.start <= offset && offset <= u.end);
+    if (!unit) throw new UserError('no SQL statement there any more (the document changed)', VesLensErrorCodes.documentChanged);
+    return { sql: unit.sql, unit, document };
+  }
+
+  /** Why a statement has no database: it names none, no dataset is attached, or the file is missing. */
+  noDatabaseMessage(dbId: string | undefined, how = ''): string {
+    const dataset = this.state.dataset;
+    if (!dbId) {
+      return dataset
+        ? 'this statement names no database: add `-- db: <db_id>` or `-- bird: <question_id>` above it, or set vesLens.defaultDatabase'
+        : 'no dataset is attached: attach a BIRD dataset (VES Lens: Attach a BIRD Dataset) to run SQL on its databases';
+    }
+    if (!dataset) return `no dataset is attached, so database ${dbId}${how} cannot be found: attach a BIRD dataset first`;
+    return `database ${dbId}${how} is missing: ${databasePath(dataset.dbRoot, dbId)} does not exist`;
+  }
+
+  /** The database of a query target: a path, a db_id, the statement's comments or question, or the default database. */
+  async targetDatabase(target: QueryTarget, unit?: SqlUnit): Promise<{ database: OpenDatabase; dbId?: string }> {
+    if (target.dbPath) {
+      if (!fs.existsSync(target.dbPath)) throw new UserError(`database file not found: ${target.dbPath}`, VesLensErrorCodes.noDatabase);
+      return { database: await this.state.database(target.dbPath) };
+    }
+    const fromComment = unit?.dbId;
+    const defaultDbId = this.context.settings.defaultDatabase || undefined;
+    const dbId = fromComment ?? target.dbId ?? (unit ? this.unitDbId(unit) : undefined) ?? defaultDbId;
+    const how = fromComment
+      ? ` (named by \`-- db: ${fromComment}\`)`
+      : !target.dbId && !unit?.questionId && dbId
+        ? ' (the vesLens.defaultDatabase setting)'
+        : '';
+    const file = dbId ? this.state.dbPath(dbId) : undefined;
+    if (!file) throw new UserError(this.noDatabaseMessage(dbId, how), VesLensErrorCodes.noDatabase);
+    return { database: await this.state.database(file), dbId };
+  }
+
+  /** The question a query target belongs to: the one it names, else its statement's. */
+  targetQuestion(target: QueryTarget, unit?: SqlUnit): QuestionInfo | undefined {
+    const byPosition = target.questionId === undefined ? unit?.questionIndex : undefined;
+    const question = this.state.question(target.questionId ?? unit?.questionId, byPosition);
+    return question ? this.state.info(question) : undefined;
+  }
+
+  /** The question a Score or Judge names, and its database file; or why there is none. */
+  pairQuestion(params: { questionId?: number | string; questionIndex?: number }): { question: Question; file: string } {
+    const question = this.state.question(params.questionId, params.questionIndex);
+    if (!question) {
+      const message =
+        params.questionId === undefined && params.questionIndex === undefined
+          ? 'this statement is bound to no question: add `-- bird: <question_id>` above it'
+          : `no question ${params.questionId ?? `#${params.questionIndex}`} in the attached dataset`;
+      throw new UserError(message, VesLensErrorCodes.badInput);
+    }
+    const file = this.state.dbPath(question.dbId);
+    if (!file) throw new UserError(this.noDatabaseMessage(question.dbId), VesLensErrorCodes.noDatabase);
+    return { question, file };
+  }
+
+  /** A query's first rows, computed once per database and SQL. */
+  async preview(database: OpenDatabase, sql: string, signal?: AbortSignal): Promise<ResultPreview> {
+    const key = `${database.path}\n${sql}`;
+    const cached = this.previews.get(key);
+    if (cached) return cached;
+    const preview = await resultPreview(database.db, sql, { ...this.context.limits, signal });
+    this.previews.set(key, preview);
+    if (this.previews.size > PREVIEWS_KEPT) this.previews.delete(this.previews.keys().next().value!);
+    return preview;
+  }
+
+  /** A new dataset: its databases' previews are no longer valid. */
+  forgetPreviews(): void {
+    this.previews.clear();
+  }
+}

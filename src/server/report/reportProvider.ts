@@ -1,0 +1,123 @@
+/**
+ * The report slice: a whole prediction file evaluated as `ves-lens eval` does, its rows streamed to the Report
+ * panel as they are final (a cancelled run keeps and returns what it scored), each row located in its file.
+ */
+import * as fs from 'fs';
+import { topLevelEntryLines } from '../../core/bird/jsonFile';
+import { loadPredictions } from '../../core/bird/predictions';
+import { formatProblem, InputProblem } from '../../core/bird/problems';
+import { buildTasks } from '../../core/bird/tasks';
+import { evaluateTasks } from '../../core/eval/evaluate';
+import { summarize } from '../../core/eval/evalSummary';
+import { Metric, QuestionResult } from '../../core/eval/types';
+import { EvaluateFileParams, EvaluateFileResult, ReportRow, VesLensErrorCodes } from '../../shared/protocol';
+import { ServerContext } from '../context';
+import { editorText } from '../editorText';
+import { UserError } from '../errors';
+import { reportRow } from '../explanations';
+
+type Predictions = ReturnType<typeof loadPredictions>;
+
+/** Rows are sent at most this often (a 1500-question file must not send 1500 messages), and never held back longer. */
+const ROW_BATCH_MS = 250;
+
+export class ReportProvider {
+  constructor(private readonly context: ServerContext) {}
+
+  /** Where each prediction stands in its file (0-based line), by the question it answers. */
+  private predictionLines(file: string, predictions: Predictions): Map<number, number> {
+    let entryLines: number[] = [];
+    if (predictions.format !== 'lines') {
+      try {
+        entryLines = topLevelEntryLines(fs.readFileSync(file, 'utf8'));
+      } catch {
+        // no locations: the report still lists every question
+      }
+    }
+    const lineOf = (index: number) => {
+      const stated = /line (\d+)/.exec(predictions.predictions[index]?.where ?? '')?.[1];
+      return stated ? Number(stated) - 1 : entryLines[index] !== undefined ? entryLines[index] - 1 : undefined;
+    };
+    const questions = this.context.state.questions;
+    const byQuestion = new Map<number, number>();
+    if (predictions.pairing === 'question_id') {
+      const firstById = new Map<string, number>();
+      predictions.predictions.forEach((p, i) => {
+        if (!firstById.has(String(p.questionId))) firstById.set(String(p.questionId), i);
+      });
+      for (const question of questions) {
+        const i = firstById.get(String(question.questionId));
+        const line = i === undefined ? undefined : lineOf(i);
+        if (line !== undefined) byQuestion.set(question.index, line);
+      }
+    } else {
+      for (const question of questions) {
+        const line = lineOf(question.index);
+        if (line !== undefined) byQuestion.set(question.index, line);
+      }
+    }
+    return byQuestion;
+  }
+
+  async evaluateFile(
+    params: EvaluateFileParams,
+    signal?: AbortSignal,
+    onRows?: (rows: ReportRow[], done: number, total: number) => void,
+  ): Promise<EvaluateFileResult> {
+    this.context.requireTrust();
+    this.context.requireQuestions('evaluating a prediction file');
+    const state = this.context.state;
+    const problems: InputProblem[] = [];
+    let predictions: Predictions;
+    try {
+      predictions = loadPredictions(params.predictionsFile);
+    } catch (error) {
+      throw new UserError(editorText((error as Error).message), VesLensErrorCodes.badInput);
+    }
+    problems.push(...predictions.problems);
+    const tasks = buildTasks(state.questions, predictions, undefined, problems);
+    for (const task of tasks) task.goldSql = state.goldSql(task.question);
+    const metrics = (params.metrics ?? ['ex', 'f1', 'ves', 'rves']) as Metric[];
+    const sqlByIndex = new Map(tasks.map((task) => [task.question.index, task.predictedSql ?? '']));
+    const lines = this.predictionLines(params.predictionsFile, predictions);
+    const toRow = (result: QuestionResult) => {
+      const line = lines.get(result.index);
+      return reportRow(result, sqlByIndex.get(result.index) ?? '', line === undefined ? undefined : { line, character: 0 });
+    };
+    this.context.log(`evaluating ${params.predictionsFile}: ${tasks.length} questions`);
+    // Rows go out in batches and are kept: a cancelled run still returns what it scored.
+    const finished: QuestionResult[] = [];
+    let batch: ReportRow[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (batch.length) onRows?.(batch, finished.length, tasks.length);
+      batch = [];
+    };
+    const results = await evaluateTasks(tasks, {
+      dbRoot: state.dataset!.dbRoot,
+      metrics,
+      timing: params.timing ?? 'fast',
+      ...this.context.limits,
+      signal,
+      onResult: (result) => {
+        finished.push(result);
+        batch.push(toRow(result));
+        timer ??= setTimeout(flush, ROW_BATCH_MS);
+      },
+    }).finally(flush);
+    const partial = Boolean(signal?.aborted);
+    const scored = partial ? finished : results;
+    this.context.log(`evaluated ${params.predictionsFile}: ${scored.length} of ${tasks.length} questions${partial ? ' (cancelled)' : ''}`);
+    return {
+      summary: summarize(scored, metrics),
+      questions: scored.map(toRow),
+      problems: problems.map((p) => editorText(formatProblem(p))),
+      sqlite: state.sqlite,
+      partial,
+      total: tasks.length,
+      metrics,
+    };
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The score slice: "Score against gold" on one prediction. core scores the pair as `ves-lens eval` does (EX,
+ * Soft-F1, then VES and R-VES with fast timing), and the Score panel gets both results' first rows, both plans
+ * side by side, why the scores are what they are, and SQLMorph's partial-credit techniques.
+ */
+import { QueryCancelled } from '../../core/db/database';
+import { scoreTask } from '../../core/eval/evaluate';
+import { Metric, METRICS, QuestionResult } from '../../core/eval/types';
+import { explainQuery } from '../../core/plan/explain';
+import { FastTimingOptions } from '../../core/timing/fast';
+import { TimingResult } from '../../core/timing/types';
+import { ScoreParams, ScoreResult, TechniquesView, TimingSummary } from '../../shared/protocol';
+import { ServerContext } from '../context';
+import { OpenDatabase } from '../datasetState';
+import { editorText } from '../editorText';
+import { CancelledError } from '../errors';
+import { scoreExplanations } from '../explanations';
+import { comparePlanViews, planView } from '../plan/planCards';
+import { QueryTargets } from '../queryTargets';
+import { formatSql } from '../sqlFormat';
+import { techniqueScores } from './techniqueScores';
+
+/** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget. */
+const THOROUGH_TIMING: Partial<FastTimingOptions> = {
+  minBlocks: 6,
+  maxBlocks: 16,
+  blockMs: { ratio: 12, bucket: 12 },
+  precision: 0.03,
+  pairBudgetMs: 20_000,
+};
+
+function timingSummary(timing: TimingResult): TimingSummary {
+  const { protocol: _protocol, ...summary } = timing;
+  return { ...summary, note: summary.note === undefined ? undefined : editorText(summary.note) };
+}
+
+export class ScoreProvider {
+  constructor(
+    private readonly context: ServerContext,
+    private readonly targets: QueryTargets,
+  ) {}
+
+  /** SQLMorph's techniques for the pair (vesLens.techniques); a failure of theirs is logged and leaves the score as it is. */
+  private async techniques(
+    database: OpenDatabase,
+    goldSql: string,
+    sql: string,
+    scored: QuestionResult,
+    signal?: AbortSignal,
+  ): Promise<TechniquesView | null> {
+    const timedOut = scored.outcome === 'timeout' ? (scored.error ?? 'timed out') : undefined;
+    const { settings, storageDir, host } = this.context;
+    try {
+      const secret = host.secret?.bind(host);
+      return await techniqueScores(database.db, goldSql, sql, { settings, storageDir, secret, ...this.context.limits, signal, timedOut });
+    } catch (error) {
+      if (error instanceof QueryCancelled || signal?.aborted) throw error;
+      this.context.log(`SQLMorph's techniques failed: ${(error as Error)?.stack ?? error}`);
+      return null;
+    }
+  }
+
+  async score(params: ScoreParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<ScoreResult> {
+    this.context.requireTrust();
+    const started = performance.now();
+    const state = this.context.state;
+    const { sql } = this.targets.requestedUnit(params);
+    const { question, file } = this.targets.pairQuestion(params);
+    const database = await state.database(file);
+    const interrupt = () => database.db.interrupt();
+    signal?.addEventListener('abort', interrupt);
+    try {
+      const correctnessOnly = params.phase === 'correctness';
+      const metrics: Metric[] = correctnessOnly ? ['ex', 'f1'] : [...METRICS];
+      progress?.(correctnessOnly ? 'running prediction and gold' : 'timing prediction and gold');
+      const goldSql = state.goldSql(question) ?? '';
+      const result = await scoreTask(
+        database.db,
+        { question, goldSql, predictedSql: sql, notes: [] },
+        {
+          dbRoot: state.dataset!.dbRoot,
+          metrics,
+          timing: 'fast',
+          ...this.context.limits,
+          keepSamples: true,
+          fastTiming: params.thorough ? THOROUGH_TIMING : undefined,
+          scales: correctnessOnly ? undefined : params.scales,
+          signal,
+        },
+      );
+      if (signal?.aborted) throw new CancelledError();
+      progress?.('reading both results and plans');
+      const goldPreview = await this.targets.preview(database, goldSql, signal);
+      const predPreview = await this.targets.preview(database, sql, signal);
+      const goldPlan = await explainQuery(database.db, goldSql, database.schema);
+      const predPlan = await explainQuery(database.db, sql, database.schema);
+      progress?.("scoring SQLMorph's techniques");
+      const techniques = await this.techniques(database, goldSql, sql, result, signal);
+      return {
+        question: state.info(question),
+        outcome: result.outcome,
+        ex: result.ex,
+        f1: result.f1,
+        error: result.error === null ? null : editorText(result.error),
+        goldSql: formatSql(goldSql),
+        predSql: formatSql(sql),
+        goldPreview,
+        predPreview,
+        explanations: scoreExplanations(result, goldPreview, predPreview),
+        timing: result.timings?.ves ? timingSummary(result.timings.ves) : null,
+        rvesTiming: result.timings?.rves ? timingSummary(result.timings.rves) : null,
+        sameProgram: result.same_program === true,
+        ves: result.ves,
+        rvesReward: result.rves_reward,
+        rvesBucketProbabilities: result.rves_bucket_probabilities,
+        rvesExpectedReward: result.rves_expected_reward,
+        rvesUncertain: result.rves_uncertain,
+        timeRatioByScale: result.time_ratio_by_scale ?? null,
+        growth: result.growth === undefined ? null : editorText(result.growth),
+        difference: result.difference ?? null,
+        goldPlan: planView(goldPlan),
+        predPlan: planView(predPlan),
+        planComparison: comparePlanViews(goldPlan, predPlan),
+        techniques,
+        notes: result.notes.map(editorText),
+        sqlite: state.sqlite,
+        elapsedMs: performance.now() - started,
+      };
+    } catch (error) {
+      if (error instanceof QueryCancelled || signal?.aborted) throw new CancelledError();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', interrupt);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/** The judge slice: does a prediction answer its question, by a chat model (the Score panel's Judge section). */
+import { RequestType } from 'vscode-languageserver-protocol';
+import type { JudgeMethod, JudgeOutcome } from '../../core/judge/types';
+import type { ChatMessage } from '../../core/llm/chatModel';
+import type { QuestionInfo } from './dataset';
+
+/**
+ * Which chat model judges: one of VS Code's (vscode.lm, in the extension host: the server asks the client for
+ * each completion with ChatCompletionRequest) or an OpenAI-compatible endpoint the server calls itself (its key,
+ * `judgeApiKey`, the server asks for sealed with SecretRequest: never in a request's parameters or a log).
+ */
+export type JudgeModelSpec =
+  { provider: 'vscode-lm'; vendor: string; family: string; id: string; name: string } | { provider: 'openai'; url: string; model: string };
+
+/** What "Judge" acts on: a prediction and its question, as ScoreParams names them. */
+export interface JudgeParams {
+  sql?: string;
+  uri?: string;
+  offset?: number;
+  questionId?: number | string;
+  questionIndex?: number;
+  method: JudgeMethod;
+  model: JudgeModelSpec;
+  /** Replies kept here (the extension's global storage) so a re-judgement costs no call; none: no cache. */
+  cacheDir?: string;
+  progressToken?: string;
+}
+
+export interface JudgeResult {
+  question: QuestionInfo;
+  /** Both SQLs, formatted for reading (the judge saw them as they are). */
+  predSql: string;
+  goldSql: string;
+  /** The prediction as it was judged (to match it with a report's row). */
+  predictedSql: string;
+  /** core's verdict: score, branch, the Prover's and Refuter's answers, the Refuter's flags, errors, tokens. */
+  judge: JudgeOutcome;
+  /** The model's id, e.g. `vscode-lm:copilot/gpt-4o` or `openai-compatible:gpt-4o`. */
+  model: string;
+  elapsedMs: number;
+}
+
+/** Server → client: one chat completion with a vscode.lm model (the extension host owns that API). */
+export interface ChatCompletionParams {
+  messages: ChatMessage[];
+  /** The model the client chose when the judgement started (vscode.lm's LanguageModelChat.id). */
+  modelId: string;
+}
+
+export interface ChatCompletionResult {
+  text: string;
+  /** Tokens as the model's own tokenizer counts them (vscode.lm reports no usage). */
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+/**
+ * Error codes of a failed ChatCompletionRequest. `unavailable` (no chat model, consent refused, blocked, not
+ * found) would fail every request alike: the judgement stops with the client's message. `failed`: this
+ * request only (a model_error for the pair).
+ */
+export const ChatCompletionErrors = { unavailable: -32001, failed: -32002 } as const;
+
+/** Judges a prediction with a chat model (ROSE's Prover/Refuter by default); progress as StepProgress. */
+export const JudgeRequest = new RequestType<JudgeParams, JudgeResult, void>('vesLens/judge');
+/** Server → client: a completion from a vscode.lm chat model (see JudgeModelSpec). */
+export const ChatCompletionRequest = new RequestType<ChatCompletionParams, ChatCompletionResult, void>('vesLens/chatCompletion');

@@ -1,0 +1,115 @@
+/** The plan slice: explain one query (its plan cards) and time it alone (the Plan panel). */
+import { RequestType } from 'vscode-languageserver-protocol';
+import type { PlanNode } from '../../core/db/planTree';
+import type { QuestionInfo } from './dataset';
+import type { QueryTarget, ResultPreview } from './queries';
+
+/** One step of a query plan, as core's costed plan tree has it (kind, table, index, both costs), for a view to draw. */
+export interface PlanNodeView extends Pick<
+  PlanNode,
+  | 'kind'
+  | 'detail'
+  | 'table'
+  | 'alias'
+  | 'index'
+  | 'covering'
+  | 'automatic'
+  | 'constraint'
+  | 'purpose'
+  | 'subqueryType'
+  | 'correlated'
+  | 'subquery'
+  | 'operator'
+> {
+  /** Position in the tree: indexes from the root list down (`[0, 2]`: the first root's third child). */
+  path: number[];
+  /** The real table behind an alias, and its row count. */
+  realTable?: string;
+  rowCount?: number;
+  /** Rule cost of this step alone (SCAN +100, temp B-tree +50). */
+  ruleCost: number;
+  /** Estimated rows the step yields each time it runs, and how often it runs. */
+  rowsOut: number;
+  loops: number;
+  /** Estimated row visits of this step with its children, and its share of the plan's total (0..1). */
+  work: number;
+  share: number;
+  /** Row visits of this step alone (without its children). */
+  selfWork: number;
+  /** The step with the most row visits of its own in the plan. */
+  costliest: boolean;
+  children: PlanNodeView[];
+}
+
+export interface PlanView {
+  /** Why there is no plan: SQLite's compile error, or a refusal. */
+  error?: string;
+  rule: number;
+  work: number;
+  nodes: PlanNodeView[];
+}
+
+export interface PlanDifferenceView {
+  /** Better (+1), worse (-1) or neutral (0) for the prediction. */
+  direction: number;
+  message: string;
+}
+
+/** One row of two plans laid side by side: a gold step, a predicted step, or both when they correspond. */
+export interface AlignedPlanRow {
+  gold?: number[];
+  pred?: number[];
+  depth: number;
+  /** same: identical step; changed: the same place read another way; gold-only / pred-only: a step the other plan lacks. */
+  mark: 'same' | 'changed' | 'gold-only' | 'pred-only';
+}
+
+export interface PlanComparison {
+  rows: AlignedPlanRow[];
+  differences: PlanDifferenceView[];
+  /** One sentence: "the two plans take the same steps", "the prediction has no plan: ...", or what differs. */
+  summary: string;
+}
+
+export type ExplainParams = QueryTarget;
+
+export interface ExplainResult {
+  plan: PlanView;
+  /** As it ran, and formatted for reading. */
+  sql: string;
+  formattedSql: string;
+  dbId?: string;
+  dbPath: string;
+  question?: QuestionInfo;
+  /** Where the statement is: the document and 1-based line, when it came from one. */
+  source?: { uri: string; line: number };
+  sqlite: string;
+}
+
+export type TimeQueryParams = QueryTarget;
+
+/** One query timed on its own: milliseconds per full execution (fresh connection each time), with an interval. */
+export interface TimedAlone {
+  /** Median milliseconds per execution and a 95 % interval of that median; how many executions. */
+  ms: number;
+  low: number;
+  high: number;
+  runs: number;
+  samples: number[];
+  /** Milliseconds to the first row (prepare and first step), median. */
+  firstRowMs: number;
+}
+
+export interface TimeQueryResult extends TimedAlone {
+  question?: QuestionInfo;
+  sql: string;
+  formattedSql: string;
+  dbId?: string;
+  preview: ResultPreview;
+  plan: PlanView;
+  error?: string;
+  sqlite: string;
+}
+
+export const ExplainRequest = new RequestType<ExplainParams, ExplainResult, void>('vesLens/explain');
+export const TimeQueryRequest = new RequestType<TimeQueryParams, TimeQueryResult, void>('vesLens/timeQuery');

@@ -1,0 +1,44 @@
+/** The report slice: a whole prediction file evaluated, its rows streamed as they are final (the Report panel). */
+import { ProgressType, RequestType } from 'vscode-languageserver-protocol';
+import type { EvalSummary } from '../../core/eval/evalSummary';
+import type { QuestionResult } from '../../core/eval/types';
+
+export interface EvaluateFileParams {
+  predictionsFile: string;
+  metrics?: string[];
+  timing?: 'fast' | 'official';
+  /** A token for EvaluationProgress: results stream in as they are final. */
+  progressToken?: string;
+}
+
+/** One question of a report: the JSON contract's fields, plus what the editor needs. */
+export type ReportRow = Omit<QuestionResult, 'timings'> & {
+  predicted_sql: string;
+  /** Why it scored what it scored, in one line. */
+  reason: string;
+  /** Where its prediction is in the prediction file (0-based line and character), to jump there. */
+  location?: { line: number; character: number };
+};
+
+export interface EvaluateFileResult {
+  summary: EvalSummary;
+  questions: ReportRow[];
+  problems: string[];
+  sqlite: string;
+  /** Cancelled before the end: the questions scored so far, and a summary of them only. */
+  partial: boolean;
+  /** Questions in the file's pairing (all of them, however many were scored). */
+  total: number;
+  metrics: string[];
+}
+
+export interface EvaluationProgressValue {
+  message: string;
+  percentage: number;
+  /** Questions whose result became final since the last report. */
+  rows: ReportRow[];
+}
+
+export const EvaluateFileRequest = new RequestType<EvaluateFileParams, EvaluateFileResult, void>('vesLens/evaluateFile');
+/** Results of an evaluation as they become final (the report keeps them if the run is cancelled). */
+export const EvaluationProgress = new ProgressType<EvaluationProgressValue>();

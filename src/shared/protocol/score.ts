@@ -1,0 +1,128 @@
+/** The score slice: "Score against gold" on one prediction, with SQLMorph's partial-credit techniques (the Score panel). */
+import { RequestType } from 'vscode-languageserver-protocol';
+import type { QuestionResult } from '../../core/eval/types';
+import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../../core/results/sqlmorph/types';
+import type { TimingResult } from '../../core/timing/types';
+import type { QuestionInfo } from './dataset';
+import type { PlanComparison, PlanView } from './plan';
+import type { ResultPreview } from './queries';
+
+/** What a "Score against gold" acts on: a SQL and the question it answers. */
+export interface ScoreParams {
+  /**
+   * The SQL to score; or `uri` + `offset`: the statement there in the current document (lenses use this, so an
+   * edit made since the lens was drawn counts).
+   */
+  sql?: string;
+  uri?: string;
+  offset?: number;
+  /** The question, by id (as `-- bird: <id>` says) or by position in the question file. */
+  questionId?: number | string;
+  questionIndex?: number;
+  /** `correctness`: EX and Soft-F1 only (a first answer at once); `full` (default): timing too. */
+  phase?: 'correctness' | 'full';
+  /** Time longer than the default for a tighter interval ("Re-run with more iterations"). */
+  thorough?: boolean;
+  /** Data scales to re-time the pair at (setting vesLens.scales), e.g. [1, 10, 100]; none: no scaled copies. */
+  scales?: number[];
+  /** A token for StepProgress while it runs. */
+  progressToken?: string;
+}
+
+/** A measured speed comparison, as core's timing protocols give it (t_gold / t_pred, interval, samples). */
+export type TimingSummary = Omit<TimingResult, 'protocol'>;
+
+// ---- partial credit: SQLMorph's techniques on the scored pair --------------------------------------------
+
+/** One side's result as the techniques read it: its column names, its first rows (cells as JSON values) and how many rows it has. */
+export interface TechniqueTableView {
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+}
+
+/** How the rows of one technique fared: each shown row's fate, and the fates of all rows counted. */
+export interface TechniqueRowsView {
+  /** The first `rowLimit` rows of each side: exact, partial (with its partner and similarity), or none. */
+  gold: RowMatch[];
+  predicted: RowMatch[];
+  goldCounts: Record<RowMatchKind, number>;
+  predictedCounts: Record<RowMatchKind, number>;
+}
+
+export interface TechniqueView {
+  name: TechniqueName;
+  /** `{EX}` for execution_accuracy, `{EX, EXP, EXR, F1}`, or `{error}` where it could not be computed. */
+  score: TechniqueScore;
+  /** The exact- and semantic-column techniques: each pair the matching made (by position), with its similarity. */
+  columns?: ColumnPair[];
+  rows?: TechniqueRowsView;
+}
+
+/**
+ * SQLMorph's result-comparison techniques for one pair (settings vesLens.techniques, vesLens.penalizeExtraColumns,
+ * vesLens.embeddings.*).
+ */
+export interface TechniquesView {
+  /** The techniques asked for, in SQLMorph's order. */
+  techniques: TechniqueView[];
+  gold: TechniqueTableView | null;
+  predicted: TechniqueTableView | null;
+  /** Rows of each side listed with their fate; any more are only counted. */
+  rowLimit: number;
+  /** Equal sets of rows: every technique scored 1 without matching columns or rows (SQLMorph's check_ex). */
+  sameRows: boolean;
+  penalizeExtraColumns: boolean;
+  /** The embeddings the semantic techniques used (never the key). */
+  embeddings: { provider: 'openai'; url: string; model: string } | { provider: 'local' } | null;
+  /**
+   * How to set embeddings up, when a semantic technique could not score for want of a provider or a key: what to
+   * say, and what the panel's button opens.
+   */
+  setup: { hint: string; action: 'settings' | 'key' } | null;
+  /** Where VES Lens scores what SQLMorph's code would not (`<technique>: ...`), and settings it ignored. */
+  notes: string[];
+  /** A query the techniques could not read (they score 0, or `error` past a bound). */
+  failure: { side: 'gold' | 'prediction'; message: string } | null;
+}
+
+export interface ScoreResult {
+  question: QuestionInfo;
+  outcome: QuestionResult['outcome'];
+  ex: number;
+  f1: number | null;
+  error: string | null;
+  /** Both SQLs, formatted for reading (as they run: formatting never changes what is scored). */
+  goldSql: string;
+  predSql: string;
+  goldPreview: ResultPreview;
+  predPreview: ResultPreview;
+  /** Why the scores are what they are, in sentences: "3 columns vs 2: ...", "EX 1 but Soft-F1 0: ...". */
+  explanations: string[];
+  /** The headline timing: VES's quantity (first row, as DAMO times it). */
+  timing: TimingSummary | null;
+  /** R-VES's quantity (every row fetched and the connection closed, as mini_dev times it). */
+  rvesTiming: TimingSummary | null;
+  /** Gold and prediction compile to the same SQLite program: ratio exactly 1, nothing timed. */
+  sameProgram: boolean;
+  ves: number | null;
+  /** The most probable reward, the probability of each bucket on a repeat run, and the expected reward. */
+  rvesReward: number | null;
+  rvesBucketProbabilities: Record<string, number> | null;
+  rvesExpectedReward: number | null;
+  rvesUncertain: boolean | null;
+  /** With scales: the full-execution ratio at each data scale (null where it timed out), and what it says. */
+  timeRatioByScale?: Record<string, number | null> | null;
+  growth?: string | null;
+  difference: { pred_rows: number; gold_rows: number; missing: unknown[][]; extra: unknown[][] } | null;
+  goldPlan: PlanView;
+  predPlan: PlanView;
+  planComparison: PlanComparison;
+  /** SQLMorph's partial-credit techniques (null when vesLens.techniques names none). */
+  techniques?: TechniquesView | null;
+  notes: string[];
+  sqlite: string;
+  elapsedMs: number;
+}
+
+export const ScoreRequest = new RequestType<ScoreParams, ScoreResult, void>('vesLens/score');
