@@ -1,16 +1,22 @@
 import { SchemaInfo } from '../core/db/schema';
-import { resolveColumnIn } from '../core/plan/aliases';
 import { compactNumber } from '../core/report/planText';
-import { identifierName, tokenize } from '../core/sql/lexer';
+import { identifierName, significantTokens } from '../core/sql/lexer';
+import { resolveColumnAt } from '../core/sql/scope';
+import { splitStatements } from '../core/sql/statements';
 
-/** Markdown for the table or column under `offset`: row count, columns, indexes. */
-export function hoverText(text: string, offset: number, schema: SchemaInfo): string | undefined {
-  const tokens = [...tokenize(text)];
-  const index = tokens.findIndex((t) => t.start <= offset && offset <= t.end && (t.kind === 'word' || t.kind === 'quoted'));
+/** Markdown for the table or column under `offset` of a document: row count, columns, indexes. */
+export function hoverText(documentText: string, offset: number, schema: SchemaInfo): string | undefined {
+  // Names resolve within the statement under the cursor: another statement's aliases mean nothing here.
+  const statement = splitStatements(documentText).find((s) => s.start <= offset && offset <= s.start + s.text.length);
+  if (!statement) return undefined;
+  const at = offset - statement.start;
+  const tokens = significantTokens(statement.text);
+  const index = tokens.findIndex((t) => t.start <= at && at <= t.end && (t.kind === 'word' || t.kind === 'quoted'));
   if (index === -1) return undefined;
   const name = identifierName(tokens[index].text);
   const table = schema.tables.get(name.toLowerCase());
-  if (table && tokens[index + 1]?.text !== '.') {
+  const qualified = tokens[index - 1]?.text === '.';
+  if (table && !qualified && tokens[index + 1]?.text !== '.') {
     const indexes = table.indexes.map((i) => `\`${i.name}\` (${i.columns.join(', ')})${i.unique ? ' unique' : ''}`);
     return [
       `**${table.name}**: ${table.rowCount.toLocaleString('en-US')} rows, ${table.columns.length} columns`,
@@ -18,11 +24,13 @@ export function hoverText(text: string, offset: number, schema: SchemaInfo): str
     ].join('\n\n');
   }
   // A column: `alias.column` or a bare column of one of the statement's tables.
-  const qualifier = tokens[index - 1]?.text === '.' ? identifierName(tokens[index - 2]?.text ?? '') : undefined;
-  const resolved = resolveColumnIn(schema, text, qualifier, name);
+  const qualifier = qualified ? identifierName(tokens[index - 2]?.text ?? '') : undefined;
+  const resolved = resolveColumnAt(schema, tokens, index, qualifier, name);
   if (resolved) {
     const { table: owner, column } = resolved;
-    const indexed = owner.indexes.filter((i) => i.columns.some((c) => c.toLowerCase() === column.name.toLowerCase())).map((i) => `\`${i.name}\``);
+    const indexed = owner.indexes
+      .filter((i) => i.columns.some((c) => c.toLowerCase() === column.name.toLowerCase()))
+      .map((i) => `\`${i.name}\``);
     const isRowid = owner.rowidColumn?.toLowerCase() === column.name.toLowerCase();
     return [
       `**${owner.name}.${column.name}** ${column.type || 'untyped'}${column.notNull || isRowid ? ', never NULL' : ', nullable'}${column.primaryKey ? ', primary key' : ''}`,

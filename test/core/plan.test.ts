@@ -2,12 +2,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
 import { SchemaInfo } from '../../src/core/db/schema';
-import { tableAliases } from '../../src/core/plan/aliases';
+import { tableAliases } from '../../src/core/sql/scope';
 import { comparePlans } from '../../src/core/plan/comparePlans';
 import { explainQuery, walkPlan } from '../../src/core/plan/explain';
-import { buildPlanTree, parseDetail, parsePlanText, PlanNode } from '../../src/core/plan/parsePlan';
+import { PlanNode } from '../../src/core/db/planTree';
+import { buildPlanTree, parseDetail, parsePlanText } from '../../src/core/db/sqlite/queryPlan';
 import { REPO_ROOT, useSampleSuperhero } from '../helpers';
 
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures', 'plans');
@@ -62,7 +63,7 @@ describe('alias resolution', () => {
 });
 
 describe('explain on the real superhero database', () => {
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   let schema: SchemaInfo;
   useSampleSuperhero((opened) => ({ db, schema } = opened));
 

@@ -29,12 +29,17 @@ export function ignoredRules(statement: StatementSpan): Set<string> | 'all' {
 
 function shift(hint: Hint, offset: number): Hint {
   const moved = { ...hint, range: { start: hint.range.start + offset, end: hint.range.end + offset } };
-  if (hint.rewrite) moved.rewrite = { ...hint.rewrite, range: { start: hint.rewrite.range.start + offset, end: hint.rewrite.range.end + offset } };
+  if (hint.rewrite)
+    moved.rewrite = { ...hint.rewrite, range: { start: hint.rewrite.range.start + offset, end: hint.rewrite.range.end + offset } };
   return moved;
 }
 
 /** Runs every rule on one statement; ranges come back in document offsets. */
-export function hintsForStatement(statement: StatementSpan, schema?: SchemaInfo, rules: readonly HintRule[] = RULES): { hints: Hint[]; failedRules: string[] } {
+export function hintsForStatement(
+  statement: StatementSpan,
+  schema?: SchemaInfo,
+  rules: readonly HintRule[] = RULES,
+): { hints: Hint[]; failedRules: string[] } {
   const ignored = ignoredRules(statement);
   const context: StatementContext = { text: statement.text, offset: statement.start, tokens: significantTokens(statement.text), schema };
   const hints: Hint[] = [];
@@ -42,7 +47,8 @@ export function hintsForStatement(statement: StatementSpan, schema?: SchemaInfo,
   for (const rule of rules) {
     if (ignored === 'all' || ignored.has(rule.id)) continue;
     try {
-      for (const found of rule.check(context)) hints.push(shift({ rule: rule.id, title: rule.title, kind: rule.kind, ...found }, statement.start));
+      for (const found of rule.check(context))
+        hints.push(shift({ rule: rule.id, title: rule.title, kind: rule.kind, ...found }, statement.start));
     } catch {
       failedRules.push(rule.id); // never let one rule's bug take the others (or the editor) down
     }

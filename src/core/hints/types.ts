@@ -1,5 +1,4 @@
 import { SchemaInfo } from '../db/schema';
-import { Node } from '../sql/ast';
 import { Token } from '../sql/lexer';
 
 /** A source range: character offsets into the text the statement came from (end exclusive). */
@@ -44,8 +43,6 @@ export interface StatementContext {
   /** Where the statement starts in the document: rule ranges are relative to `text` and shifted by this. */
   offset: number;
   tokens: Token[]; // significant tokens, offsets relative to `text`
-  /** node-sql-parser's tree, when it can read the statement. */
-  ast?: Node;
   /** The attached database's schema, when there is one (rules that need column facts stay silent without). */
   schema?: SchemaInfo;
 }

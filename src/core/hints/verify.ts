@@ -1,6 +1,7 @@
 import { sameResultSet } from '../metrics/executionMatch';
 import { rowKey } from '../results/valueKey';
-import { ReadOnlyDatabase, Row } from '../db/database';
+import { Row } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
 import { readQuery, runnableBody } from '../db/readQuery';
 import { DEFAULT_FAST_TIMING, fullRatioByScale, measureFast } from '../timing/fast';
 import { TimingResult } from '../timing/types';
@@ -58,42 +59,85 @@ export interface VerifyLimits {
   schemaFile?: string;
 }
 
-export async function verifyHint(db: ReadOnlyDatabase, original: string, hint: Hint, limits: VerifyLimits): Promise<Verdict> {
+export async function verifyHint(db: DatabaseConnection, original: string, hint: Hint, limits: VerifyLimits): Promise<Verdict> {
   if (!hint.rewrite) return { status: 'failed', message: 'no rewrite to verify' };
-  const before = await readQuery(db, original, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
+  const before = await readQuery(db, original, {
+    deadline: performance.now() + limits.timeoutMs,
+    budgetMs: limits.timeoutMs,
+    maxRows: limits.maxRows,
+  });
   if (before.status !== 'ok') return { status: 'failed', message: `the original does not run: ${before.message}` };
   const forms = hint.alternatives?.length ? hint.alternatives : [hint.rewrite];
   const verdicts: Verdict[] = [];
   for (const form of forms) verdicts.push({ ...(await verifyRewrite(db, original, before.rows, hint, form, limits)), rewrite: form });
   if (verdicts.length === 1) return verdicts[0];
-  const rank = (v: Verdict) => (v.status === 'faster' ? 3 : v.sameSet && v.speedup ? 2 : v.status === 'changes-results' ? 1 : 0) * 1e6 + (v.speedup?.ratio ?? 0);
+  const rank = (v: Verdict) =>
+    (v.status === 'faster' ? 3 : v.sameSet && v.speedup ? 2 : v.status === 'changes-results' ? 1 : 0) * 1e6 + (v.speedup?.ratio ?? 0);
   const best = verdicts.reduce((a, b) => (rank(b) > rank(a) ? b : a));
   const others = verdicts.filter((v) => v !== best).map((v) => `${v.rewrite!.text}: ${v.message}`);
   return { ...best, message: `${best.rewrite!.text}: ${best.message}${others.length ? `; also tried ${others.join('; ')}` : ''}` };
 }
 
-async function verifyRewrite(db: ReadOnlyDatabase, original: string, beforeRows: Row[], hint: Hint, rewrite: Rewrite, limits: VerifyLimits): Promise<Verdict> {
-  const after = await readQuery(db, rewrite.statement, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
+async function verifyRewrite(
+  db: DatabaseConnection,
+  original: string,
+  beforeRows: Row[],
+  hint: Hint,
+  rewrite: Rewrite,
+  limits: VerifyLimits,
+): Promise<Verdict> {
+  const after = await readQuery(db, rewrite.statement, {
+    deadline: performance.now() + limits.timeoutMs,
+    budgetMs: limits.timeoutMs,
+    maxRows: limits.maxRows,
+  });
   if (after.status !== 'ok') return { status: 'failed', message: `the rewrite does not run: ${after.message}` };
   const set = sameResultSet(after.rows, beforeRows);
   const bagEqual = sameBag(after.rows, beforeRows);
   if (hint.kind === 'correctness') {
     // A correctness hint's rewrite is meant to differ exactly when the hazard is real.
     return set
-      ? { status: 'no-difference', sameSet: set, sameBag: bagEqual, message: 'same rows on this data: the hazard does not bite here, but would with other data' }
-      : { status: 'changes-results', sameSet: false, sameBag: false, message: `confirmed on this data: the original returns ${beforeRows.length} rows, the rewrite ${after.rows.length}` };
+      ? {
+          status: 'no-difference',
+          sameSet: set,
+          sameBag: bagEqual,
+          message: 'same rows on this data: the hazard does not bite here, but would with other data',
+        }
+      : {
+          status: 'changes-results',
+          sameSet: false,
+          sameBag: false,
+          message: `confirmed on this data: the original returns ${beforeRows.length} rows, the rewrite ${after.rows.length}`,
+        };
   }
   if (!set) {
-    return { status: 'changes-results', sameSet: false, sameBag: false, message: `the rewrite returns other rows (${after.rows.length} vs ${beforeRows.length}): not offered as a fix` };
+    return {
+      status: 'changes-results',
+      sameSet: false,
+      sameBag: false,
+      message: `the rewrite returns other rows (${after.rows.length} vs ${beforeRows.length}): not offered as a fix`,
+    };
   }
   const a = runnableBody(original);
   const b = runnableBody(rewrite.statement);
-  if ('status' in a || 'status' in b) return { status: 'failed', sameSet: set, sameBag: bagEqual, message: 'cannot time a refused statement' };
+  if ('status' in a || 'status' in b)
+    return { status: 'failed', sameSet: set, sameBag: bagEqual, message: 'cannot time a refused statement' };
   // Full execution is what a person waits for; the ratio is t_original / t_rewrite (above 1: the rewrite is faster).
-  const timing = { ...DEFAULT_FAST_TIMING, quantities: ['full' as const], settle: { ratioOf: ['full' as const], bucketOf: [] }, timeoutMs: limits.timeoutMs };
+  const timing = {
+    ...DEFAULT_FAST_TIMING,
+    quantities: ['full' as const],
+    settle: { ratioOf: ['full' as const], bucketOf: [] },
+    timeoutMs: limits.timeoutMs,
+  };
   const speedup = (await measureFast(db.path, a.body, b.body, timing)).full!;
   const rows = bagEqual ? 'same rows' : 'same set of rows (duplicates differ)';
-  const verdict: Verdict = { status: speedVerdict(speedup), sameSet: set, sameBag: bagEqual, speedup, message: `${rows}; ${describeSpeed(speedup)}` };
+  const verdict: Verdict = {
+    status: speedVerdict(speedup),
+    sameSet: set,
+    sameBag: bagEqual,
+    speedup,
+    message: `${rows}; ${describeSpeed(speedup)}`,
+  };
   if (limits.scales?.length) {
     // How the gain grows with the data: the same pair on scaled copies (a trend, fewer blocks than the verdict).
     const byScale = await fullRatioByScale(db.path, a.body, b.body, limits.scales, { ...timing, schemaFile: limits.schemaFile });

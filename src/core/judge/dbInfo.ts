@@ -1,9 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { ReadOnlyDatabase, SqlValue } from '../db/database';
+import { SqlValue } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
 import { quoteIdentifier, quoteSqlString, readSchema, SchemaInfo, TableInfo } from '../db/schema';
-import { mentionedTables } from '../plan/aliases';
 import { identifierName, significantTokens } from '../sql/lexer';
+import { tablesRead } from '../sql/scope';
 
 /** Distinct non-NULL values shown per column, read from the first rows of its table (bounded work). */
 const SAMPLE_VALUES = 3;
@@ -36,13 +37,13 @@ export class DatabaseFacts {
     readonly dbPath: string,
   ) {}
 
-  schemaOf(db: ReadOnlyDatabase): Promise<SchemaInfo> {
+  schemaOf(db: DatabaseConnection): Promise<SchemaInfo> {
     this.schema ??= readSchema(db);
     return this.schema;
   }
 
   /** The lines that describe one table (cached). */
-  table(db: ReadOnlyDatabase, table: TableInfo): Promise<string> {
+  table(db: DatabaseConnection, table: TableInfo): Promise<string> {
     const key = table.name.toLowerCase();
     let text = this.tableText.get(key);
     if (!text) {
@@ -76,7 +77,7 @@ function sample(value: SqlValue): string {
   return `'${line.length > LONGEST_SAMPLE ? `${line.slice(0, LONGEST_SAMPLE - 1)}…` : line}'`;
 }
 
-async function describeTable(db: ReadOnlyDatabase, table: TableInfo, descriptions: Map<string, ColumnDescription>): Promise<string> {
+async function describeTable(db: DatabaseConnection, table: TableInfo, descriptions: Map<string, ColumnDescription>): Promise<string> {
   const name = quoteSqlString(table.name);
   const keys = (await db.all(`SELECT "from" AS col, "table" AS tbl, "to" AS dest FROM pragma_foreign_key_list(${name})`)).map(
     (k): ForeignKey => ({ column: String(k.col), table: String(k.tbl), to: k.dest === null ? null : String(k.dest) }),
@@ -179,12 +180,12 @@ export function readDescriptions(databaseFolder: string, table: string): Map<str
 }
 
 /**
- * The tables a statement names: those read after FROM or JOIN (the engine's mentionedTables, so a table named
+ * The tables a statement names: those its FROM clauses read (sql/scope's tablesRead, so a table named
  * `order` is not matched by ORDER BY as ROSE's substring test matches it), or, where none is found (SQL the
  * scan cannot follow), every identifier that is a table name.
  */
 export function tablesNamed(sql: string, tableNames: readonly string[]): string[] {
-  const found = new Map(mentionedTables(sql, tableNames));
+  const found = tablesRead(sql, tableNames);
   if (found.size === 0) {
     const byLower = new Map(tableNames.map((t) => [t.toLowerCase(), t]));
     for (const token of significantTokens(sql)) {
@@ -201,7 +202,7 @@ export function tablesNamed(sql: string, tableNames: readonly string[]): string[
  * the same from run to run), each with its row count and its columns: type, primary and foreign keys, a few
  * sample values, and BIRD's descriptions where present.
  */
-export async function describeDatabase(db: ReadOnlyDatabase, facts: DatabaseFacts, sqls: readonly string[]): Promise<string> {
+export async function describeDatabase(db: DatabaseConnection, facts: DatabaseFacts, sqls: readonly string[]): Promise<string> {
   const schema = await facts.schemaOf(db);
   const names = [...schema.tables.values()].map((t) => t.name);
   const named = new Map<string, TableInfo>();

@@ -1,11 +1,13 @@
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
 import { runnableBody } from '../db/readQuery';
 import { quoteIdentifier, SchemaInfo, TableInfo } from '../db/schema';
-import { ScratchDatabase } from '../db/scratch';
-import { fromTables, isLiteral, Node, parseSql, selectsOf, walkAst } from '../sql/ast';
+import { WritableDatabase } from '../db/sqlite/writableDatabase';
+import { isLiteral, Node, parseSql, selectsOf, walkAst } from '../sql/ast';
+import { significantTokens } from '../sql/lexer';
+import { cteNames, FromItem, fromItemsOfSelect, resolveColumnIn } from '../sql/scope';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { TimingResult } from '../timing/types';
-import { ExplainedPlan, explainRows, walkPlan } from './explain';
+import { ExplainedPlan, explainTree, walkPlan } from './explain';
 
 export interface IndexCandidate {
   table: string;
@@ -42,20 +44,12 @@ interface ColumnUse {
 
 const RANGE_OPERATORS = new Set(['>', '<', '>=', '<=', 'BETWEEN', 'NOT BETWEEN']);
 
-/** Which table a column reference reads, with the SELECT's FROM list and the schema. */
-function resolveColumn(ref: Node, select: Node, schema: SchemaInfo): { table: TableInfo; column: string } | undefined {
+/** Which table a column reference of node-sql-parser's tree reads, among its SELECT's FROM items. */
+function resolveColumn(ref: Node, items: readonly FromItem[], schema: SchemaInfo, ctes: ReadonlySet<string>): { table: TableInfo; column: string } | undefined {
   const column = String(ref.column?.expr?.value ?? ref.column ?? '');
   if (!column) return undefined;
-  const from = fromTables(select);
-  const candidates = ref.table
-    ? from.filter((f) => (f.alias ?? f.table).toLowerCase() === String(ref.table).toLowerCase() || f.table.toLowerCase() === String(ref.table).toLowerCase())
-    : from;
-  for (const f of candidates) {
-    const table = schema.tables.get(f.table.toLowerCase());
-    const match = table?.columns.find((c) => c.name.toLowerCase() === column.toLowerCase());
-    if (table && match) return { table, column: match.name };
-  }
-  return undefined;
+  const resolved = resolveColumnIn(schema, [items], ref.table ? String(ref.table) : undefined, column, ctes);
+  return resolved && { table: resolved.table, column: resolved.column.name };
 }
 
 function usageFor(map: Map<string, ColumnUse>, table: TableInfo): ColumnUse {
@@ -68,11 +62,12 @@ function usageFor(map: Map<string, ColumnUse>, table: TableInfo): ColumnUse {
 }
 
 /** How each table's columns are used by WHERE, JOIN ... ON, ORDER BY and GROUP BY, over every SELECT. */
-function columnUses(ast: Node, schema: SchemaInfo): Map<string, ColumnUse> {
+function columnUses(ast: Node, schema: SchemaInfo, ctes: ReadonlySet<string>): Map<string, ColumnUse> {
   const uses = new Map<string, ColumnUse>();
   for (const select of selectsOf(ast)) {
+    const items = fromItemsOfSelect(select);
     const note = (ref: Node, kind: keyof ColumnUse) => {
-      const resolved = resolveColumn(ref, select, schema);
+      const resolved = resolveColumn(ref, items, schema, ctes);
       if (resolved) usageFor(uses, resolved.table)[kind].add(resolved.column);
     };
     const conditions = [select.where, ...(Array.isArray(select.from) ? select.from.map((f: Node) => f.on) : [])];
@@ -125,7 +120,7 @@ export function proposeIndexes(sql: string, schema: SchemaInfo): IndexCandidate[
     seen.add(key);
     proposals.push(candidate(table, columns, reason));
   };
-  for (const [tableName, use] of columnUses(parsed.ast as Node, schema)) {
+  for (const [tableName, use] of columnUses(parsed.ast as Node, schema, cteNames(significantTokens(sql)))) {
     const table = schema.tables.get(tableName.toLowerCase())!;
     const equality = [...use.equality].slice(0, 3);
     const tail = [...use.range][0] ?? [...use.order].find((c) => !equality.includes(c));
@@ -139,8 +134,8 @@ export function proposeIndexes(sql: string, schema: SchemaInfo): IndexCandidate[
 }
 
 /** A schema-only in-memory copy: same tables, indexes and statistics, no rows. */
-async function schemaCopy(db: ReadOnlyDatabase, schema: SchemaInfo): Promise<ScratchDatabase> {
-  const scratch = await ScratchDatabase.inMemory();
+async function schemaCopy(db: DatabaseConnection, schema: SchemaInfo): Promise<WritableDatabase> {
+  const scratch = await WritableDatabase.inMemory();
   for (const statement of schema.createStatements) await scratch.exec(statement).catch(() => undefined);
   const hasStats = (await db.all("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'")).length > 0;
   if (hasStats) {
@@ -154,9 +149,8 @@ async function schemaCopy(db: ReadOnlyDatabase, schema: SchemaInfo): Promise<Scr
   return scratch;
 }
 
-async function planOn(scratch: ScratchDatabase, sql: string, body: string, schema: SchemaInfo): Promise<ExplainedPlan> {
-  const rows = await scratch.all(`EXPLAIN QUERY PLAN ${body}`);
-  return explainRows(sql, rows.map((r) => ({ id: Number(r.id), parent: Number(r.parent), detail: String(r.detail) })), schema);
+async function planOn(scratch: WritableDatabase, sql: string, body: string, schema: SchemaInfo): Promise<ExplainedPlan> {
+  return explainTree(sql, await scratch.explainPlan(body), schema);
 }
 
 /**
@@ -164,7 +158,7 @@ async function planOn(scratch: ScratchDatabase, sql: string, body: string, schem
  * With `measure`, times the query with the used indexes on a temporary copy of the database against the
  * original. The original file is never modified.
  */
-export async function adviseIndexes(db: ReadOnlyDatabase, sql: string, schema: SchemaInfo, options: { measure?: boolean; timeoutMs?: number } = {}): Promise<IndexAdvice> {
+export async function adviseIndexes(db: DatabaseConnection, sql: string, schema: SchemaInfo, options: { measure?: boolean; timeoutMs?: number } = {}): Promise<IndexAdvice> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return { sql, verdicts: [], error: runnable.message };
   const proposals = proposeIndexes(runnable.body, schema);
@@ -194,7 +188,7 @@ export async function adviseIndexes(db: ReadOnlyDatabase, sql: string, schema: S
 
 /** t_without / t_with for one index, on a temporary copy of the database that gets the index. */
 async function measureWithIndex(dbPath: string, body: string, index: IndexCandidate, timeoutMs: number): Promise<TimingResult> {
-  const copy = await ScratchDatabase.copyOf(dbPath);
+  const copy = await WritableDatabase.copyOf(dbPath);
   try {
     await copy.exec(index.createSql);
     const timing = await measurePair(freshConnectionTimer(dbPath, body), freshConnectionTimer(copy.path, body), {

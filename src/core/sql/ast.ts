@@ -61,17 +61,6 @@ export function selectsOf(ast: unknown): Node[] {
   return out;
 }
 
-export interface FromTable {
-  table: string;
-  alias?: string;
-}
-
-/** Real tables named in one SELECT's FROM (subqueries in FROM are left out). */
-export function fromTables(select: Node): FromTable[] {
-  const from: Node[] = Array.isArray(select.from) ? select.from : [];
-  return from.filter((f) => typeof f.table === 'string').map((f) => ({ table: f.table as string, alias: f.as ?? undefined }));
-}
-
 /** True for a literal operand (number, string, boolean, NULL, parameter). */
 export function isLiteral(node: Node | undefined): boolean {
   if (!node) return false;

@@ -87,7 +87,6 @@ export function firstStatement(sql: string): SingleStatement {
   return { body: first.text, hasMoreStatements: pythonWouldRejectTail(sql.slice(tailStart)) };
 }
 
-const READ_LEADS = new Set(['SELECT', 'VALUES', 'WITH']);
 const MAIN_STATEMENT_WORDS = new Set(['SELECT', 'VALUES', 'INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
 /**
  * Every statement SQLite knows that is not a read query. Anything else that is no read query either (Markdown

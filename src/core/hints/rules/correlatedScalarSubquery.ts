@@ -1,5 +1,8 @@
-import { clauseEnd, closingParen, conjuncts, definedNames, findClauses, pinSelectStar } from '../clauses';
-import { selfContained, singleCorrelation, tokenRange, wordIs } from '../tokens';
+import { clauseEnd, closingParen, conjuncts, findClauses } from '../../sql/clauses';
+import { wordIs } from '../../sql/keywords';
+import { definedNames } from '../../sql/scope';
+import { selfContained, singleCorrelation } from '../columnReferences';
+import { pinSelectStar, tokenRange } from '../edits';
 import { Hint, HintRule } from '../types';
 
 const AGGREGATES = ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'TOTAL'];
@@ -28,7 +31,16 @@ export const correlatedScalarSubquery: HintRule = {
       if (close < 0 || !wordIs(agg, ...AGGREGATES) || tokens[open + 3]?.text !== '(') continue;
       const aggClose = closingParen(tokens, open + 3);
       const inner = findClauses(tokens, open + 1, close);
-      if (!inner || inner.from !== aggClose + 1 || inner.where === undefined || inner.compound || inner.groupBy !== undefined || inner.limit !== undefined || inner.orderBy !== undefined) continue;
+      if (
+        !inner ||
+        inner.from !== aggClose + 1 ||
+        inner.where === undefined ||
+        inner.compound ||
+        inner.groupBy !== undefined ||
+        inner.limit !== undefined ||
+        inner.orderBy !== undefined
+      )
+        continue;
       const innerNames = definedNames(tokens, inner.from, inner.where);
       const whereEnd = clauseEnd(inner, inner.where, close);
       const conditions = conjuncts(tokens, inner.where + 1, whereEnd);
@@ -41,12 +53,22 @@ export const correlatedScalarSubquery: HintRule = {
       const kept = conditions.filter((c) => c !== correlation!.condition).map((c) => text.slice(tokens[c.first].start, tokens[c.last].end));
       const innerFrom = text.slice(tokens[inner.from].start, tokens[inner.where - 1].end);
       const join = ` LEFT JOIN (SELECT ${correlation.innerSide} AS vl_key, ${aggregate} AS vl_value ${innerFrom}${kept.length ? ` WHERE ${kept.join(' AND ')}` : ''} GROUP BY ${correlation.innerSide}) AS ${alias} ON ${alias}.vl_key = ${correlation.outerSide}`;
-      const value = wordIs(agg, 'COUNT') ? `COALESCE(${alias}.vl_value, 0)` : wordIs(agg, 'TOTAL') ? `COALESCE(${alias}.vl_value, 0.0)` : `${alias}.vl_value`;
+      const value = wordIs(agg, 'COUNT')
+        ? `COALESCE(${alias}.vl_value, 0)`
+        : wordIs(agg, 'TOTAL')
+          ? `COALESCE(${alias}.vl_value, 0.0)`
+          : `${alias}.vl_value`;
       const insertAt = tokens[fromEnd - 1].end;
       const star = pinSelectStar(text, tokens, outer, fromEnd);
       if (star === undefined) continue;
-      const head = star && star.start < tokens[open].start ? text.slice(0, star.start) + star.text + text.slice(star.end, tokens[open].start) : text.slice(0, tokens[open].start);
-      const middle = star && star.start > tokens[close].end ? text.slice(tokens[close].end, star.start) + star.text + text.slice(star.end, insertAt) : text.slice(tokens[close].end, insertAt);
+      const head =
+        star && star.start < tokens[open].start
+          ? text.slice(0, star.start) + star.text + text.slice(star.end, tokens[open].start)
+          : text.slice(0, tokens[open].start);
+      const middle =
+        star && star.start > tokens[close].end
+          ? text.slice(tokens[close].end, star.start) + star.text + text.slice(star.end, insertAt)
+          : text.slice(tokens[close].end, insertAt);
       const statement = head + value + middle + join + text.slice(insertAt);
       hints.push({
         message: `this scalar subquery runs once for every outer row (correlated on ${correlation.outerSide}); aggregating ${aggregate} once per key and joining it avoids the repeats.`,

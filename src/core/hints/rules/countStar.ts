@@ -1,7 +1,9 @@
 import { ColumnInfo, TableInfo } from '../../db/schema';
+import { wordIs } from '../../sql/keywords';
 import { Token } from '../../sql/lexer';
-import { findClauses, joinedItems, outerJoinNullable, selectScope } from '../clauses';
-import { columnRefAt, mayBeNull, neverNull, replaceRange, resolveColumn, tokenRange, wordIs } from '../tokens';
+import { cteNames, itemName, itemTable, outerJoinNullable, scopeItems, selectScope } from '../../sql/scope';
+import { columnRefAt, mayBeNull, neverNull, resolveColumn } from '../columnReferences';
+import { replaceRange, tokenRange } from '../edits';
 import { Hint, HintRule, Range, Rewrite, StatementContext } from '../types';
 
 /** An identifier as SQL text: bare when it is a plain word, double-quoted otherwise. */
@@ -24,18 +26,14 @@ function keyColumn(table: TableInfo): ColumnInfo | undefined {
 function countableKey(context: StatementContext, i: number): { qualifier: string; table: TableInfo; column: ColumnInfo } | undefined {
   const { tokens, schema } = context;
   if (!schema) return undefined;
-  const scope = selectScope(tokens, i);
-  const clauses = findClauses(tokens, scope.start, scope.end);
-  if (!clauses || clauses.from === undefined || clauses.from > scope.end) return undefined;
-  const fromEnd = [clauses.where, clauses.groupBy, clauses.having, clauses.orderBy, clauses.limit].find((k) => k !== undefined && k > clauses.from! && k < scope.end) ?? scope.end;
   const nullable = outerJoinNullable(tokens);
-  for (const item of joinedItems(tokens, clauses.from, fromEnd)) {
-    if (!item.table || item.nullable) continue;
-    const name = item.alias ?? item.table;
-    if (nullable.names.has(name.toLowerCase())) continue;
-    const table = schema.tables.get(item.table.toLowerCase());
-    const column = table && keyColumn(table);
-    if (table && column) return { qualifier: name, table, column };
+  const ctes = cteNames(tokens);
+  for (const item of scopeItems(tokens, selectScope(tokens, i))) {
+    const table = itemTable(schema, item, ctes);
+    const name = itemName(item);
+    if (!table || !name || item.nullable || nullable.names.has(name.toLowerCase())) continue;
+    const column = keyColumn(table);
+    if (column) return { qualifier: name, table, column };
   }
   return undefined;
 }
@@ -83,7 +81,9 @@ export const countStar: HintRule = {
       const alternatives = [form(text, range, 'COUNT(*)')];
       const key = keyColumn(resolved.table);
       if (key && key.name.toLowerCase() !== resolved.column.name.toLowerCase()) {
-        alternatives.push(form(text, range, `COUNT(${ref.qualifier !== undefined ? `${tokens[ref.first].text}.` : ''}${sqlName(key.name)})`));
+        alternatives.push(
+          form(text, range, `COUNT(${ref.qualifier !== undefined ? `${tokens[ref.first].text}.` : ''}${sqlName(key.name)})`),
+        );
       }
       hints.push({
         message: `${resolved.table.name}.${resolved.column.name} is never NULL here, so ${text.slice(range.start, range.end)} counts every row, as ${alternatives.map((a) => a.text).join(' and ')} ${alternatives.length > 1 ? 'do' : 'does'}. ${MEASURE}`,

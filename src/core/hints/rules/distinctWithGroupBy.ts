@@ -1,5 +1,5 @@
-import { findClauses } from '../clauses';
-import { tokenRange } from '../tokens';
+import { findClauses } from '../../sql/clauses';
+import { tokenRange } from '../edits';
 import { HintRule } from '../types';
 
 /** Comma-separated items between token indexes (exclusive end), split at depth 0, as lower-case text. */
@@ -10,7 +10,13 @@ function items(text: string, tokens: readonly { text: string; start: number; end
   for (let i = from; i <= to; i++) {
     const t = tokens[i];
     if (i === to || (t.text === ',' && depth === 0)) {
-      if (i > start) out.push(text.slice(tokens[start].start, tokens[i - 1].end).replace(/\s+/g, '').toLowerCase());
+      if (i > start)
+        out.push(
+          text
+            .slice(tokens[start].start, tokens[i - 1].end)
+            .replace(/\s+/g, '')
+            .toLowerCase(),
+        );
       start = i + 1;
       continue;
     }
@@ -27,7 +33,8 @@ export const distinctWithGroupBy: HintRule = {
   kind: 'speed',
   check({ tokens, text }) {
     const clauses = findClauses(tokens);
-    if (!clauses || clauses.distinct === undefined || clauses.groupBy === undefined || clauses.from === undefined || clauses.compound) return [];
+    if (!clauses || clauses.distinct === undefined || clauses.groupBy === undefined || clauses.from === undefined || clauses.compound)
+      return [];
     const groupEnd = [clauses.having, clauses.orderBy, clauses.limit].find((i) => i !== undefined && i > clauses.groupBy!) ?? tokens.length;
     const selected = items(text, tokens, clauses.distinct + 1, clauses.from);
     const grouped = items(text, tokens, clauses.groupBy + 2, groupEnd);
@@ -38,7 +45,8 @@ export const distinctWithGroupBy: HintRule = {
     const statement = text.slice(0, range.start) + text.slice(tokens[clauses.distinct + 1].start);
     return [
       {
-        message: 'every GROUP BY column is selected, so each group is already one distinct row: DISTINCT only adds a second de-duplication pass.',
+        message:
+          'every GROUP BY column is selected, so each group is already one distinct row: DISTINCT only adds a second de-duplication pass.',
         range,
         rewrite: { range: { start: range.start, end: tokens[clauses.distinct + 1].start }, text: '', statement },
       },

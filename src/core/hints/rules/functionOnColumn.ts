@@ -1,6 +1,7 @@
-import { ColumnRef, columnRefAt, isLiteralToken, replaceRange, resolveColumn, tokenRange, wordIs } from '../tokens';
+import { wordIs } from '../../sql/keywords';
+import { ColumnRef, columnRefAt, isLiteralToken, resolveColumn } from '../columnReferences';
+import { replaceRange, tokenRange } from '../edits';
 import { Hint, HintRule, StatementContext } from '../types';
-
 
 /** The smallest string above every string that starts with `prefix` (increment its last character). */
 export function prefixUpperBound(prefix: string): string {
@@ -15,7 +16,9 @@ function indexNote(context: StatementContext, ref: ColumnRef): string {
   const resolved = resolveColumn(context, ref);
   if (!resolved) return '';
   const indexed = resolved.table.indexes.some((i) => i.columns[0]?.toLowerCase() === resolved.column.name.toLowerCase());
-  return indexed ? ` (${resolved.table.name} has an index on ${resolved.column.name})` : ` (there is no index on ${resolved.table.name}.${resolved.column.name} yet: \`ves-lens indexes\` checks whether one would help)`;
+  return indexed
+    ? ` (${resolved.table.name} has an index on ${resolved.column.name})`
+    : ` (there is no index on ${resolved.table.name}.${resolved.column.name} yet: \`ves-lens indexes\` checks whether one would help)`;
 }
 
 /**
@@ -34,7 +37,7 @@ export const functionOnColumn: HintRule = {
       if (tokens[i + 1]?.text !== '(') continue;
       let ref: ColumnRef | undefined;
       let prefix: string | undefined;
-      let close = -1;
+      let close: number;
       if (wordIs(tokens[i], 'STRFTIME') && tokens[i + 2].kind === 'string' && tokens[i + 3]?.text === ',') {
         // STRFTIME('%Y' | '%Y-%m' | '%Y-%m-%d', col) = 'literal of the same shape'
         const format = stringValue(tokens[i + 2].text);
@@ -48,21 +51,41 @@ export const functionOnColumn: HintRule = {
       } else if (wordIs(tokens[i], 'SUBSTR', 'SUBSTRING')) {
         // SUBSTR(col, 1, n) = 'literal of length n'
         ref = columnRefAt(tokens, i + 2, text);
-        if (!ref || tokens[ref.last + 1]?.text !== ',' || tokens[ref.last + 2]?.text !== '1' || tokens[ref.last + 3]?.text !== ',') continue;
+        if (!ref || tokens[ref.last + 1]?.text !== ',' || tokens[ref.last + 2]?.text !== '1' || tokens[ref.last + 3]?.text !== ',')
+          continue;
         const length = Number(tokens[ref.last + 4]?.text);
         close = ref.last + 5;
         const literal = tokens[close + 2];
-        if (tokens[close]?.text !== ')' || tokens[close + 1]?.text !== '=' || literal?.kind !== 'string' || stringValue(literal.text).length !== length || length < 1) continue;
+        if (
+          tokens[close]?.text !== ')' ||
+          tokens[close + 1]?.text !== '=' ||
+          literal?.kind !== 'string' ||
+          stringValue(literal.text).length !== length ||
+          length < 1
+        )
+          continue;
         prefix = stringValue(literal.text);
       } else if (wordIs(tokens[i], 'CAST')) {
         // CAST(col AS REAL) <op> number, on a column declared numeric
         ref = columnRefAt(tokens, i + 2, text);
-        if (!ref || !wordIs(tokens[ref.last + 1], 'AS') || !wordIs(tokens[ref.last + 2], 'REAL', 'FLOAT', 'DOUBLE', 'NUMERIC') || tokens[ref.last + 3]?.text !== ')') continue;
+        if (
+          !ref ||
+          !wordIs(tokens[ref.last + 1], 'AS') ||
+          !wordIs(tokens[ref.last + 2], 'REAL', 'FLOAT', 'DOUBLE', 'NUMERIC') ||
+          tokens[ref.last + 3]?.text !== ')'
+        )
+          continue;
         close = ref.last + 3;
         const op = tokens[close + 1]?.text;
         const value = tokens[close + 2];
         const resolved = resolveColumn(context, ref);
-        if (!['=', '<', '>', '<=', '>=', '<>', '!='].includes(op ?? '') || value?.kind !== 'number' || !resolved || !NUMERIC_TYPES.test(resolved.column.type)) continue;
+        if (
+          !['=', '<', '>', '<=', '>=', '<>', '!='].includes(op ?? '') ||
+          value?.kind !== 'number' ||
+          !resolved ||
+          !NUMERIC_TYPES.test(resolved.column.type)
+        )
+          continue;
         const range = tokenRange(tokens, i, close);
         hints.push({
           message: `${resolved.column.name} is declared ${resolved.column.type}, so the CAST changes nothing in this comparison but hides the column from any index${indexNote(context, ref)}.`,
@@ -80,7 +103,8 @@ export const functionOnColumn: HintRule = {
       hints.push({
         message: `${text.slice(tokens[i].start, tokens[close].end)} hides ${ref.text} from any index; a range on the column itself selects the same text values${indexNote(context, ref)}.`,
         range,
-        caveat: 'Equivalent for values stored as text that start with the date or prefix; values in other date formats (Julian days, Unix times) are not matched by the range.',
+        caveat:
+          'Equivalent for values stored as text that start with the date or prefix; values in other date formats (Julian days, Unix times) are not matched by the range.',
         rewrite: { range, text: replacement, statement: replaceRange(text, range, replacement) },
       });
     }

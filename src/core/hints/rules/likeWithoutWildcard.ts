@@ -1,4 +1,5 @@
-import { replaceRange, tokenRange, wordIs } from '../tokens';
+import { wordIs } from '../../sql/keywords';
+import { replaceRange, tokenRange } from '../edits';
 import { HintRule } from '../types';
 
 /** VL006: LIKE 'text' with no % or _ is an equality test, but LIKE cannot use an ordinary index and = can. */

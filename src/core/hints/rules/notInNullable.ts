@@ -1,5 +1,7 @@
-import { closingParen, findClauses } from '../clauses';
-import { columnRefAt, mayBeNull, neverNull, replaceRange, resolveColumn, tokenRange, wordIs } from '../tokens';
+import { closingParen, findClauses } from '../../sql/clauses';
+import { wordIs } from '../../sql/keywords';
+import { columnRefAt, mayBeNull, neverNull, resolveColumn } from '../columnReferences';
+import { replaceRange, tokenRange } from '../edits';
 import { HintRule } from '../types';
 
 /**
@@ -14,7 +16,8 @@ export const notInNullable: HintRule = {
     const { tokens, text } = context;
     const hints = [];
     for (let i = 0; i + 3 < tokens.length; i++) {
-      if (!wordIs(tokens[i], 'NOT') || !wordIs(tokens[i + 1], 'IN') || tokens[i + 2].text !== '(' || !wordIs(tokens[i + 3], 'SELECT')) continue;
+      if (!wordIs(tokens[i], 'NOT') || !wordIs(tokens[i + 1], 'IN') || tokens[i + 2].text !== '(' || !wordIs(tokens[i + 3], 'SELECT'))
+        continue;
       const close = closingParen(tokens, i + 2);
       const inner = close > 0 ? findClauses(tokens, i + 3, close) : undefined;
       if (!inner || inner.from === undefined || inner.compound) continue;
@@ -22,8 +25,8 @@ export const notInNullable: HintRule = {
       const first = wordIs(tokens[inner.select + 1], 'DISTINCT', 'ALL') ? inner.select + 2 : inner.select + 1;
       const ref = columnRefAt(tokens, first, text);
       if (!ref || ref.last + 1 !== inner.from) continue;
-      // Resolved among the subquery's own tables (an unqualified column is the one of them that has it).
-      const resolved = resolveColumn({ ...context, text: text.slice(tokens[i + 3].start, tokens[close - 1].end) }, ref);
+      // Resolved in the subquery's scope (an unqualified column is the one of its tables that has it).
+      const resolved = resolveColumn(context, ref);
       if (!resolved || !mayBeNull(tokens.slice(i + 3, close), ref, resolved)) continue;
       // Insert `ref IS NOT NULL` into the subquery's WHERE (or add one) so NULLs no longer poison NOT IN.
       const end = [inner.groupBy, inner.having, inner.orderBy, inner.limit].find((k) => k !== undefined) ?? close;

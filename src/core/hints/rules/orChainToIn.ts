@@ -1,4 +1,6 @@
-import { columnRefAt, isLiteralToken, replaceRange, tokenRange, wordIs } from '../tokens';
+import { wordIs } from '../../sql/keywords';
+import { columnRefAt, isLiteralToken } from '../columnReferences';
+import { replaceRange, tokenRange } from '../edits';
 import { HintRule } from '../types';
 
 const BOUNDARY_BEFORE = ['WHERE', 'ON', 'HAVING', 'WHEN'];
@@ -36,7 +38,10 @@ export const orChainToIn: HintRule = {
       }
       const last = j - 1;
       const after = tokens[j];
-      const closes = before.text === '(' ? after?.text === ')' : after === undefined || after.text === ')' || BOUNDARY_AFTER.some((w) => wordIs(after, w));
+      const closes =
+        before.text === '('
+          ? after?.text === ')'
+          : after === undefined || after.text === ')' || BOUNDARY_AFTER.some((w) => wordIs(after, w));
       if (values.length < 2 || !closes || wordIs(tokens[last], 'OR')) continue;
       const range = tokenRange(tokens, i, last);
       const replacement = `${columnText} IN (${values.join(', ')})`;

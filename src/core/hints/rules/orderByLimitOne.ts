@@ -1,5 +1,6 @@
-import { findClauses } from '../clauses';
-import { tokenRange, wordIs } from '../tokens';
+import { findClauses } from '../../sql/clauses';
+import { wordIs } from '../../sql/keywords';
+import { tokenRange } from '../edits';
 import { HintRule } from '../types';
 
 /**

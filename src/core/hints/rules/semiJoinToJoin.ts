@@ -1,13 +1,24 @@
+import { clauseEnd, Clauses, closingParen, conjuncts, findClauses } from '../../sql/clauses';
+import { wordIs } from '../../sql/keywords';
 import { Token } from '../../sql/lexer';
-import { clauseEnd, Clauses, closingParen, conjuncts, definedNames, findClauses, pinSelectStar, withoutCondition } from '../clauses';
-import { columnRefAt, selfContained, singleCorrelation, tokenRange, wordIs } from '../tokens';
+import { definedNames } from '../../sql/scope';
+import { columnRefAt, selfContained, singleCorrelation } from '../columnReferences';
+import { pinSelectStar, tokenRange, withoutCondition } from '../edits';
 import { Hint, HintRule } from '../types';
 
 /** Builds the statement with one WHERE condition removed, a join added after the FROM clause, and `*` pinned. */
-function rewriteWithJoin(text: string, tokens: readonly Token[], outer: Clauses, where: number, whereEnd: number, condition: { first: number; last: number }, join: string): string | undefined {
+function rewriteWithJoin(
+  text: string,
+  tokens: readonly Token[],
+  outer: Clauses,
+  where: number,
+  whereEnd: number,
+  condition: { first: number; last: number },
+  join: string,
+): string | undefined {
   const star = pinSelectStar(text, tokens, outer, where);
   if (star === undefined) return undefined;
-  const removed = withoutCondition(text, tokens, where, whereEnd, condition.first, condition.last);
+  const removed = withoutCondition(tokens, where, whereEnd, condition.first, condition.last);
   const fromEnd = tokens[where - 1].end;
   const head = star ? text.slice(0, star.start) + star.text + text.slice(star.end, fromEnd) : text.slice(0, fromEnd);
   return (head + join + text.slice(fromEnd, removed.start) + text.slice(removed.end)).trimEnd();
@@ -37,7 +48,13 @@ export const semiJoinToJoin: HintRule = {
       const alias = `vl_semi${n + 1}`;
       // x IN (SELECT item FROM ... [WHERE ...])
       const ref = columnRefAt(tokens, first, text);
-      if (ref && wordIs(tokens[ref.last + 1], 'IN') && tokens[ref.last + 2]?.text === '(' && wordIs(tokens[ref.last + 3], 'SELECT') && closingParen(tokens, ref.last + 2) === last) {
+      if (
+        ref &&
+        wordIs(tokens[ref.last + 1], 'IN') &&
+        tokens[ref.last + 2]?.text === '(' &&
+        wordIs(tokens[ref.last + 3], 'SELECT') &&
+        closingParen(tokens, ref.last + 2) === last
+      ) {
         const inner = findClauses(tokens, ref.last + 3, last);
         if (!inner || inner.from === undefined || inner.compound || inner.limit !== undefined || inner.groupBy !== undefined) return;
         const itemStart = inner.distinct !== undefined ? inner.distinct + 1 : inner.select + 1;
@@ -57,16 +74,32 @@ export const semiJoinToJoin: HintRule = {
         return;
       }
       // EXISTS (SELECT ... FROM inner WHERE inner.k = outer.x [AND inner-only conditions])
-      if (!wordIs(tokens[first], 'EXISTS') || tokens[first + 1]?.text !== '(' || closingParen(tokens, first + 1) !== last || wordIs(tokens[first - 1], 'NOT')) return;
+      if (
+        !wordIs(tokens[first], 'EXISTS') ||
+        tokens[first + 1]?.text !== '(' ||
+        closingParen(tokens, first + 1) !== last ||
+        wordIs(tokens[first - 1], 'NOT')
+      )
+        return;
       const inner = findClauses(tokens, first + 2, last);
-      if (!inner || inner.from === undefined || inner.where === undefined || inner.compound || inner.groupBy !== undefined || inner.limit !== undefined) return;
+      if (
+        !inner ||
+        inner.from === undefined ||
+        inner.where === undefined ||
+        inner.compound ||
+        inner.groupBy !== undefined ||
+        inner.limit !== undefined
+      )
+        return;
       const innerWhereEnd = clauseEnd(inner, inner.where, last);
       const innerNames = definedNames(tokens, inner.from, inner.where);
       const innerConditions = conjuncts(tokens, inner.where + 1, innerWhereEnd);
       if (!innerConditions) return;
       const correlation = singleCorrelation(context, innerConditions, outerNames, innerNames);
       if (!correlation || !selfContained(context, first + 2, last - 1, innerNames, [correlation.condition])) return;
-      const kept = innerConditions.filter((c) => c !== correlation.condition).map((c) => text.slice(tokens[c.first].start, tokens[c.last].end));
+      const kept = innerConditions
+        .filter((c) => c !== correlation.condition)
+        .map((c) => text.slice(tokens[c.first].start, tokens[c.last].end));
       const innerFrom = text.slice(tokens[inner.from].start, tokens[inner.where - 1].end);
       const tail = innerWhereEnd < last ? ` ${text.slice(tokens[innerWhereEnd].start, tokens[last - 1].end)}` : '';
       const join = ` INNER JOIN (SELECT DISTINCT ${correlation.innerSide} AS vl_key ${innerFrom}${kept.length ? ` WHERE ${kept.join(' AND ')}` : ''}${tail}) AS ${alias} ON ${alias}.vl_key = ${correlation.outerSide}`;

@@ -1,19 +1,10 @@
 import { ColumnInfo, TableInfo } from '../db/schema';
-import { resolveColumnIn, tableAliases } from '../plan/aliases';
-import { outerJoinNullable } from './clauses';
+import { isKeyword, isName, wordIs } from '../sql/keywords';
 import { identifierName, Token } from '../sql/lexer';
-import { Range, StatementContext } from './types';
+import { outerJoinNullable, ResolvedColumn, resolveColumnAt, tableAliases } from '../sql/scope';
+import { StatementContext } from './types';
 
-/** SQL keywords that are never a column name in the patterns the rules look for. */
-const KEYWORDS = new Set(
-  ('SELECT FROM WHERE AND OR NOT IN IS NULL LIKE GLOB BETWEEN EXISTS CASE WHEN THEN ELSE END AS ON JOIN INNER LEFT ' +
-    'RIGHT OUTER CROSS NATURAL GROUP ORDER BY HAVING LIMIT OFFSET UNION ALL EXCEPT INTERSECT DISTINCT ASC DESC ' +
-    'CAST WITH VALUES COLLATE ESCAPE USING TRUE FALSE CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP').split(' '),
-);
-
-export const isKeyword = (token: Token | undefined) => token?.kind === 'word' && KEYWORDS.has(token.text.toUpperCase());
-export const wordIs = (token: Token | undefined, ...words: string[]) => token?.kind === 'word' && words.includes(token.text.toUpperCase());
-
+/** A column reference as written in a statement's tokens. */
 export interface ColumnRef {
   /** Token indexes of the reference, inclusive. */
   first: number;
@@ -23,14 +14,13 @@ export interface ColumnRef {
   text: string;
 }
 
-
 /** A column reference (`col`, `t.col`, `"t"."col"`) starting at token `i`, if there is one. */
 export function columnRefAt(tokens: readonly Token[], i: number, text: string): ColumnRef | undefined {
   const a = tokens[i];
-  if (!a || (a.kind !== 'word' && a.kind !== 'quoted') || isKeyword(a)) return undefined;
+  if (!isName(a) || isKeyword(a)) return undefined;
   if (tokens[i + 1]?.text === '(') return undefined; // a function call
   const b = tokens[i + 2];
-  if (tokens[i + 1]?.text === '.' && b && (b.kind === 'word' || b.kind === 'quoted')) {
+  if (tokens[i + 1]?.text === '.' && isName(b)) {
     return { first: i, last: i + 2, qualifier: identifierName(a.text), column: identifierName(b.text), text: text.slice(a.start, b.end) };
   }
   return { first: i, last: i, column: identifierName(a.text), text: text.slice(a.start, a.end) };
@@ -45,19 +35,9 @@ export function columnRefEndingAt(tokens: readonly Token[], last: number, text: 
 
 export const isLiteralToken = (token: Token | undefined) => token?.kind === 'string' || token?.kind === 'number';
 
-/** Range covering tokens a..b (inclusive), in statement-relative offsets. */
-export function tokenRange(tokens: readonly Token[], a: number, b: number): Range {
-  return { start: tokens[a].start, end: tokens[b].end };
-}
-
-/** Replaces a range of the statement text. */
-export function replaceRange(text: string, range: Range, replacement: string): string {
-  return text.slice(0, range.start) + replacement + text.slice(range.end);
-}
-
-/** The table and column a reference reads, using the statement's aliases and the schema (undefined if unsure). */
-export function resolveColumn(context: StatementContext, ref: ColumnRef): { table: TableInfo; column: ColumnInfo } | undefined {
-  return context.schema ? resolveColumnIn(context.schema, context.text, ref.qualifier, ref.column) : undefined;
+/** The table and column a reference reads, in the scope where it stands (undefined without a schema or if unsure). */
+export function resolveColumn(context: StatementContext, ref: ColumnRef): ResolvedColumn | undefined {
+  return context.schema ? resolveColumnAt(context.schema, context.tokens, ref.first, ref.qualifier, ref.column) : undefined;
 }
 
 /** True when a column can never hold NULL: NOT NULL, or the rowid alias. */
@@ -70,8 +50,8 @@ export function neverNull(table: TableInfo, column: ColumnInfo): boolean {
  * join can fill its table's side with NULLs (`FROM superhero T1 LEFT JOIN publisher T2`: T2.id is NULL for
  * heroes without a publisher, though the column is NOT NULL).
  */
-export function mayBeNull(tokens: readonly Token[], ref: ColumnRef, resolved: { table: TableInfo; column: ColumnInfo }): boolean {
-  if (!neverNull(resolved.table, resolved.column)) return true;
+export function mayBeNull(tokens: readonly Token[], ref: ColumnRef, resolved: ResolvedColumn): boolean {
+  if (!neverNull(resolved.table, resolved.column) || resolved.item.nullable) return true;
   const { names, tables } = outerJoinNullable(tokens);
   return ref.qualifier !== undefined ? names.has(ref.qualifier.toLowerCase()) : tables.has(resolved.table.name.toLowerCase());
 }
@@ -82,11 +62,20 @@ export function mayBeNull(tokens: readonly Token[], ref: ColumnRef, resolved: { 
  * unqualified column needs the schema to be placed; without one the answer is no. `skip` leaves out token
  * ranges (the correlation condition a rule handles itself).
  */
-export function selfContained(context: StatementContext, first: number, last: number, names: Set<string>, skip: { first: number; last: number }[] = []): boolean {
+export function selfContained(
+  context: StatementContext,
+  first: number,
+  last: number,
+  names: Set<string>,
+  skip: { first: number; last: number }[] = [],
+): boolean {
   const { tokens, text, schema } = context;
-  const own = schema ? tableAliases(text.slice(tokens[first].start, tokens[last].end), [...schema.tables.values()].map((t) => t.name)) : undefined;
   const columns = new Set<string>();
-  if (schema && own) {
+  if (schema) {
+    const own = tableAliases(
+      text.slice(tokens[first].start, tokens[last].end),
+      [...schema.tables.values()].map((t) => t.name),
+    );
     for (const name of names) {
       const table = schema.tables.get((own.get(name) ?? name).toLowerCase());
       for (const c of table?.columns ?? []) columns.add(c.name.toLowerCase());
@@ -120,7 +109,12 @@ export interface Correlation {
  * to the outer query (`outerNames` less `innerNames` are the outer query's tables and aliases). Undefined when
  * there is none, more than one, or another condition reaches outside too.
  */
-export function singleCorrelation(context: StatementContext, conditions: readonly { first: number; last: number }[], outerNames: Set<string>, innerNames: Set<string>): Correlation | undefined {
+export function singleCorrelation(
+  context: StatementContext,
+  conditions: readonly { first: number; last: number }[],
+  outerNames: Set<string>,
+  innerNames: Set<string>,
+): Correlation | undefined {
   const { tokens, text } = context;
   const isOuter = (q?: string) => q !== undefined && outerNames.has(q.toLowerCase()) && !innerNames.has(q.toLowerCase());
   let correlation: Correlation | undefined;
@@ -128,14 +122,15 @@ export function singleCorrelation(context: StatementContext, conditions: readonl
     const left = columnRefAt(tokens, c.first, text);
     const right = columnRefEndingAt(tokens, c.last, text);
     const equality = left && right && tokens[left.last + 1]?.text === '=' && right.first === left.last + 2;
-    const pair = !equality ? undefined : isOuter(left.qualifier) && !isOuter(right.qualifier) ? [right, left] : isOuter(right.qualifier) && !isOuter(left.qualifier) ? [left, right] : undefined;
+    let pair: [ColumnRef, ColumnRef] | undefined;
+    if (equality && isOuter(left.qualifier) && !isOuter(right.qualifier)) pair = [right, left];
+    else if (equality && isOuter(right.qualifier) && !isOuter(left.qualifier)) pair = [left, right];
     if (pair && !correlation && pair[0].qualifier !== undefined) {
       correlation = { condition: c, innerSide: pair[0].text, outerSide: pair[1].text };
       continue;
     }
     for (let i = c.first; i < c.last; i++) {
-      const q = tokens[i];
-      if (tokens[i + 1].text === '.' && (q.kind === 'word' || q.kind === 'quoted') && isOuter(identifierName(q.text))) return undefined;
+      if (tokens[i + 1].text === '.' && isName(tokens[i]) && isOuter(identifierName(tokens[i].text))) return undefined;
     }
     if (pair) return undefined; // a second correlation
   }
