@@ -3,13 +3,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { median, sampleRankCorrelation } from 'simple-statistics';
-import { ReadOnlyDatabase } from '../src/core/db/database';
+import { DatabaseConnection } from '../src/core/db/engine';
 import { runnableBody } from '../src/core/db/readQuery';
 import { explainQuery } from '../src/core/plan/explain';
 import { DatabaseCache, machineLine, sharedSql } from './sharedSql';
 
 /** Median milliseconds per execution over 5 samples, each repeated to span at least 5 ms. */
-async function measure(db: ReadOnlyDatabase, body: string): Promise<number | undefined> {
+async function measure(db: DatabaseConnection, body: string): Promise<number | undefined> {
   const limits = () => ({ deadline: performance.now() + 10_000, budgetMs: 10_000 });
   try {
     const start = performance.now();

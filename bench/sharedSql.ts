@@ -3,8 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { loadPredictions } from '../src/core/bird/predictions';
 import { loadQuestions } from '../src/core/bird/questions';
-import { ReadOnlyDatabase } from '../src/core/db/database';
-import { readSchema, SchemaInfo } from '../src/core/db/schema';
+import { ConnectionCache, OpenDatabase } from '../src/core/db/connectionCache';
 
 export const DATA = path.resolve(process.env.VES_LENS_BIRD_DATA ?? path.join(__dirname, '..', '..', 'shared', 'data', 'bird-minidev'));
 
@@ -37,26 +36,23 @@ export function sharedSql(): SharedSql[] {
 }
 
 
-/** One open connection and schema per database, opened on first use. */
+/** One open connection and schema per database, opened on first use (the engine's connection cache). */
 export class DatabaseCache {
-  private readonly open = new Map<string, { db: ReadOnlyDatabase; schema: SchemaInfo }>();
+  private readonly connections = ConnectionCache.withSchema();
+  private readonly opened = new Set<string>();
 
-  async get(item: SharedSql): Promise<{ db: ReadOnlyDatabase; schema: SchemaInfo }> {
-    let entry = this.open.get(item.dbId);
-    if (!entry) {
-      const db = await ReadOnlyDatabase.open(item.dbPath);
-      entry = { db, schema: await readSchema(db) };
-      this.open.set(item.dbId, entry);
-    }
+  async get(item: SharedSql): Promise<OpenDatabase> {
+    const entry = await this.connections.open(item.dbPath);
+    this.opened.add(item.dbId);
     return entry;
   }
 
   ids(): string[] {
-    return [...this.open.keys()].sort();
+    return [...this.opened].sort();
   }
 
-  async closeAll(): Promise<void> {
-    for (const { db } of this.open.values()) await db.close();
+  closeAll(): Promise<void> {
+    return this.connections.closeAll();
   }
 }
 

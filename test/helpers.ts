@@ -3,10 +3,11 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as sqlite3 from '@vscode/sqlite3';
 import { after, before } from 'node:test';
-import { ReadOnlyDatabase } from '../src/core/db/database';
+import { DatabaseConnection } from '../src/core/db/engine';
+import { openDatabase } from '../src/core/db/engines';
 import { readSchema, SchemaInfo } from '../src/core/db/schema';
+import { WritableDatabase } from '../src/core/db/sqlite/writableDatabase';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
@@ -15,7 +16,11 @@ export const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 
 /** Runs the command-line tool in a real process with colours off; `env` adds to this process's environment. */
 export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeout });
+  return spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    timeout: options.timeout,
+  });
 }
 
 /** The shared BIRD data beside the clone (CI puts shared/ there), or VES_LENS_BIRD_DATA. */
@@ -32,10 +37,10 @@ export function birdDataMissing(): string | false {
 export const SAMPLE_SUPERHERO = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 
 /** Opens the sample superhero database read-only with its schema before a describe block's tests, closes it after. */
-export function useSampleSuperhero(receive: (opened: { db: ReadOnlyDatabase; schema: SchemaInfo }) => void): void {
-  let db: ReadOnlyDatabase | undefined;
+export function useSampleSuperhero(receive: (opened: { db: DatabaseConnection; schema: SchemaInfo }) => void): void {
+  let db: DatabaseConnection | undefined;
   before(async () => {
-    db = await ReadOnlyDatabase.open(SAMPLE_SUPERHERO);
+    db = await openDatabase(SAMPLE_SUPERHERO);
     receive({ db, schema: await readSchema(db) });
   });
   after(() => db?.close());
@@ -48,12 +53,12 @@ export function tempDir(prefix = 'ves-lens-test-'): string {
 /** Creates a database file from SQL (a writable connection, for fixtures only). */
 export async function makeDatabase(file: string, sql: string): Promise<string> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  await new Promise<void>((resolve, reject) => {
-    const db = new sqlite3.Database(file, (error) => {
-      if (error) return reject(error);
-      db.exec(sql, (execError) => db.close(() => (execError ? reject(execError) : resolve())));
-    });
-  });
+  const db = await WritableDatabase.file(file);
+  try {
+    await db.exec(sql);
+  } finally {
+    await db.close();
+  }
   return file;
 }
 

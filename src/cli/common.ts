@@ -4,7 +4,8 @@ import * as path from 'path';
 import pc from 'picocolors';
 import packageJson from '../../package.json';
 import { InputFileError } from '../core/bird/problems';
-import { ReadOnlyDatabase, SqliteError } from '../core/db/database';
+import { DatabaseError } from '../core/db/database';
+import { sqliteVersion } from '../core/db/engines';
 
 export const TOOL_NAME = 'ves-lens';
 export const TOOL_VERSION: string = packageJson.version;
@@ -35,7 +36,7 @@ export function reportFailure(error: unknown, out: { debug: boolean; write: (tex
   } else if (error instanceof UsageError || error instanceof InputFileError) {
     out.write(`${pc.red('error')}: ${error.message}\n`);
     code = EXIT.input;
-  } else if (error instanceof SqliteError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
+  } else if (error instanceof DatabaseError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
     out.write(`${pc.red('error')}: a database cannot be read: ${error.message}\n`);
     code = EXIT.input;
   } else {
@@ -113,7 +114,7 @@ export function writeOutputFile(flag: string, file: string, text: string): void 
 
 /** The `tool` block every JSON report starts with: name, version, and the SQLite that ran the queries. */
 export async function toolInfo(): Promise<{ name: string; version: string; sqlite: string }> {
-  return { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await ReadOnlyDatabase.sqliteVersion() };
+  return { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await sqliteVersion() };
 }
 
 /** `--scales 1,10,100`: whole factors from 1 to 10,000, in increasing order. */

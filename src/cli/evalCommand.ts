@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
-import { ReadOnlyDatabase } from '../core/db/database';
+import { sqliteVersion } from '../core/db/engines';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/evalSummary';
@@ -104,7 +104,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   problems.push(...databaseProblems(options.dbRoot, allTasks));
   // A shard scores every n-th question; the problems above are the whole file's, so every shard reports the same.
   const tasks = shardOf(allTasks, shard, (task) => task.question.index);
-  const sqlite = await ReadOnlyDatabase.sqliteVersion();
+  const sqlite = await sqliteVersion();
 
   const err = process.stderr;
   err.write(

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { readTextFile } from '../core/bird/jsonFile';
-import { ReadOnlyDatabase } from '../core/db/database';
+import { DatabaseConnection } from '../core/db/engine';
+import { engineFor, sqliteVersion } from '../core/db/engines';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { readSchema, SchemaInfo } from '../core/db/schema';
 import { comparePlans } from '../core/plan/comparePlans';
@@ -36,12 +37,12 @@ export function statementsFromArguments(sql: string | undefined, file: string | 
  * Opens the --db database read-only, or stops with a UsageError that names the file and says what it is (a
  * folder, an empty file, JSON, not a database, a damaged one): never a stack trace for a wrong path.
  */
-export async function openDatabase(file: string, flag = '--db'): Promise<ReadOnlyDatabase> {
+export async function openDatabase(file: string, flag = '--db'): Promise<DatabaseConnection> {
   const problem = databaseFileProblem(file);
   if (problem) throw new UsageError(`${flag}: ${file}: ${problem}`);
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   try {
-    db = await ReadOnlyDatabase.open(file);
+    db = await engineFor(file).open(file);
   } catch (error) {
     throw new UsageError(`${flag}: ${file}: ${(error as Error).message}`);
   }
@@ -55,7 +56,7 @@ export async function openDatabase(file: string, flag = '--db'): Promise<ReadOnl
 }
 
 /** The schema of an open --db database; a damaged file is a UsageError naming it. */
-export async function databaseSchema(db: ReadOnlyDatabase, flag = '--db'): Promise<SchemaInfo> {
+export async function databaseSchema(db: DatabaseConnection, flag = '--db'): Promise<SchemaInfo> {
   try {
     return await readSchema(db);
   } catch (error) {
@@ -68,7 +69,7 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
   const db = await openDatabase(options.db);
   try {
     const schema = await databaseSchema(db);
-    const sqlite = await ReadOnlyDatabase.sqliteVersion();
+    const sqlite = await sqliteVersion();
     const plans = [];
     for (const statement of statements) plans.push(await explainQuery(db, statement, schema));
     const gold = options.vs ? await explainQuery(db, options.vs, schema) : undefined;

@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { formatProblem, orderProblems } from '../core/bird/problems';
-import { ReadOnlyDatabase } from '../core/db/database';
+import { sqliteVersion } from '../core/db/engines';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { describeGoldSource } from '../core/bird/tasks';
 import { databasePath } from '../core/bird/layout';
@@ -104,7 +104,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
   const { predictionFile, goldFile, goldFrom, problems, tasks } = loadScoringInputs(options, goldFromOption);
-  const sqlite = await ReadOnlyDatabase.sqliteVersion();
+  const sqlite = await sqliteVersion();
 
   const err = process.stderr;
   err.write(

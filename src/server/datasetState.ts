@@ -2,17 +2,13 @@ import * as fs from 'fs';
 import { GoldFile, loadGold } from '../core/bird/gold';
 import { formatProblem } from '../core/bird/problems';
 import { loadQuestions, Question } from '../core/bird/questions';
-import { ReadOnlyDatabase } from '../core/db/database';
-import { readSchema, SchemaInfo } from '../core/db/schema';
+import { ConnectionCache, OpenDatabase } from '../core/db/connectionCache';
+import { sqliteVersion } from '../core/db/engines';
 import { databasePath } from '../core/bird/layout';
 import { Dataset, DatasetSummary, QuestionInfo } from '../shared/protocol';
 import { editorText } from './editorText';
 
-export interface OpenDatabase {
-  db: ReadOnlyDatabase;
-  schema: SchemaInfo;
-  path: string;
-}
+export type { OpenDatabase };
 
 /** The attached BIRD dataset and the databases opened for it (read-only, one connection each, kept open). */
 export class DatasetState {
@@ -23,7 +19,8 @@ export class DatasetState {
   /** Why the dataset cannot be used at all, naming the file and what was expected. */
   private error?: string;
   private byId = new Map<string, Question>();
-  private readonly open = new Map<string, Promise<OpenDatabase>>();
+  /** A file that failed to open is tried again next time: it may have been fixed or copied in meanwhile. */
+  private readonly connections = ConnectionCache.withSchema({ forgetFailures: true });
   sqlite = '';
 
   async attach(dataset: Dataset | null): Promise<DatasetSummary> {
@@ -34,9 +31,10 @@ export class DatasetState {
     this.problems = [];
     this.error = undefined;
     this.byId.clear();
-    this.sqlite ||= await ReadOnlyDatabase.sqliteVersion();
+    this.sqlite ||= await sqliteVersion();
     if (dataset) {
-      const QUESTION_FILE = 'Expected a BIRD question file: a JSON list of objects with "question_id", "db_id", "question", "evidence" and the gold "SQL" (mini_dev_sqlite.json, dev.json).';
+      const QUESTION_FILE =
+        'Expected a BIRD question file: a JSON list of objects with "question_id", "db_id", "question", "evidence" and the gold "SQL" (mini_dev_sqlite.json, dev.json).';
       try {
         const loaded = loadQuestions(dataset.questionsFile);
         this.questions = loaded.questions;
@@ -53,7 +51,8 @@ export class DatasetState {
         }
       }
       if (!this.error && this.questions.length === 0) this.error = `${dataset.questionsFile}: holds no questions. ${QUESTION_FILE}`;
-      if (!this.error && !fs.existsSync(dataset.dbRoot)) this.error = `${dataset.dbRoot}: no such folder. Expected the database folder, holding <db_id>/<db_id>.sqlite.`;
+      if (!this.error && !fs.existsSync(dataset.dbRoot))
+        this.error = `${dataset.dbRoot}: no such folder. Expected the database folder, holding <db_id>/<db_id>.sqlite.`;
       for (const q of this.questions) this.byId.set(String(q.questionId), q);
     }
     return this.summary();
@@ -66,7 +65,9 @@ export class DatasetState {
       dataset: this.dataset,
       sqlite: this.sqlite,
       questionCount: this.questions.length,
-      databases: [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([dbId, questions]) => ({ dbId, questions, present: this.dbPath(dbId) !== undefined })),
+      databases: [...counts]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([dbId, questions]) => ({ dbId, questions, present: this.dbPath(dbId) !== undefined })),
       problems: this.problems,
       error: this.error,
     };
@@ -107,21 +108,10 @@ export class DatasetState {
 
   /** An open read-only connection and schema for a database file (opened once, then reused). */
   database(file: string): Promise<OpenDatabase> {
-    let entry = this.open.get(file);
-    if (!entry) {
-      entry = (async () => {
-        const db = await ReadOnlyDatabase.open(file);
-        return { db, schema: await readSchema(db), path: file };
-      })();
-      entry.catch(() => this.open.delete(file));
-      this.open.set(file, entry);
-    }
-    return entry;
+    return this.connections.open(file);
   }
 
-  async closeAll(): Promise<void> {
-    const entries = [...this.open.values()];
-    this.open.clear();
-    for (const entry of entries) await entry.then((o) => o.db.close()).catch(() => undefined);
+  closeAll(): Promise<void> {
+    return this.connections.closeAll();
   }
 }

@@ -1,5 +1,7 @@
 import { jsonValue } from '../core/results/jsonValue';
-import { QueryCancelled, ReadOnlyDatabase, Row } from '../core/db/database';
+import { QueryCancelled, Row } from '../core/db/database';
+import { DatabaseConnection } from '../core/db/engine';
+import { timeExecution } from '../core/db/engines';
 import { describeFailure, runnableBody } from '../core/db/readQuery';
 import { ResultPreview, TimedAlone } from '../shared/protocol';
 import { editorText } from './editorText';
@@ -11,11 +13,14 @@ const quoteless = (sql: string) => sql.replace(/;\s*$/, '');
 
 /**
  * The first rows of a query's result with its column names, and how many rows it has in all. One run streams
- * the rows (values in column order; only the first few kept, so memory stays small); the names come from
- * one row of `SELECT q.* FROM (SELECT 1) LEFT JOIN (query) q`, which has a row even when the query has none.
- * (Names that are integers, `SELECT 2, 1`, are listed in ascending order: JavaScript orders such keys so.)
+ * the rows (values in column order; only the first few kept, so memory stays small); the names are the
+ * engine's result columns (DatabaseConnection.resultColumns), the same labels the judge and the techniques show.
  */
-export async function resultPreview(db: ReadOnlyDatabase, sql: string, limits: { timeoutMs: number; maxRows: number; signal?: AbortSignal }): Promise<ResultPreview> {
+export async function resultPreview(
+  db: DatabaseConnection,
+  sql: string,
+  limits: { timeoutMs: number; maxRows: number; signal?: AbortSignal },
+): Promise<ResultPreview> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return { columns: [], rows: [], rowCount: null, truncated: false, error: editorText(runnable.message) };
   if (!runnable.body) return { columns: [], rows: [], rowCount: 0, truncated: false };
@@ -24,15 +29,27 @@ export async function resultPreview(db: ReadOnlyDatabase, sql: string, limits: {
   let rowCount: number | null = null;
   try {
     const deadline = performance.now() + limits.timeoutMs;
-    rowCount = await db.streamRows(body, (row) => { if (rows.length < PREVIEW_ROWS) rows.push(row); }, { deadline, budgetMs: limits.timeoutMs, maxRows: limits.maxRows, signal: limits.signal });
-    const named = await db.all(`SELECT "__ves_lens_q".* FROM (SELECT 1) LEFT JOIN (\n${body}\n) AS "__ves_lens_q" LIMIT 1`).catch(() => []);
-    const columns = named[0] ? Object.keys(named[0]) : [];
+    rowCount = await db.streamRows(
+      body,
+      (row) => {
+        if (rows.length < PREVIEW_ROWS) rows.push(row);
+      },
+      { deadline, budgetMs: limits.timeoutMs, maxRows: limits.maxRows, signal: limits.signal },
+    );
+    const named = await db.resultColumns(body, { hasRows: rowCount > 0, deadline }).catch(() => undefined);
+    const columns = named ? [...named.names] : [];
     const width = Math.max(columns.length, rows[0]?.length ?? 0);
     while (columns.length < width) columns.push(`column ${columns.length + 1}`);
     return { columns, rows: rows.map((row) => row.map(jsonValue)), rowCount, truncated: rowCount > rows.length };
   } catch (error) {
     if (error instanceof QueryCancelled) throw error;
-    return { columns: [], rows: rows.map((row) => row.map(jsonValue)), rowCount, truncated: rows.length > 0, error: editorText(describeFailure(error).message) };
+    return {
+      columns: [],
+      rows: rows.map((row) => row.map(jsonValue)),
+      rowCount,
+      truncated: rows.length > 0,
+      error: editorText(describeFailure(error).message),
+    };
   }
 }
 
@@ -66,7 +83,12 @@ export async function timeAlone(dbPath: string, sql: string, limits: { timeoutMs
   if ('status' in runnable) throw new Error(editorText(runnable.message));
   if (!runnable.body) throw new Error('no statement to time');
   const body = quoteless(runnable.body);
-  const run = (quantity: 'first-row' | 'full') => ReadOnlyDatabase.timeExecution(dbPath, body, quantity, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, signal: limits.signal });
+  const run = (quantity: 'first-row' | 'full') =>
+    timeExecution(dbPath, body, quantity, {
+      deadline: performance.now() + limits.timeoutMs,
+      budgetMs: limits.timeoutMs,
+      signal: limits.signal,
+    });
   await run('full'); // warm-up: the file in the page cache, as for every run after it
   const samples: number[] = [];
   const firstRows: number[] = [];

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { CommanderError } from 'commander';
 import { InputFileError } from '../../src/core/bird/problems';
-import { SqliteError } from '../../src/core/db/database';
+import { DatabaseError } from '../../src/core/db/database';
 import { EXIT, reportFailure, UsageError } from '../../src/cli/common';
 
 /** Issue 8, item 8: one exit rule for every command, and no stack trace unless --debug. */
@@ -30,7 +30,7 @@ describe('reportFailure: the exit rule', () => {
   });
 
   it('a database that cannot be read: 2', () => {
-    assert.equal(report(new SqliteError('database disk image is malformed')).code, EXIT.input);
+    assert.equal(report(new DatabaseError('database disk image is malformed')).code, EXIT.input);
   });
 
   it('anything else is a bug: 1, said so, the stack only with --debug', () => {

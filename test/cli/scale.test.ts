@@ -2,14 +2,14 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { openDatabase } from '../../src/core/db/engines';
 import { REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
 
 const DB = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 const run = (args: string[]) => runCli(args);
 
 async function count(file: string, sql: string): Promise<number> {
-  const db = await ReadOnlyDatabase.open(file);
+  const db = await openDatabase(file);
   try {
     return Number(Object.values((await db.all(sql))[0])[0]);
   } finally {

@@ -2,16 +2,16 @@
 // or a gold with an extra CO-ROUTINE whose rule cost is 250 against the prediction's 150.
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
 import { SchemaInfo } from '../../src/core/db/schema';
 import { comparePlans } from '../../src/core/plan/comparePlans';
-import { explainQuery, explainRows } from '../../src/core/plan/explain';
-import { parsePlanText } from '../../src/core/plan/parsePlan';
+import { buildPlanTree, parsePlanText } from '../../src/core/db/sqlite/queryPlan';
+import { explainQuery, explainTree } from '../../src/core/plan/explain';
 import { useSampleSuperhero } from '../helpers';
 
 
 describe('comparePlans: what differs, never "the same steps" when they differ', () => {
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   let schema: SchemaInfo;
   useSampleSuperhero((opened) => ({ db, schema } = opened));
 
@@ -26,15 +26,15 @@ describe('comparePlans: what differs, never "the same steps" when they differ', 
   });
 
   it('counts an extra CO-ROUTINE and the pass over its result (rule cost 250 vs 150)', () => {
-    const rows = (text: string) => parsePlanText(text);
-    const gold = explainRows('SELECT * FROM (SELECT * FROM superhero ORDER BY height_cm LIMIT 5)', rows([
+    const rows = (text: string) => buildPlanTree(parsePlanText(text));
+    const gold = explainTree('SELECT * FROM (SELECT * FROM superhero ORDER BY height_cm LIMIT 5)', rows([
       'QUERY PLAN',
       '|--CO-ROUTINE (subquery-1)',
       '|  `--SCAN superhero',
       '|--SCAN (subquery-1)',
       '`--USE TEMP B-TREE FOR ORDER BY',
     ].join('\n')), schema);
-    const pred = explainRows('SELECT * FROM superhero ORDER BY height_cm', rows(['QUERY PLAN', '|--SCAN superhero', '`--USE TEMP B-TREE FOR ORDER BY'].join('\n')), schema);
+    const pred = explainTree('SELECT * FROM superhero ORDER BY height_cm', rows(['QUERY PLAN', '|--SCAN superhero', '`--USE TEMP B-TREE FOR ORDER BY'].join('\n')), schema);
     assert.deepEqual([gold.cost.rule, pred.cost.rule], [250, 150]);
     const messages = comparePlans(gold, pred).map((d) => d.message);
     assert.ok(messages.some((m) => /fewer subquery result/.test(m)), messages.join('\n'));

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { sameResultSet } from '../../src/core/metrics/executionMatch';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
+import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { readSchema, SchemaInfo } from '../../src/core/db/schema';
 import { analyzeSql } from '../../src/core/hints/analyze';
@@ -74,7 +75,7 @@ const NEGATIVE: [string, string][] = [
 ];
 
 describe('hint rules on the superhero schema', () => {
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   let schema: SchemaInfo;
   useSampleSuperhero((opened) => ({ db, schema } = opened));
   const hintsOf = (sql: string) => analyzeSql(sql, { schema }).flatMap((s) => s.hints);
@@ -149,7 +150,7 @@ describe('hint rules on the superhero schema', () => {
 });
 
 describe('VL002 in both directions, never claiming either without a measurement (issue 8, items 11 and 13)', () => {
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   let schema: SchemaInfo;
   useSampleSuperhero((opened) => ({ db, schema } = opened));
   const vl002 = (sql: string, s = schema) => analyzeSql(sql, { schema: s }).flatMap((x) => x.hints).filter((h) => h.rule === 'VL002');
@@ -190,7 +191,7 @@ describe('VL002 in both directions, never claiming either without a measurement 
 
   it('a NOT NULL column that is not the key: both COUNT(*) and COUNT(<key>)', async () => {
     const file = await makeDatabase(path.join(tempDir(), 'nn.sqlite'), "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO t VALUES (1, 'a'), (2, 'b');");
-    const other = await ReadOnlyDatabase.open(file);
+    const other = await openDatabase(file);
     try {
       const [hint] = vl002('SELECT COUNT(x.name) FROM t AS x', await readSchema(other));
       assert.deepEqual(hint.alternatives?.map((a) => a.text), ['COUNT(*)', 'COUNT(x.id)']);

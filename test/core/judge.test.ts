@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { openDatabase } from '../../src/core/db/engines';
 import { DatabaseFacts, DatabaseFactsCache, describeDatabase, parseCsv, readDescriptions, tablesNamed } from '../../src/core/judge/dbInfo';
 import { judgePair, JudgePairInput } from '../../src/core/judge/judgePair';
 import { sameResults } from '../../src/core/judge/resultEquality';
@@ -222,7 +222,7 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
 
 describe('the database part of a prompt', () => {
   it('lists the tables the SQL names (sorted), their columns with keys and sample values', async () => {
-    const db = await ReadOnlyDatabase.open(DB);
+    const db = await openDatabase(DB);
     try {
       const text = await describeDatabase(db, new DatabaseFacts('superhero', DB), ['SELECT T1.superhero_name FROM superhero AS T1 JOIN colour AS T2 ON T1.eye_colour_id = T2.id']);
       assert.match(text, /^Database superhero \(SQLite\)\. The tables the SQL names:\nTable colour \(\d+ rows\)/);
@@ -252,7 +252,7 @@ describe('the database part of a prompt', () => {
     );
     assert.deepEqual(parseCsv('a,"b ""c""",d\n1,2,3'), [['a', 'b "c"', 'd'], ['1', '2', '3']]);
     assert.equal(readDescriptions(path.join(dir, 'shop'), 'item').get('kind')?.values, 'A: apple B: banana');
-    const db = await ReadOnlyDatabase.open(file);
+    const db = await openDatabase(file);
     try {
       const text = await describeDatabase(db, new DatabaseFactsCache().get('shop', file), ['SELECT kind FROM item']);
       assert.match(text, /- kind TEXT; e\.g\. 'A', 'B'; meaning: kind of item, coded; values: A: apple B: banana/);
@@ -295,7 +295,7 @@ describe('results as the judge sees and compares them', () => {
   });
 
   it('reads column names, also for an empty result and repeated names', async () => {
-    const db = await ReadOnlyDatabase.open(DB);
+    const db = await openDatabase(DB);
     try {
       const run = await runForJudge(db, 'SELECT id, id, superhero_name AS name FROM superhero WHERE 0;', { timeoutMs: 5000, maxRows: 100 });
       assert.equal(run.status, 'ok');

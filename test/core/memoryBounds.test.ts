@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../../src/core/db/database';
+import { MEMORY_BOUNDS } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
+import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { REPO_ROOT } from '../helpers';
@@ -20,9 +22,9 @@ const HOSTILE: [string, string, RegExp][] = [
 ];
 
 describe('memory bounds', () => {
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   before(async () => {
-    db = await ReadOnlyDatabase.open(SUPERHERO);
+    db = await openDatabase(SUPERHERO);
   });
   after(() => db.close());
 

@@ -4,14 +4,14 @@ import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { sameResultSet } from '../../src/core/metrics/executionMatch';
 import { softF1 } from '../../src/core/metrics/softF1';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { makeDatabase, tempDir } from '../helpers';
 
 /**
  * The real Python sqlite3 module decides what "equal" means for EX; this test asks it directly. Each pair
  * runs in CPython (rows as Python returns them, compared with set() and with the Soft-F1 definition of
- * bird-evaluation.md) and in VES Lens; both must agree.
+ * the official BIRD scripts) and in VES Lens; both must agree.
  */
 const PYTHON_ORACLE = `
 import json, sqlite3, sys
@@ -80,7 +80,7 @@ describe('EX and Soft-F1 agree with CPython sqlite3 on tricky values', () => {
 
   PAIRS.forEach(([pred, gold], i) => {
     it(`${pred}  vs  ${gold}`, async () => {
-      const db = await ReadOnlyDatabase.open(dbFile);
+      const db = await openDatabase(dbFile);
       try {
         const limits = { maxRows: 1000 };
         const p = await readQuery(db, pred, limits);
@@ -163,7 +163,7 @@ describe('errors, refusals and odd characters agree with CPython sqlite3 (issue 
 
   ENTRIES.forEach((sql, i) => {
     it(JSON.stringify(sql), async () => {
-      const db = await ReadOnlyDatabase.open(dbFile);
+      const db = await openDatabase(dbFile);
       try {
         const ours = await readQuery(db, sql, { maxRows: 1000 });
         const python = expected[i];

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { Question } from '../../src/core/bird/questions';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { EvalTask } from '../../src/core/bird/tasks';
@@ -70,7 +70,7 @@ describe('nothing a prediction holds can change the database', () => {
   });
 
   it('refuses them at the connection level too, even if the statement check were bypassed', async () => {
-    const db = await ReadOnlyDatabase.open(dbFile);
+    const db = await openDatabase(dbFile);
     try {
       for (const sql of ['DELETE FROM t', 'CREATE TEMP TABLE x (a)', 'PRAGMA user_version = 3']) {
         await assert.rejects(db.all(sql), /readonly|read-only|query_only|attempt to write/i, sql);
@@ -103,7 +103,7 @@ describe('runaway queries and huge results', () => {
   });
 
   it('cuts off a result larger than maxRows instead of holding it in memory', async () => {
-    const db = await ReadOnlyDatabase.open(path.join(root, 'fixture', 'fixture.sqlite'));
+    const db = await openDatabase(path.join(root, 'fixture', 'fixture.sqlite'));
     try {
       const run = await readQuery(db, 'SELECT a.id, b.id FROM t a, t b', { maxRows: 5000 });
       assert.equal(run.status, 'error');

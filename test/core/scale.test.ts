@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { openDatabase } from '../../src/core/db/engines';
 import { ScaleError, scaleDatabase, ScaleReport } from '../../src/core/scale/scaleDatabase';
 import { defaultCacheDir, scaledCopy } from '../../src/core/scale/scaledCopy';
 import { BIRD_DATA, birdDataMissing, makeDatabase, sha256, tempDir } from '../helpers';
@@ -13,7 +13,7 @@ const skipBird = birdDataMissing();
 
 /** Every number the queries return, from one read-only connection per file. */
 async function counts(file: string, queries: string[]): Promise<number[]> {
-  const db = await ReadOnlyDatabase.open(file);
+  const db = await openDatabase(file);
   try {
     const out: number[] = [];
     for (const sql of queries) out.push(Number(Object.values((await db.all(sql))[0])[0]));
@@ -24,7 +24,7 @@ async function counts(file: string, queries: string[]): Promise<number[]> {
 }
 
 async function column(file: string, sql: string): Promise<unknown[]> {
-  const db = await ReadOnlyDatabase.open(file);
+  const db = await openDatabase(file);
   try {
     return (await db.all(sql)).map((row) => Object.values(row)[0]);
   } finally {

@@ -3,13 +3,13 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { linearSumAssignment } from '../../src/core/results/sqlmorph/assignment';
-import { resultColumnNames } from '../../src/core/results/sqlmorph/columnNames';
 import { greedyPairs, MAX_PARTIAL_PAIRS } from '../../src/core/results/sqlmorph/greedy';
 import { compareCodePoints, PyFloat, pyFloatRepr, pyStr, PyValue, sortRows } from '../../src/core/results/sqlmorph/pyValues';
 import { scoreTechniques } from '../../src/core/results/sqlmorph/scoreTechniques';
 import { scoreQueryTechniques } from '../../src/core/results/sqlmorph';
 import { readTypedResult } from '../../src/core/results/sqlmorph/typedResult';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
+import { openDatabase } from '../../src/core/db/engines';
 import { makeDatabase, tempDir } from '../helpers';
 import { compareWithOracle, EXACT_TECHNIQUES, runOracle } from './sqlmorphOracle';
 
@@ -27,7 +27,7 @@ INSERT INTO v VALUES (1, 1), (2, 1.0), (3, 'a'), (4, x'00ff27'), (5, NULL), (6, 
   (9, -0.0), (10, 0.1), (11, 123456789.0), (12, 'b''q'), (13, char(128512)), (14, char(65533)), (15, 2.5), (16, 9007199254740992);
 `;
 
-/** shared/notes/sqlmorph.md §8.2 (C2-C15) and the Python behaviours of §5: each pair scored by the CPython oracle and by VES Lens. */
+/** SQLMorph's fidelity cases (C2-C15) and the Python behaviours VES Lens must match: each pair scored by the CPython oracle and by VES Lens. */
 const PAIRS: [string, string][] = [
   ['select id,name from t', 'select id,name,city from t'], // C2 extra predicted column
   ['select id,name from t', 'select id,name from t where id<4'], // C3
@@ -61,10 +61,10 @@ const PAIRS: [string, string][] = [
 
 describe("SQLMorph's techniques on tricky values agree with the CPython oracle", () => {
   let dbFile: string;
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   before(async () => {
     dbFile = await makeDatabase(path.join(tempDir(), 'sqlmorph.sqlite'), FIXTURE);
-    db = await ReadOnlyDatabase.open(dbFile);
+    db = await openDatabase(dbFile);
   });
 
   it('scores every pair as SQLMorph, penalizing extra columns or not', async () => {
@@ -115,10 +115,10 @@ describe("SQLMorph's techniques on tricky values agree with the CPython oracle",
       ),
     );
     const got = [];
-    for (const body of cases) got.push((await resultColumnNames(dbFile, body, { hasRows: !/where 0/.test(body) })).names);
+    for (const body of cases) got.push((await db.resultColumns(body, { hasRows: !/where 0/.test(body) })).names);
     assert.deepEqual(got, expected);
     // Without a row to read, a subquery's own `k:1` cannot be told from the view's suffix: inferred, and said.
-    const inferred = await resultColumnNames(dbFile, 'select * from (select T1.k, T2.k from v T1, v T2) where 0', { hasRows: false });
+    const inferred = await db.resultColumns('select * from (select T1.k, T2.k from v T1, v T2) where 0', { hasRows: false });
     assert.deepEqual(inferred.names, ['k', 'k']);
     assert.match(inferred.note ?? '', /inferred/);
   });

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { ReadOnlyDatabase } from '../../src/core/db/database';
+import { DatabaseConnection } from '../../src/core/db/engine';
+import { openDatabase, timeExecution } from '../../src/core/db/engines';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../../src/core/metrics/efficiency';
 import { estimateRatio, probabilityBelow } from '../../src/core/timing/estimate';
 import { DEFAULT_FAST_TIMING, ExecutionTimer, FastTimingOptions, measureFast, PairTimer, probabilityBelowFor, runPairTimer } from '../../src/core/timing/fast';
@@ -111,8 +112,8 @@ describe('timing protocols on a real database', () => {
   it('first row is prepare plus one step: a query whose rows come slowly has a fast first row', async () => {
     // Each outer row runs a correlated count over the whole table: the first row is quick, all rows are not.
     const correlated = 'SELECT a.id, (SELECT count(*) FROM t b WHERE b.v < a.v) FROM t a';
-    const first = await ReadOnlyDatabase.timeExecution(dbFile, correlated, 'first-row');
-    const full = await ReadOnlyDatabase.timeExecution(dbFile, correlated, 'full');
+    const first = await timeExecution(dbFile, correlated, 'first-row');
+    const full = await timeExecution(dbFile, correlated, 'full');
     assert.ok(full > 5 * first, `first row ${first} ms, full ${full} ms`);
   });
 
@@ -132,7 +133,7 @@ describe('timing protocols on a real database', () => {
     assert.equal(timing.ratio, 0);
     assert.match(timing.note ?? '', /did not finish within 0\.005 s \(100 × the 0\.00005 s time limit/);
     // The same pair with a limit per iteration it meets runs its 100 iterations: the limit is the loop's, not one execution's.
-    const single = await ReadOnlyDatabase.timeExecution(dbFile, slow, 'full');
+    const single = await timeExecution(dbFile, slow, 'full');
     const whole = await measureOfficial(dbFile, quick, slow, 'rves', Math.max(5, 4 * single), 100);
     assert.equal(whole.runs, 100);
     assert.ok(whole.ratio > 0);
@@ -140,10 +141,10 @@ describe('timing protocols on a real database', () => {
 });
 
 describe('same program', () => {
-  let db: ReadOnlyDatabase;
+  let db: DatabaseConnection;
   before(async () => {
     const file = await makeDatabase(path.join(tempDir(), 'same.sqlite'), 'CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, v INTEGER);');
-    db = await ReadOnlyDatabase.open(file);
+    db = await openDatabase(file);
   });
   it('holds for text that differs only in spacing, case and aliases', async () => {
     assert.equal(await sameProgram(db, 'SELECT name FROM t WHERE v > 3', 'select  T1.name\nFROM t AS T1 WHERE T1.v > 3'), true);

@@ -1,15 +1,12 @@
 import { firstStatement, parameterCount, refusalReason } from '../sql/statements';
-import { QueryTimeout, ReadOnlyDatabase, Row, RunLimits, TooManyRows } from './database';
-
-/** Time, rows, and (optionally) a byte budget below MEMORY_BOUNDS.resultBytes, for callers that hold several results at once. */
-export type ResultLimits = RunLimits & { maxRows: number; maxBytes?: number };
+import { NUL_MESSAGE, QueryTimeout, ResultLimits, Row, TooManyRows } from './database';
+import { DatabaseConnection } from './engine';
 
 export type QueryFailure = { status: 'error' | 'timeout' | 'refused'; message: string };
 export type QueryRun = { status: 'ok'; rows: Row[] } | QueryFailure;
 
-/** CPython's sqlite3 message for SQL holding a NUL character, which it refuses before SQLite sees it. */
-export const NUL_MESSAGE = 'the query contains a null character';
-const SEVERAL_STATEMENTS = 'holds more than one statement; only one runs per entry (Python\'s sqlite3: "You can only execute one statement at a time.")';
+const SEVERAL_STATEMENTS =
+  'holds more than one statement; only one runs per entry (Python\'s sqlite3: "You can only execute one statement at a time.")';
 
 /**
  * The statement an entry would run, or why it must not: a NUL character (Python's sqlite3 refuses those),
@@ -32,7 +29,7 @@ export function describeFailure(error: unknown): QueryFailure {
 }
 
 /** SQLite's compile error for a statement, without running it; undefined when it compiles. */
-async function compileError(db: ReadOnlyDatabase, body: string): Promise<QueryFailure | undefined> {
+async function compileError(db: DatabaseConnection, body: string): Promise<QueryFailure | undefined> {
   try {
     await db.columnCount(body);
     return undefined;
@@ -47,7 +44,7 @@ async function compileError(db: ReadOnlyDatabase, body: string): Promise<QueryFa
  * then more than one statement; then parameters with no values bound. Writes are refused before anything
  * is compiled. Otherwise the body to run.
  */
-async function checkBeforeRunning(db: ReadOnlyDatabase, sql: string): Promise<{ body: string } | QueryFailure> {
+async function checkBeforeRunning(db: DatabaseConnection, sql: string): Promise<{ body: string } | QueryFailure> {
   if (sql.includes('\0')) return { status: 'error', message: NUL_MESSAGE };
   const { body, hasMoreStatements } = firstStatement(sql);
   const reason = refusalReason(body);
@@ -58,13 +55,21 @@ async function checkBeforeRunning(db: ReadOnlyDatabase, sql: string): Promise<{ 
     const failure = await compileError(db, body);
     if (failure) return failure;
     if (hasMoreStatements) return { status: 'refused', message: SEVERAL_STATEMENTS };
-    return { status: 'error', message: `Incorrect number of bindings supplied. The current statement uses ${parameters}, and there are 0 supplied.` };
+    return {
+      status: 'error',
+      message: `Incorrect number of bindings supplied. The current statement uses ${parameters}, and there are 0 supplied.`,
+    };
   }
   return { body };
 }
 
 /** Runs one entry's statement on a read-only connection, handing each row to `onRow`, within the limits. */
-export async function streamQuery(db: ReadOnlyDatabase, sql: string, limits: ResultLimits, onRow: (row: Row) => void): Promise<{ status: 'ok' } | QueryFailure> {
+export async function streamQuery(
+  db: DatabaseConnection,
+  sql: string,
+  limits: ResultLimits,
+  onRow: (row: Row) => void,
+): Promise<{ status: 'ok' } | QueryFailure> {
   const runnable = await checkBeforeRunning(db, sql);
   if ('status' in runnable) return runnable;
   if (runnable.body === '') return { status: 'ok' };
@@ -77,7 +82,7 @@ export async function streamQuery(db: ReadOnlyDatabase, sql: string, limits: Res
 }
 
 /** Runs one entry's statement and collects its rows, within the limits. */
-export async function readQuery(db: ReadOnlyDatabase, sql: string, limits: ResultLimits): Promise<QueryRun> {
+export async function readQuery(db: DatabaseConnection, sql: string, limits: ResultLimits): Promise<QueryRun> {
   const rows: Row[] = [];
   const run = await streamQuery(db, sql, limits, (row) => rows.push(row));
   return run.status === 'ok' ? { status: 'ok', rows } : run;

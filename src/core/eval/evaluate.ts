@@ -1,6 +1,7 @@
 import { StreamingComparison } from '../results/streamingComparison';
 import type { TechniqueStep } from './techniqueStep';
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
+import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
 import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, fullRatioByScale, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
@@ -10,7 +11,6 @@ import { sameProgram } from '../timing/sameProgram';
 import { growthVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
 import { EvalTask } from '../bird/tasks';
-import { databaseExists, databasePath } from '../bird/layout';
 import { Metric, QuestionResult, TimingMode } from './types';
 
 export interface EvalProgress {
@@ -99,7 +99,7 @@ function failureText(who: string, run: { status: 'ok' } | QueryFailure): string 
  * the official scripts. Gold runs first so that the prediction can be compared row by row as it streams
  * (memory stays bounded whatever it returns); when gold fails, the prediction still runs, to report it too.
  */
-async function scoreCorrectness(db: ReadOnlyDatabase, task: EvalTask, result: QuestionResult, options: EvalOptions) {
+async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: QuestionResult, options: EvalOptions) {
   const limits = () => ({ deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows, signal: options.signal });
   const shared = limits();
   const gold = await readQuery(db, task.goldSql ?? ' ', shared);
@@ -209,14 +209,14 @@ function fastOptions(options: EvalOptions): FastTimingOptions {
 /** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */
 type TimingPlan = { kind: 'time'; dbPath: string; gold: string; pred: string } | { kind: 'identical' } | { kind: 'untimeable'; note: string };
 
-async function planTiming(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<TimingPlan> {
+async function planTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<TimingPlan> {
   const gold = runnableBody(task.goldSql ?? '');
   const pred = runnableBody(task.predictedSql ?? '');
   if ('status' in gold || 'status' in pred || !gold.body || !pred.body) return { kind: 'untimeable', note: 'an empty query cannot be timed; efficiency scored 0' };
   // Identical programs do identical work: timing them could only measure noise. The official protocol
   // still times them, as the scripts do.
   if (options.timing === 'fast' && (await sameProgram(db, gold.body, pred.body))) return { kind: 'identical' };
-  return { kind: 'time', dbPath: databasePath(options.dbRoot, task.question.dbId), gold: gold.body, pred: pred.body };
+  return { kind: 'time', dbPath: db.path, gold: gold.body, pred: pred.body };
 }
 
 async function timeOfficially(plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions) {
@@ -239,7 +239,7 @@ function timingFailed(result: QuestionResult, error: Error, options: EvalOptions
 }
 
 /** Scores one task on an open connection to its database, timing it on its own (the editor's Score). */
-export async function scoreTask(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
+export async function scoreTask(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
   const result = await scoreWithoutTiming(db, task, options);
   const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
   if (!plan) return result;
@@ -284,7 +284,7 @@ async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: E
 
 
 /** Correctness of one task (EX, Soft-F1, outcome); efficiency zeroed unless the pair is correct. */
-async function scoreWithoutTiming(db: ReadOnlyDatabase, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
+async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
   const result = emptyResult(task);
   if (task.missing) {
     result.outcome = task.goldSql === undefined ? 'gold_error' : 'prediction_error';
@@ -307,7 +307,7 @@ async function scoreWithoutTiming(db: ReadOnlyDatabase, task: EvalTask, options:
  * passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run.
  */
 export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOptions): Promise<QuestionResult[]> {
-  const connections = new Map<string, ReadOnlyDatabase | Error>();
+  const connections = ConnectionCache.connections({ dbRoot: options.dbRoot });
   const results: QuestionResult[] = [];
   const pending: { result: QuestionResult; timer: PairTimer }[] = [];
   const scaled: { result: QuestionResult; plan: TimingPlan }[] = [];
@@ -317,18 +317,10 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
     for (const task of tasks) {
       if (options.signal?.aborted) break;
       const { dbId } = task.question;
-      if (!connections.has(dbId)) {
-        if (!dbId) {
-          connections.set(dbId, new Error('the question names no database: no db_id in the question file, and no --gold line to take it from'));
-        } else if (!databaseExists(options.dbRoot, dbId)) {
-          connections.set(dbId, new Error(`database not found: ${databasePath(options.dbRoot, dbId)}`));
-        } else {
-          connections.set(dbId, await ReadOnlyDatabase.open(databasePath(options.dbRoot, dbId)).catch((error: Error) => error));
-        }
-      }
-      const db = connections.get(dbId)!;
+      const opened = await connections.forQuestion(dbId);
+      const db = opened instanceof DatabaseUnavailable ? opened : opened.db;
       let result: QuestionResult;
-      if (db instanceof Error) {
+      if (db instanceof DatabaseUnavailable) {
         result = emptyResult(task);
         result.outcome = 'skipped';
         result.error = db.message;
@@ -353,7 +345,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
       options.onProgress?.({ phase: 'correctness', done: results.length, total: tasks.length });
     }
   } finally {
-    for (const db of connections.values()) if (!(db instanceof Error)) await db.close();
+    await connections.closeAll();
   }
 
   const failures = new Map<PairTimer, Error>();

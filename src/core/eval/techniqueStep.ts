@@ -1,4 +1,5 @@
-import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../db/database';
+import { MEMORY_BOUNDS } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
 import { runnableBody } from '../db/readQuery';
 import type { EvalTask } from '../bird/tasks';
 import type { QuestionResult } from './types';
@@ -20,7 +21,7 @@ export interface TechniqueStepLimits {
  */
 export interface TechniqueStep {
   readonly techniques: readonly TechniqueName[];
-  score(db: ReadOnlyDatabase, task: EvalTask, result: QuestionResult, limits: TechniqueStepLimits): Promise<void>;
+  score(db: DatabaseConnection, task: EvalTask, result: QuestionResult, limits: TechniqueStepLimits): Promise<void>;
 }
 
 const everywhere = (techniques: readonly TechniqueName[], make: (name: TechniqueName) => TechniqueScore) =>
@@ -48,7 +49,7 @@ export function techniqueStep(options: TechniqueOptions): TechniqueStep {
     },
   };
 
-  async function scoreOne(db: ReadOnlyDatabase, task: EvalTask, result: QuestionResult, limits: TechniqueStepLimits): Promise<void> {
+  async function scoreOne(db: DatabaseConnection, task: EvalTask, result: QuestionResult, limits: TechniqueStepLimits): Promise<void> {
     const error = (message: string) => everywhere(techniques, () => ({ error: message }));
     if (result.outcome === 'skipped') return;
     if (result.outcome === 'timeout') {

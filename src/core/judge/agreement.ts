@@ -1,5 +1,5 @@
 /**
- * Agreement of binary verdicts with expert labels, as ROSE reports it (rose.md §5): the positive class is "the
+ * Agreement of binary verdicts with expert labels, as ROSE reports it (ROSE's analyze.py): the positive class is "the
  * label says the prediction is correct"; Cohen's κ (unweighted, binary: scikit-learn's cohen_kappa_score),
  * accuracy, Matthews' correlation and the positive class's F1, from the confusion matrix. No npm package
  * computes κ for us, so these are small functions, tested against ROSE's published figures.

@@ -72,7 +72,7 @@ export function loadLabels(file: string): LabelFile {
   return { file, items, unusable };
 }
 
-/** Branch names shared by ROSE's files and ours, for the per-branch breakdown (rose.md §6.4's table). */
+/** Branch names shared by ROSE's files and ours, for the per-branch breakdown (the branches of ROSE's eval_results.json files). */
 export const BRANCHES = {
   match: 'results match → Refuter alone',
   rejected: 'Prover rejected',
@@ -80,7 +80,7 @@ export const BRANCHES = {
   passed: 'Prover passed (no Refuter)',
 } as const;
 
-/** ROSE's branch, read from its two result fields (rose.md §6.4); ProverOnly files have no Refuter. */
+/** ROSE's branch, read from its two result fields (ROSE's eval_results.json); ProverOnly files have no Refuter. */
 function roseBranch(item: Record<string, unknown>): string | undefined {
   const prover = item.prover_result;
   const refuter = item.refuter_result;

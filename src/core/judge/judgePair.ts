@@ -1,5 +1,6 @@
 import { sameResultSet } from '../metrics/executionMatch';
-import { MEMORY_BOUNDS, ReadOnlyDatabase } from '../db/database';
+import { MEMORY_BOUNDS } from '../db/database';
+import { openDatabase } from '../db/engines';
 import { ChatModel } from '../llm/chatModel';
 import { ReplyCache } from '../llm/replyCache';
 import { askForJson, AskResult } from './ask';
@@ -55,7 +56,7 @@ class Tally {
 }
 
 /**
- * Judges whether one prediction answers its question, as ROSE does (rose.md §2.1): both SQLs run read-only
+ * Judges whether one prediction answers its question, as ROSE does (ROSE's `_process_question` in CedricPei/ROSE's main.py): both SQLs run read-only
  * within a time limit; a prediction that fails scores 0 without a call; matching results (resultEquality.ts)
  * go to the Refuter alone (score = not overturned); differing results go to the Prover, and to the Refuter only
  * if the Prover passes (score = passed and not overturned). `prover-only` runs the Prover on every prediction
@@ -95,7 +96,7 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
   const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_SQL_TIMEOUT_MS, maxRows: options.maxRows ?? 500_000, maxBytes: JUDGE_RESULT_BYTES, signal: options.signal };
   const facts = (options.facts ?? new DatabaseFactsCache()).get(input.dbId, input.dbPath);
   const ask = { cache: options.cache, signal: options.signal };
-  const db = await ReadOnlyDatabase.open(input.dbPath);
+  const db = await openDatabase(input.dbPath);
   try {
     const pred = await runForJudge(db, input.predictedSql, limits);
     if (pred.status !== 'ok') {

@@ -1,5 +1,5 @@
 /**
- * The judge's prompts, in our own words, with ROSE's structure and decisions (../shared/notes/rose.md §3):
+ * The judge's prompts, in our own words, with ROSE's structure and decisions (ROSE's prompt_prover.py and prompt_refuter.py):
  * a Prover that judges the prediction against the question without the gold; a Refuter that sees the gold and
  * overturns the Prover's pass only on strong facts, with one template for differing results and one for
  * identical results; and FLEX's single gold-anchored call as a baseline. One system message and one user

@@ -3,7 +3,7 @@ import { rowKey, valueKey } from '../results/valueKey';
 import { Row } from '../db/database';
 
 /**
- * When two results "match", so that the Refuter alone judges the pair (rose.md §2.3). Our rule:
+ * When two results "match", so that the Refuter alone judges the pair (ROSE's `compare_result` in CedricPei/ROSE). Our rule:
  *
  *   same number of rows, same number of columns, and the same MULTISET of rows once the columns are put in a
  *   matching order; values compare as Python's `==` on what sqlite3 returns (EX's value rule: 1 == 1.0,

@@ -1,4 +1,4 @@
-import { SqliteError } from '../db/database';
+import { DatabaseError } from '../db/database';
 import { ChatModelError } from '../llm/chatModel';
 import { JUDGE_CONCURRENCY_BOUND, judgePair, JudgePairInput, JudgePairOptions } from './judgePair';
 import { JudgeOutcome } from './types';
@@ -35,7 +35,7 @@ export async function judgeAll(inputs: readonly JudgePairInput[], options: Judge
           stop.abort();
           return;
         }
-        if (!(error instanceof SqliteError)) throw error;
+        if (!(error instanceof DatabaseError)) throw error;
         results[index] = {
           score: null,
           method: options.method ?? 'rose',

@@ -1,5 +1,5 @@
 import { TableInfo } from '../db/schema';
-import { PlanNode } from './parsePlan';
+import { PlanNode } from '../db/planTree';
 
 /**
  * Two costs for a plan.

@@ -1,9 +1,9 @@
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
+import { PlanNode } from '../db/planTree';
 import { runnableBody } from '../db/readQuery';
 import { SchemaInfo } from '../db/schema';
-import { tableAliases } from './aliases';
+import { tableAliases } from '../sql/scope';
 import { CostedNode, costPlan, PlanCost } from './cost';
-import { buildPlanTree, PlanRow } from './parsePlan';
 
 export interface ExplainedPlan {
   sql: string;
@@ -13,24 +13,24 @@ export interface ExplainedPlan {
   error?: string;
 }
 
-/** SQLite's EXPLAIN QUERY PLAN of a read query, as a tree annotated with row counts and both costs. */
-export async function explainQuery(db: ReadOnlyDatabase, sql: string, schema: SchemaInfo): Promise<ExplainedPlan> {
+/** The engine's plan of a read query, as a tree annotated with row counts and both costs. */
+export async function explainQuery(db: DatabaseConnection, sql: string, schema: SchemaInfo): Promise<ExplainedPlan> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return { sql, nodes: [], cost: { rule: 0, work: 0 }, error: runnable.message };
   if (!runnable.body) return { sql, nodes: [], cost: { rule: 0, work: 0 }, error: 'no statement to explain' };
-  let rows: PlanRow[];
+  let tree: PlanNode[];
   try {
-    rows = (await db.all(`EXPLAIN QUERY PLAN ${runnable.body}`)).map((r) => ({ id: Number(r.id), parent: Number(r.parent), detail: String(r.detail) }));
+    tree = await db.explainPlan(runnable.body);
   } catch (error) {
     return { sql, nodes: [], cost: { rule: 0, work: 0 }, error: (error as Error).message };
   }
-  return explainRows(sql, rows, schema);
+  return explainTree(sql, tree, schema);
 }
 
-/** Annotates plan rows (from a database or a fixture) against a schema. */
-export function explainRows(sql: string, rows: readonly PlanRow[], schema: SchemaInfo): ExplainedPlan {
+/** Annotates a plan tree (from a database, a scratch copy or a fixture) against a schema. */
+export function explainTree(sql: string, tree: readonly PlanNode[], schema: SchemaInfo): ExplainedPlan {
   const aliases = tableAliases(sql, [...schema.tables.values()].map((t) => t.name));
-  const { nodes, cost } = costPlan(buildPlanTree(rows), { aliases, tables: schema.tables });
+  const { nodes, cost } = costPlan(tree, { aliases, tables: schema.tables });
   return { sql, nodes, cost };
 }
 

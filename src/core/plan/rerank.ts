@@ -1,4 +1,4 @@
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
 import { readQuery } from '../db/readQuery';
 import { SchemaInfo } from '../db/schema';
 import { ExplainedPlan, explainQuery } from './explain';
@@ -24,7 +24,7 @@ export type RerankBy = 'estimate' | 'rule';
  * ties kept in their original order.
  */
 export async function rerankCandidates(
-  db: ReadOnlyDatabase,
+  db: DatabaseConnection,
   candidates: readonly string[],
   schema: SchemaInfo,
   limits: { timeoutMs: number; maxRows: number },

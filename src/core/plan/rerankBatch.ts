@@ -3,11 +3,10 @@ import { PredictionFile, BIRD_SEPARATOR } from '../bird/predictions';
 import { InputFileError, InputProblem } from '../bird/problems';
 import { parseJsonFile, readTextFile } from '../bird/jsonFile';
 import { Question } from '../bird/questions';
-import { ReadOnlyDatabase } from '../db/database';
+import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
+import { timeExecution } from '../db/engines';
 import { runnableBody } from '../db/readQuery';
-import { readSchema } from '../db/schema';
 import { buildTasks } from '../bird/tasks';
-import { databaseExists, databasePath } from '../bird/layout';
 import { RerankBy, rerankCandidates } from './rerank';
 
 /** K candidate SQLs for one question, each with where it came from (a file, or its place in a candidate list). */
@@ -130,12 +129,12 @@ export function candidatesFromPredictionFiles(files: readonly PredictionFile[], 
 async function measureMs(dbPath: string, body: string, timeoutMs: number, samples: number): Promise<number | null> {
   const limits = () => ({ deadline: performance.now() + timeoutMs, budgetMs: timeoutMs });
   try {
-    const once = await ReadOnlyDatabase.timeExecution(dbPath, body, 'full', limits());
+    const once = await timeExecution(dbPath, body, 'full', limits());
     const repetitions = Math.min(16, Math.max(1, Math.ceil(1 / Math.max(once, 0.001))));
     const values: number[] = [];
     for (let s = 0; s < samples; s++) {
       let total = 0;
-      for (let r = 0; r < repetitions; r++) total += await ReadOnlyDatabase.timeExecution(dbPath, body, 'full', limits());
+      for (let r = 0; r < repetitions; r++) total += await timeExecution(dbPath, body, 'full', limits());
       values.push(total / repetitions);
     }
     return median(values);
@@ -192,7 +191,7 @@ export interface RerankOptions {
  */
 export async function rerankQuestions(sets: readonly QuestionCandidates[], options: RerankOptions): Promise<RerankReport> {
   const results: RerankedQuestion[] = [];
-  const connections = new Map<string, { db: ReadOnlyDatabase; schema: Awaited<ReturnType<typeof readSchema>> } | Error>();
+  const connections = ConnectionCache.withSchema({ dbRoot: options.dbRoot });
   try {
     for (const [done, set] of sets.entries()) {
       const { question } = set;
@@ -202,16 +201,8 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
         results.push({ ...base, chosen: 0, sql: '', note: 'no candidates', candidates: [] });
         continue;
       }
-      if (!connections.has(question.dbId)) {
-        connections.set(
-          question.dbId,
-          !question.dbId || !databaseExists(options.dbRoot, question.dbId)
-            ? new Error(`database not found: ${databasePath(options.dbRoot, question.dbId)}`)
-            : await ReadOnlyDatabase.open(databasePath(options.dbRoot, question.dbId)).then(async (db) => ({ db, schema: await readSchema(db) })).catch((error: Error) => error),
-        );
-      }
-      const connection = connections.get(question.dbId)!;
-      if (connection instanceof Error) {
+      const connection = await connections.forQuestion(question.dbId);
+      if (connection instanceof DatabaseUnavailable) {
         results.push({ ...base, chosen: 0, sql: first, note: `${connection.message}: the first candidate is kept`, candidates: set.candidates.map((c, index) => ({ index, source: c.source, executable: false, error: connection.message, rule: null, work: null })) });
         continue;
       }
@@ -225,7 +216,7 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
         if (options.measure && r.executable) {
           const runnable = runnableBody(r.sql);
           if (!('status' in runnable)) {
-            if (!times.has(runnable.body)) times.set(runnable.body, await measureMs(databasePath(options.dbRoot, question.dbId), runnable.body, options.timeoutMs, options.samples ?? 5));
+            if (!times.has(runnable.body)) times.set(runnable.body, await measureMs(connection.path, runnable.body, options.timeoutMs, options.samples ?? 5));
             outcome.ms = times.get(runnable.body)!;
           }
         }
@@ -243,7 +234,7 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
       options.onProgress?.(done + 1, sets.length);
     }
   } finally {
-    for (const c of connections.values()) if (!(c instanceof Error)) await c.db.close();
+    await connections.closeAll();
   }
   const report: RerankReport = { by: options.by, questions: results, changed: results.filter((r) => r.chosen !== 0).length };
   if (options.measure) report.correlation = { rule: summarizeCorrelation(results, 'rule'), estimate: summarizeCorrelation(results, 'estimate') };

@@ -1,4 +1,5 @@
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
+import { openDatabase } from '../db/engines';
 import { readSchema, SchemaInfo } from '../db/schema';
 import { EvalTask } from '../bird/tasks';
 import { databaseExists, databasePath } from '../bird/layout';
@@ -20,10 +21,10 @@ export async function planCosts(tasks: readonly EvalTask[], dbRoot: string): Pro
     byDb.set(dbId, [...(byDb.get(dbId) ?? []), task]);
   }
   for (const [dbId, dbTasks] of byDb) {
-    let db: ReadOnlyDatabase;
+    let db: DatabaseConnection;
     let schema: SchemaInfo;
     try {
-      db = await ReadOnlyDatabase.open(databasePath(dbRoot, dbId));
+      db = await openDatabase(databasePath(dbRoot, dbId));
     } catch {
       continue;
     }

@@ -1,4 +1,4 @@
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
 import { quoteSqlString, SchemaInfo } from '../db/schema';
 import { BirdKeys, ColumnRef } from './birdTables';
 
@@ -8,7 +8,7 @@ export interface ForeignKey {
 }
 
 /** Foreign keys the database declares (PRAGMA foreign_key_list), one column pair each. */
-export async function readForeignKeys(db: ReadOnlyDatabase, schema: SchemaInfo): Promise<ForeignKey[]> {
+export async function readForeignKeys(db: DatabaseConnection, schema: SchemaInfo): Promise<ForeignKey[]> {
   const keys: ForeignKey[] = [];
   for (const table of schema.tables.values()) {
     const rows = await db.all(`SELECT seq, "table" AS parent, "from" AS child, "to" AS target FROM pragma_foreign_key_list(${quoteSqlString(table.name)}) ORDER BY id, seq`);

@@ -1,10 +1,12 @@
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import * as sqlite3 from '@vscode/sqlite3';
-import { ReadOnlyDatabase, SqliteError, SqlValue } from '../db/database';
+import { DatabaseError } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
+import { openDatabase } from '../db/engines';
 import { databaseFileProblem } from '../db/databaseFile';
 import { quoteIdentifier, quoteSqlString, readSchema, TableInfo } from '../db/schema';
+import { WritableDatabase } from '../db/sqlite/writableDatabase';
 import { birdKeys, BirdTablesEntry, ColumnRef, readBirdTablesEntry } from './birdTables';
 import { keyDomains, readForeignKeys } from './keyDomains';
 
@@ -96,33 +98,6 @@ function shiftedValue(column: string, replica: number, shift: DomainShift): stri
   return cases.length ? `CASE ${cases.join(' ')} ELSE ${x} END` : x;
 }
 
-const sqliteError = (error: Error) => new SqliteError(error.message.replace(/^SQLITE_[A-Z_]+: /, ''));
-
-/** A writable SQLite connection on the output file (the source is only ever ATTACHed read-only). */
-class OutputDatabase {
-  private constructor(private readonly db: sqlite3.Database) {}
-
-  static open(file: string): Promise<OutputDatabase> {
-    return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI, (error) =>
-        error ? reject(new ScaleError(`cannot create ${file}: ${error.message}`)) : resolve(new OutputDatabase(db)),
-      );
-    });
-  }
-
-  exec(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(sqliteError(error)) : resolve())));
-  }
-
-  all(sql: string): Promise<Record<string, SqlValue>[]> {
-    return new Promise((resolve, reject) => this.db.all(sql, (error, rows) => (error ? reject(sqliteError(error)) : resolve(rows as Record<string, SqlValue>[]))));
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => this.db.close(() => resolve()));
-  }
-}
-
 /** A read-only URI for ATTACH: percent-escaped, since `?`, `#` and `%` in a path would be read as URI syntax. */
 export function readOnlyUri(file: string): string {
   const segments = path.resolve(file).split(path.sep).join('/').split('/');
@@ -169,9 +144,9 @@ interface SourceFacts {
 }
 
 async function readSource(source: string, entry: BirdTablesEntry | undefined): Promise<SourceFacts> {
-  let db: ReadOnlyDatabase | undefined;
+  let db: DatabaseConnection | undefined;
   try {
-    db = await ReadOnlyDatabase.open(source);
+    db = await openDatabase(source);
     const schema = await readSchema(db);
     const one = async (pragma: string) => Object.values((await db!.all(`PRAGMA ${pragma}`))[0] ?? {})[0];
     const listed = await db.all("SELECT name, type FROM pragma_table_list WHERE schema = 'main'");
@@ -200,7 +175,7 @@ async function readSource(source: string, entry: BirdTablesEntry | undefined): P
       unresolved,
     };
   } catch (error) {
-    if (error instanceof SqliteError) throw new ScaleError(`cannot read ${source}: ${error.message}`);
+    if (error instanceof DatabaseError) throw new ScaleError(`cannot read ${source}: ${error.message}`);
     throw error;
   } finally {
     await db?.close();
@@ -208,7 +183,7 @@ async function readSource(source: string, entry: BirdTablesEntry | undefined): P
 }
 
 /** Range, kinds and a free separator of each domain's values, read from the attached source. */
-async function measureDomains(out: OutputDatabase, domains: ColumnRef[][], factor: number): Promise<DomainShift[]> {
+async function measureDomains(out: WritableDatabase, domains: ColumnRef[][], factor: number): Promise<DomainShift[]> {
   const shifts: DomainShift[] = [];
   for (const [id, columns] of domains.entries()) {
     const values = columns.map((c) => `SELECT ${quoteIdentifier(c.column)} FROM src.${quoteIdentifier(c.table)}`).join(' UNION ALL ');
@@ -266,9 +241,11 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
   const notes = facts.unresolved.map((c) => `schema file key ${c} is not in the database: ignored`);
 
   const temp = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  let out: OutputDatabase | undefined;
+  let out: WritableDatabase | undefined;
   try {
-    out = await OutputDatabase.open(temp);
+    out = await WritableDatabase.file(temp).catch((error: Error) => {
+      throw new ScaleError(`cannot create ${temp}: ${error.message}`);
+    });
     const { encoding, pageSize, userVersion, applicationId } = facts.pragmas;
     // Encoding and page size must be set before the first table; ATTACH needs the same encoding on both sides.
     // No journal while loading: a failure there discards the whole file anyway, and statement journals would
@@ -364,7 +341,7 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
     await out?.close();
     fs.rmSync(temp, { force: true });
     // SQLite refusing the copy is about this database (a CHECK on a shifted key, say), not a bug: no stack.
-    if (error instanceof SqliteError) throw new ScaleError(`cannot build the copy of ${source}: ${error.message}`);
+    if (error instanceof DatabaseError) throw new ScaleError(`cannot build the copy of ${source}: ${error.message}`);
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { median } from 'simple-statistics';
-import { ReadOnlyDatabase, RunLimits } from '../db/database';
+import { RunLimits } from '../db/database';
+import { timeExecution } from '../db/engines';
 import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
 import { rvesOutlook, rvesReward } from '../metrics/efficiency';
 import { scaledCopy } from '../scale/scaledCopy';
@@ -74,7 +75,7 @@ export type ExecutionTimer = (quantity: TimedQuantity, limits: RunLimits) => Pro
 
 /** Executions on fresh read-only connections to `dbPath`, as the official scripts time them. */
 export function freshConnectionTimer(dbPath: string, body: string): ExecutionTimer {
-  return (quantity, limits) => ReadOnlyDatabase.timeExecution(dbPath, body, quantity, limits);
+  return (quantity, limits) => timeExecution(dbPath, body, quantity, limits);
 }
 
 /** A loop projected this far past (or short of) the official limit is clearly past (or within) it. */

@@ -1,5 +1,6 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
-import { QueryTimeout, ReadOnlyDatabase } from '../db/database';
+import { QueryTimeout } from '../db/database';
+import { timeExecution } from '../db/engines';
 import { hodgesLehmann, officialClean, pythonMean } from './stats';
 import { TimingResult } from './types';
 
@@ -20,7 +21,7 @@ export function officialLoopLimitMs(timeoutMs: number, iterations = OFFICIAL_ITE
 async function timeOnFreshConnection(dbPath: string, body: string, protocol: OfficialProtocol, deadline: number, budgetMs: number): Promise<number> {
   if (performance.now() > deadline) throw new QueryTimeout(budgetMs);
   // DAMO times cursor.execute() alone (prepare and the first step); mini_dev times execute, fetchall and close.
-  return ReadOnlyDatabase.timeExecution(dbPath, body, protocol === 'ves' ? 'first-row' : 'full', { deadline, budgetMs });
+  return timeExecution(dbPath, body, protocol === 'ves' ? 'first-row' : 'full', { deadline, budgetMs });
 }
 
 /**

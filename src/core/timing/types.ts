@@ -1,8 +1,10 @@
 /**
  * What a timing protocol times in one execution: `first-row` is prepare plus the first step (DAMO's
  * `cursor.execute()`, the BIRD paper's VES); `full` runs to the last row and closes (mini_dev's R-VES).
+ * The engine times it (DatabaseEngine.timeExecution), so the type lives with the engine.
  */
-export type TimedQuantity = 'first-row' | 'full';
+import { TimedQuantity } from '../db/engine';
+export type { TimedQuantity };
 
 /** A measured speed comparison of gold and prediction (or of an original and its rewrite). */
 export interface TimingResult {

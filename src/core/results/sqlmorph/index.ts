@@ -9,7 +9,7 @@
  *   for failing queries (0 everywhere) and VES Lens's for bounds and timeouts (`error`): the editor's one call.
  * (The eval engine's optional step, EvalOptions.techniques, is eval/techniqueStep.ts.)
  */
-import { ReadOnlyDatabase } from '../../db/database';
+import { DatabaseConnection } from '../../db/engine';
 import { EMPTY_QUERY, readTypedResult, TypedRead } from './typedResult';
 import { NO_EMBEDDING_PROVIDER, scoreTechniques, orderedTechniques, TechniqueOptions, TechniqueReport } from './scoreTechniques';
 import { ResultTable, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore, ZERO_SCORES } from './types';
@@ -36,7 +36,7 @@ export interface QueryTechniqueReport extends TechniqueReport {
  * a VES Lens bound gives `error` everywhere; `failure` says which side and why.
  */
 export async function scoreQueryTechniques(
-  db: ReadOnlyDatabase,
+  db: DatabaseConnection,
   goldSql: string,
   predictedSql: string,
   options: TechniqueOptions & { timeoutMs: number; maxRows: number },

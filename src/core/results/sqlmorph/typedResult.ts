@@ -1,6 +1,6 @@
-import { ReadOnlyDatabase, RunLimits } from '../../db/database';
+import { RunLimits } from '../../db/database';
+import { DatabaseConnection } from '../../db/engine';
 import { describeFailure, QueryFailure, runnableBody } from '../../db/readQuery';
-import { resultColumnNames } from './columnNames';
 import { PyFloat, PyRow, PyValue } from './pyValues';
 import { ResultTable } from './types';
 
@@ -35,7 +35,7 @@ export type TypedRead = { status: 'ok'; table: ResultTable; notes: string[] } | 
  * rows with Python's types (INTEGER int, REAL float, TEXT str, BLOB bytes, NULL None), within the same
  * bounds as every other read (rows, bytes, time).
  */
-export async function readTypedResult(db: ReadOnlyDatabase, sql: string, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<TypedRead> {
+export async function readTypedResult(db: DatabaseConnection, sql: string, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<TypedRead> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return runnable;
   if (runnable.body === '') return { status: 'error', message: EMPTY_QUERY };
@@ -64,7 +64,7 @@ export async function readTypedResult(db: ReadOnlyDatabase, sql: string, limits:
       },
       limits,
     );
-    const names = await resultColumnNames(db.path, runnable.body, { hasRows: rows.length > 0, deadline: limits.deadline });
+    const names = await db.resultColumns(runnable.body, { hasRows: rows.length > 0, deadline: limits.deadline });
     return { status: 'ok', table: { columns: names.names, rows }, notes: names.note ? [names.note] : [] };
   } catch (error) {
     return describeFailure(error);

@@ -1,55 +1,12 @@
-import { identifierName } from '../sql/lexer';
+import { identifierName } from '../../sql/lexer';
+import { SqlValue } from '../database';
+import { PlanNode } from '../planTree';
 
 /**
- * EXPLAIN QUERY PLAN rows → an annotated tree. Recognises the detail strings of SQLite 3.7 to 3.46
+ * SQLite's EXPLAIN QUERY PLAN rows → the typed plan tree. Recognises the detail strings of SQLite 3.7 to 3.46
  * (`SCAN TABLE t AS a` before 3.24, `SCAN a` after; `EXECUTE ... SUBQUERY` before 3.24; MATERIALIZE /
  * CO-ROUTINE by number or by name). A line it does not know is kept as `unknown`, never dropped.
  */
-
-export type PlanNodeKind =
-  | 'scan' // a full pass over a table or index
-  | 'search' // a lookup through an index, the rowid or the min/max optimisation
-  | 'scan-subquery' // a pass over a subquery's or CTE's result
-  | 'constant-row' // SELECT without FROM
-  | 'temp-btree' // a sort or de-duplication SQLite builds at run time
-  | 'subquery' // scalar or list (IN) subquery, correlated or not
-  | 'materialize' // a subquery or CTE computed into a temporary table
-  | 'co-routine' // a subquery computed row by row as the outer query asks
-  | 'compound' // UNION / EXCEPT / INTERSECT and their parts
-  | 'bloom-filter' // 3.38+: a Bloom filter checked before a join lookup
-  | 'multi-index-or' // OR terms each served by its own index
-  | 'in-operator' // how the right side of IN (...) is searched
-  | 'recursive' // parts of a recursive CTE
-  | 'right-join' // 3.39+: the pass that emits unmatched rows of a RIGHT or FULL JOIN
-  | 'unknown';
-
-export interface PlanNode {
-  id: number;
-  parent: number;
-  detail: string;
-  kind: PlanNodeKind;
-  /** The table (or alias) the step reads, as SQLite names it. */
-  table?: string;
-  /** The alias, when the old `AS` form states it. */
-  alias?: string;
-  /** Index used: its name, `INTEGER PRIMARY KEY`, `PRIMARY KEY`, or `AUTOMATIC` for one built at run time. */
-  index?: string;
-  covering?: boolean;
-  automatic?: boolean;
-  partial?: boolean;
-  /** The constraint SQLite uses the index for, e.g. `id=?` or `a=? AND b>?`. */
-  constraint?: string;
-  /** For temp-btree: what it is for (ORDER BY, GROUP BY, DISTINCT, RIGHT PART OF ORDER BY, LAST TERM OF ORDER BY, ...). */
-  purpose?: string;
-  /** For subquery: SCALAR or LIST; correlated ones re-run for every outer row. */
-  subqueryType?: 'SCALAR' | 'LIST';
-  correlated?: boolean;
-  /** Subquery number or CTE name of materialize / co-routine / subquery / scan-subquery steps. */
-  subquery?: string;
-  /** For compound parts: LEFT-MOST, UNION, UNION ALL, EXCEPT, INTERSECT, MERGE, LEFT, RIGHT. */
-  operator?: string;
-  children: PlanNode[];
-}
 
 export interface PlanRow {
   id: number;
@@ -112,7 +69,8 @@ export function parseDetail(detail: string): Fields {
   if ((m = /^MATERIALIZE\s+(.+)$/i.exec(text))) return { kind: 'materialize', subquery: subqueryName(m[1]) };
   if ((m = /^CO-ROUTINE\s+(.+)$/i.exec(text))) return { kind: 'co-routine', subquery: subqueryName(m[1]) };
   if ((m = /^RIGHT-JOIN\s+(\S+)$/i.exec(text))) return { kind: 'right-join', table: identifierName(m[1]) };
-  if ((m = /^BLOOM FILTER ON\s+(\S+)(?:\s*\((.*)\))?/i.exec(text))) return { kind: 'bloom-filter', table: identifierName(m[1]), constraint: m[2] };
+  if ((m = /^BLOOM FILTER ON\s+(\S+)(?:\s*\((.*)\))?/i.exec(text)))
+    return { kind: 'bloom-filter', table: identifierName(m[1]), constraint: m[2] };
   if (/^MULTI-INDEX OR$/i.test(text)) return { kind: 'multi-index-or' };
   if ((m = /^INDEX (\d+)$/i.exec(text))) return { kind: 'multi-index-or', operator: `INDEX ${m[1]}` };
   if (/^COMPOUND QUERY$/i.test(text)) return { kind: 'compound' };
@@ -147,6 +105,11 @@ export function buildPlanTree(rows: readonly PlanRow[]): PlanNode[] {
   return roots;
 }
 
+/** The tree of `EXPLAIN QUERY PLAN` as a connection returns it (rows with id, parent and detail). */
+export function planTreeOfRecords(records: readonly Record<string, SqlValue>[]): PlanNode[] {
+  return buildPlanTree(records.map((r) => ({ id: Number(r.id), parent: Number(r.parent), detail: String(r.detail) })));
+}
+
 /**
  * Reads the text form the sqlite3 shell prints (`QUERY PLAN`, then `|--`, `` `-- `` and `|  ` indentation),
  * as people paste it; used by fixtures and by anyone holding a plan without the database.
@@ -156,7 +119,7 @@ export function parsePlanText(text: string): PlanRow[] {
   const parentAtDepth: number[] = [0];
   for (const line of text.split('\n')) {
     // Each level of nesting is a 3-character column ("|  " or "   ") before the "|--" or "`--" branch.
-    const m = /^((?:\|  | {3})*)(?:\|--|`--)(.*)$/.exec(line.replace(/\s+$/, ''));
+    const m = /^((?:\| {2}| {3})*)(?:\|--|`--)(.*)$/.exec(line.replace(/\s+$/, ''));
     if (!m) continue; // "QUERY PLAN" header, blank lines
     const depth = m[1].length / 3;
     const id = rows.length + 1;

@@ -1,0 +1,26 @@
+import { RunLimits } from './database';
+import { DatabaseConnection, DatabaseEngine, TimedQuantity } from './engine';
+import { sqliteEngine } from './sqlite/sqliteEngine';
+
+/**
+ * The engine that serves a target. Every target is a SQLite file today; a server engine will claim its
+ * connection URLs here (`postgres://`, `mysql://`), and no caller changes.
+ */
+export function engineFor(_target: string): DatabaseEngine {
+  return sqliteEngine;
+}
+
+/** A read-only connection to a database, by the engine that serves it. */
+export function openDatabase(target: string): Promise<DatabaseConnection> {
+  return engineFor(target).open(target);
+}
+
+/** One execution on a fresh connection, timed as the official scripts time it (DatabaseEngine.timeExecution). */
+export function timeExecution(target: string, body: string, quantity: TimedQuantity, limits: RunLimits = {}): Promise<number> {
+  return engineFor(target).timeExecution(target, body, quantity, limits);
+}
+
+/** The SQLite library version (reports name it: plans and speed depend on it); asked once per process. */
+export function sqliteVersion(): Promise<string> {
+  return sqliteEngine.version();
+}

@@ -1,0 +1,50 @@
+/**
+ * The typed plan tree every engine's explainPlan returns. The step kinds are SQLite's (its EXPLAIN QUERY PLAN
+ * is the first dialect read); another engine maps its own operators onto them (a PostgreSQL `Seq Scan` is a
+ * `scan`, an `Index Scan` a `search`, a `Sort` a `temp-btree`) and keeps what it cannot map as `unknown`.
+ */
+
+export type PlanNodeKind =
+  | 'scan' // a full pass over a table or index
+  | 'search' // a lookup through an index, the rowid or the min/max optimisation
+  | 'scan-subquery' // a pass over a subquery's or CTE's result
+  | 'constant-row' // SELECT without FROM
+  | 'temp-btree' // a sort or de-duplication SQLite builds at run time
+  | 'subquery' // scalar or list (IN) subquery, correlated or not
+  | 'materialize' // a subquery or CTE computed into a temporary table
+  | 'co-routine' // a subquery computed row by row as the outer query asks
+  | 'compound' // UNION / EXCEPT / INTERSECT and their parts
+  | 'bloom-filter' // 3.38+: a Bloom filter checked before a join lookup
+  | 'multi-index-or' // OR terms each served by its own index
+  | 'in-operator' // how the right side of IN (...) is searched
+  | 'recursive' // parts of a recursive CTE
+  | 'right-join' // 3.39+: the pass that emits unmatched rows of a RIGHT or FULL JOIN
+  | 'unknown';
+
+export interface PlanNode {
+  id: number;
+  parent: number;
+  detail: string;
+  kind: PlanNodeKind;
+  /** The table (or alias) the step reads, as SQLite names it. */
+  table?: string;
+  /** The alias, when the old `AS` form states it. */
+  alias?: string;
+  /** Index used: its name, `INTEGER PRIMARY KEY`, `PRIMARY KEY`, or `AUTOMATIC` for one built at run time. */
+  index?: string;
+  covering?: boolean;
+  automatic?: boolean;
+  partial?: boolean;
+  /** The constraint SQLite uses the index for, e.g. `id=?` or `a=? AND b>?`. */
+  constraint?: string;
+  /** For temp-btree: what it is for (ORDER BY, GROUP BY, DISTINCT, RIGHT PART OF ORDER BY, LAST TERM OF ORDER BY, ...). */
+  purpose?: string;
+  /** For subquery: SCALAR or LIST; correlated ones re-run for every outer row. */
+  subqueryType?: 'SCALAR' | 'LIST';
+  correlated?: boolean;
+  /** Subquery number or CTE name of materialize / co-routine / subquery / scan-subquery steps. */
+  subquery?: string;
+  /** For compound parts: LEFT-MOST, UNION, UNION ALL, EXCEPT, INTERSECT, MERGE, LEFT, RIGHT. */
+  operator?: string;
+  children: PlanNode[];
+}

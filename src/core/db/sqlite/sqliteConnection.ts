@@ -1,0 +1,274 @@
+import * as fs from 'fs';
+import * as sqlite3 from '@vscode/sqlite3';
+import {
+  DatabaseError,
+  MEMORY_BOUNDS,
+  NUL_MESSAGE,
+  QueryCancelled,
+  QueryTimeout,
+  ResultTooLarge,
+  Row,
+  RunLimits,
+  SqlValue,
+  TooManyRows,
+  VALUE_OVERHEAD_BYTES,
+} from '../database';
+import { ColumnNames, DatabaseConnection, DatabaseEngine, SameWork } from '../engine';
+import { PlanNode } from '../planTree';
+import { SchemaInfo } from '../schema';
+import { planTreeOfRecords } from './queryPlan';
+import { sqliteResultColumns } from './resultColumns';
+import { readSqliteSchema } from './sqliteSchema';
+
+/** Maps a driver error to a DatabaseError: SQLite's own wording without the `SQLITE_CODE: ` prefix, and why a bound was hit. */
+export function toDatabaseError(error: Error): DatabaseError {
+  const message = error.message.replace(/^SQLITE_[A-Z_]+: /, '');
+  const mib = (bytes: number) => bytes / 2 ** 20;
+  if (/^SQLITE_TOOBIG/.test(error.message)) {
+    return new DatabaseError(`${message} (VES Lens bounds one value or row at ${mib(MEMORY_BOUNDS.valueBytes)} MiB)`);
+  }
+  if (/^SQLITE_NOMEM/.test(error.message))
+    return new DatabaseError(`${message} (VES Lens bounds SQLite's heap at ${mib(MEMORY_BOUNDS.heapBytes)} MiB)`);
+  return new DatabaseError(message);
+}
+
+/** Name of the CTE that renames result columns c0..cN-1, so duplicate or numeric names keep every value in order. */
+const RESULT_CTE = '"__ves_lens_result"';
+
+export interface SqliteOpenOptions {
+  /**
+   * `PRAGMA query_only` (default on). Only the result-column reader turns it off, on a connection of its own:
+   * it creates a TEMP view, which lives in memory; the file stays opened read-only.
+   */
+  queryOnly?: boolean;
+}
+
+/**
+ * A read-only SQLite connection. Opened with SQLITE_OPEN_READONLY and `PRAGMA query_only`, so no statement it
+ * runs can change the file; callers still refuse non-queries before running them (see sql/statements.ts).
+ */
+export class SqliteConnection implements DatabaseConnection {
+  private interrupted = false;
+  private static heapLimited: Promise<void> | undefined;
+
+  private constructor(
+    readonly engine: DatabaseEngine,
+    readonly path: string,
+    private readonly db: sqlite3.Database,
+  ) {}
+
+  static async open(engine: DatabaseEngine, path: string, options: SqliteOpenOptions = {}): Promise<SqliteConnection> {
+    if (!fs.existsSync(path)) throw new DatabaseError(`database file not found: ${path}`);
+    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const handle = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) =>
+        error ? reject(toDatabaseError(error)) : resolve(handle),
+      );
+    });
+    db.configure('limit', sqlite3.LIMIT_LENGTH, MEMORY_BOUNDS.valueBytes);
+    const connection = new SqliteConnection(engine, path, db);
+    if (options.queryOnly !== false) await connection.all('PRAGMA query_only = ON');
+    // The heap limit is process-wide: set once (timing opens a connection per execution).
+    SqliteConnection.heapLimited ??= connection.all(`PRAGMA hard_heap_limit = ${MEMORY_BOUNDS.heapBytes}`).then(() => undefined);
+    await SqliteConnection.heapLimited;
+    return connection;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.db.close(() => resolve()));
+  }
+
+  all(sql: string): Promise<Record<string, SqlValue>[]> {
+    if (sql.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, (error, rows) => (error ? reject(toDatabaseError(error)) : resolve(rows as Record<string, SqlValue>[]))),
+    );
+  }
+
+  /** Interrupts whatever runs on this connection now (SQLite's sqlite3_interrupt). */
+  interrupt(): void {
+    this.interrupted = true;
+    this.db.interrupt();
+  }
+
+  /** Arms an interrupt at the deadline and on the caller's abort signal; returns a disarm function. */
+  private armDeadline(limits: RunLimits): () => void {
+    this.interrupted = false;
+    const onAbort = () => this.interrupt();
+    limits.signal?.addEventListener('abort', onAbort);
+    if (limits.signal?.aborted) this.interrupt();
+    const timer =
+      limits.deadline === undefined ? undefined : setTimeout(() => this.interrupt(), Math.max(0, limits.deadline - performance.now()));
+    return () => {
+      clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', onAbort);
+    };
+  }
+
+  private failure(error: Error, limits: RunLimits): Error {
+    if (this.interrupted && /interrupt/i.test(error.message)) {
+      if (limits.signal?.aborted) return new QueryCancelled();
+      if (limits.deadline !== undefined) return new QueryTimeout(limits.budgetMs ?? 0);
+    }
+    return toDatabaseError(error);
+  }
+
+  /**
+   * Number of result columns of a query, read from its compiled program (the ResultRow opcode) without
+   * running it. Compile errors (syntax, unknown column) surface here with SQLite's message.
+   */
+  async columnCount(body: string): Promise<number | undefined> {
+    const program = await this.all(`EXPLAIN ${body}`);
+    const resultRow = program.find((op) => op.opcode === 'ResultRow');
+    return resultRow ? Number(resultRow.p2) : undefined;
+  }
+
+  /**
+   * Runs `sql` through node-sqlite3's each(). That API reports a failure (an interrupt included) to the row
+   * callback and calls its completion callback anyway, in either order; finalize() is queued behind the
+   * each() on the same statement, so once it has called back the outcome is known for certain.
+   */
+  private eachRow(sql: string, onRow: (row: Record<string, SqlValue>) => void): Promise<void> {
+    if (sql.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
+    return new Promise<void>((resolve, reject) => {
+      let failure: Error | undefined;
+      let rowsDone = false;
+      let finalized = false;
+      const settle = () => {
+        if (!finalized) return;
+        if (failure) reject(failure);
+        else if (rowsDone) resolve();
+      };
+      const statement = this.db.prepare(sql, (error) => {
+        if (error) failure ??= error;
+      });
+      statement.each(
+        (error, row: Record<string, SqlValue>) => {
+          if (error) failure ??= error;
+          else if (!failure) onRow(row);
+        },
+        () => {
+          rowsDone = true;
+          settle();
+        },
+      );
+      statement.finalize(() => {
+        finalized = true;
+        settle();
+      });
+    });
+  }
+
+  /**
+   * Streams every row of a query, values in column order, to `onRow`. node-sqlite3 queues rows natively
+   * without back-pressure, so both bounds are put in the SQL, where SQLite stops producing rows: a LIMIT of
+   * maxRows + 1 rows, and a running sum of the values' bytes that lets through the first row past
+   * MEMORY_BOUNDS.resultBytes and nothing after it (the window keeps the rows' order; its record also makes
+   * SQLite enforce the row-size bound). Past either bound the query is interrupted and fails.
+   */
+  async streamRows(body: string, onRow: (row: Row) => void, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<number> {
+    const columns = await this.columnCount(body);
+    const maxBytes = limits.maxBytes ?? MEMORY_BOUNDS.resultBytes;
+    let sql = body;
+    if (columns !== undefined && columns > 0) {
+      const names = Array.from({ length: columns }, (_, i) => `c${i}`);
+      // Each value also costs its native and JavaScript representation, whatever its length: a wide result of
+      // small values fills memory as surely as a narrow one of large values.
+      const rowBytes = `${names.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(' + ')} + ${VALUE_OVERHEAD_BYTES * columns}`;
+      sql =
+        `WITH ${RESULT_CTE}(${names.join(', ')}) AS (\n${body}\n)\n` +
+        `SELECT * FROM (SELECT *, sum(${rowBytes}) OVER (ROWS UNBOUNDED PRECEDING) AS "__bytes", ${rowBytes} AS "__row_bytes" ` +
+        `FROM ${RESULT_CTE}) WHERE "__bytes" - "__row_bytes" <= ${maxBytes} LIMIT ${limits.maxRows + 1}`;
+    }
+    let count = 0;
+    let overflow: Error | undefined;
+    const disarm = this.armDeadline(limits);
+    try {
+      await this.eachRow(sql, (row) => {
+        if (overflow) return;
+        const values = Object.values(row);
+        if (++count > limits.maxRows) overflow = new TooManyRows(limits.maxRows);
+        else if (columns && (values[columns] as number) > maxBytes) overflow = new ResultTooLarge(maxBytes);
+        if (overflow) {
+          this.db.interrupt();
+          return;
+        }
+        onRow(columns ? values.slice(0, columns) : values);
+      });
+    } catch (error) {
+      if (overflow) throw overflow;
+      throw this.failure(error as Error, limits);
+    } finally {
+      disarm();
+    }
+    if (overflow) throw overflow;
+    return count;
+  }
+
+  /** Runs a query to its end, discarding rows; resolves when SQLite has stepped through all of them. */
+  async drain(body: string, limits: RunLimits = {}): Promise<void> {
+    const disarm = this.armDeadline(limits);
+    try {
+      await this.eachRow(body, () => {});
+    } catch (error) {
+      throw this.failure(error as Error, limits);
+    } finally {
+      disarm();
+    }
+  }
+
+  /** Prepares a query and steps it once, as Python's cursor.execute() does for a SELECT. */
+  async firstRow(body: string, limits: RunLimits = {}): Promise<void> {
+    await this.firstRecord(body, limits);
+  }
+
+  /** The first row of a query as an object keyed by column name (undefined for an empty result). */
+  firstRecord(body: string, limits: RunLimits = {}): Promise<Record<string, SqlValue> | undefined> {
+    if (body.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
+    const disarm = this.armDeadline(limits);
+    return new Promise((resolve, reject) => {
+      this.db.get(body, (error, row: Record<string, SqlValue> | undefined) => {
+        disarm();
+        if (error) reject(this.failure(error, limits));
+        else resolve(row);
+      });
+    });
+  }
+
+  /** Read on a connection of its own, so the TEMP view it needs never meets query_only nor another caller's query. */
+  async resultColumns(body: string, options: { hasRows: boolean; deadline?: number }): Promise<ColumnNames> {
+    const naming = await SqliteConnection.open(this.engine, this.path, { queryOnly: false });
+    try {
+      return await sqliteResultColumns(naming, body, options);
+    } finally {
+      await naming.close();
+    }
+  }
+
+  async explainPlan(body: string): Promise<PlanNode[]> {
+    return planTreeOfRecords(await this.all(`EXPLAIN QUERY PLAN ${body}`));
+  }
+
+  /** The compiled program of a query as text: every opcode with all its operands (EXPLAIN's listing). */
+  private async program(body: string): Promise<string> {
+    const ops = await this.all(`EXPLAIN ${body}`);
+    const operand = (value: SqlValue | undefined) => (value === null ? '∅' : String(value));
+    return ops.map((op) => [op.opcode, op.p1, op.p2, op.p3, op.p4, op.p5].map(operand).join('\u0001')).join('\n');
+  }
+
+  /**
+   * Same work when both compile to exactly the same SQLite program (opcodes and all operands, literals
+   * included). Different text with the same program (spacing, case, aliases) counts; a different literal
+   * does not. A query that does not compile is never the same.
+   */
+  async sameWork(a: string, b: string): Promise<SameWork> {
+    try {
+      return (await this.program(a)) === (await this.program(b)) ? 'same' : 'different';
+    } catch {
+      return 'different';
+    }
+  }
+
+  readSchema(): Promise<SchemaInfo> {
+    return readSqliteSchema(this);
+  }
+}

@@ -1,0 +1,71 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as sqlite3 from '@vscode/sqlite3';
+import { SqlValue } from '../database';
+import { PlanNode } from '../planTree';
+import { planTreeOfRecords } from './queryPlan';
+import { toDatabaseError } from './sqliteConnection';
+
+/** node-sqlite3's own default mode. */
+const DEFAULT_MODE = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_FULLMUTEX;
+
+/**
+ * A writable SQLite database that is never the user's file: an in-memory schema copy or a temporary copy of a
+ * database (index experiments), a new file being built (a scaled copy), or a test fixture. Reads of the
+ * user's databases go through read-only connections (SqliteConnection); only these ever write.
+ */
+export class WritableDatabase {
+  private constructor(
+    private readonly db: sqlite3.Database,
+    readonly path: string,
+    /** Folder to remove on close, for temporary copies. */
+    private readonly tempFolder?: string,
+  ) {}
+
+  private static openHandle(file: string, mode: number, tempFolder?: string): Promise<WritableDatabase> {
+    return new Promise((resolve, reject) => {
+      const db = new sqlite3.Database(file, mode, (error) =>
+        error ? reject(toDatabaseError(error)) : resolve(new WritableDatabase(db, file, tempFolder)),
+      );
+    });
+  }
+
+  static inMemory(): Promise<WritableDatabase> {
+    return WritableDatabase.openHandle(':memory:', DEFAULT_MODE);
+  }
+
+  /** A file opened for writing, created when missing; URI file names are understood (ATTACH of a read-only source). */
+  static file(file: string): Promise<WritableDatabase> {
+    return WritableDatabase.openHandle(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI);
+  }
+
+  /** A temporary copy of `source`; the copy is deleted on close. */
+  static copyOf(source: string): Promise<WritableDatabase> {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-copy-'));
+    const target = path.join(folder, path.basename(source));
+    fs.copyFileSync(source, target);
+    fs.chmodSync(target, 0o644); // the source may be read-only; the copy must not be
+    return WritableDatabase.openHandle(target, DEFAULT_MODE, folder);
+  }
+
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(toDatabaseError(error)) : resolve())));
+  }
+
+  all(sql: string): Promise<Record<string, SqlValue>[]> {
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, (error, rows) => (error ? reject(toDatabaseError(error)) : resolve(rows as Record<string, SqlValue>[]))),
+    );
+  }
+
+  /** The plan SQLite would run here (an index experiment's what-if plan), as the typed plan tree. */
+  async explainPlan(body: string): Promise<PlanNode[]> {
+    return planTreeOfRecords(await this.all(`EXPLAIN QUERY PLAN ${body}`));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.db.close(() => resolve()));
+    if (this.tempFolder) fs.rmSync(this.tempFolder, { recursive: true, force: true });
+  }
+}
