@@ -1,4 +1,5 @@
-// Bundles each face of the engine into dist/, and copies the webviews' assets into dist/media.
+// Bundles each face of the engine into dist/, the webview pages (src/webview, for the browser) into dist/media,
+// and copies the webviews' other assets there. `--pages` builds the pages and highlight.js only (the webview tests).
 // Native @vscode/sqlite3 stays external: it is loaded from node_modules (and shipped inside the .vsix).
 const fs = require('fs');
 const path = require('path');
@@ -14,7 +15,18 @@ const entryPoints = {
   extension: 'src/extension/extension.ts',
 };
 
-/** Webview assets: our own media/ plus the theme's codicons, VS Code Elements and Chart.js. */
+/** The webview pages, one bundle each (dist/media/<page>.js), named as the panels load them. */
+const pageEntryPoints = {
+  score: 'src/webview/score/scorePage.ts',
+  plan: 'src/webview/plan/planPage.ts',
+  report: 'src/webview/report/reportPage.ts',
+  audit: 'src/webview/audit/auditPage.ts',
+};
+
+/** The source files the page bundles were built from, for test/webview/harness.ts to tell when they are stale. */
+const PAGE_INPUTS = path.join('dist', 'webview-inputs.json');
+
+/** Webview assets: our own media/ (styles) plus the theme's codicons, VS Code Elements and Chart.js. */
 const mediaFiles = {
   'codicon.css': 'node_modules/@vscode/codicons/dist/codicon.css',
   'codicon.ttf': 'node_modules/@vscode/codicons/dist/codicon.ttf',
@@ -25,13 +37,32 @@ const mediaFiles = {
 function copyMedia() {
   const target = path.join(__dirname, 'dist', 'media');
   fs.mkdirSync(target, { recursive: true });
-  for (const file of fs.readdirSync(path.join(__dirname, 'media'))) fs.copyFileSync(path.join(__dirname, 'media', file), path.join(target, file));
+  for (const file of fs.readdirSync(path.join(__dirname, 'media'))) {
+    if (file.endsWith('.css')) fs.copyFileSync(path.join(__dirname, 'media', file), path.join(target, file));
+  }
   for (const [name, source] of Object.entries(mediaFiles)) fs.copyFileSync(path.join(__dirname, source), path.join(target, name));
+}
+
+/**
+ * Writes a build's outputs each to a temporary file renamed into place: a page test reading a bundle while
+ * another process rebuilds it sees the old file or the new one, never half of one.
+ */
+function writeAtomically(result) {
+  for (const file of result.outputFiles ?? []) writeFileAtomically(file.path, file.contents);
+  return result;
+}
+
+function writeFileAtomically(file, contents) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, contents);
+  fs.renameSync(temporary, file);
 }
 
 /** The webviews' highlighting: highlight.js's core with its SQL grammar only (about 30 kB), as window.hljs. */
 function buildHighlight() {
   return esbuild.build({
+    write: false,
     stdin: {
       contents: "import hljs from 'highlight.js/lib/core'; import sql from 'highlight.js/lib/languages/sql'; hljs.registerLanguage('sql', sql); window.hljs = hljs;",
       resolveDir: __dirname,
@@ -44,7 +75,35 @@ function buildHighlight() {
     target: 'chrome114',
     outfile: path.join('dist', 'media', 'highlight.js'),
     logLevel: 'warning',
-  });
+  }).then(writeAtomically);
+}
+
+/** Options of the page bundles: browser scripts; Chart.js, highlight.js and VS Code Elements stay separate scripts. */
+function pageOptions(production) {
+  return {
+    entryPoints: pageEntryPoints,
+    outdir: path.join('dist', 'media'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome114',
+    minify: production,
+    sourcemap: production ? false : 'inline',
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+function savePageInputs(result) {
+  if (!result.metafile) return; // a failed build (watch mode) built nothing
+  const inputs = Object.keys(result.metafile.inputs).sort();
+  const outputs = Object.keys(pageEntryPoints).map((page) => `dist/media/${page}.js`);
+  writeFileAtomically(PAGE_INPUTS, JSON.stringify({ outputs, inputs }, null, 2));
+}
+
+async function buildPages(production) {
+  const result = writeAtomically(await esbuild.build({ ...pageOptions(production), write: false }));
+  savePageInputs(result);
 }
 
 async function main() {
@@ -63,18 +122,24 @@ async function main() {
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   };
-  copyMedia();
   await buildHighlight();
+  if (process.argv.includes('--pages')) return buildPages(production);
+  copyMedia();
   if (process.argv.includes('--extension-tests')) {
     // The suite that runs inside VS Code's extension host (code-server, or desktop through test-electron).
+    await buildPages(production);
     await esbuild.build({ ...options, entryPoints: { suite: 'test/extension/suite.ts' }, outdir: 'out/test/extension', minify: false });
     return;
   }
   if (watch) {
     const ctx = await esbuild.context(options);
     await ctx.watch();
+    const recordInputs = { name: 'page-inputs', setup: (build) => build.onEnd(savePageInputs) };
+    const pages = await esbuild.context({ ...pageOptions(production), plugins: [recordInputs] });
+    await pages.watch();
   } else {
     await esbuild.build(options);
+    await buildPages(production);
   }
 }
 

@@ -1,8 +1,11 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 
-/** Scripts every panel page loads before its own: the theme's components, the chart library, highlighting, shared helpers, the plan renderer. */
-const COMMON_SCRIPTS = ['chart.umd.js', 'highlight.js', 'common.js', 'planView.js'];
+/**
+ * Scripts every panel page loads before its own bundle (src/webview, built by esbuild.js): the chart library
+ * and highlighting, as globals the bundles use. VS Code Elements is loaded as a module below.
+ */
+const COMMON_SCRIPTS = ['chart.umd.js', 'highlight.js'];
 
 /**
  * A panel's HTML: a strict content security policy (no inline script or style, scripts only with this

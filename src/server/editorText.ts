@@ -3,7 +3,7 @@
  * name its options (`--gold`, `--verify`) where the editor has a setting, a quick fix or a dataset file, and a
  * terminal colour code must never reach a panel, a notification or the JSON.
  */
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]?/g;
+import { plainText } from '../core/text/terminalText';
 
 const OPTION_WORDING: [RegExp, string][] = [
   [/--gold-from predictions would score against it/g, 'scoring against the prediction file\'s own gold would use it'],
@@ -24,7 +24,7 @@ const OPTION_WORDING: [RegExp, string][] = [
 ];
 
 export function editorText(text: string): string {
-  let out = String(text ?? '').replace(ESCAPES, '');
+  let out = plainText(text);
   for (const [pattern, wording] of OPTION_WORDING) out = out.replace(pattern, wording);
   return out;
 }

@@ -1,6 +1,6 @@
 /**
- * The messages between the extension and its webview pages (media/*.js), declared once. The pages are
- * plain scripts: they read these shapes, and test/webview/*.test.ts posts them with these types.
+ * The messages between the extension and its webview pages (src/webview, one folder per panel), declared once:
+ * the pages import these types, and test/webview/*.test.ts posts them.
  */
 import type { EvaluateFileResult, ExplainResult, JudgeResult, ReportRow, ScoreResult, TimeQueryResult } from './protocol';
 
@@ -69,8 +69,13 @@ export type ReportPanelRequest =
   | { type: 'export'; file: string; format: 'csv' | 'json'; rows: ReportRow[] }
   | { type: 'cancel' };
 
-/** Gold audit page (core's auditHtml in a webview, media/audit.js) → extension. */
+/** Gold audit page (core's auditHtml in a webview, src/webview/audit/auditPage.ts) → extension. */
 export type AuditPanelRequest =
   | { type: 'openQuestion'; questionId: string; dbId: string }
   | { type: 'save' }
   | { type: 'rerun' };
+
+/** Any panel page → extension, once its script has run: the messages held for it can be posted now. */
+export interface PageReady {
+  type: 'ready';
+}

@@ -1,6 +1,7 @@
-// A panel's page on its own in Chromium: the real media/ scripts, Chart.js, VS Code Elements, codicons and the
-// highlight.js bundle, served as webview.ts links them, with VS Code's light or dark theme colours and a stub
-// of the webview API (postMessage records, getState/setState keep the state across a reload, as VS Code does).
+// A panel's page on its own in Chromium: the page bundles (src/webview, built by esbuild.js into dist/media),
+// Chart.js, VS Code Elements, codicons and the highlight.js bundle, served as webview.ts links them, with VS Code's
+// light or dark theme colours and a stub of the webview API (postMessage records, getState/setState keep the
+// state across a reload, as VS Code does).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -11,25 +12,37 @@ import { REPO_ROOT } from '../helpers';
 // Functions passed to page.evaluate run in the page; the project's tsconfig has no DOM types.
 declare const window: any, customElements: any, requestAnimationFrame: (f: (time: number) => void) => void;
 
-/** The page's assets, as the extension ships them in dist/media (esbuild.js copies or builds the same files). */
+/** The page's assets, as the extension ships them in dist/media (esbuild.js builds or copies the same files). */
 const ASSETS: Record<string, string> = {
-  'common.js': 'media/common.js',
-  'planView.js': 'media/planView.js',
-  'score.js': 'media/score.js',
-  'plan.js': 'media/plan.js',
-  'report.js': 'media/report.js',
-  'panel.css': 'media/panel.css',
+  'score.js': 'dist/media/score.js',
+  'plan.js': 'dist/media/plan.js',
+  'report.js': 'dist/media/report.js',
+  'audit.js': 'dist/media/audit.js',
   'highlight.js': 'dist/media/highlight.js',
+  'panel.css': 'media/panel.css',
   'codicon.css': 'node_modules/@vscode/codicons/dist/codicon.css',
   'codicon.ttf': 'node_modules/@vscode/codicons/dist/codicon.ttf',
   'vscode-elements.js': 'node_modules/@vscode-elements/elements/dist/bundled.js',
   'chart.umd.js': 'node_modules/chart.js/dist/chart.umd.min.js',
 };
 
-/** The highlight.js bundle is built by esbuild.js: build it once if this checkout has not. */
+/** What esbuild.js records of the page bundles: the bundles, and the source files they were built from. */
+const PAGE_INPUTS = 'dist/webview-inputs.json';
+const BUILT = ['highlight.js', 'score.js', 'plan.js', 'report.js', 'audit.js'].map((name) => ASSETS[name]);
+
+/** A bundle is missing, or a file it was built from (or the build script) changed since. */
+function pagesStale(): boolean {
+  const mtime = (file: string) => fs.statSync(path.join(REPO_ROOT, file)).mtimeMs;
+  if (![PAGE_INPUTS, ...BUILT].every((file) => fs.existsSync(path.join(REPO_ROOT, file)))) return true;
+  const builtAt = Math.min(...BUILT.map(mtime));
+  const { inputs } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, PAGE_INPUTS), 'utf8')) as { inputs: string[] };
+  return ['esbuild.js', ...inputs].some((file) => !fs.existsSync(path.join(REPO_ROOT, file)) || mtime(file) > builtAt);
+}
+
+/** The page bundles and highlight.js are built by esbuild.js: build them when missing or older than their sources. */
 export function ensureBuilt(): void {
-  if (fs.existsSync(path.join(REPO_ROOT, ASSETS['highlight.js']))) return;
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js')], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (!pagesStale()) return;
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--pages'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(build.stderr);
 }
 
@@ -76,7 +89,7 @@ function pageHtml(script: string, theme: Theme): string {
 <head><meta charset="UTF-8"><title>Panel</title>
 <link rel="stylesheet" href="codicon.css" id="vscode-codicon-stylesheet"><link rel="stylesheet" href="panel.css">
 <script>window.posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => (m.type === 'ready' ? (window.ready = true) : window.posted.push(m)), getState: () => JSON.parse(sessionStorage.getItem('state') ?? 'null'), setState: (s) => sessionStorage.setItem('state', JSON.stringify(s)) });</script>
-<script type="module" src="vscode-elements.js"></script><script src="chart.umd.js"></script><script src="highlight.js"></script><script src="common.js"></script><script src="planView.js"></script><script src="${script}" defer></script>
+<script type="module" src="vscode-elements.js"></script><script src="chart.umd.js"></script><script src="highlight.js"></script><script src="${script}" defer></script>
 </head><body class="vscode-${theme}"><main id="app" aria-live="polite"><p class="muted">Waiting for VES Lens...</p></main></body></html>`;
 }
 

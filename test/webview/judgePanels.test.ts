@@ -1,4 +1,4 @@
-// The Judge in the panels' pages (media/score.js, media/report.js) on their own in Chromium: the verdict section
+// The Judge in the panels' pages (src/webview/score, src/webview/report) on their own in Chromium: the verdict section
 // beside a score of the same prediction, alone, running and failed; the Refuter's flags; restored after a
 // reload; and the report's judge column. Screenshots (light and dark) go to test-results/webview/.
 import { strict as assert } from 'node:assert';

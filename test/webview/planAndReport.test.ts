@@ -1,4 +1,4 @@
-// The plan panel (media/plan.js) and the report panel (media/report.js) on their own in Chromium, fed real
+// The plan panel (src/webview/plan) and the report panel (src/webview/report) on their own in Chromium, fed real
 // results of the language server's service (in-process, on the embedded superhero sample), light and dark.
 // Screenshots go to test-results/webview/.
 import { strict as assert } from 'node:assert';

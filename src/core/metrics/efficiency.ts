@@ -27,7 +27,7 @@ export function rvesBucketUncertain(low: number, high: number): boolean {
 }
 
 /** The reward of each R-VES bucket with its ratio range [atLeast, below), from the lowest reward up. */
-const BUCKET_RANGES: readonly { reward: number; atLeast: number; below: number }[] = [
+export const RVES_BUCKET_RANGES: readonly { reward: number; atLeast: number; below: number }[] = [
   { reward: 0.25, atLeast: 0, below: 0.25 },
   ...[...RVES_BUCKETS].reverse().map((bucket, i, all) => ({ reward: bucket.reward, atLeast: bucket.atLeast, below: all[i + 1]?.atLeast ?? Infinity })),
 ];
@@ -54,7 +54,7 @@ export function rvesOutlook(probabilityBelow: (threshold: number) => number, con
   let expectedReward = 0;
   let expectedContribution = 0;
   let best = { reward: 0, p: -1 };
-  for (const bucket of BUCKET_RANGES) {
+  for (const bucket of RVES_BUCKET_RANGES) {
     const p = Math.max(0, probabilityBelow(bucket.below) - probabilityBelow(bucket.atLeast));
     expectedReward += p * bucket.reward;
     expectedContribution += p * Math.sqrt(bucket.reward);

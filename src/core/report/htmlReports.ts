@@ -1,5 +1,6 @@
 import { sampleRankCorrelation } from 'simple-statistics';
 import { EvalTask } from '../bird/tasks';
+import { METRIC_LABELS as LABEL_OF_METRIC } from '../eval/labels';
 import { OUTCOMES } from '../eval/types';
 import { EvalReportJson, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
 import { CHANGE_KINDS, ChangeKind, comparableRatio, RunComparison } from './compareRuns';
@@ -15,7 +16,8 @@ export interface HtmlRun {
   sql?: Map<number, { gold?: string; pred?: string }>;
 }
 
-const METRIC_LABELS: Record<string, string> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
+/** Metric names as a report file may hold them (any string): the known ones have a label. */
+const METRIC_LABELS: Readonly<Record<string, string>> = LABEL_OF_METRIC;
 
 type GroupSummary = { count?: number; outcomes?: Record<string, number> } & Record<string, unknown>;
 

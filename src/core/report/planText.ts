@@ -2,11 +2,11 @@ import pc from 'picocolors';
 import { PlanDifference } from '../plan/comparePlans';
 import { CostedNode } from '../plan/cost';
 import { ExplainedPlan } from '../plan/explain';
+import { compactNumber } from '../text/numberText';
+import { plainText } from '../text/terminalText';
 
-/** 1234567 → "1.2M": estimates are orders of magnitude, not counts. */
-export function compactNumber(n: number): string {
-  return Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
-}
+// Re-exported: the CLI, hover and audit read it from here.
+export { compactNumber } from '../text/numberText';
 
 function annotation(node: CostedNode): string {
   const parts: string[] = [];
@@ -40,7 +40,7 @@ export function planLines(plan: ExplainedPlan): string[] {
   return lines;
 }
 
-const visibleLength = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').length;
+const visibleLength = (text: string) => plainText(text).length;
 
 /** Two blocks of lines next to each other, when the terminal is wide enough; one under the other otherwise. */
 export function sideBySide(left: string[], right: string[], leftTitle: string, rightTitle: string, width = process.stdout.columns ?? 160): string[] {

@@ -3,23 +3,12 @@ import pc from 'picocolors';
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/evalSummary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
+import { METRIC_LABELS, OUTCOME_LABELS } from '../eval/labels';
 import { techniqueRows } from './techniqueRows';
 import { pastLimitMetrics } from '../metrics/efficiency';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
 export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
-
-export const METRIC_LABELS: Record<Metric, string> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
-
-const OUTCOME_LABELS: Record<Outcome, string> = {
-  correct: 'correct',
-  mismatch: 'mismatch',
-  prediction_error: 'prediction error',
-  gold_error: 'gold error',
-  timeout: 'timeout',
-  refused: 'refused',
-  skipped: 'skipped',
-};
 
 /** The official per-difficulty table: counts and each metric × 100 with two decimals. */
 export function scoreTable(summary: EvalSummary, metrics: readonly Metric[]): string {

@@ -5,7 +5,7 @@ import { panelOptions, webviewHtml } from '../webview';
 /**
  * One kind of webview panel: creates its pages with the same HTML and options, wires their messages, and
  * restores them after a reload (a WebviewPanelSerializer: the page keeps its last message in its own state
- * and draws it again; see media/common.js). Each panel's disposables are disposed with it.
+ * and draws it again; see src/webview/common/vscodeApi.ts). Each panel's disposables are disposed with it.
  */
 export class PanelKind<Incoming, Outgoing> {
   private readonly created = new vscode.EventEmitter<vscode.WebviewPanel>();

@@ -1,0 +1,123 @@
+// The Plan panel's page: which query (document and line, or a question's gold), on which database; the plan as a
+// tree of step cards; the SQL formatted. It follows the statement as it is edited. "Time the Gold SQL" shows
+// here too: the query's milliseconds alone, with an interval, its first rows and its plan.
+// Messages: PlanPanelMessage in src/shared/webviewMessages.ts.
+import { plainText } from '../../core/text/terminalText';
+import type { ExplainResult, PlanNodeView, QuestionInfo } from '../../shared/protocol';
+import type { PlanPanelMessage } from '../../shared/webviewMessages';
+import { app, h, icon, render } from '../common/dom';
+import { card, previewTable, sqlBlock } from '../common/elements';
+import { compact, counted, milliseconds } from '../common/format';
+import { panelPage } from '../common/vscodeApi';
+import { planTotals, planTree } from './planTree';
+
+const page = panelPage<PlanPanelMessage, never>(handle);
+
+function whichQuery(data: ExplainResult): string {
+  if (data.source) {
+    const file = decodeURIComponent(data.source.uri.split('/').pop() ?? data.source.uri);
+    return `${file}, line ${data.source.line}`;
+  }
+  if (data.question) return `gold SQL of question ${data.question.questionId}`;
+  return 'query';
+}
+
+function questionLine(question: QuestionInfo | undefined): HTMLElement | null {
+  if (!question) return null;
+  return h(
+    'div',
+    { className: 'question-line' },
+    h(
+      'p',
+      {},
+      h('strong', {}, `Question ${question.questionId}`),
+      h('span', { className: 'muted' }, ` · ${question.dbId} · ${question.difficulty || 'no difficulty'}`),
+    ),
+    h('p', {}, plainText(question.question)),
+    question.evidence ? h('p', { className: 'muted' }, `Evidence: ${plainText(question.evidence)}`) : null,
+  );
+}
+
+function countSteps(nodes: readonly PlanNodeView[]): number {
+  return nodes.reduce((sum, node) => sum + 1 + countSteps(node.children), 0);
+}
+
+function showPlan(message: Extract<PlanPanelMessage, { type: 'plan' }>): void {
+  const e = message.explain;
+  const database = e.dbId ?? e.dbPath;
+  const following = message.following && h('span', { className: 'following' }, ' · ', icon('sync'), 'follows edits to the statement');
+  render(
+    h('h1', {}, 'Query plan ', h('span', { className: 'muted' }, `· ${whichQuery(e)}`)),
+    h('p', { className: 'muted' }, `database ${database} · SQLite ${e.sqlite}`, following),
+    questionLine(e.question),
+    h(
+      'div',
+      { className: 'row' },
+      card('rule cost', String(e.plan.rule), 'SCAN +100, temp B-tree +50'),
+      card('row visits', `~${compact(e.plan.work)}`, 'row-aware estimate'),
+      card('steps', String(countSteps(e.plan.nodes)), e.plan.error ? 'no plan' : 'hover a step: what it does'),
+    ),
+    h('h2', {}, 'Plan'),
+    planTree(e.plan),
+    h('h2', {}, 'SQL'),
+    sqlBlock(e.formattedSql || e.sql, 'the SQL, formatted'),
+  );
+}
+
+function showTiming(message: Extract<PlanPanelMessage, { type: 'timing' }>): void {
+  const t = message.timing;
+  const ms = milliseconds;
+  render(
+    h(
+      'h1',
+      {},
+      'Timed alone ',
+      h('span', { className: 'muted' }, `· ${t.question ? `gold SQL of question ${t.question.questionId}` : 'query'}`),
+    ),
+    h(
+      'p',
+      { className: 'muted' },
+      `database ${t.dbId ?? ''} · SQLite ${t.sqlite} · every run on a fresh connection, all rows fetched (R-VES's quantity)`,
+    ),
+    questionLine(t.question),
+    t.error
+      ? h('p', { className: 'error' }, plainText(t.error))
+      : h(
+          'div',
+          { className: 'row' },
+          card('time', `${ms(t.ms)} ms`, `95 % interval of the median: ${ms(t.low)}–${ms(t.high)} ms`),
+          card('runs', String(t.runs), 'after one untimed warm-up'),
+          card('first row', `${ms(t.firstRowMs)} ms`, "prepare and first step (VES's quantity)"),
+          card(
+            'rows',
+            t.preview.rowCount === null ? '–' : t.preview.rowCount.toLocaleString('en-US'),
+            counted(t.preview.columns.length, 'column'),
+          ),
+        ),
+    t.error ? null : [h('h2', {}, 'Result'), previewTable(t.preview, 'result')],
+    h('h2', {}, 'Plan'),
+    h('p', { className: 'muted' }, planTotals(t.plan)),
+    planTree(t.plan),
+    h('h2', {}, 'SQL'),
+    sqlBlock(t.formattedSql || t.sql, 'the SQL, formatted'),
+  );
+}
+
+function handle(data: PlanPanelMessage, restored: boolean): void {
+  if (data.type === 'plan') showPlan(data);
+  else if (data.type === 'timing') showTiming(data);
+  else if (data.type === 'running')
+    render(h('h1', {}, 'Timing…'), h('p', { className: 'muted' }, plainText(data.what)), h('vscode-progress-ring'));
+  else if (data.type === 'error') {
+    // While following edits, the last plan stays and the error is said above it.
+    const main = app();
+    main.querySelector('.follow-error')?.remove();
+    if (main.querySelector('.plan-box, .no-plan'))
+      main.prepend(h('p', { className: 'error follow-error' }, `the statement as it is now has no plan: ${plainText(data.message)}`));
+    else render(h('h1', {}, 'No plan'), h('p', { className: 'error' }, plainText(data.message)));
+    return;
+  }
+  if (!restored && (data.type === 'plan' || data.type === 'timing')) page.remember(data);
+}
+
+page.restore();

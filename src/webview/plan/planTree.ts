@@ -1,0 +1,109 @@
+// A query plan drawn from the typed tree the server sends (core's costed plan; PlanView in the shared protocol):
+// one card per step with its operator, table and alias, index, estimated rows and its share of the cost as a bar;
+// the costliest step marked; steps collapsible; a tooltip per step that says what the operator does and why it
+// costs what it costs. Never terminal text. The Plan panel draws one tree; the Score panel two, aligned
+// (planComparison.ts).
+import { plainText } from '../../core/text/terminalText';
+import type { AlignedPlanRow, PlanNodeView, PlanView } from '../../shared/protocol';
+import { h, icon } from '../common/dom';
+import { compact } from '../common/format';
+import { explainStep, indexText, operatorName, subjectText } from './planStepText';
+import { hideTip, showTip } from './planTip';
+
+function costBar(share: number): HTMLSpanElement {
+  const fill = h('span', { className: 'cost-fill' });
+  fill.style.width = `${Math.max(share > 0 ? 1 : 0, Math.min(100, share * 100))}%`; // through the CSSOM: the CSP forbids style attributes
+  return h('span', { className: 'cost-bar', 'aria-hidden': 'true' }, fill);
+}
+
+/** One step as a card; `mark` says how it compares with the other plan's step beside it. */
+export function stepCard(node: PlanNodeView, mark?: AlignedPlanRow['mark']): HTMLDivElement {
+  const loops = node.loops > 1 ? ` × ${compact(node.loops)} loops` : '';
+  const rowsOut = `~${compact(node.rowsOut)} row${node.rowsOut === 1 ? '' : 's'} out${loops}`;
+  const meta = [
+    node.rowCount !== undefined ? `${compact(node.rowCount)} rows in table` : null,
+    node.kind === 'scan' || node.kind === 'search' || node.kind === 'scan-subquery' ? rowsOut : null,
+    node.ruleCost ? `rule +${node.ruleCost}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const index = indexText(node);
+  const lines = explainStep(node);
+  const costlyKind = node.correlated || node.automatic || node.kind === 'temp-btree';
+  const className =
+    `plan-node kind-${node.kind}` +
+    (node.costliest ? ' costliest' : '') +
+    (costlyKind ? ' costly-kind' : '') +
+    (mark ? ` mark-${mark}` : '');
+  const costliest = node.costliest
+    ? h('span', { className: 'badge costliest-badge', title: 'the step with the most row visits of its own' }, icon('flame'), ' costliest')
+    : null;
+  return h(
+    'div',
+    {
+      className,
+      tabindex: 0,
+      role: 'group',
+      'aria-label': `${operatorName(node)} ${subjectText(node)}: ${lines.join(' ')}`,
+      onmouseenter: (event) => showTip(event.currentTarget as HTMLElement, lines),
+      onmouseleave: hideTip,
+      onfocus: (event) => showTip(event.currentTarget as HTMLElement, lines),
+      onblur: hideTip,
+    },
+    h(
+      'div',
+      { className: 'plan-head' },
+      h('span', { className: 'op' }, operatorName(node)),
+      h('span', { className: 'subject' }, subjectText(node)),
+      costliest,
+    ),
+    index ? h('div', { className: 'plan-index' }, icon('key'), ' ', index) : null,
+    meta ? h('div', { className: 'plan-meta' }, meta) : null,
+    h(
+      'div',
+      { className: 'plan-cost' },
+      costBar(node.share),
+      h('span', { className: 'cost-text' }, `~${compact(node.work)} visits · ${Math.round(node.share * 100)} %`),
+    ),
+    h('div', { className: 'plan-detail', title: "SQLite's own words" }, plainText(node.detail)),
+  );
+}
+
+/** The button that folds a step's children away or shows them again. */
+export function toggle(expanded: boolean, onToggle: (event: MouseEvent) => void, label: string): HTMLButtonElement {
+  return h(
+    'button',
+    { className: 'plan-toggle', 'aria-expanded': String(expanded), 'aria-label': label, title: label, onclick: onToggle },
+    icon(expanded ? 'chevron-down' : 'chevron-right'),
+  );
+}
+
+export function planTotals(plan: PlanView): string {
+  return `rule cost ${plan.rule} · ~${compact(plan.work)} row visits`;
+}
+
+/** One plan as a tree of step cards, each step with children collapsible. */
+export function planTree(plan: PlanView): HTMLElement {
+  if (plan.error) return h('p', { className: 'error no-plan' }, `no plan: ${plainText(plan.error)}`);
+  const branch = (nodes: readonly PlanNodeView[]): HTMLUListElement =>
+    h(
+      'ul',
+      { className: 'plan-tree', role: 'group' },
+      nodes.map((node) => {
+        const item = h('li', { role: 'treeitem', 'aria-expanded': node.children.length ? 'true' : undefined });
+        const children = node.children.length ? branch(node.children) : null;
+        const flip = (event: MouseEvent) => {
+          event.stopPropagation();
+          const expanded = item.classList.toggle('collapsed') === false;
+          item.setAttribute('aria-expanded', String(expanded));
+          (event.currentTarget as HTMLElement).replaceWith(toggle(expanded, flip, expanded ? 'collapse' : 'expand'));
+        };
+        const handle = node.children.length ? toggle(true, flip, 'collapse') : h('span', { className: 'plan-toggle-space' });
+        item.append(h('div', { className: 'plan-row' }, handle, stepCard(node)), children ?? '');
+        return item;
+      }),
+    );
+  const tree = branch(plan.nodes);
+  tree.setAttribute('role', 'tree');
+  return h('div', { className: 'plan-box scroll-box' }, tree);
+}

@@ -1,0 +1,141 @@
+// The Score panel's cards: outcome, EX and Soft-F1; the time ratio of both timed quantities (VES's first row,
+// R-VES's every row) with the interval a repeat run lands in; the R-VES reward with its bucket probabilities.
+import { OUTCOME_LABELS } from '../../core/eval/labels';
+import { RVES_BUCKET_RANGES } from '../../core/metrics/efficiency';
+import { speedVerdict } from '../../core/timing/verdict';
+import { plainText } from '../../core/text/terminalText';
+import type { ScoreResult, TimingSummary } from '../../shared/protocol';
+import { Child, h } from '../common/dom';
+import { card } from '../common/elements';
+import { fixed, milliseconds } from '../common/format';
+import { percent, ratio } from './scoreFormat';
+
+/** The ratio range of an R-VES reward bucket: "ratio ≥ 2", "0.5 ≤ ratio < 1", "ratio < 0.25". */
+export function bucketRangeText(reward: number | string): string {
+  const bucket = RVES_BUCKET_RANGES.find((b) => b.reward === Number(reward));
+  if (!bucket) return '';
+  if (bucket.atLeast === 0) return `ratio < ${bucket.below}`;
+  if (bucket.below === Infinity) return `ratio ≥ ${bucket.atLeast}`;
+  return `${bucket.atLeast} ≤ ratio < ${bucket.below}`;
+}
+
+/** core's speed verdict on t_gold / t_pred: "faster" there means the prediction is. */
+function verdict(timing: TimingSummary): Child {
+  const speed = speedVerdict(timing);
+  if (speed === 'faster') return h('span', { className: 'diff-good' }, 'prediction faster');
+  if (speed === 'slower') return h('span', { className: 'diff-bad' }, 'gold faster');
+  return 'no measurable difference';
+}
+
+const ratioWithInterval = (timing: TimingSummary) => `${ratio(timing.ratio)}× (${ratio(timing.low)}–${ratio(timing.high)}×)`;
+
+function ratioCard(label: string, timing: TimingSummary, previous: TimingSummary | null | undefined): HTMLDivElement {
+  const counts = [timing.blocks ? `${timing.blocks} blocks` : null, `${timing.runs} runs`].filter(Boolean).join(' · ');
+  const title = 't_gold / t_pred: above 1, the prediction is faster. The interval holds 95 % of the ratios a repeat run reports.';
+  return h(
+    'div',
+    { className: 'card', title },
+    h('div', { className: 'label' }, label),
+    h('div', { className: 'value' }, `${ratio(timing.ratio)}×`),
+    h(
+      'div',
+      { className: 'detail interval' },
+      `a repeat run: ${ratio(timing.low)}–${ratio(timing.high)}×`,
+      h('span', { className: 'muted' }, ' (95 %)'),
+    ),
+    h('div', { className: 'detail' }, counts),
+    h('div', { className: 'detail' }, verdict(timing)),
+    previous ? h('div', { className: 'detail previous' }, `before: ${ratioWithInterval(previous)}`) : null,
+  );
+}
+
+function fill(p: number): HTMLSpanElement {
+  const bar = h('span', { className: 'bucket-fill' });
+  bar.style.width = `${Math.max(0, Math.min(1, p)) * 100}%`; // through the CSSOM: the CSP forbids style attributes
+  return bar;
+}
+
+function bucketBars(probabilities: Record<string, number>): HTMLDivElement {
+  const buckets = Object.entries(probabilities)
+    .map(([reward, p]) => ({ reward, p }))
+    .sort((a, b) => Number(b.reward) - Number(a.reward));
+  return h(
+    'div',
+    { className: 'buckets', role: 'list', 'aria-label': 'probability that a repeat run lands in each reward bucket' },
+    buckets.map(({ reward, p }) =>
+      h(
+        'div',
+        { className: 'bucket', role: 'listitem', title: bucketRangeText(reward) },
+        h('span', { className: 'bucket-reward' }, reward),
+        h('span', { className: 'bucket-bar', 'aria-hidden': 'true' }, fill(p)),
+        h('span', { className: 'bucket-p' }, percent(p)),
+      ),
+    ),
+  );
+}
+
+function rewardCard(result: ScoreResult): HTMLDivElement {
+  if (result.sameProgram) return card('R-VES reward', String(result.rvesReward ?? 1), 'ratio 1 by construction');
+  const probabilities = result.rvesBucketProbabilities;
+  const reward = result.rvesReward;
+  const range = reward === null ? '' : bucketRangeText(reward);
+  const detail: Child[] = [h('div', {}, range ? `bucket ${range}` : '')];
+  if (result.rvesUncertain && probabilities) {
+    detail.push(
+      h('div', {}, 'near a bucket edge: a repeat run lands in'),
+      bucketBars(probabilities),
+      h('div', { className: 'expected' }, `→ expected reward ${fixed(result.rvesExpectedReward)}`),
+    );
+  } else if (result.rvesUncertain) {
+    detail.push(h('div', {}, 'the interval crosses a bucket edge'));
+  } else if (probabilities && probabilities[String(reward)] !== undefined) {
+    detail.push(h('div', {}, `settled: ${percent(probabilities[String(reward)])} of repeat runs`));
+  } else {
+    detail.push(h('div', {}, 'bucket settled'));
+  }
+  return h(
+    'div',
+    { className: 'card reward' },
+    h('div', { className: 'label' }, 'R-VES reward'),
+    h('div', { className: 'value' }, reward === null || reward === undefined ? '–' : String(reward)),
+    h('div', { className: 'detail' }, detail),
+  );
+}
+
+/** The cards of a result; `previous` is the result a re-run replaces (its ratios are shown as "before"). */
+export function scoreCards(result: ScoreResult, partial: boolean, previous: ScoreResult | null): HTMLDivElement[] {
+  const list = [
+    card(
+      'outcome',
+      OUTCOME_LABELS[result.outcome] ?? plainText(result.outcome),
+      result.error ? plainText(result.error) : '',
+      `outcome-${result.outcome}`,
+    ),
+    card('EX', String(result.ex)),
+    card('Soft-F1', fixed(result.f1, 3)),
+  ];
+  const t = result.timing;
+  const rt = result.rvesTiming;
+  if (result.sameProgram) {
+    list.push(
+      h(
+        'div',
+        { className: 'card same-program' },
+        h('div', { className: 'label' }, 'same program'),
+        h('div', { className: 'value' }, '1×'),
+        h('div', { className: 'detail' }, 'as gold: identical work,'),
+        h('div', { className: 'detail' }, 'ratio 1 by construction, not timed'),
+      ),
+    );
+    list.push(rewardCard(result));
+  } else if (t || rt) {
+    if (t) list.push(ratioCard('time ratio (VES, first row)', t, previous?.timing));
+    if (rt) list.push(ratioCard('R-VES ratio (all rows)', rt, previous?.rvesTiming));
+    if (rt || result.rvesReward !== null) list.push(rewardCard(result));
+    const m = (t ?? rt)!;
+    list.push(card('median time', `${milliseconds(m.predMs)} ms`, `gold ${milliseconds(m.goldMs)} ms · ${t ? 'first row' : 'all rows'}`));
+  } else if (partial) {
+    list.push(card('time ratio', '…', 'timing runs in progress'));
+  }
+  return list;
+}
