@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the editor tests need on a fresh machine: Debian's chromium (Playwright drives it), ripgrep,
 # and code-server 4.100.3 (VS Code 1.100 with a Node extension host) in its own folder, .vscode-test/.
-# The desktop VS Code cannot be downloaded here; see ../shared/notes/vscode-e2e.md. Idempotent.
+# The desktop VS Code cannot be downloaded here; see docs/architecture.md (Tests). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CODE_SERVER_VERSION=4.100.3
-TARGET=.vscode-test/code-server
+# VES_LENS_CODE_SERVER_DIR: another install folder (the script's own test points it at a stand-in).
+TARGET=${VES_LENS_CODE_SERVER_DIR:-.vscode-test/code-server}
 
 if ! command -v chromium >/dev/null || ! command -v rg >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
@@ -28,4 +29,10 @@ if [ ! -x "$TARGET/node_modules/.bin/code-server" ]; then
   )
   rm -rf "$cache_root"
 fi
-"$TARGET/node_modules/.bin/code-server" --version | head -1
+# code-server writes its config.yaml (with a generated password) and data folders under HOME and XDG on every
+# start, --version included: it gets a throwaway home inside the project, removed on exit.
+mkdir -p "$(dirname "$TARGET")"
+scratch_home=$(mktemp -d "$(dirname "$TARGET")/setup-home.XXXXXX")
+trap 'rm -rf "$scratch_home"' EXIT
+HOME="$scratch_home" XDG_CONFIG_HOME="$scratch_home/.config" XDG_DATA_HOME="$scratch_home/.local/share" \
+  XDG_CACHE_HOME="$scratch_home/.cache" "$TARGET/node_modules/.bin/code-server" --version | head -1

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { pairGoldFile } from '../core/bird/goldPairing';
 import { Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
 import { Ctx, DATASET_KEY } from './ctx';
 import { showError } from './errors';
@@ -43,22 +44,27 @@ export function fileHead(file: string): string {
   }
 }
 
+/** A dataset found in the workspace; `goldCandidates` when several gold files could be its own (the person chooses). */
+type DetectedDataset = Dataset & { goldCandidates?: string[] };
+
 /** BIRD's layout in the workspace: question files (JSON lists with db_id and SQL), gold files, database roots. */
-export async function detectDatasets(): Promise<Dataset[]> {
+export async function detectDatasets(): Promise<DetectedDataset[]> {
   const jsonFiles = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
   const questionFiles = jsonFiles
     .map((uri) => uri.fsPath)
     .filter((file) => looksLikeQuestionFile(fileHead(file)));
   const sqliteFiles = await vscode.workspace.findFiles('**/*.sqlite', '**/node_modules/**', 500);
   const roots = [...new Set(sqliteFiles.map((uri) => path.dirname(path.dirname(uri.fsPath))))].filter(isDatabaseRoot);
-  const goldFiles = (await vscode.workspace.findFiles('**/*gold*.sql', '**/node_modules/**', 100)).map((uri) => uri.fsPath);
-  const datasets: Dataset[] = [];
+  const goldFiles = (await vscode.workspace.findFiles('**/*gold*.sql', '**/node_modules/**', 100)).map((uri) => uri.fsPath).sort();
+  const datasets: DetectedDataset[] = [];
   for (const questionsFile of questionFiles.sort()) {
-    const stem = path.basename(questionsFile, '.json');
-    const goldFile = goldFiles.find((g) => path.basename(g).startsWith(stem)) ?? goldFiles.find((g) => path.dirname(g) === path.dirname(questionsFile));
+    // Paired by name and version: with both mini-dev versions side by side, a prefix or the folder picks the wrong one.
+    const pairing = pairGoldFile(questionsFile, goldFiles);
+    const gold =
+      pairing.kind === 'paired' ? { goldFile: pairing.goldFile } : pairing.kind === 'ask' ? { goldCandidates: pairing.candidates } : {};
     // The nearest database root: the one sharing the longest path with the question file.
     const dbRoot = [...roots].sort((a, b) => commonPrefix(b, questionsFile) - commonPrefix(a, questionsFile))[0];
-    if (dbRoot) datasets.push({ questionsFile, goldFile, dbRoot });
+    if (dbRoot) datasets.push({ questionsFile, dbRoot, ...gold });
   }
   return datasets;
 }
@@ -71,18 +77,50 @@ function commonPrefix(a: string, b: string): number {
 
 const relative = (file?: string) => (file ? vscode.workspace.asRelativePath(file) : 'the questions\' SQL field');
 
+const goldDescription = (dataset: DetectedDataset) =>
+  dataset.goldCandidates ? `gold: to choose (${dataset.goldCandidates.length} could be its own)` : `gold: ${relative(dataset.goldFile)}`;
+
+/**
+ * The dataset to attach: a detected one whose gold could not be told from the names asks which gold file is
+ * its own (or the questions' SQL field). undefined: the person cancelled.
+ */
+async function settleGold(detected: DetectedDataset): Promise<Dataset | undefined> {
+  const { goldCandidates, ...dataset } = detected;
+  if (!goldCandidates) return dataset;
+  type Pick = vscode.QuickPickItem & { goldFile?: string };
+  const picks: Pick[] = [
+    ...goldCandidates.map((goldFile) => ({
+      label: `$(file) ${path.basename(goldFile)}`,
+      description: relative(path.dirname(goldFile)),
+      goldFile,
+    })),
+    { label: '$(list-flat) The questions\' own SQL field', description: 'no gold file' },
+  ];
+  const pick = await vscode.window.showQuickPick(picks, {
+    title: `Gold SQL of ${path.basename(detected.questionsFile)}`,
+    placeHolder: 'Its name does not say which gold file is its own (name and version): choose it',
+    ignoreFocusOut: true,
+  });
+  return pick && { ...dataset, goldFile: pick.goldFile };
+}
+
 /** The attach flow: a detected dataset in one pick, or the three files chosen by hand. undefined: nothing chosen; null: detach. */
 export async function pickDataset(ctx: Ctx): Promise<Dataset | null | undefined> {
   const detected = await detectDatasets();
-  const picks: (vscode.QuickPickItem & { dataset?: Dataset; action?: 'browse' | 'detach' })[] = [
-    ...detected.map((dataset) => ({ label: `$(database) ${relative(dataset.questionsFile)}`, description: `gold: ${relative(dataset.goldFile)}`, detail: `databases: ${relative(dataset.dbRoot)}`, dataset })),
+  const picks: (vscode.QuickPickItem & { dataset?: DetectedDataset; action?: 'browse' | 'detach' })[] = [
+    ...detected.map((dataset) => ({
+      label: `$(database) ${relative(dataset.questionsFile)}`,
+      description: goldDescription(dataset),
+      detail: `databases: ${relative(dataset.dbRoot)}`,
+      dataset,
+    })),
     { label: '$(folder-opened) Choose the files...', action: 'browse' as const },
     ...(ctx.savedDataset ? [{ label: '$(close) Detach the dataset', action: 'detach' as const }] : []),
   ];
   const pick = await vscode.window.showQuickPick(picks, { title: 'Attach a BIRD dataset', placeHolder: detected.length ? 'Detected in this workspace' : 'No BIRD layout detected: choose the files' });
   if (!pick) return undefined;
   if (pick.action === 'detach') return null;
-  if (pick.dataset) return pick.dataset;
+  if (pick.dataset) return settleGold(pick.dataset);
   const questions = await vscode.window.showOpenDialog({ title: 'BIRD question file (mini_dev_sqlite.json, dev.json)', filters: { JSON: ['json'] }, canSelectMany: false });
   if (!questions?.[0]) return undefined;
   const gold = await vscode.window.showOpenDialog({ title: 'Gold SQL file (optional: cancel to use the questions\' SQL field)', filters: { SQL: ['sql'] }, canSelectMany: false });
@@ -107,7 +145,7 @@ export async function attachDataset(ctx: Ctx, dataset: Dataset | null): Promise<
     const detected = (await detectDatasets()).find((d) => d.questionsFile !== dataset?.questionsFile);
     const attachDetected = detected ? `Attach ${path.basename(detected.questionsFile)}` : undefined;
     void showError(new Error(`cannot attach this dataset: ${summary.error}`), ...(attachDetected ? [attachDetected] : []), 'Choose Another...').then((choice) => {
-      if (choice && choice === attachDetected) void attachDataset(ctx, detected!);
+      if (choice && choice === attachDetected) void settleGold(detected!).then((chosen) => chosen && attachDataset(ctx, chosen));
       else if (choice) void vscode.commands.executeCommand('vesLens.attachDataset');
     });
     return summary;
@@ -130,6 +168,9 @@ export async function offerDetectedDataset(ctx: Ctx): Promise<void> {
     'Attach',
     'Not Now',
   );
-  if (choice === 'Attach') await attachDataset(ctx, dataset);
+  if (choice === 'Attach') {
+    const chosen = await settleGold(dataset);
+    if (chosen) await attachDataset(ctx, chosen);
+  }
   if (choice === 'Not Now') await ctx.extension.workspaceState.update('vesLens.offerDeclined', true);
 }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { Commands, DatasetSummary, QuestionInfo, QuestionsRequest } from '../shared/protocol';
 import { Ctx } from './ctx';
+import { DatabaseRow, databaseRows } from './explorerDatabases';
 
 type Node =
-  | { kind: 'database'; dbId: string; present: boolean; questions: number }
+  | ({ kind: 'database' } & DatabaseRow)
   | { kind: 'difficulty'; dbId: string; difficulty: string; questions: QuestionInfo[] }
   | { kind: 'question'; question: QuestionInfo }
   | { kind: 'error'; message: string };
@@ -57,6 +58,17 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
     return (this.marks.get(String(question.questionId))?.size ?? 0) > 0;
   }
 
+  /** Flagged questions per present database (a missing one has nothing run, so nothing flagged). */
+  private async flaggedCounts(): Promise<Map<string, number>> {
+    const client = await this.ctx.client();
+    const counts = new Map<string, number>();
+    for (const database of this.summary?.databases.filter((d) => d.present) ?? []) {
+      const questions = await client.sendRequest(QuestionsRequest, { dbId: database.dbId });
+      counts.set(database.dbId, questions.filter((q) => this.isMarked(q)).length);
+    }
+    return counts;
+  }
+
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'error') {
       // A dataset that could not be read says why, where the questions would be.
@@ -68,7 +80,8 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
     }
     if (node.kind === 'database') {
       const item = new vscode.TreeItem(node.dbId, vscode.TreeItemCollapsibleState.Collapsed);
-      item.description = `${node.questions} questions${node.present ? '' : ' · database missing'}`;
+      item.description = node.description;
+      item.tooltip = node.tooltip;
       item.iconPath = new vscode.ThemeIcon(node.present ? 'database' : 'warning');
       item.contextValue = 'database';
       return item;
@@ -94,7 +107,8 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
     if (!this.summary?.dataset) return [];
     if (!node) {
       if (this.summary.error) return [{ kind: 'error', message: this.summary.error }];
-      return this.summary.databases.map((d) => ({ kind: 'database', ...d }));
+      const flagged = this.flaggedOnly ? await this.flaggedCounts() : undefined;
+      return databaseRows(this.summary.databases, this.summary.dataset.dbRoot, flagged).map((row) => ({ kind: 'database', ...row }));
     }
     if (node.kind === 'database') {
       const all = await (await this.ctx.client()).sendRequest(QuestionsRequest, { dbId: node.dbId });

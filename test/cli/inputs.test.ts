@@ -156,8 +156,11 @@ describe('item 2: mis-paired files are said at the top and under the tables, nev
   });
 });
 
+/** A BIRD tables file (as dev_tables.json): a database's tables and columns, no SQL. */
+const TABLES = [{ db_id: 'superhero', table_names_original: ['superhero'], column_names_original: [[-1, '*']] }];
+
 describe('item 3: a file that is no prediction file stops with exit 2 and says what it is', () => {
-  it('a SQLite database, a binary file, the question file itself', () => {
+  it('a SQLite database, a binary file, the question file itself, a BIRD tables file, {}', () => {
     const dir = tempDir();
     const binary = write(dir, 'noise.bin', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)));
     const cases: [string, RegExp][] = [
@@ -167,6 +170,8 @@ describe('item 3: a file that is no prediction file stops with exit 2 and says w
       [write(dir, 'p.json.gz', Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])), /p\.json\.gz: a gzip archive, not a prediction file/],
       [write(dir, 'utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SELECT 1\n', 'utf16le')])), /utf16\.txt: UTF-16 text \(save it as UTF-8\), not a prediction file/],
       [write(dir, 'latin1.txt', Buffer.from("SELECT 'café'\n", 'latin1')), /latin1\.txt \(line 1, column 12\): not UTF-8 text/],
+      [write(dir, 'empty-object.json', '{}'), /empty-object\.json: an empty JSON object, not a prediction file: it holds no SQL to score/],
+      [write(dir, 'dev_tables.json', JSON.stringify(TABLES)), /dev_tables\.json: a BIRD tables file .*not a prediction file/],
     ];
     for (const [file, message] of cases) {
       const result = run(evalArgs(QUESTIONS, file));

@@ -175,4 +175,27 @@ describe('ves-lens audit (real processes)', { skip: birdDataMissing() }, () => {
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /questions\.json/);
   });
+
+  it('a gold whose database is missing is not audited; a small index gain is not flagged, with the threshold said', () => {
+    // 747: its full_name index is measurably but only ~1.2× faster; 1471: its database is not among the shared ones.
+    const files = subset(tempDir(), [747, 1471]);
+    const json = path.join(dir, 'unrun.json');
+    const html = path.join(dir, 'unrun.html');
+    const result = run(['audit', '--questions', files.questions, '--db-root', DB_ROOT, '--json', json, '--html', html, '--no-progress']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^1 gold SQL audited, 1 not audited \(database missing\): 0 fail, /);
+    assert.match(result.stdout, / an index that makes them at least 2× as fast \(the whole measured interval\)/);
+    assert.match(result.stdout, /not audited, database missing: \w+ \(unrun, not clean\)/);
+    const audit = read(json);
+    assert.deepEqual(audit.counts, { total: 2, audited: 1, not_audited: { database_missing: 1 } });
+    assert.equal(audit.index_gain_factor, 2);
+    const [q747, q1471] = audit.entries;
+    assert.equal(q1471.status, 'skipped');
+    assert.equal(q1471.not_audited, 'database_missing');
+    assert.ok(!audit.ranked.some((e: { question_id: number }) => e.question_id === 747), 'a 1.2× index is not worth another look');
+    assert.ok(q747.indexes.every((i: { gain?: { low: number } }) => !i.gain || i.gain.low < 2), 'the measured gain is kept in the entry');
+    const page = fs.readFileSync(html, 'utf8');
+    assert.match(page, /2 gold SQL: 1 audited and 1 not audited \(database missing\)/);
+    assert.match(page, /not audited: database missing/);
+  });
 });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadGold } from '../../src/core/bird/gold';
-import { binaryKind, firstInvalidUtf8 } from '../../src/core/bird/fileKind';
+import { binaryKind, firstInvalidUtf8, jsonFileKind } from '../../src/core/bird/fileKind';
 import { BIRD_SEPARATOR, loadPredictions } from '../../src/core/bird/predictions';
 import { InputFileError, InputProblem } from '../../src/core/bird/problems';
 import { loadQuestions, Question } from '../../src/core/bird/questions';
@@ -224,5 +224,28 @@ describe('files that are no input of their kind (issue 8, item 3)', () => {
     assert.throws(() => loadPredictions(write('q.json', JSON.stringify([{ question_id: 1, db_id: 'a', question: 'q', evidence: '', SQL: 'SELECT 1', difficulty: 'simple' }]))), /a BIRD question file/);
     const loaded = loadQuestions(write('q.json', '\ufeff[{"question_id": 1, "db_id": "a", "SQL": "SELECT 1"}]'));
     assert.equal(loaded.questions[0].dbId, 'a');
+  });
+
+  it('a JSON file with no SQL at all is refused by what it is: a BIRD tables file, {}, a report, a list without SQL', () => {
+    const columns = [[-1, '*'], [0, 'c']];
+    const tables = [{ db_id: 'a', table_names_original: ['t'], table_names: ['t'], column_names_original: columns, column_names: columns }];
+    const cases: [string, RegExp][] = [
+      [JSON.stringify(tables), /a BIRD tables file \(each item describes a database's tables and columns.*\), not a prediction file/],
+      ['{}', /an empty JSON object, not a prediction file: it holds no SQL to score/],
+      [JSON.stringify({ tool: { name: 'ves-lens' }, questions: [] }), /a VES Lens report \(the JSON of eval, judge or audit\), not a prediction file/],
+      [JSON.stringify({ a: 1, b: null }), /a JSON object none of whose 2 values is a SQL string, not a prediction file/],
+      [JSON.stringify([{ question_id: 1 }, 7]), /a JSON list none of whose 2 items is SQL or has a SQL field \(predicted_sql, /],
+    ];
+    for (const [text, message] of cases) {
+      const refused = (error: unknown) => error instanceof InputFileError && message.test(error.message);
+      assert.throws(() => loadPredictions(write('p.json', text)), refused, text);
+    }
+    assert.throws(() => loadPredictions(write('c.json', '{}'), { what: 'candidate file' }), /not a candidate file/, 'the role is named');
+    assert.equal(jsonFileKind([{ question_id: 1, predicted_sql: 'SELECT 1' }]), undefined, 'a prediction list is no known other file');
+    assert.equal(loadPredictions(write('p.json', '[]')).predictions.length, 0, 'an empty list stays 0 predictions (a headline problem)');
+  });
+
+  it('the real BIRD tables file is refused as one', { skip: birdDataMissing() }, () => {
+    assert.throws(() => loadPredictions(path.join(BIRD_DATA, 'schema', 'dev_tables.json')), /dev_tables\.json: a BIRD tables file/);
   });
 });

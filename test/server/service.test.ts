@@ -206,7 +206,7 @@ describe('VesLensService (in-process)', () => {
   });
 
   describe('evaluate a prediction file', () => {
-    it('streams rows with a reason and a location in the file, and refuses a question file', async () => {
+    it('streams rows with a reason and a location in the file, and refuses a question file, a tables file and {}', async () => {
       const streamed: ReportRow[] = [];
       const result = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] }, undefined, (rows) => streamed.push(...rows));
       assert.equal(result.partial, false);
@@ -221,6 +221,13 @@ describe('VesLensService (in-process)', () => {
       const failed = result.questions.find((r) => r.outcome === 'prediction_error')!;
       assert.match(failed.reason, /no such table: dual/);
       await assert.rejects(service.evaluateFile({ predictionsFile: dataset.questionsFile }), /a BIRD question file .*not a prediction file/);
+      // A BIRD tables file and {} are refused by what they are, not scored as 52 prediction errors.
+      const tables = path.join(tempDir(), 'dev_tables.json');
+      fs.writeFileSync(tables, JSON.stringify([{ db_id: 'superhero', table_names_original: ['superhero'], column_names_original: [] }]));
+      await assert.rejects(service.evaluateFile({ predictionsFile: tables }), /dev_tables\.json: a BIRD tables file .*not a prediction/);
+      const emptyObject = path.join(tempDir(), 'empty.json');
+      fs.writeFileSync(emptyObject, '{}');
+      await assert.rejects(service.evaluateFile({ predictionsFile: emptyObject }), /empty\.json: an empty JSON object, not a prediction/);
     });
 
     it('keeps what it scored when cancelled, and streams rows without waiting for the next one', async () => {

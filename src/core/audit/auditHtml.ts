@@ -1,3 +1,4 @@
+import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, NOT_AUDITED_LABELS, notAuditedText } from './auditFindings';
 import type { GoldAudit, GoldAuditEntry } from './goldAudit';
 import { barChart, escapeHtml, logScatter } from '../report/htmlCharts';
 import { htmlPage, sortableTh, tableControls } from '../report/htmlPage';
@@ -7,10 +8,11 @@ const fmt = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(2));
 
 function kindsOf(entry: GoldAuditEntry): string[] {
   const kinds: string[] = [];
+  if (entry.status === 'skipped') kinds.push('not_audited');
   if (entry.status === 'gold_error') kinds.push('gold_error');
   if (entry.rewrites.some((r) => r.kind === 'correctness' && r.status === 'changes-results')) kinds.push('correctness');
   if (entry.rewrites.some((r) => r.kind === 'speed' && r.status === 'faster')) kinds.push('faster_rewrite');
-  if (entry.indexes.some((i) => i.gain?.verdict === 'faster')) kinds.push('index');
+  if (entry.indexes.some((i) => isFlaggedIndexGain(i.gain))) kinds.push('index');
   if ((entry.faster_predictions?.files ?? 0) > 0) kinds.push('faster_prediction');
   if ((entry.growth?.exponent ?? 0) >= 1.5) kinds.push('grows');
   return kinds;
@@ -22,13 +24,30 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
     .map((r) => `<div><strong>${escapeHtml(r.rule)}</strong> <span class="${r.status === 'faster' ? 'up' : r.status === 'changes-results' ? 'down' : 'muted'}">${escapeHtml(r.status.replace(/-/g, ' '))}${r.gain ? ` ${fmt(r.gain.ratio)}× [${fmt(r.gain.low)}–${fmt(r.gain.high)}]` : ''}</span><details><summary>rewrite</summary><div class="sql">${escapeHtml(r.sql)}</div><div class="small muted">${escapeHtml(r.message)}</div></details></div>`)
     .join('');
   const indexes = entry.indexes
-    .map((i) => `<div><code>${escapeHtml(i.create_sql)}</code> <span class="${i.gain?.verdict === 'faster' ? 'up' : 'muted'}">${i.gain ? `${escapeHtml(i.gain.verdict.replace(/-/g, ' '))} ${fmt(i.gain.ratio)}× [${fmt(i.gain.low)}–${fmt(i.gain.high)}]` : 'planner uses it (not measured)'}</span></div>`)
+    .map((i) => {
+      const flagged = isFlaggedIndexGain(i.gain);
+      const verdict = i.gain && escapeHtml(i.gain.verdict.replace(/-/g, ' '));
+      const measured = i.gain && `${verdict} ${fmt(i.gain.ratio)}× [${fmt(i.gain.low)}–${fmt(i.gain.high)}]`;
+      const small = i.gain?.verdict === 'faster' && !flagged ? `, under the ${INDEX_GAIN_FACTOR}× flag` : '';
+      const said = measured ? `${measured}${small}` : 'planner uses it (not measured)';
+      return `<div><code>${escapeHtml(i.create_sql)}</code> <span class="${flagged ? 'up' : 'muted'}">${said}</span></div>`;
+    })
     .join('');
   const fp = entry.faster_predictions;
-  const search = [entry.question_id, entry.db_id, entry.difficulty, entry.gold_sql, ...entry.reasons].join(' ').toLowerCase();
+  // A gold that was not run (its database missing) says so: "nothing found" would read as a clean gold.
+  const unrun = entry.status === 'skipped';
+  const notAudited = unrun ? `not audited: ${entry.not_audited ? NOT_AUDITED_LABELS[entry.not_audited] : 'not run'}` : '';
+  const why = unrun
+    ? `<span class="down">${escapeHtml(notAudited)}</span>${entry.error ? `<div class="small muted">${escapeHtml(entry.error)}</div>` : ''}`
+    : entry.reasons.length
+      ? `<ul class="changes">${entry.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`
+      : '<span class="muted">nothing found</span>';
+  const score = unrun ? '<td class="num" data-v="">-</td>' : `<td class="num" data-v="${entry.score}">${entry.score.toFixed(1)}</td>`;
+  const search = [entry.question_id, entry.db_id, entry.difficulty, entry.gold_sql, notAudited, ...entry.reasons].join(' ').toLowerCase();
   return `<tr id="q-${entry.index}" data-kind="${kinds.join(' ')}" data-difficulty="${escapeHtml(entry.difficulty)}" data-db="${escapeHtml(entry.db_id)}" data-search="${escapeHtml(search)}">
-<td class="num" data-v="${rank ?? ''}">${rank ?? '-'}</td><td class="num" data-v="${entry.score}">${entry.score.toFixed(1)}</td><td>${escapeHtml(entry.question_id)}</td><td>${escapeHtml(entry.db_id)}</td><td>${escapeHtml(entry.difficulty)}</td>
-<td class="wide">${entry.reasons.length ? `<ul class="changes">${entry.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : '<span class="muted">nothing found</span>'}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
+<td class="num" data-v="${rank ?? ''}">${rank ?? '-'}</td>${score}<td>${escapeHtml(entry.question_id)}</td>
+<td>${escapeHtml(entry.db_id)}</td><td>${escapeHtml(entry.difficulty)}</td>
+<td class="wide">${why}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
 <td class="num" data-v="${entry.plan?.work ?? ''}" title="rule cost · row-aware estimate">${entry.plan ? `${entry.plan.rule} · ~${compactNumber(entry.plan.work)}` : '-'}</td>
 <td class="wide">${rewrites || '<span class="muted">-</span>'}</td><td class="wide">${indexes || '<span class="muted">-</span>'}</td>
 <td class="wide">${entry.growth ? escapeHtml(entry.growth.verdict) : '<span class="muted">-</span>'}</td>
@@ -53,10 +72,19 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     return e.plan && best > 0 ? [{ x: Math.max(1, e.plan.work), y: best, title: `question ${e.question_id}: ~${e.plan.work} row visits, ${fmt(best)}× faster available`, key: String(e.index) }] : [];
   });
   const scatter = logScatter({ id: 'audit-scatter', title: 'Gold plan cost against the best measured speed-up found', series: [{ label: 'gold SQL with a faster form', className: 's0', points: gains }], xLabel: 'row-aware estimate of the gold (log)', yLabel: 'speed-up (log)' });
-  const summary = `<p>${audit.entries.length} gold SQL, ${audit.ranked.length} worth another look.${audit.measured ? '' : ' Rewrites and indexes were not measured (--no-measure).'}${audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : ''}</p><div class="charts">${chart}${scatter}</div>`;
+  const auditedCounts = auditCounts(audit.entries);
+  const notAudited = notAuditedText(auditedCounts);
+  const audited = `${audit.entries.length} gold SQL${notAudited ? `: ${auditedCounts.audited} audited and ${escapeHtml(notAudited)}` : ''}`;
+  const threshold =
+    ` An index is flagged when a repeat run agrees it makes the gold at least ${INDEX_GAIN_FACTOR}× as fast (its whole interval);` +
+    ' smaller gains stay in the indexes column.';
+  const measuredNote = audit.measured ? threshold : ' Rewrites and indexes were not measured (--no-measure).';
+  const files = audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : '';
+  const summary =
+    `<p>${audited}; ${audit.ranked.length} worth another look.${measuredNote}${files}</p>` + `<div class="charts">${chart}${scatter}</div>`;
   const head = ['#', 'score'].map((h) => sortableTh(h, 'number')).join('') + ['question', 'database', 'difficulty'].map((h) => sortableTh(h, 'text', false)).join('') + '<th>why</th>' + sortableTh('plan cost', 'number') + '<th>rewrites</th><th>indexes</th><th>at scale</th>' + sortableTh('faster predictions', 'number');
   const filters = [
-    { name: 'kind', label: 'found', values: kinds },
+    { name: 'kind', label: 'found', values: audit.entries.some((e) => e.status === 'skipped') ? [...kinds, 'not_audited'] : kinds },
     { name: 'difficulty', label: 'difficulty', values: [...new Set(audit.entries.map((e) => e.difficulty).filter(Boolean))] },
     { name: 'db', label: 'database', values: [...new Set(audit.entries.map((e) => e.db_id))].sort() },
   ];

@@ -1,3 +1,4 @@
+import { isFlaggedIndexGain } from './auditFindings';
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
 
 /** What an editor marks a flagged question with: the most important finding in a few words, and every reason. */
@@ -25,7 +26,7 @@ function headline(entry: GoldAuditEntry): Pick<AuditMark, 'kind' | 'headline'> {
   if (rewrite > 0) return { kind: 'faster_rewrite', headline: `${times(rewrite)} faster rewrite` };
   const fp = entry.faster_predictions;
   if (fp && fp.files > 0) return { kind: 'faster_prediction', headline: `correct prediction ${times(fp.best ?? fp.factor)} faster` };
-  const index = best(entry.indexes.filter((i) => i.gain?.verdict === 'faster').map((i) => i.gain!.ratio));
+  const index = best(entry.indexes.filter((i) => isFlaggedIndexGain(i.gain)).map((i) => i.gain!.ratio));
   if (index > 0) return { kind: 'index', headline: `${times(index)} faster with an index` };
   if ((entry.growth?.exponent ?? 0) >= 1.5) return { kind: 'grows', headline: `grows ~N^${entry.growth!.exponent!.toFixed(1)}` };
   return { kind: 'no_rows', headline: 'returns no rows' };

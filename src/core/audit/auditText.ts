@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import { compactNumber } from '../report/planText';
+import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, notAuditedText } from './auditFindings';
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
 
 function entryLines(entry: GoldAuditEntry, rank: number): string[] {
@@ -13,14 +14,20 @@ function entryLines(entry: GoldAuditEntry, rank: number): string[] {
 
 /** The terminal audit: counts, then the gold SQL worth another look, most first. */
 export function auditText(audit: GoldAudit, top = 20): string {
-  const audited = audit.entries.filter((e) => e.status !== 'skipped');
+  const counts = auditCounts(audit.entries);
+  const notAudited = notAuditedText(counts);
   const errors = audit.entries.filter((e) => e.status === 'gold_error').length;
-  const skipped = audit.entries.length - audited.length;
   const faster = audit.entries.filter((e) => e.rewrites.some((r) => r.kind === 'speed' && r.status === 'faster')).length;
-  const indexed = audit.entries.filter((e) => e.indexes.some((i) => i.gain?.verdict === 'faster')).length;
+  const indexed = audit.entries.filter((e) => e.indexes.some((i) => isFlaggedIndexGain(i.gain))).length;
   const beaten = audit.entries.filter((e) => (e.faster_predictions?.files ?? 0) > 0).length;
+  const missingDatabases = [...new Set(audit.entries.filter((e) => e.not_audited === 'database_missing').map((e) => e.db_id))];
+  const files = audit.prediction_files.length;
   const out = [
-    `${audited.length} gold SQL audited${skipped ? ` (${skipped} skipped: no database or no gold)` : ''}: ${errors} fail, ${faster} have a verified faster rewrite, ${indexed} an index that makes them measurably faster${audit.prediction_files.length ? `, ${beaten} are beaten ≥2× by a correct prediction (${audit.prediction_files.length} files)` : ''}${audit.measured ? '' : pc.dim(' (not measured: --no-measure)')}`,
+    `${counts.audited} gold SQL audited${notAudited ? `, ${notAudited}` : ''}: ${errors} fail, ${faster} have a verified faster rewrite, ` +
+      `${indexed} an index that makes them at least ${INDEX_GAIN_FACTOR}× as fast (the whole measured interval)` +
+      `${files ? `, ${beaten} are beaten ≥2× by a correct prediction (${files} files)` : ''}` +
+      `${audit.measured ? '' : pc.dim(' (not measured: --no-measure)')}`,
+    ...(missingDatabases.length ? [pc.yellow(`not audited, database missing: ${missingDatabases.join(', ')} (unrun, not clean)`)] : []),
     '',
     pc.bold(`Gold SQL worth another look: ${audit.ranked.length}`),
   ];

@@ -1,9 +1,9 @@
 import { GoldFile } from '../bird/gold';
 import { Question } from '../bird/questions';
-import { ReadOnlyDatabase } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
+import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
 import { readQuery, runnableBody } from '../db/readQuery';
-import { readSchema, SchemaInfo } from '../db/schema';
-import { databaseExists, databasePath } from '../bird/layout';
+import { SchemaInfo } from '../db/schema';
 import { analyzeSql } from '../hints/analyze';
 import { verifyHint } from '../hints/verify';
 import { explainQuery, walkPlan } from '../plan/explain';
@@ -11,6 +11,7 @@ import { adviseIndexes } from '../plan/indexAdvice';
 import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { speedVerdict } from '../timing/verdict';
+import { auditCounts, AuditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, NotAuditedReason } from './auditFindings';
 import { PredictionEvidence } from './predictionEvidence';
 
 /** One gold SQL to audit: its question and the gold it is scored against. */
@@ -60,8 +61,10 @@ export interface GoldAuditEntry {
   db_id: string;
   difficulty: string;
   gold_sql: string;
-  /** `ok`, `gold_error` (the gold fails on its database) or `skipped` (no database, no gold). */
+  /** `ok`, `gold_error` (the gold fails on its database) or `skipped` (not audited: see not_audited). */
   status: 'ok' | 'gold_error' | 'skipped';
+  /** Why a skipped gold was not audited (its database is missing, ...): unrun, not clean. */
+  not_audited?: NotAuditedReason;
   error?: string;
   rows?: number;
   plan: { rule: number; work: number; scans: number; temp_btrees: number; correlated_subqueries: number } | null;
@@ -83,6 +86,13 @@ export interface GoldAudit {
   measured: boolean;
   scales: number[];
   prediction_files: string[];
+  /**
+   * Gold audited, and per reason those that were not (a missing database is not a clean gold). Always set by
+   * auditGold; an audit the editor kept from an older version has none (auditCounts derives it from the entries).
+   */
+  counts?: AuditCounts;
+  /** An index is flagged when its whole measured interval is at least this factor (see INDEX_GAIN_FACTOR). */
+  index_gain_factor?: number;
 }
 
 export interface GoldAuditOptions {
@@ -175,7 +185,11 @@ function judge(entry: GoldAuditEntry): void {
   if (fp && fp.files > 0) {
     reasons.push({ weight: 10 * Math.log2(fp.best ?? fp.factor) + 2 * fp.files, text: `${fp.files} of ${fp.of} prediction files have a correct prediction at least ${fp.factor}× faster (best ${times(fp.best ?? fp.factor)}×)` });
   }
-  for (const i of entry.indexes.filter((x) => x.gain?.verdict === 'faster')) reasons.push({ weight: 5 * Math.log2(i.gain!.ratio), text: `${i.create_sql} makes it ${times(i.gain!.ratio)}× as fast` });
+  for (const i of entry.indexes.filter((x) => isFlaggedIndexGain(x.gain))) {
+    const { ratio, low, high } = i.gain!;
+    const interval = `a repeat run: ${times(low)}–${times(high)}×, flagged from ${INDEX_GAIN_FACTOR}×`;
+    reasons.push({ weight: 5 * Math.log2(ratio), text: `${i.create_sql} makes it ${times(ratio)}× as fast (${interval})` });
+  }
   if (entry.growth?.exponent !== null && entry.growth?.exponent !== undefined && entry.growth.exponent >= 1.5) reasons.push({ weight: 10 * (entry.growth.exponent - 1), text: `at scale it ${entry.growth.verdict}` });
   if (entry.status === 'ok' && entry.rows === 0) reasons.push({ weight: 5, text: 'returns no rows: every prediction that returns nothing is scored correct' });
   reasons.sort((a, b) => b.weight - a.weight);
@@ -183,7 +197,7 @@ function judge(entry: GoldAuditEntry): void {
   entry.score = Number(reasons.reduce((sum, r) => sum + r.weight, 0).toFixed(3));
 }
 
-async function auditOne(item: GoldItem, db: ReadOnlyDatabase, schema: SchemaInfo, options: GoldAuditOptions): Promise<GoldAuditEntry> {
+async function auditOne(item: GoldItem, db: DatabaseConnection, schema: SchemaInfo, options: GoldAuditOptions): Promise<GoldAuditEntry> {
   const { question } = item;
   const gold = item.goldSql ?? '';
   const entry: GoldAuditEntry = { index: question.index, question_id: question.questionId, db_id: question.dbId, difficulty: question.difficulty, gold_sql: gold, status: 'ok', plan: null, rewrites: [], indexes: [], reasons: [], score: 0 };
@@ -226,6 +240,17 @@ async function auditOne(item: GoldItem, db: ReadOnlyDatabase, schema: SchemaInfo
   return entry;
 }
 
+const UNAVAILABLE_REASONS: Record<DatabaseUnavailable['reason'], NotAuditedReason> = {
+  'no-database-named': 'no_database',
+  'not-found': 'database_missing',
+  'cannot-open': 'database_unreadable',
+};
+
+/** Why a gold is not audited: its database is unavailable (named, found, opened), else it has no gold SQL. */
+function notAuditedReason(unavailable: DatabaseUnavailable | undefined): NotAuditedReason {
+  return unavailable ? UNAVAILABLE_REASONS[unavailable.reason] : 'no_gold';
+}
+
 /**
  * Audits every gold SQL for annotators: does it run, what its plan costs, which rewrite hints are verified faster
  * (same rows, measured), which indexes SQLite would use and what they gain (measured on a temporary copy), how it
@@ -234,35 +259,50 @@ async function auditOne(item: GoldItem, db: ReadOnlyDatabase, schema: SchemaInfo
  */
 export async function auditGold(items: readonly GoldItem[], options: GoldAuditOptions): Promise<GoldAudit> {
   const entries: GoldAuditEntry[] = [];
-  const connections = new Map<string, { db: ReadOnlyDatabase; schema: SchemaInfo } | Error>();
+  const connections = ConnectionCache.withSchema({ dbRoot: options.dbRoot });
   try {
     for (const [i, item] of items.entries()) {
       if (options.signal?.aborted) break;
       options.onProgress?.(i, items.length, item);
       const { question } = item;
       const dbId = question.dbId;
-      if (!connections.has(dbId)) {
-        connections.set(
-          dbId,
-          !dbId || !databaseExists(options.dbRoot, dbId)
-            ? new Error(dbId ? `database not found: ${databasePath(options.dbRoot, dbId)}` : 'the question names no database')
-            : await ReadOnlyDatabase.open(databasePath(options.dbRoot, dbId)).then(async (db) => ({ db, schema: await readSchema(db) })).catch((error: Error) => error),
-        );
-      }
-      const connection = connections.get(dbId)!;
-      if (connection instanceof Error || item.goldSql === undefined) {
-        const error = connection instanceof Error ? connection.message : 'no gold SQL for this question';
-        entries.push({ index: question.index, question_id: question.questionId, db_id: dbId, difficulty: question.difficulty, gold_sql: item.goldSql ?? '', status: 'skipped', error, plan: null, rewrites: [], indexes: [], reasons: [], score: 0 });
+      const connection = await connections.forQuestion(dbId);
+      if (connection instanceof DatabaseUnavailable || item.goldSql === undefined) {
+        const error = connection instanceof DatabaseUnavailable ? connection.message : 'no gold SQL for this question';
+        const not_audited = notAuditedReason(connection instanceof DatabaseUnavailable ? connection : undefined);
+        entries.push({
+          index: question.index,
+          question_id: question.questionId,
+          db_id: dbId,
+          difficulty: question.difficulty,
+          gold_sql: item.goldSql ?? '',
+          status: 'skipped',
+          not_audited,
+          error,
+          plan: null,
+          rewrites: [],
+          indexes: [],
+          reasons: [],
+          score: 0,
+        });
         continue;
       }
       entries.push(await auditOne(item, connection.db, connection.schema, options));
     }
     options.onProgress?.(items.length, items.length, items[items.length - 1]);
   } finally {
-    for (const c of connections.values()) if (!(c instanceof Error)) await c.db.close();
+    await connections.closeAll();
   }
   const ranked = entries.filter((e) => e.reasons.length > 0).sort((a, b) => b.score - a.score || a.index - b.index);
-  return { entries, ranked, measured: options.measure, scales: [...(options.scales ?? [])], prediction_files: (options.predictions ?? []).map((p) => p.file) };
+  return {
+    entries,
+    ranked,
+    measured: options.measure,
+    scales: [...(options.scales ?? [])],
+    prediction_files: (options.predictions ?? []).map((p) => p.file),
+    counts: auditCounts(entries),
+    index_gain_factor: INDEX_GAIN_FACTOR,
+  };
 }
 
 /** Question ids worth another look, for the editor's explorer to mark. */

@@ -1,6 +1,7 @@
 /**
  * What a file given as text really is, told from its first bytes, so that a database, an archive or a binary
- * passed as a prediction file stops with a message saying so instead of being read as one SQL a line.
+ * passed as a prediction file stops with a message saying so instead of being read as one SQL a line; and, once
+ * parsed, which known JSON file it is, so that a BIRD tables file or an empty object is refused by name.
  */
 
 const SIGNATURES: [bytes: number[], what: string][] = [
@@ -90,4 +91,35 @@ export function byteLineAndColumn(bytes: Uint8Array, offset: number): { line: nu
   }
   const column = Buffer.from(bytes.subarray(lineStart, offset)).toString('utf8').length + 1;
   return { line, column };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A BIRD tables file (dev_tables.json, train_tables.json): one item per database, its tables and columns. */
+function isTablesFile(data: unknown[]): boolean {
+  return (
+    data.length > 0 &&
+    data.every(
+      (item) =>
+        isRecord(item) &&
+        typeof item.db_id === 'string' &&
+        Array.isArray(item.table_names_original ?? item.table_names) &&
+        Array.isArray(item.column_names_original ?? item.column_names),
+    )
+  );
+}
+
+/**
+ * `a BIRD tables file (...)`, `an empty JSON object`, `a VES Lens report (...)`: the known JSON files that hold
+ * no SQL to score, named for messages; undefined for anything else (a question file is told by its reader).
+ */
+export function jsonFileKind(data: unknown): string | undefined {
+  if (Array.isArray(data)) {
+    const tables = "a BIRD tables file (each item describes a database's tables and columns: db_id, table_names, column_names)";
+    return isTablesFile(data) ? tables : undefined;
+  }
+  if (!isRecord(data)) return undefined;
+  if (Object.keys(data).length === 0) return 'an empty JSON object';
+  if (isRecord(data.tool) && data.tool.name === 'ves-lens') return 'a VES Lens report (the JSON of eval, judge or audit)';
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import { InputFileError, InputProblem } from './problems';
 import { readTextFile } from './jsonFile';
+import { inputWording } from '../text/inputWording';
 
 export interface GoldEntry {
   sql: string;
@@ -21,7 +22,9 @@ export function loadGold(file: string): GoldFile {
   if (start === '[' || start === '{') {
     throw new InputFileError({
       file,
-      message: 'JSON, not a gold file: --gold takes the official gold file, one "SQL<TAB>db_id" a line (the question file\'s own SQL is the default gold)',
+      message:
+        `JSON, not a gold file: ${inputWording().goldFile} takes the official gold file, one "SQL<TAB>db_id" a line ` +
+        "(the question file's own SQL is the default gold)",
     });
   }
   const lines = text.split('\n');

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { getNodeValue, parseTree } from 'jsonc-parser';
 import { InputFileError, InputProblem } from './problems';
+import { jsonFileKind } from './fileKind';
 import { parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
 
 /** The separator the official format puts between SQL and db_id. */
@@ -56,7 +57,24 @@ const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pre
 /** Fields that carry the gold beside a prediction; `SQL` is the gold when another field holds the prediction. */
 const GOLD_FIELDS = ['gold_sql', 'gold', 'ground_truth_sql', 'gt_sql', 'SQL'];
 
-function fromObjectFile(file: string, text: string): PredictionFile {
+/** The shapes a prediction file takes, said when another file is refused. */
+const PREDICTION_SHAPES =
+  'a prediction file maps each question to its SQL: the official {"0": "SQL\\t----- bird -----\\tdb_id"} object, ' +
+  'a list of {question_id, predicted_sql}, or one SQL a line';
+
+/**
+ * A JSON file with no SQL at all (a tables file, `{}`, a report) is refused by name: read as predictions, every
+ * question would score 0 as a prediction error and the report would look like a real run.
+ */
+function holdsNoPrediction(file: string, what: string, kind: string): InputFileError {
+  return new InputFileError({ file, message: `${kind}, not a ${what}: it holds no SQL to score (${PREDICTION_SHAPES})` });
+}
+
+function fromObjectFile(file: string, text: string, data: Record<string, unknown>, what: string): PredictionFile {
+  const values = Object.values(data);
+  if (!values.some((value) => typeof value === 'string')) {
+    throw holdsNoPrediction(file, what, jsonFileKind(data) ?? `a JSON object none of whose ${values.length} values is a SQL string`);
+  }
   const problems: InputProblem[] = [];
   const entries = entriesInFileOrder(text);
   const firstOddKey = entries.findIndex(([key], i) => key !== String(i));
@@ -85,12 +103,25 @@ function looksLikeQuestionFile(data: unknown[]): boolean {
   );
 }
 
-function fromListFile(file: string, text: string, data: unknown[]): PredictionFile {
+/** An item that carries SQL: a string, or an object with one of the SQL fields. */
+function holdsSql(item: unknown): boolean {
+  if (typeof item === 'string') return true;
+  if (typeof item !== 'object' || item === null) return false;
+  return SQL_FIELDS.some((name) => typeof (item as Record<string, unknown>)[name] === 'string');
+}
+
+function fromListFile(file: string, text: string, data: unknown[], what: string): PredictionFile {
   if (looksLikeQuestionFile(data)) {
     throw new InputFileError({
       file,
       message: 'a BIRD question file (every item has "question" and the gold "SQL", none a prediction field), not a prediction file: scoring it would compare the gold with itself. A prediction file names its SQL predicted_sql (or pred_sql, prediction, sql).',
     });
+  }
+  const kind = jsonFileKind(data);
+  if (kind) throw holdsNoPrediction(file, what, kind);
+  if (data.length > 0 && !data.some(holdsSql)) {
+    const fields = SQL_FIELDS.join(', ');
+    throw holdsNoPrediction(file, what, `a JSON list none of whose ${data.length} items is SQL or has a SQL field (${fields})`);
   }
   const problems: InputProblem[] = [];
   const lines = topLevelEntryLines(text);
@@ -161,10 +192,13 @@ function fromLinesFile(file: string, text: string, dbIds?: ReadonlySet<string>):
 /**
  * Reads a prediction file in any of the formats seen in public BIRD work: the official
  * `{"0": "SQL\t----- bird -----\tdb_id"}` object, a JSON list of {question_id, predicted_sql} objects (or of
- * SQL strings), or plain text with one SQL a line.
+ * SQL strings), or plain text with one SQL a line. A JSON file that holds no SQL at all (a BIRD question or
+ * tables file, `{}`, a report) is refused with an InputFileError that says what it is; an empty list or a blank
+ * file reads as 0 predictions, said as a headline problem.
  */
 export function loadPredictions(file: string, options: LoadPredictionOptions = {}): PredictionFile {
-  const text = readTextFile(file, options.what ?? 'prediction file');
+  const what = options.what ?? 'prediction file';
+  const text = readTextFile(file, what);
   const start = text.trimStart()[0];
   if (start === undefined) {
     const format = path.extname(file).toLowerCase() === '.json' ? 'json-list' : 'lines';
@@ -173,7 +207,7 @@ export function loadPredictions(file: string, options: LoadPredictionOptions = {
   const looksJson = start === '{' || start === '[' || path.extname(file).toLowerCase() === '.json';
   if (!looksJson) return fromLinesFile(file, text, options.dbIds);
   const data = parseJsonFile(file, text);
-  if (Array.isArray(data)) return fromListFile(file, text, data);
-  if (typeof data === 'object' && data !== null) return fromObjectFile(file, text);
+  if (Array.isArray(data)) return fromListFile(file, text, data, what);
+  if (typeof data === 'object' && data !== null) return fromObjectFile(file, text, data as Record<string, unknown>, what);
   throw new InputFileError({ file, message: 'a JSON prediction file must hold an object or a list' });
 }

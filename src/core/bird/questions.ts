@@ -1,5 +1,6 @@
 import { InputFileError, InputProblem } from './problems';
 import { parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
+import { inputWording } from '../text/inputWording';
 
 export interface Question {
   /** Position in the question file: the official scripts pair predictions and gold by it. */
@@ -82,7 +83,11 @@ export function loadQuestions(file: string): QuestionFile {
     };
     if (!dbId) {
       question.problem = `no "db_id" string in the question file (${where})`;
-      problems.push({ file, where, message: 'no "db_id" string; it keeps its place (so the others still pair by position) and takes its database from its --gold line, or is skipped without one' });
+      problems.push({
+        file,
+        where,
+        message: `no "db_id" string; it keeps its place (so the others still pair by position) and takes its database from its ${inputWording().goldLine}, or is skipped without one`,
+      });
     }
     questions.push(question);
   });

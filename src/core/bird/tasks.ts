@@ -2,6 +2,7 @@ import { GoldFile } from './gold';
 import { PredictionFile } from './predictions';
 import { InputProblem } from './problems';
 import { Question } from './questions';
+import { inputWording } from '../text/inputWording';
 
 /** One question to score: its gold, its prediction (if the file has one) and where both come from. */
 export interface EvalTask {
@@ -138,7 +139,7 @@ export function buildTasks(
         notes.push(
           goldFrom === 'predictions'
             ? `the prediction file's gold differs from ${gold ? `gold line ${goldEntry?.line}` : "the question file's SQL"}; scored against the prediction file's`
-            : `the prediction file's gold differs from the gold used; --gold-from predictions would score against it: ${fromPredictions}`,
+            : `the prediction file's gold differs from the gold used; ${inputWording().scoreAgainstPredictionGold}: ${fromPredictions}`,
         );
       }
     }
@@ -155,7 +156,7 @@ export function buildTasks(
           ? `no gold field for this question in ${predictions.file}`
           : goldFrom === 'gold-file'
             ? `no gold SQL at line ${position + 1} of ${gold?.file}`
-            : 'the question has no "SQL" field and no --gold file was given';
+            : `the question has no "SQL" field and ${inputWording().noGoldFile}`;
     }
     return { question: scored, goldSql, predictedSql: prediction?.sql, missing, notes };
   });
@@ -172,11 +173,14 @@ export function buildTasks(
   }
   if (carriedGold > 0 && carriedGoldDiffers.length) {
     const field = predictions.goldField ?? 'gold_sql';
+    const used = describeGoldSource(goldFrom, gold, predictions);
+    const choice = inputWording().predictionGoldChoice;
     headline(
       predictions.file,
       goldFrom === 'predictions'
         ? `scored against the prediction file's ${field}, which differs from ${gold ? 'the gold file' : "the question file's SQL"} for ${plural(carriedGoldDiffers.length, 'question')} (question ${someOf(carriedGoldDiffers)})`
-        : `the prediction file carries its own gold (${field}) for ${plural(carriedGold, 'question')}; it differs from the gold used (${describeGoldSource(goldFrom, gold, predictions)}) for ${carriedGoldDiffers.length} (question ${someOf(carriedGoldDiffers)}). Scores use ${describeGoldSource(goldFrom, gold, predictions)}; --gold-from predictions scores against the file's own`,
+        : `the prediction file carries its own gold (${field}) for ${plural(carriedGold, 'question')}; it differs from the gold used ` +
+          `(${used}) for ${carriedGoldDiffers.length} (question ${someOf(carriedGoldDiffers)}). Scores use ${used}${choice ? `; ${choice}` : ''}`,
     );
   }
   if (noDbId.length) {

@@ -11,6 +11,7 @@ import { QuestionMark } from '../explorer';
 import { questionUri } from '../questionDocuments';
 import { escapeText, reportWebviewPage } from '../reportPage';
 import { panelOptions } from '../webview';
+import { auditDoneMessage, auditStatusLine } from './auditSummary';
 
 const VIEW_TYPE = 'vesLens.goldAudit';
 /** The last audit, in the workspace's storage: marks and panel survive a reload. */
@@ -139,9 +140,7 @@ export class GoldAudits implements vscode.Disposable {
       );
       await this.keep(result);
       this.show();
-      const flagged = `${result.marks.length} worth another look, marked in the BIRD Explorer`;
-      if (result.partial) void vscode.window.showInformationMessage(`VES Lens: gold audit cancelled; it keeps the ${result.audit.entries.length} of ${result.total} gold audited so far (${flagged}).`);
-      else void vscode.window.showInformationMessage(`VES Lens: ${result.total} gold SQL audited: ${flagged}.`);
+      void vscode.window.showInformationMessage(`VES Lens: ${auditDoneMessage(result)}`);
       if (result.problems.length) void vscode.window.showWarningMessage(`VES Lens: ${result.problems.join('; ')}`);
     } catch (error) {
       if (!isCancellation(error)) throw error;
@@ -184,12 +183,13 @@ export class GoldAudits implements vscode.Disposable {
       return;
     }
     panel.title = `Gold Audit: ${path.basename(result.dataset.questionsFile)}`;
-    const audited = result.audit.entries.length;
-    const status = result.partial
-      ? `<span class="vl-partial">Cancelled: ${audited} of ${result.total} gold audited</span>`
-      : `${result.total} gold audited`;
+    const status = escapeText(auditStatusLine(result));
     const when = new Date(result.finishedAt).toLocaleString();
-    const bar = `<div class="vl-bar"><span class="vl-status">${status} · ${result.marks.length} worth another look · ${escapeText(when)} · a question id opens its gold</span><button type="button" data-action="save">Save as HTML</button><button type="button" class="secondary" data-action="rerun">Run Again</button></div>`;
+    const shownStatus = result.partial ? `<span class="vl-partial">${status}</span>` : status;
+    const bar =
+      `<div class="vl-bar"><span class="vl-status">${shownStatus} · ${escapeText(when)} · a question id opens its gold</span>` +
+      '<button type="button" data-action="save">Save as HTML</button>' +
+      '<button type="button" class="secondary" data-action="rerun">Run Again</button></div>';
     const webview = panel.webview;
     const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist', 'media', file)).toString();
     webview.html = reportWebviewPage(result.html, { nonce: randomBytes(16).toString('base64'), cspSource: webview.cspSource, media, stylesheet: 'audit.css', script: 'audit.js', bar });

@@ -1,0 +1,34 @@
+import { databasePath } from '../core/bird/layout';
+import type { DatasetSummary } from '../shared/protocol';
+
+/** A database row of the BIRD explorer: what its description and tooltip say. */
+export interface DatabaseRow {
+  dbId: string;
+  present: boolean;
+  questions: number;
+  description: string;
+  tooltip: string;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The explorer's database rows. With `flagged` (flagged questions per db_id, "show flagged questions only"), only
+ * databases with a flagged question are listed, each with its flagged count: a missing database has nothing run,
+ * so nothing flagged. A missing database says in its tooltip which file was looked for.
+ */
+export function databaseRows(databases: DatasetSummary['databases'], dbRoot: string, flagged?: ReadonlyMap<string, number>): DatabaseRow[] {
+  const listed = flagged ? databases.filter((d) => d.present && (flagged.get(d.dbId) ?? 0) > 0) : databases;
+  return listed.map((database) => {
+    const file = databasePath(dbRoot, database.dbId);
+    const questions = plural(database.questions, 'question');
+    const description = flagged
+      ? `${flagged.get(database.dbId)} flagged of ${questions}`
+      : `${questions}${database.present ? '' : ' · database missing'}`;
+    const tooltip = database.present
+      ? `${database.dbId}: ${questions}\n${file}`
+      : `${database.dbId}: the database file is missing. Looked for ${file} (BIRD's layout: <databases folder>/<db_id>/<db_id>.sqlite); ` +
+        `its ${questions} cannot be scored, explained or audited until it is there.`;
+    return { ...database, description, tooltip };
+  });
+}
