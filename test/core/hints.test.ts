@@ -13,6 +13,11 @@ import { prefixUpperBound } from '../../src/core/hints/rules/functionOnColumn';
 import { Hint } from '../../src/core/hints/types';
 import { verifyHint } from '../../src/core/hints/verify';
 import { BIRD_DATA, birdDataMissing, makeDatabase, REPO_ROOT, tempDir, useSampleSuperhero } from '../helpers';
+import { COMMAND_LINE_WORDING } from '../../src/cli/inputWording';
+import { useInputWording } from '../../src/core/text/inputWording';
+
+// Core words the inputs its messages refer to for the face that runs it; these tests read the command line's.
+useInputWording(COMMAND_LINE_WORDING);
 
 
 /** Each rule: a statement it must flag (on the superhero schema) and the exact text it flags. */
@@ -40,6 +45,22 @@ const POSITIVE: [string, string, string][] = [
   // Issue 8, item 13: the BIRD paper's direction, COUNT(*) → COUNT(<primary key>), offered too.
   ['VL002', 'SELECT COUNT(*) FROM superhero AS T1 WHERE T1.height_cm > 200', 'COUNT(*)'],
   ['VL002', 'SELECT COUNT(id) FROM superhero', 'COUNT(id)'],
+  // Issue 22: a correlated COUNT compared with 0 is EXISTS (or NOT EXISTS), COUNT of a NOT NULL column too.
+  [
+    'VL010',
+    'SELECT T1.superhero_name FROM superhero AS T1 WHERE (SELECT COUNT(*) FROM hero_power AS T2 WHERE T2.hero_id = T1.id) > 0',
+    '(SELECT COUNT(*) FROM hero_power AS T2 WHERE T2.hero_id = T1.id) > 0',
+  ],
+  [
+    'VL010',
+    'SELECT T1.id FROM superhero T1 WHERE T1.height_cm > 180 AND 0 = (SELECT count(*) FROM hero_power T2 WHERE T2.hero_id = T1.id)',
+    '0 = (SELECT count(*) FROM hero_power T2 WHERE T2.hero_id = T1.id)',
+  ],
+  [
+    'VL010',
+    'SELECT s.id FROM superhero s WHERE (SELECT COUNT(x.id) FROM superhero x WHERE x.publisher_id = s.publisher_id AND x.id <> s.id) >= 1',
+    '(SELECT COUNT(x.id) FROM superhero x WHERE x.publisher_id = s.publisher_id AND x.id <> s.id) >= 1',
+  ],
 ];
 
 /** Statements a rule must leave alone. */
@@ -72,6 +93,18 @@ const NEGATIVE: [string, string][] = [
   ['VL002', 'SELECT COUNT(*) FROM hero_power'],
   // An outer join around the subquery makes nothing inside it nullable.
   ['VL009', 'SELECT T1.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id WHERE T1.id NOT IN (SELECT T2.id FROM publisher T2)'],
+  // A count compared with anything but "none" / "at least one", a count that skips NULLs, a grouped count, under OR.
+  ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) > 2'],
+  ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(x.full_name) FROM superhero x WHERE x.publisher_id = s.publisher_id) > 0'],
+  ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id GROUP BY hp.power_id) > 0'],
+  ['VL010', 'SELECT s.id FROM superhero s WHERE s.id = 1 OR (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) > 0'],
+  ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id LIMIT 1 OFFSET 1) > 0'],
+  ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(*) FROM hero_power hp WHERE hp.power_id = 1) > 0'],
+  [
+    'VL010',
+    'SELECT s.id FROM superhero s WHERE ' +
+      '(SELECT COUNT(p.id) FROM hero_power hp LEFT JOIN publisher p ON p.id = hp.power_id WHERE hp.hero_id = s.id) > 0',
+  ],
 ];
 
 describe('hint rules on the superhero schema', () => {
@@ -81,7 +114,7 @@ describe('hint rules on the superhero schema', () => {
   const hintsOf = (sql: string) => analyzeSql(sql, { schema }).flatMap((s) => s.hints);
 
   it('every rule has a stable id, a title and a one-page doc', () => {
-    assert.deepEqual(RULES.map((r) => r.id), ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009']);
+    assert.deepEqual(RULES.map((r) => r.id), ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009', 'VL010']);
     for (const rule of RULES) assert.ok(fs.existsSync(path.join(REPO_ROOT, 'docs', 'rules', `${rule.id}.md`)), `docs/rules/${rule.id}.md`);
   });
 
@@ -138,6 +171,27 @@ describe('hint rules on the superhero schema', () => {
       const verdict = await verifyHint(db, sql, first(sql, 'VL003'), limits);
       assert.equal(verdict.status, 'changes-results');
       assert.equal(verdict.speedup, undefined, 'not timed, so no speed claim');
+    });
+
+    it('VL010: EXISTS and NOT EXISTS return the same rows as the counts on the real database', async () => {
+      for (const [sql, rewritten] of [
+        [
+          'SELECT T1.superhero_name FROM superhero AS T1 WHERE (SELECT COUNT(*) FROM hero_power AS T2 WHERE T2.hero_id = T1.id) > 0',
+          'SELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id)',
+        ],
+        [
+          'SELECT T1.superhero_name FROM superhero AS T1 WHERE (SELECT COUNT(*) FROM hero_power AS T2 WHERE T2.hero_id = T1.id) = 0',
+          'SELECT T1.superhero_name FROM superhero AS T1 WHERE NOT EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id)',
+        ],
+      ]) {
+        const hint = first(sql, 'VL010');
+        assert.equal(hint.rewrite?.statement, rewritten);
+        assert.equal(hint.kind, 'speed');
+        assert.doesNotMatch(hint.message, /faster:|× as fast/, 'the rule claims no speed-up itself');
+        const verdict = await verifyHint(db, sql, hint, limits);
+        assert.ok(verdict.sameSet && verdict.sameBag, verdict.message);
+        assert.ok(!['changes-results', 'failed'].includes(verdict.status), verdict.message);
+      }
     });
 
     it('confirms a correctness hazard when the NULLs are really there', async () => {
@@ -197,6 +251,51 @@ describe('VL002 in both directions, never claiming either without a measurement 
       assert.deepEqual(hint.alternatives?.map((a) => a.text), ['COUNT(*)', 'COUNT(x.id)']);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('VL010: which comparisons of a correlated COUNT with a number ask EXISTS or NOT EXISTS', () => {
+  let db: DatabaseConnection;
+  let schema: SchemaInfo;
+  useSampleSuperhero((opened) => ({ db, schema } = opened));
+  const count = '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)';
+  const rewriteOf = (condition: string) =>
+    analyzeSql(`SELECT s.id FROM superhero s WHERE ${condition}`, { schema })
+      .flatMap((x) => x.hints)
+      .find((h) => h.rule === 'VL010')?.rewrite?.text;
+
+  // The count on the left (`count > 0`) and on the right (`0 < count`).
+  const conditions = (after: string[], before: string[]) => [
+    ...after.map((op) => `${count} ${op}`),
+    ...before.map((op) => `${op} ${count}`),
+  ];
+
+  it('at least one: EXISTS', () => {
+    for (const condition of conditions(['> 0', '>= 1', '!= 0', '<> 0', 'IS NOT 0'], ['0 <', '1 <=', '0 <>']))
+      assert.equal(rewriteOf(condition), 'EXISTS (SELECT 1 FROM hero_power hp WHERE hp.hero_id = s.id)', condition);
+  });
+
+  it('none: NOT EXISTS', () => {
+    for (const condition of conditions(['= 0', '== 0', '< 1', '<= 0', 'IS 0'], ['0 =', '1 >', '0 >=']))
+      assert.equal(rewriteOf(condition), 'NOT EXISTS (SELECT 1 FROM hero_power hp WHERE hp.hero_id = s.id)', condition);
+  });
+
+  it('anything else: no hint (always true, always false, or about the number of rows)', () => {
+    const others = conditions(['>= 0', '< 0', '= 1', '!= 1', '> 1', '>= 2', "> '0'", '> -1', '> = 0'], ['2 <', '1 +', 'NOT 0 <']);
+    for (const condition of [...others, `${count} + 1 > 0`, `NOT ${count} > 0`]) assert.equal(rewriteOf(condition), undefined, condition);
+  });
+
+  it('in a subquery\'s WHERE too, and each comparison on its own', async () => {
+    const powerCount = count.replace('hp.hero_id', 'hp.power_id');
+    const sql = `SELECT COUNT(*) FROM (SELECT s.id FROM superhero s WHERE s.height_cm > 150 AND ${count} > 0 AND ${powerCount} = 0)`;
+    const hints = analyzeSql(sql, { schema }).flatMap((x) => x.hints).filter((h) => h.rule === 'VL010');
+    assert.deepEqual(hints.map((h) => h.rewrite!.text.split(' (')[0]), ['EXISTS', 'NOT EXISTS']);
+    const original = await readQuery(db, sql, { maxRows: 10 });
+    for (const hint of hints) {
+      const rewritten = await readQuery(db, hint.rewrite!.statement, { maxRows: 10 });
+      const same = original.status === 'ok' && rewritten.status === 'ok' && sameResultSet(original.rows, rewritten.rows);
+      assert.ok(same, hint.rewrite!.statement);
     }
   });
 });

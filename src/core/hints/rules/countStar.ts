@@ -2,6 +2,7 @@ import { ColumnInfo, TableInfo } from '../../db/schema';
 import { wordIs } from '../../sql/keywords';
 import { Token } from '../../sql/lexer';
 import { cteNames, itemName, itemTable, outerJoinNullable, scopeItems, selectScope } from '../../sql/scope';
+import { inputWording } from '../../text/inputWording';
 import { columnRefAt, mayBeNull, neverNull, resolveColumn } from '../columnReferences';
 import { replaceRange, tokenRange } from '../edits';
 import { Hint, HintRule, Range, Rewrite, StatementContext } from '../types';
@@ -42,8 +43,10 @@ function form(text: string, range: Range, replacement: string): Rewrite {
   return { range, text: replacement, statement: replaceRange(text, range, replacement) };
 }
 
-const MEASURE =
-  'Which form is faster depends on the table and the plan, so nothing is claimed here: --verify runs each form on the attached database and offers one only where it measures faster (the BIRD paper advises COUNT(<primary key>) over COUNT(*); SQLite can often count * from its smallest index).';
+const measureAdvice = () =>
+  `Which form is faster depends on the table and the plan, so nothing is claimed here: ${inputWording().verification} runs each ` +
+  'form on the attached database and offers one only where it measures faster (the BIRD paper advises COUNT(<primary key>) over ' +
+  'COUNT(*); SQLite can often count * from its smallest index).';
 
 /**
  * VL002: `COUNT(col)` on a column that is never NULL in the statement counts every row, as `COUNT(*)` and
@@ -65,7 +68,7 @@ export const countStar: HintRule = {
         const range = tokenRange(tokens, i, i + 3);
         const keyCount = `COUNT(${sqlName(key.qualifier)}.${sqlName(key.column.name)})`;
         hints.push({
-          message: `COUNT(*) counts the same rows as ${keyCount} here (${key.table.name}.${key.column.name} is never NULL and no outer join can make it NULL). ${MEASURE}`,
+          message: `COUNT(*) counts the same rows as ${keyCount} here (${key.table.name}.${key.column.name} is never NULL and no outer join can make it NULL). ${measureAdvice()}`,
           range,
           rewrite: form(text, range, keyCount),
           alternatives: [form(text, range, keyCount)],
@@ -86,7 +89,7 @@ export const countStar: HintRule = {
         );
       }
       hints.push({
-        message: `${resolved.table.name}.${resolved.column.name} is never NULL here, so ${text.slice(range.start, range.end)} counts every row, as ${alternatives.map((a) => a.text).join(' and ')} ${alternatives.length > 1 ? 'do' : 'does'}. ${MEASURE}`,
+        message: `${resolved.table.name}.${resolved.column.name} is never NULL here, so ${text.slice(range.start, range.end)} counts every row, as ${alternatives.map((a) => a.text).join(' and ')} ${alternatives.length > 1 ? 'do' : 'does'}. ${measureAdvice()}`,
         range,
         rewrite: alternatives[0],
         alternatives,

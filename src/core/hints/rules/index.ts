@@ -1,6 +1,7 @@
 import { HintRule } from '../types';
 import { correlatedScalarSubquery } from './correlatedScalarSubquery';
 import { countStar } from './countStar';
+import { countToExists } from './countToExists';
 import { distinctWithGroupBy } from './distinctWithGroupBy';
 import { functionOnColumn } from './functionOnColumn';
 import { likeWithoutWildcard } from './likeWithoutWildcard';
@@ -20,4 +21,5 @@ export const RULES: readonly HintRule[] = [
   orChainToIn,
   distinctWithGroupBy,
   notInNullable,
+  countToExists,
 ];
