@@ -1,5 +1,5 @@
 // The same extension suite in desktop VS Code, through @vscode/test-electron. It downloads VS Code, so it
-// runs where that is possible (not on these CI machines: see ../shared/notes/vscode-e2e.md); here the suite
+// runs where that is possible (not on these CI machines: see docs/architecture.md (Tests)); here the suite
 // runs in code-server's extension host instead (test/e2e/extensionHost.test.ts).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

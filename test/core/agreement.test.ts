@@ -16,7 +16,7 @@ const printed = (c: Confusion) => {
 };
 
 describe("agreement statistics, as ROSE's analyze.py computes them", () => {
-  it("reproduce ROSE's published figures from their confusion matrices (rose.md §6.2)", () => {
+  it("reproduce ROSE's published figures from their confusion matrices (ROSE-VEC BIRD's 322 labelled pairs)", () => {
     assert.deepEqual(printed({ tp: 190, tn: 103, fp: 3, fn: 26 }), { kappa: 80.68, accuracy: 90.99, mcc: 81.64, f1: 92.91 }); // o3 ROSE
     assert.deepEqual(printed({ tp: 168, tn: 99, fp: 7, fn: 48 }), { kappa: 64.79, accuracy: 82.92, mcc: 67.15, f1: 85.93 }); // gemini-2.5-pro ROSE
     assert.deepEqual(printed({ tp: 207, tn: 53, fp: 53, fn: 9 }), { kappa: 51.25, accuracy: 80.75, mcc: 54.62, f1: 86.97 }); // gemini ProverOnly

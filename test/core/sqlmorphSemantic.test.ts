@@ -51,7 +51,7 @@ describe("SQLMorph's semantic column techniques with a controlled similarity mat
   });
 
   it("uses the assignment's own pairs where SQLMorph's enumerate(col_ind) misreads them (more predicted columns)", async () => {
-    // shared/notes/sqlmorph.md §8.2: S = [[.1,.2],[.9,.1],[.2,.9]]: SQLMorph matches nothing; the optimum is p1→a, p2→b.
+    // A synthetic similarity matrix S = [[.1,.2],[.9,.1],[.2,.9]]: SQLMorph matches nothing; the optimum is p1→a, p2→b.
     const gold: ResultTable = { columns: ['a', 'b'], rows: [[1, 2], [3, 4]] };
     const predicted: ResultTable = { columns: ['p0', 'p1', 'p2'], rows: [[0, 1, 2], [0, 3, 5]] };
     const model = columnModel({ a: axis(0, 2), b: axis(1, 2), p0: toward(0.1, 0.2), p1: toward(0.9, 0.1), p2: toward(0.2, 0.9) });

@@ -1,6 +1,6 @@
 """
 SQLMorph's four result-comparison techniques that need no embeddings, written out in Python from the reading
-of its source in shared/notes/sqlmorph.md (execution_accuracy, exact_column_and_exact_cell,
+of SQLMorph's source (execution_accuracy, exact_column_and_exact_cell,
 exact_column_and_partial_cell, no_column_and_partial_cell). It is the reference VES Lens is tested against:
 rows, column names, equality, ordering and str() all come from CPython's own sqlite3, tuples and str, and
 the greedy loops are the literal quadratic-per-round scans, so the numbers (and the crashes) are SQLMorph's.

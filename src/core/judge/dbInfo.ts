@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SqlValue } from '../db/database';
 import { DatabaseConnection } from '../db/engine';
-import { quoteIdentifier, quoteSqlString, readSchema, SchemaInfo, TableInfo } from '../db/schema';
+import { quoteIdentifier, readSchema, SchemaInfo, TableInfo } from '../db/schema';
 import { identifierName, significantTokens } from '../sql/lexer';
 import { tablesRead } from '../sql/scope';
 
@@ -10,12 +10,6 @@ import { tablesRead } from '../sql/scope';
 const SAMPLE_VALUES = 3;
 const SAMPLE_WINDOW = 1000;
 const LONGEST_SAMPLE = 40;
-
-interface ForeignKey {
-  column: string;
-  table: string;
-  to: string | null;
-}
 
 /** A BIRD database_description/<table>.csv line: what a column means and what its values say. */
 interface ColumnDescription {
@@ -78,15 +72,11 @@ function sample(value: SqlValue): string {
 }
 
 async function describeTable(db: DatabaseConnection, table: TableInfo, descriptions: Map<string, ColumnDescription>): Promise<string> {
-  const name = quoteSqlString(table.name);
-  const keys = (await db.all(`SELECT "from" AS col, "table" AS tbl, "to" AS dest FROM pragma_foreign_key_list(${name})`)).map(
-    (k): ForeignKey => ({ column: String(k.col), table: String(k.tbl), to: k.dest === null ? null : String(k.dest) }),
-  );
   const lines = [`Table ${table.name} (${table.rowCount.toLocaleString('en-US')} rows)`];
   for (const column of table.columns) {
     const parts = [`  - ${column.name} ${column.type || 'ANY'}`.trimEnd()];
     if (column.primaryKey) parts.push('PRIMARY KEY');
-    for (const key of keys.filter((k) => k.column.toLowerCase() === column.name.toLowerCase())) parts.push(`REFERENCES ${key.table}(${key.to ?? 'its primary key'})`);
+    for (const key of table.foreignKeys.filter((k) => k.column.toLowerCase() === column.name.toLowerCase())) parts.push(`REFERENCES ${key.table}(${key.to ?? 'its primary key'})`);
     let values: string[] = [];
     try {
       const col = quoteIdentifier(column.name);

@@ -1,5 +1,5 @@
 /**
- * The one interface between VES Lens and a chat model (design.md: anything that talks to the outside sits behind
+ * The one interface between VES Lens and a chat model (docs/architecture.md: anything that talks to the outside sits behind
  * one small interface in core). Implemented by the OpenAI-compatible HTTP client (openAiChat.ts) and, in the
  * editor, by an adapter over VS Code's `vscode.lm`; tests drive it with a loopback server or an in-memory fake.
  */
