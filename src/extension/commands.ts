@@ -1,6 +1,14 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { CommandArguments, Commands, Dataset, QuestionInfo, RuleHintsRequest, VerifyHintParams, VerifyHintRequest } from '../shared/protocol';
+import {
+  CommandArguments,
+  Commands,
+  Dataset,
+  QuestionInfo,
+  RuleHintsRequest,
+  VerifyHintParams,
+  VerifyHintRequest,
+} from '../shared/protocol';
 import { Ctx } from './ctx';
 import { attachDataset, looksLikePredictionFile, looksLikeQuestionFile, pickDataset } from './dataset';
 import { clearEmbeddingsApiKey, setEmbeddingsApiKey } from './embeddingsKey';
@@ -12,6 +20,7 @@ import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
 import { ScorePanel } from './panels/scorePanel';
 import { QuestionDocuments } from './questionDocuments';
+import { isReadOnlyDocument, readOnlyRewriteMessage, rewrittenCopy, TextEdit } from './readOnlyRewrite';
 
 /** What the commands act through. */
 export interface CommandTargets {
@@ -26,7 +35,8 @@ export interface CommandTargets {
 
 /** A BIRD explorer item, or the question itself (from a lens or another command). */
 type QuestionArgument = { question: QuestionInfo } | QuestionInfo;
-const questionOf = (argument: QuestionArgument) => ('question' in argument && typeof argument.question === 'object' ? argument.question : (argument as QuestionInfo));
+const questionOf = (argument: QuestionArgument) =>
+  'question' in argument && typeof argument.question === 'object' ? argument.question : (argument as QuestionInfo);
 
 /** Verifies one rewrite on the database and applies it when it should be (or when the person says so). */
 async function applyVerifiedRewrite(ctx: Ctx, params: VerifyHintParams, ask = true): Promise<boolean> {
@@ -39,18 +49,53 @@ async function applyVerifiedRewrite(ctx: Ctx, params: VerifyHintParams, ask = tr
     if (ask) void vscode.window.showWarningMessage(`VES Lens: ${params.rule} rewrite not applied: ${result.message}`);
     return false;
   }
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(params.uri));
+  if (isReadOnlyDocument(document.uri.scheme, vscode.workspace.fs.isWritableFileSystem(document.uri.scheme))) {
+    if (ask) void offerReadOnlyRewrite(params, result.edit, result.message, result.recommended, document);
+    return false;
+  }
   if (!result.recommended) {
     if (!ask) return false;
     // Same rows, but not measured faster: show what was measured and let the person decide.
-    const choice = await vscode.window.showWarningMessage(`VES Lens: ${params.rule} rewrite not applied: ${result.message}`, 'Apply anyway');
+    const choice = await vscode.window.showWarningMessage(
+      `VES Lens: ${params.rule} rewrite not applied: ${result.message}`,
+      'Apply anyway',
+    );
     if (choice !== 'Apply anyway') return false;
   }
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(params.uri));
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(document.positionAt(result.edit.start), document.positionAt(result.edit.end)), result.edit.text);
+  edit.replace(
+    document.uri,
+    new vscode.Range(document.positionAt(result.edit.start), document.positionAt(result.edit.end)),
+    result.edit.text,
+  );
   await vscode.workspace.applyEdit(edit);
   if (ask) void vscode.window.showInformationMessage(`VES Lens: ${params.rule} rewrite applied: ${result.message}`);
   return true;
+}
+
+/** A rewrite verified on a read-only document: copy it, or open it in a new untitled SQL editor. */
+async function offerReadOnlyRewrite(
+  params: VerifyHintParams,
+  edit: TextEdit,
+  verdict: string,
+  recommended: boolean,
+  document: vscode.TextDocument,
+): Promise<void> {
+  const copy = 'Copy Rewritten SQL';
+  const open = 'Open in New Editor';
+  const message = readOnlyRewriteMessage(params.rule, verdict, recommended);
+  const choice = recommended
+    ? await vscode.window.showInformationMessage(message, copy, open)
+    : await vscode.window.showWarningMessage(message, copy, open);
+  const rewritten = rewrittenCopy(document.getText(), params.statementStart, edit);
+  if (choice === copy) {
+    await vscode.env.clipboard.writeText(rewritten.statement);
+    void vscode.window.showInformationMessage(`VES Lens: the rewritten SQL (${params.rule}) is on the clipboard.`);
+  } else if (choice === open) {
+    const untitled = await vscode.workspace.openTextDocument({ language: 'sql', content: rewritten.document });
+    await vscode.window.showTextDocument(untitled, { preview: false });
+  }
 }
 
 /** The prediction file to evaluate: the one clicked, else the one in the editor, else one chosen. Never a question file. */
@@ -59,7 +104,11 @@ async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
   // A prediction file in the editor (or a question file, to be refused with a reason rather than a file dialog).
   const head = active?.uri.scheme === 'file' && active.languageId === 'json' ? active.getText().slice(0, 4000) : '';
   const activePredictions = head && (looksLikePredictionFile(head) || looksLikeQuestionFile(head)) ? active!.uri.fsPath : undefined;
-  const file = uri?.fsPath ?? activePredictions ?? (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { Predictions: ['json', 'sql', 'txt'] } }))?.[0]?.fsPath;
+  const file =
+    uri?.fsPath ??
+    activePredictions ??
+    (await vscode.window.showOpenDialog({ title: 'Prediction file to evaluate', filters: { Predictions: ['json', 'sql', 'txt'] } }))?.[0]
+      ?.fsPath;
   if (!file) return undefined;
   try {
     const handle = fs.openSync(file, 'r');
@@ -67,7 +116,11 @@ async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
     const read = fs.readSync(handle, head, 0, head.length, 0);
     fs.closeSync(handle);
     if (looksLikeQuestionFile(head.subarray(0, read).toString('utf8'))) {
-      void showError(new Error(`${vscode.workspace.asRelativePath(file)} is a BIRD question file (every item has "question" and the gold "SQL"), not a prediction file: evaluating it would score the gold against itself. Choose a prediction file ({"0": "SQL\\t----- bird -----\\tdb_id"} or a list with "predicted_sql").`));
+      void showError(
+        new Error(
+          `${vscode.workspace.asRelativePath(file)} is a BIRD question file (every item has "question" and the gold "SQL"), not a prediction file: evaluating it would score the gold against itself. Choose a prediction file ({"0": "SQL\\t----- bird -----\\tdb_id"} or a list with "predicted_sql").`,
+        ),
+      );
       return undefined;
     }
   } catch {
@@ -107,7 +160,9 @@ export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
       const hints = await client.sendRequest(RuleHintsRequest, { uri, rule });
       let applied = 0;
       for (const params of hints) if (await applyVerifiedRewrite(ctx, params, false)) applied++;
-      void vscode.window.showInformationMessage(`VES Lens: ${applied} of ${hints.length} ${rule} rewrites applied (only those with the same rows that measured faster); the others stay, with their hint.`);
+      void vscode.window.showInformationMessage(
+        `VES Lens: ${applied} of ${hints.length} ${rule} rewrites applied (only those with the same rows that measured faster); the others stay, with their hint.`,
+      );
     },
     [Commands.openQuestion]: (question: QuestionInfo) => targets.questions.open(question),
     [Commands.explainGold]: (argument: QuestionArgument) => {

@@ -1,6 +1,15 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { ChatCompletionRequest, JudgeModelSpec, JudgeRequest, JudgeResult, StepProgress } from '../shared/protocol';
+import {
+  ChatCompletionRequest,
+  JudgeConsentParams,
+  JudgeConsentRequest,
+  JudgeModelSpec,
+  JudgeRequest,
+  JudgeResult,
+  StepProgress,
+  VesLensErrorCodes,
+} from '../shared/protocol';
 import { JudgeSettings, readJudgeSettings } from '../shared/settings';
 import { ScoreContext } from '../shared/webviewMessages';
 import { Ctx } from './ctx';
@@ -36,27 +45,42 @@ export class JudgeRunner implements vscode.Disposable {
     private readonly store: JudgeStore,
   ) {
     ctx.onClientStarted((client) => client.onRequest(ChatCompletionRequest, (params, token) => answerChatCompletion(params, token)));
+    ctx.onClientStarted((client) => client.onRequest(JudgeConsentRequest, (params) => this.askConsent(params)));
     score.onJudge = (context) => void this.judge(context);
     score.onCancelJudge = () => this.running?.cancel();
   }
 
-  /** The model the settings name, with its key; consent asked for an endpoint not used before. Undefined: the person declined. */
-  private async model(settings: JudgeSettings): Promise<JudgeModelSpec | undefined> {
+  /** The model the settings name. Its key (if one is stored) the server asks for itself, sealed (SecretRequest in ctx.ts). */
+  private async model(settings: JudgeSettings): Promise<JudgeModelSpec> {
     if (settings.provider === 'vscode-lm') return chooseChatModel(settings);
-    if (!settings.model) throw new JudgeSetupError('set vesLens.judge.model to the model the endpoint serves (e.g. gpt-4o), and vesLens.judge.url to its base URL');
-    const consented = this.ctx.extension.globalState.get<string[]>(CONSENT_KEY) ?? [];
-    if (!consented.includes(settings.url)) {
-      const allow = 'Allow';
-      const choice = await vscode.window.showWarningMessage(
-        `VES Lens: the Judge sends the question, its evidence, both SQL queries, the tables they use (columns and three sample values each) and the first 20 rows of both results to ${settings.url} (model ${settings.model}). Allow this endpoint?`,
-        { modal: true },
-        allow,
+    if (!settings.model)
+      throw new JudgeSetupError(
+        'set vesLens.judge.model to the model the endpoint serves (e.g. gpt-4o), and vesLens.judge.url to its base URL',
       );
-      if (choice !== allow) return undefined;
-      await this.ctx.extension.globalState.update(CONSENT_KEY, [...consented, settings.url]);
-    }
-    // Its key (if one is stored) the server asks for itself, sealed (SecretRequest in ctx.ts).
     return { provider: 'openai', url: settings.url, model: settings.model };
+  }
+
+  private consented(url: string): boolean {
+    return (this.ctx.extension.globalState.get<string[]>(CONSENT_KEY) ?? []).includes(url);
+  }
+
+  /**
+   * Consent to send prompts to an endpoint not used before: the server asks (JudgeConsentRequest) only just before
+   * a request would really go out, never for a cached reply or a pair with nothing to judge.
+   */
+  private async askConsent({ url, model }: JudgeConsentParams): Promise<boolean> {
+    if (this.consented(url)) return true;
+    const allow = 'Allow';
+    const choice = await vscode.window.showWarningMessage(
+      'VES Lens: the Judge sends the question, its evidence, both SQL queries, the tables they use (columns and three sample values each) ' +
+        `and the first 20 rows of both results to ${url} (model ${model}). Allow this endpoint?`,
+      { modal: true },
+      allow,
+    );
+    if (choice !== allow) return false;
+    const consented = this.ctx.extension.globalState.get<string[]>(CONSENT_KEY) ?? [];
+    await this.ctx.extension.globalState.update(CONSENT_KEY, [...consented, url]);
+    return true;
   }
 
   /** Judges and shows the verdict; also returns it, or what went wrong (for scripts and tests: the command returns it too). */
@@ -64,18 +88,19 @@ export class JudgeRunner implements vscode.Disposable {
     const client = await this.ctx.client().catch((error) => void showError(error));
     if (!client) return { error: 'no language server' };
     const settings = currentJudgeSettings();
-    let model: JudgeModelSpec | undefined;
+    let model: JudgeModelSpec;
     try {
       model = await this.model(settings);
     } catch (error) {
       if (error instanceof JudgeSetupError || error instanceof LanguageModelUnavailable) {
         // Not awaited: the command ends while the notification waits for the person.
-        void showError(error, 'Open Settings').then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'vesLens.judge'));
+        void showError(error, 'Open Settings').then(
+          (choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'vesLens.judge'),
+        );
         return { error: error.message };
       }
       throw error;
     }
-    if (!model) return { error: 'not allowed to send to the endpoint' };
     this.running?.cancel();
     const cancel = (this.running = new vscode.CancellationTokenSource());
     const label = `question ${context.questionId ?? `#${context.questionIndex}`}`;
@@ -100,6 +125,7 @@ export class JudgeRunner implements vscode.Disposable {
               method: settings.method,
               model: model!,
               cacheDir: path.join(this.ctx.extension.globalStorageUri.fsPath, 'judge-replies'),
+              askConsent: model.provider === 'openai' && !this.consented(model.url) ? true : undefined,
               progressToken,
             },
             cancel.token,
@@ -108,8 +134,10 @@ export class JudgeRunner implements vscode.Disposable {
           await this.store.record(result);
           return { result };
         } catch (error) {
-          const cancelled = isCancellation(error);
-          const message = cancelled ? 'cancelled' : (error as Error).message;
+          // A declined consent is the person's own choice: said in the panel, as a cancellation, not as an error.
+          const declined = (error as { code?: number }).code === VesLensErrorCodes.consentDeclined;
+          const cancelled = isCancellation(error) || declined;
+          const message = declined ? (error as Error).message : cancelled ? 'cancelled' : (error as Error).message;
           post({ type: 'judge-failed', message, cancelled });
           if (!cancelled) void showError(error);
           return { error: message };
@@ -123,13 +151,18 @@ export class JudgeRunner implements vscode.Disposable {
   }
 
   async setKey(): Promise<void> {
-    const stored = await askForSecret(this.ctx.extension, SECRET_KEYS.judgeApiKey, 'The API key of the Judge\'s OpenAI-compatible endpoint (vesLens.judge.url). Kept in VS Code\'s secret storage, never in settings.', 'VES Lens: Judge API Key');
-    if (stored) void vscode.window.showInformationMessage('VES Lens: the Judge\'s API key is stored in VS Code\'s secret storage.');
+    const stored = await askForSecret(
+      this.ctx.extension,
+      SECRET_KEYS.judgeApiKey,
+      "The API key of the Judge's OpenAI-compatible endpoint (vesLens.judge.url). Kept in VS Code's secret storage, never in settings.",
+      'VES Lens: Judge API Key',
+    );
+    if (stored) void vscode.window.showInformationMessage("VES Lens: the Judge's API key is stored in VS Code's secret storage.");
   }
 
   async clearKey(): Promise<void> {
     await clearSecret(this.ctx.extension, SECRET_KEYS.judgeApiKey);
-    void vscode.window.showInformationMessage('VES Lens: the Judge\'s API key is removed.');
+    void vscode.window.showInformationMessage("VES Lens: the Judge's API key is removed.");
   }
 
   dispose(): void {

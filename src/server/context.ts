@@ -4,7 +4,8 @@
  * handed to each provider, so no provider reaches into another.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { SecretName, VesLensErrorCodes } from '../shared/protocol';
+import type { TimingMode } from '../core/eval/types';
+import { JudgeConsentParams, SecretName, VesLensErrorCodes } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
 import { DatasetState } from './datasetState';
 import { UserError } from './errors';
@@ -25,6 +26,8 @@ export interface ServiceHost {
   secret?(name: SecretName): Promise<string | undefined>;
   /** Completions from the client's vscode.lm models (the Judge's `vscode-lm` provider); absent: that provider is unavailable. */
   chat?: ClientChat;
+  /** The person's consent to send the judge's prompts to an endpoint (JudgeConsentRequest); absent: not asked. */
+  consent?(endpoint: JudgeConsentParams, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** The bounds every query of a request runs within (settings vesLens.timeoutSeconds and vesLens.maxRows). */
@@ -52,6 +55,11 @@ export class ServerContext {
 
   get limits(): QueryLimits {
     return { timeoutMs: this.settings.timeoutSeconds * 1000, maxRows: this.settings.maxRows };
+  }
+
+  /** How a correct pair is timed (settings vesLens.timing.mode and vesLens.timing.iterations). */
+  get timing(): { timing: TimingMode; officialIterations: number } {
+    return { timing: this.settings.timingMode, officialIterations: this.settings.timingIterations };
   }
 
   /** Untrusted workspaces never run SQL. */

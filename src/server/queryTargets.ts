@@ -15,6 +15,13 @@ import { OpenDatabase } from './datasetState';
 import { UserError } from './errors';
 import { resultPreview } from './queryRuns';
 
+/** Why a unit cannot reach its question or database, and which binding comment says so (none: the default database). */
+export interface BindingProblem {
+  kind: 'unknown-question' | 'missing-database';
+  message: string;
+  comment?: 'bird' | 'db';
+}
+
 /** Previews kept at most (the oldest goes first). */
 const PREVIEWS_KEPT = 40;
 
@@ -51,6 +58,41 @@ export class QueryTargets {
     return { sql: unit.sql, unit, document };
   }
 
+  /** Why a question id finds nothing: the attached question file (named) does not hold it. */
+  unknownQuestionMessage(questionId: number | string): string {
+    const file = this.state.dataset?.questionsFile ?? 'no question file is attached';
+    return `no question ${questionId} in the attached question file (${file}): check the id in \`-- bird: ${questionId}\``;
+  }
+
+  /** The `-- bird:` id of a unit when the attached question file does not hold it. */
+  unknownQuestionId(unit: SqlUnit): number | string | undefined {
+    if (unit.questionId === undefined || !this.state.dataset) return undefined;
+    return this.state.question(unit.questionId) ? undefined : unit.questionId;
+  }
+
+  /**
+   * What keeps a unit from its question or database before anything runs: a `-- bird:` id the question file
+   * does not hold, a database file that is not there. Nothing when no dataset is attached (nothing to check).
+   */
+  bindingProblems(unit: SqlUnit): BindingProblem[] {
+    if (!this.state.dataset) return [];
+    const problems: BindingProblem[] = [];
+    const unknown = this.unknownQuestionId(unit);
+    if (unknown !== undefined) problems.push({ kind: 'unknown-question', message: this.unknownQuestionMessage(unknown), comment: 'bird' });
+    const dbId = this.unitDbId(unit);
+    if (dbId && !this.state.dbPath(dbId)) {
+      const comment = unit.dbId ? 'db' : unknown === undefined && unit.questionId !== undefined ? 'bird' : undefined;
+      const how =
+        comment === 'db'
+          ? ` (named by \`-- db: ${dbId}\`)`
+          : comment === 'bird'
+            ? ` (question ${unit.questionId}'s)`
+            : ' (the vesLens.defaultDatabase setting)';
+      problems.push({ kind: 'missing-database', message: this.noDatabaseMessage(dbId, how), comment });
+    }
+    return problems;
+  }
+
   /** Why a statement has no database: it names none, no dataset is attached, or the file is missing. */
   noDatabaseMessage(dbId: string | undefined, how = ''): string {
     const dataset = this.state.dataset;
@@ -78,7 +120,13 @@ export class QueryTargets {
         ? ' (the vesLens.defaultDatabase setting)'
         : '';
     const file = dbId ? this.state.dbPath(dbId) : undefined;
-    if (!file) throw new UserError(this.noDatabaseMessage(dbId, how), VesLensErrorCodes.noDatabase);
+    if (!file) {
+      // `-- bird: 99999` names a question, not a database: say that the question is not there.
+      const unknownQuestion = !fromComment && !target.dbId && unit ? this.unknownQuestionId(unit) : undefined;
+      if (unknownQuestion !== undefined && !dbId)
+        throw new UserError(this.unknownQuestionMessage(unknownQuestion), VesLensErrorCodes.badInput);
+      throw new UserError(this.noDatabaseMessage(dbId, how), VesLensErrorCodes.noDatabase);
+    }
     return { database: await this.state.database(file), dbId };
   }
 
@@ -96,7 +144,9 @@ export class QueryTargets {
       const message =
         params.questionId === undefined && params.questionIndex === undefined
           ? 'this statement is bound to no question: add `-- bird: <question_id>` above it'
-          : `no question ${params.questionId ?? `#${params.questionIndex}`} in the attached dataset`;
+          : params.questionId !== undefined
+            ? this.unknownQuestionMessage(params.questionId)
+            : `no question #${params.questionIndex} in the attached question file`;
       throw new UserError(message, VesLensErrorCodes.badInput);
     }
     const file = this.state.dbPath(question.dbId);

@@ -13,6 +13,7 @@ import {
   InitializeResult,
   LSPErrorCodes,
   ProposedFeatures,
+  RequestType,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
@@ -26,6 +27,7 @@ import {
   EvaluateFileRequest,
   EvaluationProgress,
   ExplainRequest,
+  JudgeConsentRequest,
   JudgeRequest,
   QuestionDocumentRequest,
   QuestionsRequest,
@@ -66,19 +68,24 @@ const service = new VesLensService({
       return undefined;
     }
   },
+  // The Judge's consent lives with the person: asked of the client just before a first real request.
+  consent: (endpoint, signal) => requestClient(JudgeConsentRequest, endpoint, signal),
   // The Judge's vscode.lm models live in the extension host: each completion is asked of the client.
-  chat: async (params, signal) => {
-    const cancel = new CancellationTokenSource();
-    const onAbort = () => cancel.cancel();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      return await connection.sendRequest(ChatCompletionRequest, params, cancel.token);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      cancel.dispose();
-    }
-  },
+  chat: (params, signal) => requestClient(ChatCompletionRequest, params, signal),
 });
+
+/** A request to the client, cancelled with `signal`. */
+async function requestClient<P, R>(type: RequestType<P, R, void>, params: P, signal?: AbortSignal): Promise<R> {
+  const cancel = new CancellationTokenSource();
+  const onAbort = () => cancel.cancel();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await connection.sendRequest(type, params, cancel.token);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    cancel.dispose();
+  }
+}
 let canRefreshLenses = false;
 
 connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {

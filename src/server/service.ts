@@ -14,11 +14,13 @@
  *   report/reportProvider.ts    a whole prediction file evaluated
  *   audit/auditProvider.ts      the gold audit
  */
+import { useInputWording } from '../core/text/inputWording';
 import { Dataset, InitializationOptions } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
 import { AuditProvider } from './audit/auditProvider';
 import { ServerContext, ServiceHost } from './context';
 import { DatasetProvider } from './dataset/datasetProvider';
+import { EDITOR_WORDING } from './editorText';
 import { HintsProvider } from './hints/hintsProvider';
 import { JudgeProvider } from './judge/judgeProvider';
 import { PlanProvider } from './plan/planProvider';
@@ -44,6 +46,8 @@ export class VesLensService {
   private readonly audits: AuditProvider;
 
   constructor(host: ServiceHost) {
+    // Core's messages name the inputs they refer to as the editor does (settings, dataset files, quick fixes).
+    useInputWording(EDITOR_WORDING);
     this.context = new ServerContext(host);
     this.targets = new QueryTargets(this.context);
     this.datasets = new DatasetProvider(this.context);
@@ -74,6 +78,7 @@ export class VesLensService {
     if (diagnostics) this.hints.forgetAll();
     this.context.log(
       `settings: timeout ${after.timeoutSeconds} s, max rows ${after.maxRows}, default database ${after.defaultDatabase || '(none)'}, ` +
+        `timing ${after.timingMode}${after.timingMode === 'official' ? ` (${after.timingIterations} iterations)` : ''}, ` +
         `scales [${after.scales.join(', ')}], techniques [${after.techniques.join(', ')}], embeddings ${after.embeddingsProvider}`,
     );
     return { diagnostics, lenses: diagnostics || changed('codeLensEnabled') };

@@ -6,6 +6,7 @@
  */
 
 import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
+import type { TimingMode } from '../core/eval/types';
 import { TECHNIQUES, TechniqueName } from '../core/results/sqlmorph/types';
 import type { EmbeddingProviderKind } from '../core/embeddings/createProvider';
 
@@ -20,6 +21,10 @@ export interface VesLensSettings {
   /** db_id for `.sql` statements that name no question (`-- bird:`) and no database (`-- db:`). */
   defaultDatabase: string;
   codeLensEnabled: boolean;
+  /** How Score against gold and Evaluate a Prediction File time a correct pair (the CLI's --timing). */
+  timingMode: TimingMode;
+  /** Runs per pair with official timing (the CLI's --iterations; the official scripts: 100). */
+  timingIterations: number;
   /** Data scales at which Score re-times a correct pair (e.g. [1, 10, 100]); empty: none. */
   scales: number[];
   /** Rewrite hints inside BIRD question files (every gold SQL of the file): off unless asked. */
@@ -46,6 +51,9 @@ export const DEFAULT_SETTINGS: VesLensSettings = {
   maxRows: 500_000,
   defaultDatabase: '',
   codeLensEnabled: true,
+  timingMode: 'fast',
+  // core's OFFICIAL_ITERATIONS (not imported: the client's bundle must not pull in the timing code and its driver)
+  timingIterations: 100,
   scales: [],
   diagnosticsInQuestionFiles: false,
   rules: {},
@@ -63,6 +71,8 @@ export const SETTING_KEYS: Record<keyof VesLensSettings, string> = {
   maxRows: 'maxRows',
   defaultDatabase: 'defaultDatabase',
   codeLensEnabled: 'codeLens.enabled',
+  timingMode: 'timing.mode',
+  timingIterations: 'timing.iterations',
   scales: 'scales',
   diagnosticsInQuestionFiles: 'diagnostics.questionFiles',
   rules: 'rules',
@@ -86,6 +96,7 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
   const rules = get(SETTING_KEYS.rules);
   const techniques = get(SETTING_KEYS.techniques);
   const provider = get(SETTING_KEYS.embeddingsProvider);
+  const timingMode = get(SETTING_KEYS.timingMode);
   const text = (key: 'embeddingsUrl' | 'embeddingsModel') => {
     const value = get(SETTING_KEYS[key]);
     return typeof value === 'string' && value.trim() ? value.trim() : DEFAULT_SETTINGS[key];
@@ -93,19 +104,44 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
   return {
     timeoutSeconds: number('timeoutSeconds', 0.001),
     maxRows: Math.floor(number('maxRows', 1)),
-    defaultDatabase: typeof get(SETTING_KEYS.defaultDatabase) === 'string' ? (get(SETTING_KEYS.defaultDatabase) as string).trim() : DEFAULT_SETTINGS.defaultDatabase,
-    codeLensEnabled: typeof get(SETTING_KEYS.codeLensEnabled) === 'boolean' ? (get(SETTING_KEYS.codeLensEnabled) as boolean) : DEFAULT_SETTINGS.codeLensEnabled,
-    scales: Array.isArray(scales) ? scales.filter((s): s is number => Number.isInteger(s) && s >= 1 && s <= 10_000) : DEFAULT_SETTINGS.scales,
+    defaultDatabase:
+      typeof get(SETTING_KEYS.defaultDatabase) === 'string'
+        ? (get(SETTING_KEYS.defaultDatabase) as string).trim()
+        : DEFAULT_SETTINGS.defaultDatabase,
+    codeLensEnabled:
+      typeof get(SETTING_KEYS.codeLensEnabled) === 'boolean'
+        ? (get(SETTING_KEYS.codeLensEnabled) as boolean)
+        : DEFAULT_SETTINGS.codeLensEnabled,
+    timingMode: timingMode === 'fast' || timingMode === 'official' ? timingMode : DEFAULT_SETTINGS.timingMode,
+    timingIterations: Math.floor(number('timingIterations', 1)),
+    scales: Array.isArray(scales)
+      ? scales.filter((s): s is number => Number.isInteger(s) && s >= 1 && s <= 10_000)
+      : DEFAULT_SETTINGS.scales,
     diagnosticsInQuestionFiles: get(SETTING_KEYS.diagnosticsInQuestionFiles) === true,
-    rules: rules && typeof rules === 'object'
-      ? Object.fromEntries(Object.entries(rules as Record<string, unknown>).filter((entry): entry is [string, RuleSeverity] => RULE_SEVERITIES.includes(entry[1] as RuleSeverity)).map(([rule, severity]) => [rule.toUpperCase(), severity]))
-      : DEFAULT_SETTINGS.rules,
+    rules:
+      rules && typeof rules === 'object'
+        ? Object.fromEntries(
+            Object.entries(rules as Record<string, unknown>)
+              .filter((entry): entry is [string, RuleSeverity] => RULE_SEVERITIES.includes(entry[1] as RuleSeverity))
+              .map(([rule, severity]) => [rule.toUpperCase(), severity]),
+          )
+        : DEFAULT_SETTINGS.rules,
     // A list of names (unknown ones dropped); `"all"` or `"none"` written by hand in settings.json are read too.
     techniques: Array.isArray(techniques)
       ? techniques.filter((t): t is TechniqueSetting => t === 'all' || TECHNIQUES.includes(t as TechniqueName))
-      : techniques === 'all' ? ['all'] : techniques === 'none' ? [] : DEFAULT_SETTINGS.techniques,
-    penalizeExtraColumns: typeof get(SETTING_KEYS.penalizeExtraColumns) === 'boolean' ? (get(SETTING_KEYS.penalizeExtraColumns) as boolean) : DEFAULT_SETTINGS.penalizeExtraColumns,
-    embeddingsProvider: typeof provider === 'string' && Object.hasOwn(EMBEDDING_PROVIDERS, provider) ? (provider as EmbeddingProviderKind) : DEFAULT_SETTINGS.embeddingsProvider,
+      : techniques === 'all'
+        ? ['all']
+        : techniques === 'none'
+          ? []
+          : DEFAULT_SETTINGS.techniques,
+    penalizeExtraColumns:
+      typeof get(SETTING_KEYS.penalizeExtraColumns) === 'boolean'
+        ? (get(SETTING_KEYS.penalizeExtraColumns) as boolean)
+        : DEFAULT_SETTINGS.penalizeExtraColumns,
+    embeddingsProvider:
+      typeof provider === 'string' && Object.hasOwn(EMBEDDING_PROVIDERS, provider)
+        ? (provider as EmbeddingProviderKind)
+        : DEFAULT_SETTINGS.embeddingsProvider,
     embeddingsUrl: text('embeddingsUrl'),
     embeddingsModel: text('embeddingsModel'),
   };

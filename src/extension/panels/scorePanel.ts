@@ -4,6 +4,7 @@ import { ScoreContext, ScorePanelMessage, ScorePanelRequest } from '../../shared
 import { Ctx, currentSettings } from '../ctx';
 import { isCancellation, showError } from '../errors';
 import { PanelKind } from './panel';
+import { PanelShows, panelTitle, questionLabel, showsAfterJudge } from './scorePanelTitle';
 
 /**
  * The Score panel: one, reused (a second score replaces the first's content rather than stacking tabs).
@@ -13,6 +14,8 @@ export class ScorePanel implements vscode.Disposable {
   private readonly kind: PanelKind<ScorePanelMessage, ScorePanelRequest>;
   private panel: vscode.WebviewPanel | undefined;
   private running: vscode.CancellationTokenSource | undefined;
+  /** What the panel shows now (its title says it); unknown for a panel restored after a reload. */
+  private shows: PanelShows | undefined;
   /** The Judge's handlers (src/extension/judge.ts): the panel's own Judge and Cancel buttons. */
   onJudge: ((context: ScoreContext) => void) | undefined;
   onCancelJudge: (() => void) | undefined;
@@ -34,21 +37,25 @@ export class ScorePanel implements vscode.Disposable {
   private track(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     panel.onDidDispose(() => {
-      if (this.panel === panel) this.panel = undefined;
+      if (this.panel !== panel) return;
+      this.panel = undefined;
+      this.shows = undefined;
     });
   }
 
-  private show(title: string): vscode.WebviewPanel {
+  /** The panel (created if there is none) showing `shows`, its title saying so, brought forward. */
+  private show(shows: PanelShows): vscode.WebviewPanel {
+    this.shows = shows;
+    const title = panelTitle(shows);
     const panel = this.panel ?? this.kind.create(title);
     panel.title = title;
     panel.reveal(undefined, true);
     return panel;
   }
 
-  /** A message of the Judge's section: the panel opens (or comes forward) for it; a score shown stays. */
+  /** A message of the Judge's section: the panel opens (or comes forward) for it; a score of the same prediction stays. */
   postJudge(context: ScoreContext, message: ScorePanelMessage): void {
-    const panel = this.panel ?? this.show(`Score: question ${context.questionId ?? `#${context.questionIndex}`}`);
-    panel.reveal(undefined, true);
+    const panel = this.show(showsAfterJudge(this.shows, context, this.panel?.title));
     this.kind.post(panel, message);
   }
 
@@ -57,13 +64,16 @@ export class ScorePanel implements vscode.Disposable {
     if (!client) return;
     this.running?.cancel();
     const cancel = (this.running = new vscode.CancellationTokenSource());
-    const label = `question ${context.questionId ?? `#${context.questionIndex}`}`;
-    const panel = this.show(`Score: ${label}`);
+    const label = questionLabel(context);
+    const panel = this.show({ kind: 'score', context });
     // A re-run keeps the numbers on screen until the new ones arrive; a new score replaces the panel.
     this.kind.post(panel, { type: thorough ? 'rerunning' : 'running' });
     // A run superseded by a newer one (another lens clicked) must not post its cancellation over the newer panel.
     const post = (message: ScorePanelMessage) => {
-      if (this.running === cancel) this.kind.post(panel, message);
+      if (this.running !== cancel) return;
+      // A judgement of another prediction may have taken the panel meanwhile: the score is on screen again.
+      if (message.type === 'result' && this.shows?.kind !== 'score') panel.title = panelTitle((this.shows = { kind: 'score', context }));
+      this.kind.post(panel, message);
     };
     const progressToken = `vesLens-score-${Date.now()}`;
     await vscode.window.withProgress(

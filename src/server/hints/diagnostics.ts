@@ -4,7 +4,7 @@ import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity } from 'vsco
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hint } from '../../core/hints/types';
 import { SqlUnit } from '../../core/sql/documentUnits';
-import { command, Commands, VerifyHintParams } from '../../shared/protocol';
+import { command, Commands, QUESTION_SCHEME, VerifyHintParams } from '../../shared/protocol';
 import { RuleSeverity, VesLensSettings } from '../../shared/settings';
 import { editorText } from '../editorText';
 
@@ -17,6 +17,14 @@ const SEVERITY: Record<Exclude<RuleSeverity, 'off'>, DiagnosticSeverity> = {
   warning: DiagnosticSeverity.Warning,
   error: DiagnosticSeverity.Error,
 };
+
+const READ_ONLY_FIX =
+  'Quick fix: "Verify" runs the rewrite on the database; this gold is read-only, so the rewrite is copied or opened in a new editor.';
+
+/** A question's own document (its gold, served read-only): nothing can be applied to it. */
+export function isQuestionDocument(uri: string): boolean {
+  return uri.startsWith(`${QUESTION_SCHEME}:`);
+}
 
 /** A rule's severity: the setting's, else its own (a correctness hazard warns, a speed hint informs); undefined when off. */
 export function ruleSeverity(hint: Pick<Hint, 'rule' | 'kind'>, settings: VesLensSettings): DiagnosticSeverity | undefined {
@@ -38,6 +46,7 @@ export function hintDiagnostics(
   docsRoot: string,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  const readOnly = isQuestionDocument(document.uri);
   for (const { unit, hints } of units) {
     for (const hint of hints) {
       const severity = ruleSeverity(hint, settings);
@@ -45,7 +54,7 @@ export function hintDiagnostics(
       const data: HintData = { uri: document.uri, statementStart: unit.start, rule: hint.rule, hintStart: hint.range.start };
       const lines = [`${hint.title}: ${editorText(hint.message)}`];
       if (hint.caveat) lines.push(`Caveat: ${editorText(hint.caveat)}`);
-      if (hint.rewrite) lines.push('Quick fix: "Verify and apply" runs the rewrite on the database first.');
+      if (hint.rewrite) lines.push(readOnly ? READ_ONLY_FIX : 'Quick fix: "Verify and apply" runs the rewrite on the database first.');
       diagnostics.push({
         range: { start: document.positionAt(hint.range.start), end: document.positionAt(hint.range.end) },
         severity,
@@ -68,10 +77,15 @@ export function hintCodeActions(
 ): CodeAction[] {
   const actions: CodeAction[] = [];
   const offered = new Set<string>();
+  // Nothing edits a read-only gold: no "apply every", no ignore comment.
+  const editable = !isQuestionDocument(document.uri);
   for (const diagnostic of diagnostics) {
     const data = diagnostic.data as HintData | undefined;
     if (!data || diagnostic.source !== 'VES Lens') continue;
-    const title = `Verify and apply the ${data.rule} rewrite`;
+    // A question's gold is shown read-only: the rewrite is verified, then copied or opened in a new editor.
+    const title = isQuestionDocument(document.uri)
+      ? `Verify the ${data.rule} rewrite (read-only gold: copy or open it)`
+      : `Verify and apply the ${data.rule} rewrite`;
     actions.push({
       title,
       kind: CodeActionKind.QuickFix,
@@ -80,7 +94,7 @@ export function hintCodeActions(
       command: command(title, Commands.applyVerifiedRewrite, data),
     });
     const sameRule = allOfDocument.filter((d) => d.code === data.rule && d.source === 'VES Lens');
-    if (sameRule.length > 1 && !offered.has(data.rule)) {
+    if (editable && sameRule.length > 1 && !offered.has(data.rule)) {
       offered.add(data.rule);
       const all = `Verify and apply every ${data.rule} rewrite in this file (${sameRule.length})`;
       actions.push({
@@ -90,7 +104,7 @@ export function hintCodeActions(
         command: command(all, Commands.applyAllRewrites, document.uri, data.rule),
       });
     }
-    if (document.languageId === 'sql') {
+    if (editable && document.languageId === 'sql') {
       const at = document.positionAt(data.statementStart);
       actions.push({
         title: `Ignore ${data.rule} for this statement`,

@@ -9,13 +9,14 @@ import { hintsForStatement } from '../../core/hints/analyze';
 import { Hint } from '../../core/hints/types';
 import { verifyHint } from '../../core/hints/verify';
 import { documentKind, documentOffset, sqlUnits, SqlUnit } from '../../core/sql/documentUnits';
-import { command, Commands, QUESTION_SCHEME, RuleHintsParams, VerifyHintParams, VerifyHintResult } from '../../shared/protocol';
+import { command, Commands, RuleHintsParams, VerifyHintParams, VerifyHintResult } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
 import { hoverText } from '../hover';
 import { QueryTargets } from '../queryTargets';
-import { HintData, hintCodeActions, hintDiagnostics } from './diagnostics';
+import { HintData, hintCodeActions, hintDiagnostics, isQuestionDocument } from './diagnostics';
+import { StatementProblems } from './statementProblems';
 
 interface AnalysedUnit {
   unit: SqlUnit;
@@ -25,11 +26,14 @@ interface AnalysedUnit {
 export class HintsProvider {
   /** Units and their hints, computed once per document version (diagnostics, lenses and quick fixes share them). */
   private readonly analysed = new Map<string, { version: number; units: AnalysedUnit[] }>();
+  private readonly problems: StatementProblems;
 
   constructor(
     private readonly context: ServerContext,
     private readonly targets: QueryTargets,
-  ) {}
+  ) {
+    this.problems = new StatementProblems(targets);
+  }
 
   /** Hints of one unit, in document offsets (JSON strings map through their escapes). */
   private async unitHints(unit: SqlUnit): Promise<Hint[]> {
@@ -63,6 +67,7 @@ export class HintsProvider {
   /** Hints depend on the dataset, trust and the rule settings: any of them changed, every document is analysed anew. */
   forgetAll(): void {
     this.analysed.clear();
+    this.problems.forgetAll();
   }
 
   /** Whether a document's hints are shown: a question file's (every gold SQL of it) only when the setting asks. */
@@ -72,7 +77,15 @@ export class HintsProvider {
 
   async diagnostics(document: TextDocument): Promise<Diagnostic[]> {
     if (!this.wantsDiagnostics(document)) return [];
-    return hintDiagnostics(document, await this.analyse(document), this.context.settings, this.context.host.docsRoot);
+    const analysed = await this.analyse(document);
+    const hints = hintDiagnostics(document, analysed, this.context.settings, this.context.host.docsRoot);
+    if (documentKind(document.languageId, document.getText()) !== 'sql') return hints;
+    // A statement that cannot run (a syntax error, an unknown question, a missing database) says so first.
+    const problems = await this.problems.diagnostics(
+      document,
+      analysed.map(({ unit }) => unit),
+    );
+    return [...problems, ...hints];
   }
 
   async codeActions(document: TextDocument, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]> {
@@ -86,7 +99,7 @@ export class HintsProvider {
     const lenses: CodeLens[] = [];
     const hintsShown = this.wantsDiagnostics(document);
     // A question's own document holds its gold: time it alone rather than score it against itself.
-    const questionDocument = document.uri.startsWith(`${QUESTION_SCHEME}:`);
+    const questionDocument = isQuestionDocument(document.uri);
     for (const { unit, hints } of await this.analyse(document)) {
       const position = document.positionAt(unit.start);
       const range = { start: position, end: position };
@@ -129,7 +142,12 @@ export class HintsProvider {
     }
     const database = await this.targets.unitDatabase(entry.unit);
     if (!database) {
-      return { status: 'failed', message: this.targets.noDatabaseMessage(this.targets.unitDbId(entry.unit)), recommended: false };
+      const problem = this.targets.bindingProblems(entry.unit)[0]?.message;
+      return {
+        status: 'failed',
+        message: problem ?? this.targets.noDatabaseMessage(this.targets.unitDbId(entry.unit)),
+        recommended: false,
+      };
     }
     if (signal?.aborted) throw new CancelledError();
     const verdict = await verifyHint(database.db, entry.unit.sql, hint, this.context.limits);

@@ -16,6 +16,13 @@ import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../sqlFormat';
 import { fatalModelMessage, judgeModel, JudgeSettingError } from './judgeModels';
 
+/** The endpoint was not allowed: nothing was sent. A cancellation to core (it stops the cascade), said as such. */
+class ConsentDeclined extends ChatModelError {
+  constructor(url: string) {
+    super(`not judged: sending to ${url} was not allowed, so nothing was sent`, 'cancelled');
+  }
+}
+
 export class JudgeProvider {
   /** Schema, keys and samples the judge's prompts show, read once per database. */
   private facts = new DatabaseFactsCache();
@@ -43,6 +50,24 @@ export class JudgeProvider {
     }
   }
 
+  /**
+   * The person's consent for the request's endpoint, asked at most once per judgement and only when the client
+   * says it has not been given yet; resolves when allowed, throws ConsentDeclined when not.
+   */
+  private consentOnce(params: JudgeParams, signal?: AbortSignal, progress?: (message: string) => void): () => Promise<void> {
+    const spec = params.model;
+    const ask = this.context.host.consent;
+    if (!params.askConsent || spec.provider !== 'openai' || !ask) return async () => {};
+    let answer: Promise<boolean> | undefined;
+    return async () => {
+      if (!answer) {
+        progress?.(`asking to send to ${spec.url}`);
+        answer = ask({ url: spec.url, model: spec.model }, signal).catch(() => false);
+      }
+      if (!(await answer)) throw new ConsentDeclined(spec.url);
+    };
+  }
+
   async judge(params: JudgeParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<JudgeResult> {
     this.context.requireTrust();
     const started = performance.now();
@@ -52,9 +77,12 @@ export class JudgeProvider {
     const model = await this.model(params);
     // Each request said in the progress line: a reasoning model can think for minutes.
     let requests = 0;
+    const allowed = this.consentOnce(params, signal, progress);
     const counted: ChatModel = {
       id: model.id,
-      complete: (messages, options): Promise<ChatReply> => {
+      complete: async (messages, options): Promise<ChatReply> => {
+        // Consent is asked here, before a request really goes out: a cached reply, or nothing to judge, asks nothing.
+        await allowed();
         progress?.(`waiting for ${model.id.replace(/^[a-z-]+:/, '')} (request ${++requests})`);
         return model.complete(messages, options);
       },
@@ -84,6 +112,7 @@ export class JudgeProvider {
         elapsedMs: performance.now() - started,
       };
     } catch (error) {
+      if (error instanceof ConsentDeclined) throw new UserError(error.message, VesLensErrorCodes.consentDeclined);
       const cancelled = error instanceof ChatModelError && error.kind === 'cancelled';
       if (signal?.aborted || cancelled || error instanceof QueryCancelled) throw new CancelledError();
       if (error instanceof ChatModelError) throw new UserError(fatalModelMessage(error, params.model), VesLensErrorCodes.modelFailed);

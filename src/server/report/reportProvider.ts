@@ -98,7 +98,8 @@ export class ReportProvider {
     const results = await evaluateTasks(tasks, {
       dbRoot: state.dataset!.dbRoot,
       metrics,
-      timing: params.timing ?? 'fast',
+      ...this.context.timing,
+      ...(params.timing ? { timing: params.timing } : {}),
       ...this.context.limits,
       signal,
       onResult: (result) => {

@@ -20,8 +20,13 @@ import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../sqlFormat';
 import { techniqueScores } from './techniqueScores';
 
-/** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget. */
+/**
+ * "Re-run with more iterations": more blocks and a tighter precision, within a larger budget, for both quantities.
+ * The all-rows ratio must be pinned down too: asked only for its R-VES bucket, a pair of long iterations far from
+ * every bucket edge stops after one block, and a re-run would add no R-VES runs at all.
+ */
 const THOROUGH_TIMING: Partial<FastTimingOptions> = {
+  settle: { ratioOf: ['first-row', 'full'], bucketOf: ['full'] },
   minBlocks: 6,
   maxBlocks: 16,
   blockMs: { ratio: 12, bucket: 12 },
@@ -80,7 +85,7 @@ export class ScoreProvider {
         {
           dbRoot: state.dataset!.dbRoot,
           metrics,
-          timing: 'fast',
+          ...this.context.timing,
           ...this.context.limits,
           keepSamples: true,
           fastTiming: params.thorough ? THOROUGH_TIMING : undefined,
@@ -106,11 +111,12 @@ export class ScoreProvider {
         predSql: formatSql(sql),
         goldPreview,
         predPreview,
-        explanations: scoreExplanations(result, goldPreview, predPreview),
+        explanations: scoreExplanations(result, goldPreview, predPreview, { pred: sql, gold: goldSql }),
         timing: result.timings?.ves ? timingSummary(result.timings.ves) : null,
         rvesTiming: result.timings?.rves ? timingSummary(result.timings.rves) : null,
         sameProgram: result.same_program === true,
         ves: result.ves,
+        rves: result.rves,
         rvesReward: result.rves_reward,
         rvesBucketProbabilities: result.rves_bucket_probabilities,
         rvesExpectedReward: result.rves_expected_reward,

@@ -17,6 +17,8 @@ export const VesLensErrorCodes = {
   judgeSettings: 6,
   /** The judge's model failed for every request alike (unreachable, refused, no such model). */
   modelFailed: 7,
+  /** The person did not allow the judge's endpoint: nothing was sent. */
+  consentDeclined: 8,
 } as const;
 
 export type VesLensErrorCode = (typeof VesLensErrorCodes)[keyof typeof VesLensErrorCodes];

@@ -23,6 +23,11 @@ export interface JudgeParams {
   model: JudgeModelSpec;
   /** Replies kept here (the extension's global storage) so a re-judgement costs no call; none: no cache. */
   cacheDir?: string;
+  /**
+   * The person has not allowed this `openai` endpoint yet: before the first request that really goes out (none
+   * when every reply is cached, or nothing needs judging) the server asks with JudgeConsentRequest.
+   */
+  askConsent?: boolean;
   progressToken?: string;
 }
 
@@ -60,7 +65,15 @@ export interface ChatCompletionResult {
  */
 export const ChatCompletionErrors = { unavailable: -32001, failed: -32002 } as const;
 
+/** Server → client: may prompts go to this endpoint? Asked once per judgement, just before its first real request. */
+export interface JudgeConsentParams {
+  url: string;
+  model: string;
+}
+
 /** Judges a prediction with a chat model (ROSE's Prover/Refuter by default); progress as StepProgress. */
 export const JudgeRequest = new RequestType<JudgeParams, JudgeResult, void>('vesLens/judge');
 /** Server → client: a completion from a vscode.lm chat model (see JudgeModelSpec). */
 export const ChatCompletionRequest = new RequestType<ChatCompletionParams, ChatCompletionResult, void>('vesLens/chatCompletion');
+/** Server → client: the person's consent to send prompts to an endpoint (true: allowed; see JudgeParams.askConsent). */
+export const JudgeConsentRequest = new RequestType<JudgeConsentParams, boolean, void>('vesLens/judgeConsent');
