@@ -52,7 +52,7 @@ async function main() {
     '',
     machineLine(),
     '',
-    `${statements.length} distinct gold and predicted statements of mini-dev (v1) on the 3 shared databases. Each hint's rewrite is run against the original (set and bag comparison) and, when the rows agree, timed with the fast protocol (t_original / t_rewrite): faster or slower need the whole repeat interval past 1 and a 10 % change. \"original runs\" leaves out predictions that fail on their own. Every hint is verified twice, in two separate passes over all statements; \"same verdict\" counts the hints whose two verdicts agree.`,
+    `${statements.length} distinct gold and predicted statements of mini-dev (v1) on the 3 shared databases. Each hint's rewrite is run against the original (set and bag comparison) and, when the rows agree, timed with the fast protocol (t_original / t_rewrite): faster or slower need the whole repeat interval past 1 and a 10 % change. "original runs" leaves out predictions that fail on their own. Every hint is verified twice, in two separate passes over all statements; "same verdict" counts the hints whose two verdicts agree.`,
     '',
     '| rule | title | fired | original runs | same rows (set) | same rows (bag) | faster | no difference | slower | changes results | rewrite fails | same verdict in a second pass | median speed-up (same rows) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',

@@ -47,7 +47,7 @@ export async function openDatabase(file: string, flag = '--db'): Promise<Databas
     throw new UsageError(`${flag}: ${file}: ${(error as Error).message}`);
   }
   try {
-    await db.all('SELECT count(*) FROM sqlite_master');
+    await db.checkReadable();
   } catch (error) {
     await db.close();
     throw new UsageError(`${flag}: ${file}: ${(error as Error).message}`);

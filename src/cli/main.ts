@@ -13,6 +13,11 @@ import { runCompare } from './compareCommand';
 import { runMerge } from './mergeCommand';
 import { runAudit } from './auditCommand';
 import { runScale } from './scaleCommand';
+import { COMMAND_LINE_WORDING } from './inputWording';
+import { useInputWording } from '../core/text/inputWording';
+
+// Core's messages name the inputs they refer to by this command line's options.
+useInputWording(COMMAND_LINE_WORDING);
 
 /** --debug anywhere on the line (or VES_LENS_DEBUG=1) prints the stack trace of any error. */
 const debug = process.argv.includes('--debug') || Boolean(process.env.VES_LENS_DEBUG);

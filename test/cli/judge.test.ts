@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT, tempDir } from '../helpers';
-import { FakeChatServer, proverReply, refuterReply, roleOf, ScriptedReply, startChatServer } from '../fakeChatServer';
+import { FakeChatServer, proverReply, roleOf, ScriptedReply, startChatServer } from '../fakeChatServer';
 import { replayOfRose, ROSE_DATA, roseDataMissing, RoseRow, roseVecPairs } from '../roseData';
 
 /**

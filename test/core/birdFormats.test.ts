@@ -9,6 +9,11 @@ import { InputFileError, InputProblem } from '../../src/core/bird/problems';
 import { loadQuestions, Question } from '../../src/core/bird/questions';
 import { buildTasks } from '../../src/core/bird/tasks';
 import { BIRD_DATA, birdDataMissing, tempDir } from '../helpers';
+import { COMMAND_LINE_WORDING } from '../../src/cli/inputWording';
+import { useInputWording } from '../../src/core/text/inputWording';
+
+// Core words the inputs its messages refer to for the face that runs it; these tests read the command line's.
+useInputWording(COMMAND_LINE_WORDING);
 
 function write(name: string, text: string): string {
   const file = path.join(tempDir(), name);

@@ -33,6 +33,15 @@ describe('the engine seam', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it("no file outside src/core/db/ reads SQLite's catalogue (sqlite_master, sqlite_stat1, pragma_* functions)", () => {
+    const engineFolder = path.join(REPO_ROOT, 'src', 'core', 'db') + path.sep;
+    const catalogueRead = /\bFROM\s+(sqlite_master|sqlite_schema|sqlite_stat\d|pragma_\w+)\b/i;
+    const offenders = sourceFiles(path.join(REPO_ROOT, 'src'))
+      .filter((file) => !file.startsWith(engineFolder) && catalogueRead.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(REPO_ROOT, file));
+    assert.deepEqual(offenders, []);
+  });
+
   describe('result columns: one reader, the same labels everywhere', () => {
     let db: DatabaseConnection;
     useSampleSuperhero((opened) => ({ db } = opened));

@@ -25,7 +25,7 @@ describe('the embeddings API key between client and server (a real server proces
   let server: ServerProcess;
   let endpoint: FakeEmbeddingsServer;
   const trace: string[] = [];
-  let asked: string[] = [];
+  const asked: string[] = [];
 
   before(async () => {
     endpoint = await startEmbeddingsServer();

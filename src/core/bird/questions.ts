@@ -86,7 +86,9 @@ export function loadQuestions(file: string): QuestionFile {
       problems.push({
         file,
         where,
-        message: `no "db_id" string; it keeps its place (so the others still pair by position) and takes its database from its ${inputWording().goldLine}, or is skipped without one`,
+        message:
+          'no "db_id" string; it keeps its place (so the others still pair by position) and takes its database from its ' +
+          `${inputWording().goldLine}, or is skipped without one`,
       });
     }
     questions.push(question);

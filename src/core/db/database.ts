@@ -2,6 +2,7 @@
  * What every engine shares: values and rows as callers see them, the limits one query runs under, and the
  * failures a query ends with. Engine-neutral: the SQLite implementation lives in sqlite/.
  */
+import { inputWording } from '../text/inputWording';
 
 /** A value as the engine hands it over: INTEGER and REAL become numbers, TEXT strings, BLOB Buffers. */
 export type SqlValue = number | string | Buffer | null;
@@ -52,7 +53,7 @@ export class QueryCancelled extends Error {
 /** Thrown when a result has more rows than the caller allows (memory stays bounded). */
 export class TooManyRows extends Error {
   constructor(readonly maxRows: number) {
-    super(`result has more than ${maxRows.toLocaleString('en-US')} rows (raise --max-rows to read it all)`);
+    super(`result has more than ${maxRows.toLocaleString('en-US')} rows (raise ${inputWording().rowLimit} to read it all)`);
   }
 }
 

@@ -60,6 +60,11 @@ export interface DatabaseConnection {
   close(): Promise<void>;
   /** Interrupts whatever runs on this connection now. */
   interrupt(): void;
+  /**
+   * Reads the database's catalogue once, so a file that is not a database (or is damaged) fails here with the
+   * engine's message instead of at the first query.
+   */
+  checkReadable(): Promise<void>;
   /** Runs a statement of VES Lens's own (catalog reads, samples) to completion and returns its rows as objects. */
   all(sql: string): Promise<Record<string, SqlValue>[]>;
   /** Number of result columns of a query, without running it; its compile error (syntax, unknown column) if it has one. */
@@ -84,6 +89,6 @@ export interface DatabaseConnection {
   explainPlan(body: string): Promise<PlanNode[]>;
   /** Whether two statements compile to the same work (SQLite: the same bytecode); a statement that fails is `different`. */
   sameWork(a: string, b: string): Promise<SameWork>;
-  /** Tables with columns, indexes and row counts. */
+  /** Tables with columns, indexes, foreign keys and row counts. */
   readSchema(): Promise<SchemaInfo>;
 }

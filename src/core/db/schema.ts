@@ -17,10 +17,24 @@ export interface ColumnInfo {
   primaryKey: boolean;
 }
 
+/** One column pair of a declared foreign key (a composite key gives one per column, in key order). */
+export interface ForeignKeyInfo {
+  /** The referencing column, in this table. */
+  column: string;
+  /** The referenced (parent) table, as the declaration spells it. */
+  table: string;
+  /** The referenced column as declared; null for `REFERENCES parent` without columns (its primary key). */
+  to: string | null;
+  /** The referenced column: `to`, or the parent's primary-key column at this key position; undefined when neither exists. */
+  target?: string;
+}
+
 export interface TableInfo {
   name: string;
   columns: ColumnInfo[];
   indexes: IndexInfo[];
+  /** Declared foreign keys, in declaration order. */
+  foreignKeys: ForeignKeyInfo[];
   rowCount: number;
   /** The column that aliases the rowid (`INTEGER PRIMARY KEY`), if any. */
   rowidColumn?: string;
@@ -38,7 +52,7 @@ export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** Tables (with columns, indexes and row counts) of a database, read through its read-only connection. */
+/** Tables (with columns, indexes, foreign keys and row counts) of a database, read through its read-only connection. */
 export function readSchema(db: DatabaseConnection): Promise<SchemaInfo> {
   return db.readSchema();
 }

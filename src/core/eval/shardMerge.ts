@@ -27,7 +27,12 @@ const fail = (file: string, where: string, message: string): never => {
 function unique(lists: readonly (readonly string[])[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const list of lists) for (const item of list) if (!seen.has(item)) out.push(item), seen.add(item);
+  for (const list of lists)
+    for (const item of list)
+      if (!seen.has(item)) {
+        out.push(item);
+        seen.add(item);
+      }
   return out;
 }
 

@@ -20,7 +20,6 @@ export function replaceRange(text: string, range: Range, replacement: string): s
  * undefined when a FROM item has no name to pin it to.
  */
 export function pinSelectStar(
-  text: string,
   tokens: readonly Token[],
   c: Clauses,
   fromEnd: number,

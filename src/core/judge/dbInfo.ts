@@ -76,8 +76,9 @@ async function describeTable(db: DatabaseConnection, table: TableInfo, descripti
   for (const column of table.columns) {
     const parts = [`  - ${column.name} ${column.type || 'ANY'}`.trimEnd()];
     if (column.primaryKey) parts.push('PRIMARY KEY');
-    for (const key of table.foreignKeys.filter((k) => k.column.toLowerCase() === column.name.toLowerCase())) parts.push(`REFERENCES ${key.table}(${key.to ?? 'its primary key'})`);
-    let values: string[] = [];
+    const keys = table.foreignKeys.filter((k) => k.column.toLowerCase() === column.name.toLowerCase());
+    for (const key of keys) parts.push(`REFERENCES ${key.table}(${key.to ?? 'its primary key'})`);
+    let values: string[];
     try {
       const col = quoteIdentifier(column.name);
       const rows = await db.all(`SELECT DISTINCT ${col} AS v FROM (SELECT ${col} FROM ${quoteIdentifier(table.name)} LIMIT ${SAMPLE_WINDOW}) WHERE ${col} IS NOT NULL LIMIT ${SAMPLE_VALUES}`);

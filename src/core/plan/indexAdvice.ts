@@ -133,22 +133,6 @@ export function proposeIndexes(sql: string, schema: SchemaInfo): IndexCandidate[
   return proposals.slice(0, 10);
 }
 
-/** A schema-only in-memory copy: same tables, indexes and statistics, no rows. */
-async function schemaCopy(db: DatabaseConnection, schema: SchemaInfo): Promise<WritableDatabase> {
-  const scratch = await WritableDatabase.inMemory();
-  for (const statement of schema.createStatements) await scratch.exec(statement).catch(() => undefined);
-  const hasStats = (await db.all("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'")).length > 0;
-  if (hasStats) {
-    await scratch.exec('ANALYZE');
-    for (const row of await db.all('SELECT tbl, idx, stat FROM sqlite_stat1')) {
-      const values = [row.tbl, row.idx, row.stat].map((v) => (v === null ? 'NULL' : `'${String(v).replace(/'/g, "''")}'`)).join(', ');
-      await scratch.exec(`INSERT INTO sqlite_stat1 VALUES (${values})`);
-    }
-    await scratch.exec('ANALYZE sqlite_master');
-  }
-  return scratch;
-}
-
 async function planOn(scratch: WritableDatabase, sql: string, body: string, schema: SchemaInfo): Promise<ExplainedPlan> {
   return explainTree(sql, await scratch.explainPlan(body), schema);
 }
@@ -163,7 +147,7 @@ export async function adviseIndexes(db: DatabaseConnection, sql: string, schema:
   if ('status' in runnable) return { sql, verdicts: [], error: runnable.message };
   const proposals = proposeIndexes(runnable.body, schema);
   if ('error' in proposals) return { sql, verdicts: [], error: proposals.error };
-  const scratch = await schemaCopy(db, schema);
+  const scratch = await WritableDatabase.schemaCopy(db, schema);
   const verdicts: IndexVerdict[] = [];
   let baseline: ExplainedPlan | undefined;
   try {

@@ -1,5 +1,4 @@
-import { DatabaseConnection } from '../db/engine';
-import { quoteSqlString, SchemaInfo } from '../db/schema';
+import { SchemaInfo } from '../db/schema';
 import { BirdKeys, ColumnRef } from './birdTables';
 
 export interface ForeignKey {
@@ -7,24 +6,13 @@ export interface ForeignKey {
   to: ColumnRef;
 }
 
-/** Foreign keys the database declares (PRAGMA foreign_key_list), one column pair each. */
-export async function readForeignKeys(db: DatabaseConnection, schema: SchemaInfo): Promise<ForeignKey[]> {
-  const keys: ForeignKey[] = [];
-  for (const table of schema.tables.values()) {
-    const rows = await db.all(`SELECT seq, "table" AS parent, "from" AS child, "to" AS target FROM pragma_foreign_key_list(${quoteSqlString(table.name)}) ORDER BY id, seq`);
-    for (const row of rows) {
-      const parent = String(row.parent);
-      let target = row.target === null ? undefined : String(row.target);
-      if (target === undefined) {
-        // `REFERENCES parent` without columns means the parent's primary key, in key order.
-        const primaryKey = await db.all(`SELECT name FROM pragma_table_info(${quoteSqlString(parent)}) WHERE pk > 0 ORDER BY pk`);
-        const column = primaryKey[Number(row.seq)];
-        if (column) target = String(column.name);
-      }
-      if (target !== undefined) keys.push({ from: { table: table.name, column: String(row.child) }, to: { table: parent, column: target } });
-    }
-  }
-  return keys;
+/** Foreign keys the database declares (as its schema read them), one column pair each, with a known target column. */
+export function declaredForeignKeys(schema: SchemaInfo): ForeignKey[] {
+  return [...schema.tables.values()].flatMap((table) =>
+    table.foreignKeys.flatMap((key) =>
+      key.target === undefined ? [] : [{ from: { table: table.name, column: key.column }, to: { table: key.table, column: key.target } }],
+    ),
+  );
 }
 
 export interface KeyDomains {

@@ -6,9 +6,10 @@ import { DatabaseConnection } from '../db/engine';
 import { openDatabase } from '../db/engines';
 import { databaseFileProblem } from '../db/databaseFile';
 import { quoteIdentifier, quoteSqlString, readSchema, TableInfo } from '../db/schema';
+import { CatalogObject, FileSettings, readCopySource } from '../db/sqlite/sqliteCatalog';
 import { WritableDatabase } from '../db/sqlite/writableDatabase';
 import { birdKeys, BirdTablesEntry, ColumnRef, readBirdTablesEntry } from './birdTables';
-import { keyDomains, readForeignKeys } from './keyDomains';
+import { declaredForeignKeys, keyDomains } from './keyDomains';
 
 /** A mistake in what was asked (factor, paths, a database that cannot be read): reported without a stack. */
 export class ScaleError extends Error {}
@@ -136,8 +137,8 @@ interface SourceFacts {
   /** Lower-case names of tables not copied as such: shadow tables of virtual tables. */
   shadow: Set<string>;
   /** Indexes, views and triggers, in sqlite_master order: created after loading (faster; triggers must not fire). */
-  laterObjects: { type: string; name: string; table: string; sql: string }[];
-  pragmas: { encoding: string; pageSize: number; userVersion: number; applicationId: number };
+  laterObjects: CatalogObject[];
+  settings: FileSettings;
   analyzed: boolean;
   domains: ColumnRef[][];
   unresolved: string[];
@@ -148,28 +149,15 @@ async function readSource(source: string, entry: BirdTablesEntry | undefined): P
   try {
     db = await openDatabase(source);
     const schema = await readSchema(db);
-    const one = async (pragma: string) => Object.values((await db!.all(`PRAGMA ${pragma}`))[0] ?? {})[0];
-    const listed = await db.all("SELECT name, type FROM pragma_table_list WHERE schema = 'main'");
-    const shadow = new Set(listed.filter((t) => t.type === 'shadow').map((t) => String(t.name).toLowerCase()));
-    const virtual = new Set(listed.filter((t) => t.type === 'virtual').map((t) => String(t.name).toLowerCase()));
-    const master = await db.all(
-      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type <> 'table' AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
-    );
-    const analyzed = (await db.all("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'")).length > 0;
-    const { domains, unresolved } = keyDomains(schema, await readForeignKeys(db, schema), entry && birdKeys(entry), new Set([...shadow, ...virtual]));
+    const { virtual, shadow, objects, settings, analyzed } = await readCopySource(db);
+    const notCopiedAsSuch = new Set([...shadow, ...virtual]);
+    const { domains, unresolved } = keyDomains(schema, declaredForeignKeys(schema), entry && birdKeys(entry), notCopiedAsSuch);
     return {
       tables: [...schema.tables.values()].filter((t) => !shadow.has(t.name.toLowerCase())),
       virtual,
       shadow,
-      laterObjects: master
-        .filter((o) => !shadow.has(String(o.tbl_name).toLowerCase()))
-        .map((o) => ({ type: String(o.type), name: String(o.name), table: String(o.tbl_name), sql: String(o.sql) })),
-      pragmas: {
-        encoding: String(await one('encoding')),
-        pageSize: Number(await one('page_size')),
-        userVersion: Number(await one('user_version')),
-        applicationId: Number(await one('application_id')),
-      },
+      laterObjects: objects.filter((o) => !shadow.has(o.table.toLowerCase())),
+      settings,
       analyzed,
       domains,
       unresolved,
@@ -246,7 +234,7 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
     out = await WritableDatabase.file(temp).catch((error: Error) => {
       throw new ScaleError(`cannot create ${temp}: ${error.message}`);
     });
-    const { encoding, pageSize, userVersion, applicationId } = facts.pragmas;
+    const { encoding, pageSize, userVersion, applicationId } = facts.settings;
     // Encoding and page size must be set before the first table; ATTACH needs the same encoding on both sides.
     // No journal while loading: a failure there discards the whole file anyway, and statement journals would
     // copy index pages once per replica.

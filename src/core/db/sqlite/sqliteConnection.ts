@@ -84,6 +84,11 @@ export class SqliteConnection implements DatabaseConnection {
     );
   }
 
+  /** SQLite reads a file's header and schema lazily: counting sqlite_master makes it read both now. */
+  async checkReadable(): Promise<void> {
+    await this.all('SELECT count(*) FROM sqlite_master');
+  }
+
   /** Interrupts whatever runs on this connection now (SQLite's sqlite3_interrupt). */
   interrupt(): void {
     this.interrupted = true;

@@ -1,7 +1,29 @@
 import type { DatabaseConnection } from '../engine';
-import { ColumnInfo, IndexInfo, quoteIdentifier, quoteSqlString, SchemaInfo, TableInfo } from '../schema';
+import { ColumnInfo, ForeignKeyInfo, IndexInfo, quoteIdentifier, quoteSqlString, SchemaInfo, TableInfo } from '../schema';
 
-/** Tables (with columns, indexes and row counts) of a SQLite database, from sqlite_master and the table PRAGMAs. */
+/** A table's declared foreign keys (PRAGMA foreign_key_list), one column pair each, in declaration and key order. */
+async function readForeignKeys(db: Pick<DatabaseConnection, 'all'>, table: string): Promise<ForeignKeyInfo[]> {
+  const rows = await db.all(
+    'SELECT seq, "table" AS parent, "from" AS child, "to" AS target ' +
+      `FROM pragma_foreign_key_list(${quoteSqlString(table)}) ORDER BY id, seq`,
+  );
+  const keys: ForeignKeyInfo[] = [];
+  for (const row of rows) {
+    const parent = String(row.parent);
+    const to = row.target === null ? null : String(row.target);
+    let target = to ?? undefined;
+    if (to === null) {
+      // `REFERENCES parent` without columns means the parent's primary key, in key order.
+      const primaryKey = await db.all(`SELECT name FROM pragma_table_info(${quoteSqlString(parent)}) WHERE pk > 0 ORDER BY pk`);
+      const column = primaryKey[Number(row.seq)];
+      if (column) target = String(column.name);
+    }
+    keys.push({ column: String(row.child), table: parent, to, target });
+  }
+  return keys;
+}
+
+/** Tables (with columns, indexes, foreign keys and row counts) of a SQLite database, from sqlite_master and the table PRAGMAs. */
 export async function readSqliteSchema(db: Pick<DatabaseConnection, 'all'>): Promise<SchemaInfo> {
   const master = await db.all(
     "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
@@ -30,7 +52,8 @@ export async function readSqliteSchema(db: Pick<DatabaseConnection, 'all'>): Pro
     const pkColumns = columns.filter((c) => c.primaryKey);
     const rowidColumn = !withoutRowid && pkColumns.length === 1 && /^INTEGER$/i.test(pkColumns[0].type) ? pkColumns[0].name : undefined;
     const [{ n }] = await db.all(`SELECT count(*) AS n FROM ${quoted}`);
-    tables.set(name.toLowerCase(), { name, columns, indexes, rowCount: Number(n), rowidColumn, withoutRowid, sql });
+    const foreignKeys = await readForeignKeys(db, name);
+    tables.set(name.toLowerCase(), { name, columns, indexes, foreignKeys, rowCount: Number(n), rowidColumn, withoutRowid, sql });
   }
   return { tables, createStatements: master.map((e) => String(e.sql)) };
 }

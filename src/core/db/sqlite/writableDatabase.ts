@@ -3,7 +3,10 @@ import * as os from 'os';
 import * as path from 'path';
 import * as sqlite3 from '@vscode/sqlite3';
 import { SqlValue } from '../database';
+import type { DatabaseConnection } from '../engine';
 import { PlanNode } from '../planTree';
+import { quoteSqlString, SchemaInfo } from '../schema';
+import { plannerStatistics } from './sqliteCatalog';
 import { planTreeOfRecords } from './queryPlan';
 import { toDatabaseError } from './sqliteConnection';
 
@@ -38,6 +41,25 @@ export class WritableDatabase {
   /** A file opened for writing, created when missing; URI file names are understood (ATTACH of a read-only source). */
   static file(file: string): Promise<WritableDatabase> {
     return WritableDatabase.openHandle(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI);
+  }
+
+  /**
+   * A schema-only in-memory copy of `source`: the same tables and indexes and the same planner statistics, no
+   * rows, so a what-if index is planned as on the source. A statement the copy cannot replay is left out.
+   */
+  static async schemaCopy(source: DatabaseConnection, schema: SchemaInfo): Promise<WritableDatabase> {
+    const scratch = await WritableDatabase.inMemory();
+    for (const statement of schema.createStatements) await scratch.exec(statement).catch(() => undefined);
+    const statistics = await plannerStatistics(source);
+    if (statistics) {
+      await scratch.exec('ANALYZE');
+      for (const row of statistics) {
+        const values = [row.tbl, row.idx, row.stat].map((v) => (v === null ? 'NULL' : quoteSqlString(v))).join(', ');
+        await scratch.exec(`INSERT INTO sqlite_stat1 VALUES (${values})`);
+      }
+      await scratch.exec('ANALYZE sqlite_master');
+    }
+    return scratch;
   }
 
   /** A temporary copy of `source`; the copy is deleted on close. */

@@ -59,7 +59,7 @@ export const correlatedScalarSubquery: HintRule = {
           ? `COALESCE(${alias}.vl_value, 0.0)`
           : `${alias}.vl_value`;
       const insertAt = tokens[fromEnd - 1].end;
-      const star = pinSelectStar(text, tokens, outer, fromEnd);
+      const star = pinSelectStar(tokens, outer, fromEnd);
       if (star === undefined) continue;
       const head =
         star && star.start < tokens[open].start

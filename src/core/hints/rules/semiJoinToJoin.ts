@@ -16,7 +16,7 @@ function rewriteWithJoin(
   condition: { first: number; last: number },
   join: string,
 ): string | undefined {
-  const star = pinSelectStar(text, tokens, outer, where);
+  const star = pinSelectStar(tokens, outer, where);
   if (star === undefined) return undefined;
   const removed = withoutCondition(tokens, where, whereEnd, condition.first, condition.last);
   const fromEnd = tokens[where - 1].end;
