@@ -664,7 +664,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await page.locator('.tab.active', { hasText: 'question 738.sql' }).waitFor({ timeout: 20_000 });
     await page.locator('.view-lines', { hasText: 'WHERE EXISTS' }).first().waitFor();
     // The explorer marks the flagged questions; "show flagged only" leaves just those.
-    const { flagged } = await flaggedInExplorer(page, '738');
+    const { tree, flagged } = await flaggedInExplorer(page, '738');
     await flagged.waitFor({ timeout: 20_000 });
     assert.match(await flagged.innerText(), /gold: \d+(\.\d)?× faster rewrite/);
     // An unflagged question is hidden (once the tree has redrawn with the filter on).

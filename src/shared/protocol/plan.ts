@@ -1,12 +1,14 @@
 /** The plan slice: explain one query (its plan cards) and time it alone (the Plan panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
 import type { PlanNode } from '../../core/db/planTree';
+import type { CostedNode } from '../../core/plan/cost';
 import type { QuestionInfo } from './dataset';
 import type { QueryTarget, ResultPreview } from './queries';
 
 /** One step of a query plan, as core's costed plan tree has it (kind, table, index, both costs), for a view to draw. */
-export interface PlanNodeView extends Pick<
-  PlanNode,
+export interface PlanNodeView
+  extends Pick<
+    PlanNode,
   | 'kind'
   | 'detail'
   | 'table'
@@ -20,17 +22,10 @@ export interface PlanNodeView extends Pick<
   | 'correlated'
   | 'subquery'
   | 'operator'
-> {
+  >,
+    Pick<CostedNode, 'realTable' | 'rowCount' | 'ruleCost' | 'rowsOut' | 'loops'> {
   /** Position in the tree: indexes from the root list down (`[0, 2]`: the first root's third child). */
   path: number[];
-  /** The real table behind an alias, and its row count. */
-  realTable?: string;
-  rowCount?: number;
-  /** Rule cost of this step alone (SCAN +100, temp B-tree +50). */
-  ruleCost: number;
-  /** Estimated rows the step yields each time it runs, and how often it runs. */
-  rowsOut: number;
-  loops: number;
   /** Estimated row visits of this step with its children, and its share of the plan's total (0..1). */
   work: number;
   share: number;
