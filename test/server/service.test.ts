@@ -180,6 +180,21 @@ describe('VesLensService (in-process)', () => {
       await assert.rejects(service.score({ uri: document.uri, offset: 0 }), /bound to no question: add `-- bird: <question_id>`/);
     });
 
+    it('a re-run with more iterations re-times both quantities, the all-rows ratio too', async () => {
+      // Correct, and every execution long (the scalar subquery counts 300,000 rows): far from every R-VES bucket
+      // edge, so a first score settles the bucket in one block; a re-run must time it again, as VES.
+      const slow = `${GOLD_717} AND (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) FROM c) > 0`;
+      const first = await service.score({ sql: slow, questionId: 717 });
+      assert.equal(first.outcome, 'correct');
+      assert.equal(first.rvesTiming?.blocks, 1, JSON.stringify(first.rvesTiming?.note));
+      assert.equal(first.rvesReward, 0.25);
+      assert.ok(Math.abs(first.rves! - 0.5) < 0.001, `the R-VES term, √reward: ${first.rves}`);
+      const thorough = await service.score({ sql: slow, questionId: 717, thorough: true });
+      assert.ok(thorough.rvesTiming!.blocks! >= 6, `all rows: ${thorough.rvesTiming?.note}`);
+      assert.ok(thorough.timing!.blocks! >= 6, `first row: ${thorough.timing?.note}`);
+      assert.ok(thorough.rvesTiming!.runs > first.rvesTiming!.runs);
+    });
+
     it('takes a new time limit at once (settings are live)', async () => {
       service.applySettings({ ...DEFAULT_SETTINGS, timeoutSeconds: 0.5 });
       const started = Date.now();

@@ -67,6 +67,35 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     });
   }
 
+  it("states the rule cost's rule as a rule, and this plan's own breakdown; a statement with no plan shows its error", async () => {
+    const page = await openPanelPage(browser, 'plan.js', 'light', { width: 900, height: 900 });
+    const steps = (nodes: typeof explain.plan.nodes): typeof explain.plan.nodes => nodes.flatMap((n) => [n, ...steps(n.children)]);
+    const scans = steps(explain.plan.nodes).filter((n) => n.ruleCost === 100).length;
+    const trees = steps(explain.plan.nodes).filter((n) => n.ruleCost === 50).length;
+    assert.ok(scans >= 1 && trees >= 1, `${scans} scans, ${trees} temp B-trees`);
+    await post(page, { type: 'plan', explain, following: false });
+    await settle(page);
+    let shown = await appText(page);
+    const breakdown = `this plan: ${scans} SCAN${scans === 1 ? '' : 's'} × 100 \\+ ${trees} temp B-tree${trees === 1 ? '' : 's'} × 50`;
+    assert.match(shown, new RegExp(`RULE COST\\s+${explain.plan.rule}\\s+${breakdown}`, 'i'));
+    assert.match(shown, /The rule behind the rule cost: every full SCAN \+100, every temp B-tree \+50, a SEARCH 0\./);
+    await page.locator('.row').screenshot({ path: path.join(SHOTS, 'plan-rule-cost-light.png') });
+    // A plan with one SCAN and no temp B-tree does not list one.
+    const scanOnly = { ...explain, plan: { ...explain.plan, rule: 100, nodes: [{ ...explain.plan.nodes[0], ruleCost: 100, children: [] }] } };
+    await post(page, { type: 'plan', explain: scanOnly, following: false });
+    shown = await appText(page);
+    assert.match(shown, /RULE COST\s+100\s+this plan: 1 SCAN × 100\s+ROW VISITS/i);
+    // A syntax error: the error, not cards of zeros.
+    const broken = { ...explain, sql: 'SELEC 1', formattedSql: 'SELEC 1', plan: { error: 'near "SELEC": syntax error', rule: 0, work: 0, nodes: [] } };
+    await post(page, { type: 'plan', explain: broken, following: false });
+    shown = await appText(page);
+    assert.match(shown, /SQLite cannot plan this statement: near "SELEC": syntax error/);
+    assert.doesNotMatch(shown, /RULE COST|ROW VISITS|~0 visits/i);
+    await page.screenshot({ path: path.join(SHOTS, 'plan-syntax-error-light.png'), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('shows a query timed alone: milliseconds with an interval, its rows, its plan; no ratio', async () => {
     const page = await openPanelPage(browser, 'plan.js', 'dark');
     await post(page, { type: 'timing', timing });
@@ -91,7 +120,8 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       assert.equal(await rows.count(), 52);
       assert.match(await appText(page), /52 of 52 questions shown/);
       const header = await page.locator('table.questions thead').innerText();
-      assert.match(header, /question ▲\s+database\s+difficulty\s+outcome\s+reason\s+EX\s+Soft-F1\s+VES\s+R-VES\s+ratio\s+gold ms\s+pred ms/);
+      // Each quantity under its own name: the terms each metric averages, the reward, and both timed ratios.
+      assert.match(header, /question ▲\s+database\s+difficulty\s+outcome\s+reason\s+EX\s+Soft-F1\s+VES term √ratio\s+R-VES reward\s+R-VES term √reward\s+time ratio \(VES, first row\)\s+R-VES ratio \(all rows\)\s+gold ms\s+pred ms/);
       await page.selectOption('#outcome', 'failures');
       assert.equal(await rows.count(), 12);
       await page.selectOption('#difficulty', 'challenging');
@@ -125,6 +155,51 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       await page.close();
     });
   }
+
+  it('lists skipped questions last; shows both ratios and the R-VES reward beside its term, sortable by either ratio', async () => {
+    const page = await openPanelPage(browser, 'report.js', 'dark', { width: 1300, height: 1100 });
+    const rows = structuredClone(report.questions);
+    // The first five questions' database is missing; two correct ones timed, their ratios telling opposite stories.
+    for (const row of rows.slice(0, 5)) Object.assign(row, { outcome: 'skipped', ex: 0, f1: null, reason: 'database missing: not scored' });
+    const correct = rows.filter((row) => row.outcome === 'correct');
+    const [fastAllRows, fastFirstRow] = correct;
+    Object.assign(fastAllRows, { ves: Math.sqrt(0.74), time_ratio: 0.74, time_ratio_interval: [0.7, 0.79], rves_time_ratio: 65.2, rves_time_ratio_interval: [60.1, 108],
+      rves_reward: 1.25, rves: Math.sqrt(1.25), reason: "correct; 0.74× gold's speed to the first row (VES), 65.2× over all rows (R-VES)" });
+    Object.assign(fastFirstRow, { ves: Math.sqrt(3), time_ratio: 3, time_ratio_interval: [2.8, 3.2], rves_time_ratio: 0.5, rves_time_ratio_interval: [0.45, 0.55], rves_reward: 0.75, rves: Math.sqrt(0.75) });
+    await post(page, { type: 'report', file: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), result: { ...report, questions: rows } });
+    await settle(page);
+    const ids = () => page.locator('table.questions tbody tr').evaluateAll((trs) => trs.map((tr: any) => tr.getAttribute('data-question')));
+    const skippedIds = rows.slice(0, 5).map((row) => String(row.question_id));
+    assert.deepEqual((await ids()).slice(-5), skippedIds, 'skipped questions come after every scored one');
+    assert.match(await appText(page), /5 questions skipped \(database missing; listed last\)/);
+    const rowText = await page.locator(`tr[data-question="${fastAllRows.question_id}"]`).innerText();
+    assert.match(rowText, /correct; 0\.74× gold's speed to the first row \(VES\), 65\.2× over all rows \(R-VES\)\s+1\s+1\.000\s+0\.860\s+1\.25\s+1\.118\s+0\.74×\s+65\.20×/);
+    const sortBy = async (label: string) => {
+      await page.locator('table.questions thead button', { hasText: label }).click();
+      await page.locator('table.questions thead button', { hasText: label }).click(); // descending
+    };
+    await sortBy('R-VES ratio (all rows)');
+    assert.equal((await ids())[0], String(fastAllRows.question_id));
+    await sortBy('time ratio (VES, first row)');
+    assert.equal((await ids())[0], String(fastFirstRow.question_id));
+    assert.deepEqual((await ids()).slice(-5).sort(), skippedIds, 'still last, whatever the order');
+    const title = await page.locator(`tr[data-question="${fastAllRows.question_id}"] td`).nth(12).getAttribute('title');
+    assert.equal(title, 'a repeat run: 60.10–108.00×');
+    await page.screenshot({ path: path.join(SHOTS, 'report-ratios-dark.png') });
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  it('keeps the reason readable in a narrow panel: the table scrolls in its box, the reason column keeps its width', async () => {
+    const page = await openPanelPage(browser, 'report.js', 'light', { width: 560, height: 900 });
+    await post(page, { type: 'report', file: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), result: report });
+    await settle(page);
+    const width = await page.locator('table.questions td.reason').first().evaluate((td: any) => td.getBoundingClientRect().width);
+    assert.ok(width >= 250, `the reason column is ${width}px wide`);
+    assert.equal(await overflowsSideways(page), false);
+    await page.screenshot({ path: path.join(SHOTS, 'report-narrow-light.png') });
+    await page.close();
+  });
 
   it('streams rows while scoring, and a cancelled run says it keeps what it scored', async () => {
     const page = await openPanelPage(browser, 'report.js', 'dark');

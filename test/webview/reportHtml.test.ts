@@ -69,8 +69,8 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
   after(async () => browser?.close());
 
   /** Opens a report with every non-local request blocked; returns the page and what it tried to fetch. */
-  async function open(file: string, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; attempted: string[]; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme, offline: true });
+  async function open(file: string, colorScheme: 'light' | 'dark' = 'light', viewport = { width: 1280, height: 900 }): Promise<{ page: Page; attempted: string[]; errors: string[] }> {
+    const context = await browser.newContext({ viewport, colorScheme, offline: true });
     const attempted: string[] = [];
     const errors: string[] = [];
     await context.route('**/*', (route) => {
@@ -161,6 +161,26 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     assert.deepEqual(attempted, []);
     assert.deepEqual(errors, []);
   });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`in a narrow panel, each audit row is a card of labelled lines: "why" in view, no tall empty rows (${colorScheme})`, async () => {
+      const { page, errors } = await open(pages.audit, colorScheme, { width: 420, height: 900 });
+      const why = page.locator('#q-1 td[data-label="why"]');
+      const box = (await why.boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= 420, `"why" spans ${box.x}–${box.x + box.width}px of 420`);
+      assert.match(await why.innerText(), /2 of 4 prediction files have a correct prediction/);
+      assert.equal(await why.getAttribute('data-label'), 'why');
+      const rowHeight = (await page.locator('#q-1').boundingBox())!.height;
+      assert.ok(rowHeight < 600, `the row is ${rowHeight}px tall`);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= 421), true, 'nothing sticks out sideways');
+      // Filtering still hides rows in the card layout.
+      await page.selectOption('select[data-filter="kind"]', 'faster_rewrite');
+      assert.deepEqual((await visibleRows(page, 'audit')).map((r) => r.id), ['q-1']);
+      assert.equal(await page.locator('#q-0').isVisible(), false);
+      await page.screenshot({ path: path.join(SHOTS, `audit-narrow-${colorScheme}.png`), fullPage: true });
+      assert.deepEqual(errors, []);
+    });
+  }
 
   it('blocks and records a request a page would make (the guard itself works)', async () => {
     const file = path.join(dir, 'network.html');

@@ -64,6 +64,23 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 details summary { cursor: pointer; color: var(--muted); }
 ul.changes { margin: 4px 0 10px; padding-left: 20px; }
 .notes li { color: var(--warn); }
+/* A narrow window (an editor panel beside the code): each row becomes a card of labelled lines, nothing off-screen. */
+@media (max-width: 720px) {
+  header, main { padding: 0 12px; }
+  .charts { grid-template-columns: minmax(0, 1fr); }
+  .controls input { min-width: 0; flex: 1 1 100%; }
+  table[data-filterable] { display: block; }
+  table[data-filterable] thead tr { display: flex; flex-wrap: wrap; gap: 2px 12px; }
+  table[data-filterable] thead th { position: static; display: block; background: none; border: none; padding: 2px 0; }
+  table[data-filterable] thead th:not([data-sort]) { display: none; }
+  table[data-filterable] tbody, table[data-filterable] tbody tr { display: block; }
+  table[data-filterable] tbody tr { border: 1px solid var(--border); border-radius: 6px; margin: 8px 0; padding: 4px 10px; }
+  table[data-filterable] tbody tr[hidden] { display: none; }
+  table[data-filterable] tbody td { display: block; border: none; padding: 2px 0; min-width: 0; max-width: none; text-align: left;
+    white-space: normal; overflow-wrap: anywhere; }
+  table[data-filterable] tbody td:empty { display: none; }
+  table[data-filterable] tbody td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-weight: 600; }
+}
 `;
 
 /** Filter, search and sort for tables marked `data-filterable` (and their controls). No library, no network. */
@@ -76,6 +93,11 @@ const SCRIPT = `
     const search = document.querySelector('input[data-search-for="' + id + '"]');
     const selects = Array.from(document.querySelectorAll('select[data-filter-for="' + id + '"]'));
     const count = document.querySelector('[data-count-for="' + id + '"]');
+    // Each cell carries its column's heading: a narrow window shows rows as cards of labelled lines.
+    const headings = Array.from(table.tHead.rows[0].cells).map(function (th) { return th.textContent.trim(); });
+    for (const row of rows) {
+      for (const cell of row.cells) if (headings[cell.cellIndex]) cell.setAttribute('data-label', headings[cell.cellIndex]);
+    }
     function apply() {
       const text = search ? search.value.trim().toLowerCase() : '';
       let shown = 0;

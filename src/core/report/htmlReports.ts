@@ -1,11 +1,12 @@
 import { sampleRankCorrelation } from 'simple-statistics';
 import { EvalTask } from '../bird/tasks';
-import { METRIC_LABELS as LABEL_OF_METRIC } from '../eval/labels';
+import { METRIC_LABELS as LABEL_OF_METRIC, QUANTITY_LABELS } from '../eval/labels';
 import { OUTCOMES } from '../eval/types';
 import { EvalReportJson, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
 import { CHANGE_KINDS, ChangeKind, comparableRatio, RunComparison } from './compareRuns';
 import { CHANGE_LABELS, formatDelta, formatP, formatValue } from './compareText';
 import { barChart, escapeHtml, logScatter, ratioHistogram, ScatterSeries } from './htmlCharts';
+import { allRowsRatio, firstRowRatio, RatioWithInterval } from './ratios';
 import { HtmlSection, htmlPage, sortableTh, tableControls } from './htmlPage';
 
 /** One run as the report shows it: a label, its report, and (from `eval --html`) each question's SQL by index. */
@@ -179,7 +180,13 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
     sortableTh('difficulty', 'text', false),
     ...runs.flatMap((run) => {
       const p = multi ? `${run.label}: ` : '';
-      return [sortableTh(`${p}outcome`, 'text', false), sortableTh(`${p}F1`, 'number'), sortableTh(`${p}time ratio`, 'number'), sortableTh(`${p}pred ms`, 'number')];
+      return [
+        sortableTh(`${p}outcome`, 'text', false),
+        sortableTh(`${p}F1`, 'number'),
+        sortableTh(`${p}${QUANTITY_LABELS.firstRowRatio}`, 'number'),
+        sortableTh(`${p}${QUANTITY_LABELS.allRowsRatio}`, 'number'),
+        sortableTh(`${p}pred ms`, 'number'),
+      ];
     }),
     ...(comparison ? [sortableTh('change', 'text', false)] : []),
     '<th>details</th>',
@@ -195,13 +202,17 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
     if (first.difficulty) difficulties.add(first.difficulty);
     databases.add(first.db_id);
     const cells = results.flatMap((r) => {
-      if (!r) return ['<td></td>', '<td></td>', '<td></td>', '<td></td>'];
-      const ratio = comparableRatio(r);
-      const interval = ratio ? ` title="repeat interval ${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)}${r.same_program ? '; same program, not timed' : ''}"` : '';
+      if (!r) return ['<td></td>', '<td></td>', '<td></td>', '<td></td>', '<td></td>'];
+      const ratioCell = (ratio: RatioWithInterval | null) => {
+        const untimed = r.same_program ? '; same program, not timed' : '';
+        const interval = ratio ? ` title="repeat interval ${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)}${untimed}"` : '';
+        return `<td class="num" data-v="${ratio?.ratio ?? ''}"${interval}>${ratio ? `${ratio.ratio.toFixed(2)}×` : '-'}</td>`;
+      };
       return [
         `<td data-v="${escapeHtml(r.outcome)}"><span class="badge ${escapeHtml(r.outcome)}">${escapeHtml(r.outcome.replace(/_/g, ' '))}</span></td>`,
         `<td class="num" data-v="${r.f1 ?? ''}">${r.f1 === null || r.f1 === undefined ? '-' : r.f1.toFixed(2)}</td>`,
-        `<td class="num" data-v="${ratio?.ratio ?? ''}"${interval}>${ratio ? `${ratio.ratio.toFixed(2)}×` : '-'}</td>`,
+        ratioCell(firstRowRatio(r)),
+        ratioCell(allRowsRatio(r)),
         r.same_program || r.pred_ms === null || r.pred_ms === undefined
           ? `<td class="num" data-v=""${r.same_program ? ' title="same program as the gold: not timed"' : ''}>-</td>`
           : `<td class="num" data-v="${r.pred_ms}">${r.pred_ms.toFixed(3)}</td>`,

@@ -11,7 +11,7 @@ export { compactNumber } from '../text/numberText';
 function annotation(node: CostedNode): string {
   const parts: string[] = [];
   if (node.realTable && node.realTable.toLowerCase() !== (node.table ?? '').toLowerCase()) parts.push(node.realTable);
-  if (node.rowCount !== undefined) parts.push(`${compactNumber(node.rowCount)} rows`);
+  if (node.rowCount !== undefined) parts.push(`${compactNumber(node.rowCount)} row${node.rowCount === 1 ? '' : 's'}`);
   if (node.ruleCost) parts.push(`+${node.ruleCost}`);
   if (node.work >= 1) parts.push(`~${compactNumber(node.work)} visits${node.loops > 1 ? ` (${compactNumber(node.loops)} loops)` : ''}`);
   return parts.length ? pc.dim(`  [${parts.join(' · ')}]`) : '';

@@ -3,9 +3,10 @@ import pc from 'picocolors';
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/evalSummary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
-import { METRIC_LABELS, OUTCOME_LABELS } from '../eval/labels';
+import { METRIC_LABELS, OUTCOME_LABELS, QUANTITY_LABELS } from '../eval/labels';
 import { techniqueRows } from './techniqueRows';
 import { pastLimitMetrics } from '../metrics/efficiency';
+import { counted } from '../text/numberText';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
 export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
@@ -114,10 +115,12 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
   if (same.length) lines.push(`  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`);
   if (cutOff.length) lines.push(`  ${cutOff.length} would outlast the official timing loop's limit (100 iterations): scored 0 as the official scripts score them (${cutOff.map((r) => `${r.question_id}: ${pastLimitMetrics(r.past_official_limit!)}`).join(', ')})`);
   if (uncertain.length) {
-    lines.push(`  ${uncertain.length} R-VES reward${uncertain.length === 1 ? '' : 's'} not settled (a repeat run may land in a neighbouring bucket; R-VES counts the expected reward):`);
+    const why = 'a repeat run may land in a neighbouring bucket; R-VES counts the expected term, √reward';
+    lines.push(`  ${counted(uncertain.length, 'R-VES reward')} not settled (${why}):`);
     for (const r of uncertain.slice(0, limit)) {
       const p = Object.entries(r.rves_bucket_probabilities ?? {}).sort((a, b) => Number(b[0]) - Number(a[0])).map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`).join(' · ');
-      lines.push(`    question ${r.question_id}: ratio ${r.rves_time_ratio?.toFixed(2)} (${r.rves_time_ratio_interval?.map((x) => x.toFixed(2)).join('–')}) → ${p}`);
+      const interval = r.rves_time_ratio_interval?.map((x) => x.toFixed(2)).join('–');
+      lines.push(`    question ${r.question_id}: ${QUANTITY_LABELS.allRowsRatio} ${r.rves_time_ratio?.toFixed(2)} (${interval}) → ${p}`);
     }
     if (uncertain.length > limit) lines.push(pc.dim(`    ... and ${uncertain.length - limit} more (all in --json)`));
   }

@@ -1,3 +1,4 @@
+import { counted } from '../text/numberText';
 import { TimingResult } from './types';
 
 /** What a measured ratio (t_before / t_after) lets one say, reproducibly. */
@@ -18,7 +19,7 @@ export function speedVerdict(timing: Pick<TimingResult, 'ratio' | 'low' | 'high'
 
 /** "1.82× as fast (a repeat run: 1.71–1.93×; 3 blocks, 12 runs)", in words a person reads once. */
 export function describeSpeed(timing: TimingResult, subject = 'the rewrite'): string {
-  const interval = `a repeat run: ${timing.low.toFixed(2)}–${timing.high.toFixed(2)}×; ${timing.blocks ?? 1} blocks, ${timing.runs} runs`;
+  const interval = `a repeat run: ${timing.low.toFixed(2)}–${timing.high.toFixed(2)}×; ${counted(timing.blocks ?? 1, 'block')}, ${counted(timing.runs, 'run')}`;
   const verdict = speedVerdict(timing);
   if (verdict === 'faster') return `${subject} is ${timing.ratio.toFixed(2)}× as fast (${interval})`;
   if (verdict === 'slower') return `${subject} is slower: ${timing.ratio.toFixed(2)}× (${interval})`;

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as vscode from 'vscode';
+import { counted } from '../../core/text/numberText';
 import { EvaluateFileRequest, EvaluationProgress, ReportRow } from '../../shared/protocol';
 import { ReportPanelMessage, ReportPanelRequest } from '../../shared/webviewMessages';
 import { Ctx } from '../ctx';
@@ -63,7 +64,7 @@ export class ReportPanels implements vscode.Disposable {
     if (message.type === 'export') {
       const base = message.file.replace(/\.[^.]+$/, '');
       const target = await vscode.window.showSaveDialog({
-        title: `Export ${message.rows.length} questions as ${message.format.toUpperCase()}`,
+        title: `Export ${counted(message.rows.length, 'question')} as ${message.format.toUpperCase()}`,
         defaultUri: vscode.Uri.file(`${base}.report.${message.format}`),
         filters: message.format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
       });

@@ -105,7 +105,9 @@ export interface ScoreResult {
   rvesTiming: TimingSummary | null;
   /** Gold and prediction compile to the same SQLite program: ratio exactly 1, nothing timed. */
   sameProgram: boolean;
+  /** Each metric's term for this question, as QuestionResult names them: √ first-row ratio, and √ reward (expected over the buckets). */
   ves: number | null;
+  rves: number | null;
   /** The most probable reward, the probability of each bucket on a repeat run, and the expected reward. */
   rvesReward: number | null;
   rvesBucketProbabilities: Record<string, number> | null;

@@ -1,5 +1,6 @@
 // Numbers as the panels write them.
 import { compactNumber } from '../../core/text/numberText';
+export { counted } from '../../core/text/numberText';
 
 /** A fixed number of decimals; "–" where there is no value. */
 export function fixed(n: number | null | undefined, digits = 2): string {
@@ -18,7 +19,7 @@ export function milliseconds(n: number | null | undefined): string {
   return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
 }
 
-/** "1 row", "2 rows". */
-export function counted(count: number, noun: string): string {
-  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+/** An estimate with its noun: "1 row", "~1.2K rows" style counts written compactly. */
+export function compactCounted(n: number, noun: string): string {
+  return `${compact(n)} ${n === 1 ? noun : `${noun}s`}`;
 }

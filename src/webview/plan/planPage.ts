@@ -9,7 +9,7 @@ import { app, h, icon, render } from '../common/dom';
 import { card, previewTable, sqlBlock } from '../common/elements';
 import { compact, counted, milliseconds } from '../common/format';
 import { panelPage } from '../common/vscodeApi';
-import { planTotals, planTree } from './planTree';
+import { planTotals, planTree, ruleBreakdown, RULE_COST_TEXT } from './planTree';
 
 const page = panelPage<PlanPanelMessage, never>(handle);
 
@@ -50,15 +50,21 @@ function showPlan(message: Extract<PlanPanelMessage, { type: 'plan' }>): void {
     h('h1', {}, 'Query plan ', h('span', { className: 'muted' }, `· ${whichQuery(e)}`)),
     h('p', { className: 'muted' }, `database ${database} · SQLite ${e.sqlite}`, following),
     questionLine(e.question),
-    h(
-      'div',
-      { className: 'row' },
-      card('rule cost', String(e.plan.rule), 'SCAN +100, temp B-tree +50'),
-      card('row visits', `~${compact(e.plan.work)}`, 'row-aware estimate'),
-      card('steps', String(countSteps(e.plan.nodes)), e.plan.error ? 'no plan' : 'hover a step: what it does'),
-    ),
-    h('h2', {}, 'Plan'),
-    planTree(e.plan),
+    // A statement SQLite cannot compile has no plan: its error, not cards of zeros.
+    e.plan.error
+      ? h('p', { className: 'error no-plan' }, icon('error'), ` SQLite cannot plan this statement: ${plainText(e.plan.error)}`)
+      : [
+          h(
+            'div',
+            { className: 'row' },
+            card('rule cost', String(e.plan.rule), ruleBreakdown(e.plan)),
+            card('row visits', `~${compact(e.plan.work)}`, 'row-aware estimate'),
+            card('steps', String(countSteps(e.plan.nodes)), 'hover a step: what it does'),
+          ),
+          h('p', { className: 'muted small rule-text' }, `The rule behind the rule cost: ${RULE_COST_TEXT}.`),
+          h('h2', {}, 'Plan'),
+          planTree(e.plan),
+        ],
     h('h2', {}, 'SQL'),
     sqlBlock(e.formattedSql || e.sql, 'the SQL, formatted'),
   );

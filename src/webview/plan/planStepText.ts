@@ -2,7 +2,7 @@
 // (from its own numbers). The plan cards (planTree.ts) show them; the tooltip says the explanation.
 import type { PlanNodeKind } from '../../core/db/planTree';
 import type { PlanNodeView } from '../../shared/protocol';
-import { compact } from '../common/format';
+import { compact, compactCounted } from '../common/format';
 
 const OPERATOR: Record<PlanNodeKind, string> = {
   scan: 'SCAN',
@@ -57,7 +57,7 @@ const times = (n: number) => (n > 1 ? `${compact(n)} times` : 'once');
 /** What the operator does, and why this step costs what it costs (from its own numbers). */
 export function explainStep(node: PlanNodeView): string[] {
   const table = node.realTable ?? node.table ?? 'the table';
-  const rows = node.rowCount !== undefined ? `${compact(node.rowCount)} rows` : 'its rows';
+  const rows = node.rowCount !== undefined ? compactCounted(node.rowCount, 'row') : 'its rows';
   const visits = `~${compact(node.work)} row visits`;
   const perLookup = `About ${compact(node.rowsOut)} row(s) per lookup, ${times(node.loops)}: ${visits}`;
   switch (node.kind) {

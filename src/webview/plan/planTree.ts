@@ -6,7 +6,7 @@
 import { plainText } from '../../core/text/terminalText';
 import type { AlignedPlanRow, PlanNodeView, PlanView } from '../../shared/protocol';
 import { h, icon } from '../common/dom';
-import { compact } from '../common/format';
+import { compact, compactCounted, counted } from '../common/format';
 import { explainStep, indexText, operatorName, subjectText } from './planStepText';
 import { hideTip, showTip } from './planTip';
 
@@ -21,7 +21,7 @@ export function stepCard(node: PlanNodeView, mark?: AlignedPlanRow['mark']): HTM
   const loops = node.loops > 1 ? ` × ${compact(node.loops)} loops` : '';
   const rowsOut = `~${compact(node.rowsOut)} row${node.rowsOut === 1 ? '' : 's'} out${loops}`;
   const meta = [
-    node.rowCount !== undefined ? `${compact(node.rowCount)} rows in table` : null,
+    node.rowCount !== undefined ? `${compactCounted(node.rowCount, 'row')} in table` : null,
     node.kind === 'scan' || node.kind === 'search' || node.kind === 'scan-subquery' ? rowsOut : null,
     node.ruleCost ? `rule +${node.ruleCost}` : null,
   ]
@@ -76,6 +76,25 @@ export function toggle(expanded: boolean, onToggle: (event: MouseEvent) => void,
     { className: 'plan-toggle', 'aria-expanded': String(expanded), 'aria-label': label, title: label, onclick: onToggle },
     icon(expanded ? 'chevron-down' : 'chevron-right'),
   );
+}
+
+/** The rule every plan's rule cost follows (core/plan/cost.ts), said as a rule, not as any plan's breakdown. */
+export const RULE_COST_TEXT = 'every full SCAN +100, every temp B-tree +50, a SEARCH 0';
+
+/** What a step of each rule cost is: a full SCAN (+100), or a temp B-tree for ordering or DISTINCT (+50). */
+const RULE_STEP: Record<number, string> = { 100: 'SCAN', 50: 'temp B-tree' };
+
+/** This plan's own rule cost, step by step: "this plan: 2 SCANs × 100 + 1 temp B-tree × 50", or that it has none. */
+export function ruleBreakdown(plan: PlanView): string {
+  const costs = (nodes: readonly PlanNodeView[]): number[] =>
+    nodes.flatMap((n) => [...(n.ruleCost ? [n.ruleCost] : []), ...costs(n.children)]);
+  const countOf = new Map<number, number>();
+  for (const cost of costs(plan.nodes)) countOf.set(cost, (countOf.get(cost) ?? 0) + 1);
+  if (!countOf.size) return 'this plan: no full SCAN and no temp B-tree';
+  const parts = [...countOf.entries()]
+    .sort((a, b) => b[0] - a[0])
+    .map(([cost, count]) => `${counted(count, RULE_STEP[cost] ?? `step of +${cost}`)} × ${cost}`);
+  return `this plan: ${parts.join(' + ')}`;
 }
 
 export function planTotals(plan: PlanView): string {

@@ -10,9 +10,20 @@ import { plainText } from '../../core/text/terminalText';
 import type { EvaluateFileResult, ReportRow } from '../../shared/protocol';
 import type { JudgeFlag, ReportPanelMessage, ReportPanelRequest } from '../../shared/webviewMessages';
 import { Child, h, icon, render } from '../common/dom';
-import { fixed, milliseconds } from '../common/format';
+import { counted, fixed, milliseconds } from '../common/format';
 import { panelPage, RememberedMessage } from '../common/vscodeApi';
-import { COLUMNS, Column, ColumnKey, INITIAL_VIEW, JUDGE_COLUMN, judgementOf, outcomeText, ReportView, visibleRows } from './reportRows';
+import {
+  COLUMNS,
+  Column,
+  ColumnKey,
+  INITIAL_VIEW,
+  JUDGE_COLUMN,
+  judgementOf,
+  outcomeText,
+  RATIO_OF,
+  ReportView,
+  visibleRows,
+} from './reportRows';
 
 /** The report as the page holds it: rows streamed in so far, the final result once there, whether it runs. */
 interface ReportState {
@@ -118,8 +129,16 @@ function cellOf(row: ReportRow, key: ColumnKey): HTMLTableCellElement {
     case 'ves':
     case 'rves':
       return h('td', { className: 'num' }, fixed(row[key], 3));
-    case 'time_ratio':
-      return h('td', { className: 'num' }, row.time_ratio === null ? '–' : `${fixed(row.time_ratio)}×`);
+    case 'rves_reward':
+      return h('td', { className: 'num' }, row.rves_reward === null ? '–' : String(row.rves_reward));
+    case 'first_row_ratio':
+    case 'all_rows_ratio': {
+      const timed = RATIO_OF[key](row);
+      const title = timed
+        ? `a repeat run: ${fixed(timed.low)}–${fixed(timed.high)}×${row.same_program ? '; same program, not timed' : ''}`
+        : undefined;
+      return h('td', { className: 'num', title }, timed ? `${fixed(timed.ratio)}×` : '–');
+    }
     case 'gold_ms':
     case 'pred_ms':
       return h(
@@ -134,7 +153,7 @@ function cellOf(row: ReportRow, key: ColumnKey): HTMLTableCellElement {
     case 'judge':
       return judgeCell(row);
     default:
-      return h('td', { className: COLUMNS.find(([k]) => k === key)?.[2] === 'num' ? 'num' : '' }, plainText(row[key]));
+      return h('td', { className: COLUMNS.find(([k]) => k === key)?.[2] === 'num' ? 'num' : '' }, plainText(row[key as keyof ReportRow]));
   }
 }
 
@@ -144,12 +163,12 @@ function questionTable(rows: readonly ReportRow[]): HTMLTableElement {
     view = { ...view, sort: { key, descending: view.sort.key === key ? !view.sort.descending : false } };
     drawTable();
   };
-  const header = columns.map(([key, label, kind]) => {
+  const header = columns.map(([key, label, kind, title]) => {
     const sorted = view.sort.key === key;
     const ariaSort = sorted ? (view.sort.descending ? 'descending' : 'ascending') : 'none';
     return h(
       'th',
-      { className: kind === 'num' ? 'num' : '', scope: 'col', 'aria-sort': ariaSort },
+      { className: kind === 'num' ? 'num' : '', scope: 'col', 'aria-sort': ariaSort, title },
       h('button', { onclick: () => sortBy(key) }, label, sorted ? (view.sort.descending ? ' ▼' : ' ▲') : ''),
     );
   });
@@ -275,7 +294,7 @@ function drawTable(): void {
   if (!slot) return;
   const rows = visibleRows(report.rows, view, judgements);
   document.getElementById('shown')!.textContent =
-    `${rows.length} of ${report.rows.length} questions shown${rows.length < report.rows.length ? ' (filtered)' : ''}`;
+    `${rows.length} of ${counted(report.rows.length, 'question')} shown${rows.length < report.rows.length ? ' (filtered)' : ''}`;
   slot.replaceChildren(
     rows.length
       ? questionTable(rows)
@@ -318,7 +337,13 @@ function draw(): void {
     h(
       'p',
       { className: 'muted' },
-      `${report.file}${result ? ` · SQLite ${result.sqlite}` : ''}${skipped ? ` · ${skipped} questions skipped (database missing)` : ''}`,
+      [
+        report.file,
+        result ? `SQLite ${result.sqlite}` : '',
+        skipped ? `${counted(skipped, 'question')} skipped (database missing; listed last)` : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
     ),
     statusLine(),
     result ? summaryTable(result.summary) : null,
@@ -364,7 +389,13 @@ function handle(data: ReportPageMessage): void {
       h('h1', {}, 'Evaluation report'),
       h('p', { className: 'muted' }, data.file),
       h('p', { className: 'error' }, plainText(data.message)),
-      report.rows.length ? h('p', { className: 'muted' }, `${report.rows.length} questions were scored before it stopped.`) : null,
+      report.rows.length
+        ? h(
+            'p',
+            { className: 'muted' },
+            `${counted(report.rows.length, 'question')} ${report.rows.length === 1 ? 'was' : 'were'} scored before it stopped.`,
+          )
+        : null,
     );
   } else if (data.type === 'judgements') {
     judgements = data.byQuestion ?? {};

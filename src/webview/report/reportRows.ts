@@ -1,13 +1,14 @@
 // The evaluation report's questions as the page lists them: its columns, the filters, the order, and the judge's
 // latest verdict of each row. No DOM here.
-import { OUTCOME_LABELS } from '../../core/eval/labels';
+import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/eval/labels';
 import type { Outcome } from '../../core/eval/types';
+import { allRowsRatio, firstRowRatio } from '../../core/report/ratios';
 import type { ReportRow } from '../../shared/protocol';
 import type { JudgeFlag } from '../../shared/webviewMessages';
 
-/** A column: the row's key, its heading, and whether it holds numbers. */
-export type ColumnKey = keyof ReportRow | 'judge';
-export type Column = readonly [key: ColumnKey, label: string, kind?: 'num'];
+/** A column: its key (a row's field, or a value derived from the row), its heading, and whether it holds numbers. */
+export type ColumnKey = keyof ReportRow | 'judge' | 'first_row_ratio' | 'all_rows_ratio';
+export type Column = readonly [key: ColumnKey, label: string, kind?: 'num', title?: string];
 
 export const COLUMNS: readonly Column[] = [
   ['question_id', 'question', 'num'],
@@ -17,13 +18,18 @@ export const COLUMNS: readonly Column[] = [
   ['reason', 'reason'],
   ['ex', 'EX', 'num'],
   ['f1', 'Soft-F1', 'num'],
-  ['ves', 'VES', 'num'],
-  ['rves', 'R-VES', 'num'],
-  ['time_ratio', 'ratio', 'num'],
+  ['ves', QUANTITY_LABELS.vesTerm, 'num', QUANTITY_DESCRIPTIONS.vesTerm],
+  ['rves_reward', QUANTITY_LABELS.rvesReward, 'num', QUANTITY_DESCRIPTIONS.rvesReward],
+  ['rves', QUANTITY_LABELS.rvesTerm, 'num', QUANTITY_DESCRIPTIONS.rvesTerm],
+  ['first_row_ratio', QUANTITY_LABELS.firstRowRatio, 'num', QUANTITY_DESCRIPTIONS.firstRowRatio],
+  ['all_rows_ratio', QUANTITY_LABELS.allRowsRatio, 'num', QUANTITY_DESCRIPTIONS.allRowsRatio],
   ['gold_ms', 'gold ms', 'num'],
   ['pred_ms', 'pred ms', 'num'],
 ];
 export const JUDGE_COLUMN: Column = ['judge', 'judge'];
+
+/** The two timed ratios of a row, with their intervals: each quantity in its own column. */
+export const RATIO_OF = { first_row_ratio: firstRowRatio, all_rows_ratio: allRowsRatio } as const;
 
 /** Failures first: the order "failures first" sorts outcomes in. */
 const FAILURE_RANK: Record<Outcome, number> = {
@@ -88,7 +94,10 @@ function matches(row: ReportRow, view: ReportView): boolean {
   return true;
 }
 
-/** The rows the filters let through, in the order asked (ties in file order). */
+/**
+ * The rows the filters let through, in the order asked (ties in file order). Skipped questions (no database)
+ * always come last: hundreds of them must not hide the scored ones.
+ */
 export function visibleRows(rows: readonly ReportRow[], view: ReportView, judgements: Readonly<Record<string, JudgeFlag>>): ReportRow[] {
   const { key, descending } = view.sort;
   const value = (row: ReportRow): unknown => {
@@ -97,11 +106,15 @@ export function visibleRows(rows: readonly ReportRow[], view: ReportView, judgem
       const judgement = judgementOf(row, judgements);
       return judgement?.sameSql ? judgement.score : undefined;
     }
+    if (key === 'first_row_ratio' || key === 'all_rows_ratio') return RATIO_OF[key](row)?.ratio;
     return row[key];
   };
+  const skipped = (row: ReportRow) => (row.outcome === 'skipped' ? 1 : 0);
   return rows
     .filter((row) => matches(row, view))
     .sort((a, b) => {
+      const unscored = skipped(a) - skipped(b);
+      if (unscored) return unscored;
       if (view.failuresFirst) {
         const rank = failureRank(a) - failureRank(b);
         if (rank) return rank;

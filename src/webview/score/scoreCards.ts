@@ -1,13 +1,13 @@
 // The Score panel's cards: outcome, EX and Soft-F1; the time ratio of both timed quantities (VES's first row,
 // R-VES's every row) with the interval a repeat run lands in; the R-VES reward with its bucket probabilities.
-import { OUTCOME_LABELS } from '../../core/eval/labels';
+import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/eval/labels';
 import { RVES_BUCKET_RANGES } from '../../core/metrics/efficiency';
 import { speedVerdict } from '../../core/timing/verdict';
 import { plainText } from '../../core/text/terminalText';
 import type { ScoreResult, TimingSummary } from '../../shared/protocol';
 import { Child, h } from '../common/dom';
 import { card } from '../common/elements';
-import { fixed, milliseconds } from '../common/format';
+import { counted, fixed, milliseconds } from '../common/format';
 import { percent, ratio } from './scoreFormat';
 
 /** The ratio range of an R-VES reward bucket: "ratio ≥ 2", "0.5 ≤ ratio < 1", "ratio < 0.25". */
@@ -29,9 +29,16 @@ function verdict(timing: TimingSummary): Child {
 
 const ratioWithInterval = (timing: TimingSummary) => `${ratio(timing.ratio)}× (${ratio(timing.low)}–${ratio(timing.high)}×)`;
 
+/**
+ * Where the interval comes from when a quantity was timed in one block (an R-VES bucket far from every edge, or a
+ * loop past the official limit): with no spread between blocks to measure, it is the prior spread between runs.
+ */
+const ONE_BLOCK_TEXT = 'one block: the interval is the usual spread between runs (calibrated beforehand), not measured on this pair';
+
 function ratioCard(label: string, timing: TimingSummary, previous: TimingSummary | null | undefined): HTMLDivElement {
-  const counts = [timing.blocks ? `${timing.blocks} blocks` : null, `${timing.runs} runs`].filter(Boolean).join(' · ');
+  const counts = [timing.blocks ? counted(timing.blocks, 'block') : null, counted(timing.runs, 'run')].filter(Boolean).join(' · ');
   const title = 't_gold / t_pred: above 1, the prediction is faster. The interval holds 95 % of the ratios a repeat run reports.';
+  const oneBlock = timing.blocks === 1 ? h('div', { className: 'detail muted one-block' }, ONE_BLOCK_TEXT) : null;
   return h(
     'div',
     { className: 'card', title },
@@ -44,6 +51,7 @@ function ratioCard(label: string, timing: TimingSummary, previous: TimingSummary
       h('span', { className: 'muted' }, ' (95 %)'),
     ),
     h('div', { className: 'detail' }, counts),
+    oneBlock,
     h('div', { className: 'detail' }, verdict(timing)),
     previous ? h('div', { className: 'detail previous' }, `before: ${ratioWithInterval(previous)}`) : null,
   );
@@ -75,7 +83,11 @@ function bucketBars(probabilities: Record<string, number>): HTMLDivElement {
 }
 
 function rewardCard(result: ScoreResult): HTMLDivElement {
-  if (result.sameProgram) return card('R-VES reward', String(result.rvesReward ?? 1), 'ratio 1 by construction');
+  if (result.sameProgram) {
+    const sameCard = card(QUANTITY_LABELS.rvesReward, String(result.rvesReward ?? 1), 'ratio 1 by construction');
+    sameCard.append(termLine(result) ?? '');
+    return sameCard;
+  }
   const probabilities = result.rvesBucketProbabilities;
   const reward = result.rvesReward;
   const range = reward === null ? '' : bucketRangeText(reward);
@@ -95,10 +107,22 @@ function rewardCard(result: ScoreResult): HTMLDivElement {
   }
   return h(
     'div',
-    { className: 'card reward' },
-    h('div', { className: 'label' }, 'R-VES reward'),
+    { className: 'card reward', title: QUANTITY_DESCRIPTIONS.rvesReward },
+    h('div', { className: 'label' }, QUANTITY_LABELS.rvesReward),
     h('div', { className: 'value' }, reward === null || reward === undefined ? '–' : String(reward)),
     h('div', { className: 'detail' }, detail),
+    termLine(result),
+  );
+}
+
+/** The R-VES term this question adds (√reward, what the Report's term column shows), named apart from the reward. */
+function termLine(result: ScoreResult): HTMLDivElement | null {
+  if (result.rves === null || result.rves === undefined) return null;
+  return h(
+    'div',
+    { className: 'detail term', title: QUANTITY_DESCRIPTIONS.rvesTerm },
+    `${QUANTITY_LABELS.rvesTerm}: ${fixed(result.rves, 3)}`,
+    h('span', { className: 'muted' }, ' (R-VES = 100 × its mean)'),
   );
 }
 
@@ -129,8 +153,8 @@ export function scoreCards(result: ScoreResult, partial: boolean, previous: Scor
     );
     list.push(rewardCard(result));
   } else if (t || rt) {
-    if (t) list.push(ratioCard('time ratio (VES, first row)', t, previous?.timing));
-    if (rt) list.push(ratioCard('R-VES ratio (all rows)', rt, previous?.rvesTiming));
+    if (t) list.push(ratioCard(QUANTITY_LABELS.firstRowRatio, t, previous?.timing));
+    if (rt) list.push(ratioCard(QUANTITY_LABELS.allRowsRatio, rt, previous?.rvesTiming));
     if (rt || result.rvesReward !== null) list.push(rewardCard(result));
     const m = (t ?? rt)!;
     list.push(card('median time', `${milliseconds(m.predMs)} ms`, `gold ${milliseconds(m.goldMs)} ms · ${t ? 'first row' : 'all rows'}`));

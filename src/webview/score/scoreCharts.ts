@@ -1,6 +1,7 @@
 // The Score panel's charts (Chart.js, loaded by the page as its own script): the timing samples of each timed
 // quantity, and the ratio as the data grows. Drawn in the theme's colours, and again when the theme changes.
 import type { Chart as ChartInstance, ChartConfiguration, Scale } from 'chart.js';
+import { QUANTITY_LABELS } from '../../core/eval/labels';
 import { plainText } from '../../core/text/terminalText';
 import type { TimedQuantity } from '../../core/timing/types';
 import type { ScoreResult, TimingSummary } from '../../shared/protocol';
@@ -100,6 +101,13 @@ const themeChanged = () => {
 new MutationObserver(themeChanged).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 new MutationObserver(themeChanged).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 
+/** Labels a log axis at 1, 2 and 5 times each power of ten only (Chart.js labels every minor tick otherwise). */
+function logTick(value: number | string): string {
+  const v = Number(value);
+  const leading = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
+  return [1, 2, 5].some((d) => Math.abs(leading - d) < 1e-6) ? milliseconds(v) : '';
+}
+
 function samplesChart(timing: TimingSummary): HTMLDivElement {
   const medians = `gold median ${milliseconds(timing.goldMs)}, prediction median ${milliseconds(timing.predMs)}`;
   const label = `Milliseconds per execution, ${quantityText(timing)}: ${medians}`;
@@ -124,7 +132,8 @@ function samplesChart(timing: TimingSummary): HTMLDivElement {
       maintainAspectRatio: false,
       scales: {
         x: { title: { display: true, text: 'round (gold and prediction run alternately)' }, ticks: { precision: 0 } },
-        y: { title: { display: true, text: 'ms per execution' }, beginAtZero: true },
+        // A log axis: one stalled execution ten times the rest must not flatten every other point to the floor.
+        y: { type: 'logarithmic', title: { display: true, text: 'ms per execution (log scale)' }, ticks: { callback: logTick } },
       },
     },
   }));
@@ -175,7 +184,17 @@ const ticksAt = (values: readonly number[]) => (axis: Scale) => {
 };
 const NICE = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 
-/** The time ratio at each data scale the pair was re-timed at, on log axes, with the line of equal speed. */
+/**
+ * Which quantity the growth chart times, tied to the card that shows it at ×1: scaled copies time every row (as
+ * R-VES does), so the card to read beside it is the R-VES ratio, not VES's first-row ratio (which may say the opposite).
+ */
+function growthQuantityText(result: ScoreResult): string {
+  const atOne = result.rvesTiming ? ` (its card above: ${ratio(result.rvesTiming.ratio)}× at ×1)` : '';
+  const firstRow = result.timing ? `; the ${QUANTITY_LABELS.firstRowRatio} times only up to the first row, which need not grow alike` : '';
+  return `The chart plots the ${QUANTITY_LABELS.allRowsRatio}${atOne}: every row fetched, on each scaled copy${firstRow}.`;
+}
+
+/** The all-rows ratio at each data scale the pair was re-timed at, on log axes, with the line of equal speed. */
 export function scaleSection(result: ScoreResult): Child[] | null {
   const byScale = result.timeRatioByScale ?? {};
   const points = Object.entries(byScale)
@@ -192,7 +211,7 @@ export function scaleSection(result: ScoreResult): Child[] | null {
   // A little room either side of the first and last scale, so their points are not cut by the frame.
   const xMin = xs[0] / 1.4;
   const xMax = xs[xs.length - 1] * 1.4;
-  const label = `Time ratio of the prediction against gold as the data grows: ${points.map((p) => `×${p.x}: ${ratio(p.y)}`).join(', ')}`;
+  const label = `${QUANTITY_LABELS.allRowsRatio} as the data grows: ${points.map((p) => `×${p.x}: ${ratio(p.y)}`).join(', ')}`;
   const chart = chartBox(
     label,
     (c) => ({
@@ -200,7 +219,7 @@ export function scaleSection(result: ScoreResult): Child[] | null {
       data: {
         datasets: [
           {
-            label: 'time ratio (gold ÷ prediction)',
+            label: `${QUANTITY_LABELS.allRowsRatio}, gold ÷ prediction`,
             data: points,
             borderColor: c.pred,
             backgroundColor: c.pred,
@@ -236,7 +255,7 @@ export function scaleSection(result: ScoreResult): Child[] | null {
             type: 'logarithmic',
             min: yMin,
             max: yMax,
-            title: { display: true, text: 'time ratio (above 1: prediction faster)' },
+            title: { display: true, text: [QUANTITY_LABELS.allRowsRatio, 'above 1: prediction faster'] },
             afterBuildTicks: ticksAt(yTicks),
             ticks: { callback: (v) => `${v}×` },
           },
@@ -256,5 +275,6 @@ export function scaleSection(result: ScoreResult): Child[] | null {
     missing.length
       ? h('p', { className: 'muted' }, `not measured at ${missing.join(', ')}: the copy could not be built or the pair timed out there`)
       : null,
+    h('p', { className: 'muted small quantity-note' }, growthQuantityText(result)),
   ];
 }

@@ -1,7 +1,7 @@
 // The Score panel's partial credit: SQLMorph's techniques (ScoreResult.techniques). The score table (technique ×
 // EX/EXP/EXR/F1, errors as such), then one technique's details (picked): which predicted column matched which
 // gold column, and how each row fared (exact, partial, none).
-import { isError, RowMatch, RowMatchKind, TechniqueName } from '../../core/results/sqlmorph/types';
+import { isError, RowMatch, RowMatchKind, SEMANTIC_TECHNIQUES, TechniqueName } from '../../core/results/sqlmorph/types';
 import { plainText } from '../../core/text/terminalText';
 import type { ScoreResult, TechniqueRowsView, TechniquesView, TechniqueTableView, TechniqueView } from '../../shared/protocol';
 import { Child, h, icon, nodes, selectedValue } from '../common/dom';
@@ -67,7 +67,17 @@ function techniqueScoreRow(t: TechniqueView): HTMLTableRowElement {
   return h('tr', {}, name, SCORE_KEYS.map(value));
 }
 
+/**
+ * The semantic techniques that did not score for want of embeddings, when setting them up is what is missing:
+ * an optional feature, said once in a quiet line (techniqueSetup), not as a red error row per technique.
+ */
+function awaitingEmbeddings(view: TechniquesView): TechniqueView[] {
+  if (!view.setup) return [];
+  return view.techniques.filter((t) => isError(t.score) && SEMANTIC_TECHNIQUES.includes(t.name));
+}
+
 function techniqueScoreTable(view: TechniquesView): HTMLDivElement {
+  const optional = new Set(awaitingEmbeddings(view));
   const head = SCORE_KEYS.map((k) => h('th', { scope: 'col', className: 'num', title: TECHNIQUE_COLUMN_TEXT[k] }, k));
   return h(
     'div',
@@ -76,7 +86,7 @@ function techniqueScoreTable(view: TechniquesView): HTMLDivElement {
       'table',
       { className: 'techniques', 'aria-label': 'SQLMorph technique scores' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'technique'), head)),
-      h('tbody', {}, view.techniques.map(techniqueScoreRow)),
+      h('tbody', {}, view.techniques.filter((t) => !optional.has(t)).map(techniqueScoreRow)),
     ),
   );
 }
@@ -95,8 +105,10 @@ function techniqueSettingsLine(view: TechniquesView): HTMLParagraphElement {
   return h('p', { className: 'muted small' }, [penalty, embeddings].filter(Boolean).join(' · '));
 }
 
-function techniqueSetup(setup: TechniquesView['setup']): HTMLDivElement | null {
+function techniqueSetup(view: TechniquesView): HTMLDivElement | null {
+  const setup = view.setup;
   if (!setup) return null;
+  const waiting = awaitingEmbeddings(view);
   const button =
     setup.action === 'key'
       ? h(
@@ -109,10 +121,12 @@ function techniqueSetup(setup: TechniquesView['setup']): HTMLDivElement | null {
           { secondary: true, icon: 'settings-gear', onclick: () => channel.post({ type: 'setUpEmbeddings', action: 'settings' }) },
           'Embeddings Settings',
         );
+  const names = waiting.map((t) => h('code', { title: plainText((t.score as { error: string }).error) }, t.name));
+  const list = names.flatMap((name, i) => (i ? [', ', name] : [name]));
   return h(
     'div',
-    { className: 'explanations technique-setup', role: 'note' },
-    h('p', {}, icon('info'), ' ', plainText(setup.hint)),
+    { className: 'muted small technique-setup', role: 'note' },
+    h('p', {}, icon('info'), waiting.length ? [` Not scored (optional, needs embeddings): `, ...list, '. '] : ' ', plainText(setup.hint)),
     h('div', { className: 'actions' }, button),
   );
 }
@@ -393,7 +407,7 @@ export function techniqueSection(result: ScoreResult): HTMLElement | null {
     h('h2', {}, 'Partial credit (SQLMorph)'),
     techniqueScoreTable(view),
     techniqueSettingsLine(view),
-    techniqueSetup(view.setup),
+    techniqueSetup(view),
     view.failure
       ? h(
           'p',
