@@ -2,7 +2,6 @@
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { ReportRow, VesLensErrorCodes } from '../../src/shared/protocol';
 import { VesLensService } from '../../src/server/service';
@@ -11,6 +10,7 @@ import { StatementProblemCodes } from '../../src/server/hints/statementProblems'
 import { caseOrSpaceLiteral, scoreExplanations } from '../../src/server/explanations';
 import { refuterReply, startChatServer } from '../fakeChatServer';
 import { REPO_ROOT, tempDir } from '../helpers';
+import { InMemoryDocuments } from './inMemoryDocuments';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const dataset = {
@@ -23,23 +23,8 @@ const GOLD_717 =
   'SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id ' +
   "INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
 
-class Documents {
-  private readonly map = new Map<string, TextDocument>();
-  get(uri: string) {
-    return this.map.get(uri);
-  }
-  all() {
-    return [...this.map.values()];
-  }
-  open(uri: string, languageId: string, text: string): TextDocument {
-    const document = TextDocument.create(uri, languageId, (this.map.get(uri)?.version ?? 0) + 1, text);
-    this.map.set(uri, document);
-    return document;
-  }
-}
-
 describe('editor fixes (issue #22)', () => {
-  const documents = new Documents();
+  const documents = new InMemoryDocuments();
   const service = new VesLensService({ documents, log: () => {}, docsRoot: path.join(REPO_ROOT, 'docs', 'rules') });
   before(() => service.initialize({ dataset, trusted: true }));
   after(() => service.dispose());

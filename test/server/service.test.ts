@@ -3,36 +3,20 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { ReportRow } from '../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { VesLensService } from '../../src/server/service';
 import { REPO_ROOT, tempDir } from '../helpers';
+import { InMemoryDocuments } from './inMemoryDocuments';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const dataset = { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE };
 const GOLD_717 = "SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
 const NO_ESCAPES = /\u001b/;
 
-class Documents {
-  private readonly map = new Map<string, TextDocument>();
-  get(uri: string) {
-    return this.map.get(uri);
-  }
-  all() {
-    return [...this.map.values()];
-  }
-  open(uri: string, languageId: string, text: string): TextDocument {
-    const previous = this.map.get(uri);
-    const document = TextDocument.create(uri, languageId, (previous?.version ?? 0) + 1, text);
-    this.map.set(uri, document);
-    return document;
-  }
-}
-
 describe('VesLensService (in-process)', () => {
-  const documents = new Documents();
+  const documents = new InMemoryDocuments();
   const log: string[] = [];
   const service = new VesLensService({ documents, log: (m) => log.push(m), docsRoot: path.join(REPO_ROOT, 'docs', 'rules') });
   before(() => service.initialize({ dataset, trusted: true }));
