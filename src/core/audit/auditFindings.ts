@@ -1,9 +1,17 @@
 /**
  * What the gold audit counts as a finding, and what it could not audit: shared by the audit itself, its
- * terminal text, its HTML page and the editor's panel, so that every face flags and counts alike. Types only
- * from goldAudit.ts: the editor imports this without the database layer.
+ * terminal text, its HTML page and the editor's panel, so that every face flags and counts alike. It imports
+ * nothing: the editor uses it without the database layer.
  */
-import type { GoldAuditEntry, MeasuredGain } from './goldAudit';
+
+/** A measured speed-up of an alternative (a rewrite, an index) over the gold. */
+export interface MeasuredGain {
+  /** t_gold / t_alternative: above 1, the alternative is faster. */
+  ratio: number;
+  low: number;
+  high: number;
+  verdict: 'faster' | 'slower' | 'no-difference';
+}
 
 /**
  * An index is flagged when a repeat run agrees it at least halves the gold's time: the whole measured interval
@@ -35,7 +43,7 @@ export interface AuditCounts {
 }
 
 /** How many gold were audited and, per reason, how many were not (an audit kept by an older version has no reasons). */
-export function auditCounts(entries: readonly Pick<GoldAuditEntry, 'status' | 'not_audited'>[]): AuditCounts {
+export function auditCounts(entries: readonly { status: string; not_audited?: NotAuditedReason }[]): AuditCounts {
   const notAudited: Partial<Record<NotAuditedReason, number>> = {};
   let audited = 0;
   for (const entry of entries) {

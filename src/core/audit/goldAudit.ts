@@ -11,7 +11,7 @@ import { adviseIndexes } from '../plan/indexAdvice';
 import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { speedVerdict } from '../timing/verdict';
-import { auditCounts, AuditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, NotAuditedReason } from './auditFindings';
+import { auditCounts, AuditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, MeasuredGain, NotAuditedReason } from './auditFindings';
 import { PredictionEvidence } from './predictionEvidence';
 
 /** One gold SQL to audit: its question and the gold it is scored against. */
@@ -20,13 +20,7 @@ export interface GoldItem {
   goldSql: string | undefined;
 }
 
-export interface MeasuredGain {
-  /** t_gold / t_alternative: above 1, the alternative is faster. */
-  ratio: number;
-  low: number;
-  high: number;
-  verdict: 'faster' | 'slower' | 'no-difference';
-}
+export type { MeasuredGain };
 
 export interface AuditRewrite {
   rule: string;
@@ -72,7 +66,13 @@ export interface GoldAuditEntry {
   indexes: AuditIndex[];
   growth?: AuditGrowth;
   /** How many prediction files hold a correct prediction at least `factor`× faster than the gold (the repeat interval above 1). */
-  faster_predictions?: { files: number; of: number; factor: number; best: number | null; sources: { file: string; ratio: number; low: number; high: number }[] };
+  faster_predictions?: {
+    files: number;
+    of: number;
+    factor: number;
+    best: number | null;
+    sources: { file: string; ratio: number; low: number; high: number }[];
+  };
   /** Why it is worth another look, most important first; empty: nothing found. */
   reasons: string[];
   /** Ranking score: a gold that fails first, then a confirmed correctness hazard, then the largest measured speed-ups. */
@@ -141,14 +141,21 @@ async function growthOf(dbPath: string, body: string, dbId: string, options: Gol
     try {
       const copy = await scaledCopy(dbPath, factor, { schemaFile: options.schemaFile, dbId, cacheDir: options.scaleCacheDir });
       // "gold" is the scaled run and "pred" the original: the ratio is t(×N) / t(×1).
-      const timing = await measurePair(freshConnectionTimer(copy, body), freshConnectionTimer(dbPath, body), { ...FULL_TIMING, minBlocks: 2, maxBlocks: 3, minIterations: 1, timeoutMs: options.timeoutMs }, options.signal);
+      const timing = await measurePair(
+        freshConnectionTimer(copy, body),
+        freshConnectionTimer(dbPath, body),
+        { ...FULL_TIMING, minBlocks: 2, maxBlocks: 3, minIterations: 1, timeoutMs: options.timeoutMs },
+        options.signal,
+      );
       byScale[String(factor)] = timing.full!.ratio;
       exponent = Math.log(Math.max(timing.full!.ratio, 1e-9)) / Math.log(factor);
     } catch {
       byScale[String(factor)] = null;
     }
   }
-  const largest = Object.entries(byScale).filter(([f, v]) => f !== '1' && v !== null).pop();
+  const largest = Object.entries(byScale)
+    .filter(([f, v]) => f !== '1' && v !== null)
+    .pop();
   const verdict =
     exponent === null || !largest
       ? 'not measured at a larger scale'
@@ -177,21 +184,31 @@ function judge(entry: GoldAuditEntry): void {
   const reasons: { weight: number; text: string }[] = [];
   if (entry.status === 'gold_error') reasons.push({ weight: 1000, text: `the gold SQL fails: ${entry.error}` });
   for (const r of entry.rewrites) {
-    if (r.kind === 'correctness' && r.status === 'changes-results') reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
+    if (r.kind === 'correctness' && r.status === 'changes-results')
+      reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
   }
   const fasterRewrites = entry.rewrites.filter((r) => r.kind === 'speed' && r.status === 'faster' && r.gain);
-  for (const r of fasterRewrites) reasons.push({ weight: 10 * Math.log2(r.gain!.ratio), text: `${r.rule} rewrite is ${times(r.gain!.ratio)}× as fast, same rows (${r.title})` });
+  for (const r of fasterRewrites)
+    reasons.push({
+      weight: 10 * Math.log2(r.gain!.ratio),
+      text: `${r.rule} rewrite is ${times(r.gain!.ratio)}× as fast, same rows (${r.title})`,
+    });
   const fp = entry.faster_predictions;
   if (fp && fp.files > 0) {
-    reasons.push({ weight: 10 * Math.log2(fp.best ?? fp.factor) + 2 * fp.files, text: `${fp.files} of ${fp.of} prediction files have a correct prediction at least ${fp.factor}× faster (best ${times(fp.best ?? fp.factor)}×)` });
+    reasons.push({
+      weight: 10 * Math.log2(fp.best ?? fp.factor) + 2 * fp.files,
+      text: `${fp.files} of ${fp.of} prediction files have a correct prediction at least ${fp.factor}× faster (best ${times(fp.best ?? fp.factor)}×)`,
+    });
   }
   for (const i of entry.indexes.filter((x) => isFlaggedIndexGain(x.gain))) {
     const { ratio, low, high } = i.gain!;
     const interval = `a repeat run: ${times(low)}–${times(high)}×, flagged from ${INDEX_GAIN_FACTOR}×`;
     reasons.push({ weight: 5 * Math.log2(ratio), text: `${i.create_sql} makes it ${times(ratio)}× as fast (${interval})` });
   }
-  if (entry.growth?.exponent !== null && entry.growth?.exponent !== undefined && entry.growth.exponent >= 1.5) reasons.push({ weight: 10 * (entry.growth.exponent - 1), text: `at scale it ${entry.growth.verdict}` });
-  if (entry.status === 'ok' && entry.rows === 0) reasons.push({ weight: 5, text: 'returns no rows: every prediction that returns nothing is scored correct' });
+  if (entry.growth?.exponent !== null && entry.growth?.exponent !== undefined && entry.growth.exponent >= 1.5)
+    reasons.push({ weight: 10 * (entry.growth.exponent - 1), text: `at scale it ${entry.growth.verdict}` });
+  if (entry.status === 'ok' && entry.rows === 0)
+    reasons.push({ weight: 5, text: 'returns no rows: every prediction that returns nothing is scored correct' });
   reasons.sort((a, b) => b.weight - a.weight);
   entry.reasons = reasons.map((r) => r.text);
   entry.score = Number(reasons.reduce((sum, r) => sum + r.weight, 0).toFixed(3));
@@ -200,7 +217,19 @@ function judge(entry: GoldAuditEntry): void {
 async function auditOne(item: GoldItem, db: DatabaseConnection, schema: SchemaInfo, options: GoldAuditOptions): Promise<GoldAuditEntry> {
   const { question } = item;
   const gold = item.goldSql ?? '';
-  const entry: GoldAuditEntry = { index: question.index, question_id: question.questionId, db_id: question.dbId, difficulty: question.difficulty, gold_sql: gold, status: 'ok', plan: null, rewrites: [], indexes: [], reasons: [], score: 0 };
+  const entry: GoldAuditEntry = {
+    index: question.index,
+    question_id: question.questionId,
+    db_id: question.dbId,
+    difficulty: question.difficulty,
+    gold_sql: gold,
+    status: 'ok',
+    plan: null,
+    rewrites: [],
+    indexes: [],
+    reasons: [],
+    score: 0,
+  };
   const limits = { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows };
   const run = await readQuery(db, gold, limits);
   if (run.status !== 'ok') {
@@ -219,12 +248,23 @@ async function auditOne(item: GoldItem, db: DatabaseConnection, schema: SchemaIn
           continue;
         }
         const verdict = await verifyHint(db, statement.text, hint, { timeoutMs: options.timeoutMs, maxRows: options.maxRows });
-        entry.rewrites.push({ ...base, sql: verdict.rewrite?.statement ?? base.sql, status: verdict.status, message: verdict.message, ...(verdict.speedup ? { gain: gainOf(verdict.speedup) } : {}) });
+        entry.rewrites.push({
+          ...base,
+          sql: verdict.rewrite?.statement ?? base.sql,
+          status: verdict.status,
+          message: verdict.message,
+          ...(verdict.speedup ? { gain: gainOf(verdict.speedup) } : {}),
+        });
       }
     }
     const advice = await adviseIndexes(db, gold, schema, { measure: options.measure, timeoutMs: options.timeoutMs });
     for (const v of advice.verdicts.filter((x) => x.used)) {
-      entry.indexes.push({ create_sql: v.candidate.createSql, reason: v.candidate.reason, work_with: v.plan?.cost.work ?? null, ...(v.measured ? { gain: gainOf(v.measured) } : {}) });
+      entry.indexes.push({
+        create_sql: v.candidate.createSql,
+        reason: v.candidate.reason,
+        work_with: v.plan?.cost.work ?? null,
+        ...(v.measured ? { gain: gainOf(v.measured) } : {}),
+      });
     }
     if (options.scales?.some((f) => f > 1)) entry.growth = await growthOf(db.path, runnable.body, question.dbId, options);
   }
@@ -232,9 +272,17 @@ async function auditOne(item: GoldItem, db: DatabaseConnection, schema: SchemaIn
     const factor = options.fasterFactor ?? 2;
     const sources = options.predictions.flatMap((evidence) => {
       const hit = evidence.byIndex.get(question.index);
-      return hit && hit.correct && hit.ratio !== null && hit.ratio >= factor && (hit.low ?? hit.ratio) > 1 ? [{ file: evidence.file, ratio: hit.ratio, low: hit.low ?? hit.ratio, high: hit.high ?? hit.ratio }] : [];
+      return hit && hit.correct && hit.ratio !== null && hit.ratio >= factor && (hit.low ?? hit.ratio) > 1
+        ? [{ file: evidence.file, ratio: hit.ratio, low: hit.low ?? hit.ratio, high: hit.high ?? hit.ratio }]
+        : [];
     });
-    entry.faster_predictions = { files: sources.length, of: options.predictions.length, factor, best: sources.length ? Math.max(...sources.map((s) => s.ratio)) : null, sources };
+    entry.faster_predictions = {
+      files: sources.length,
+      of: options.predictions.length,
+      factor,
+      best: sources.length ? Math.max(...sources.map((s) => s.ratio)) : null,
+      sources,
+    };
   }
   judge(entry);
   return entry;
