@@ -34,7 +34,7 @@ export class JudgeStore {
       goldFlagged,
       ambiguity,
       judgement: result.judge.refuter?.judgement ?? null,
-      predictedSql: result.predictedSql,
+      predictedSql: result.predicted_sql,
       model: result.model,
     };
     await this.state.update(STORE_KEY, { ...this.all(), [String(result.question.questionId)]: entry });

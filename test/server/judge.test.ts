@@ -111,7 +111,7 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
     const offset = lensDocument.getText().indexOf(OTHER_ROWS);
     assert.deepEqual(lenses.map((l) => [l.command!.title, l.command!.arguments]), [['$(law) Judge', [lensDocument.uri, offset, 717, 0]]]);
     const { result } = await judge(() => ({ content: proverReply(false) }), '', { sql: undefined, uri: lensDocument.uri, offset });
-    assert.equal(result.predictedSql, OTHER_ROWS);
+    assert.equal(result.predicted_sql, OTHER_ROWS);
     assert.equal(result.judge.score, 0);
   });
 

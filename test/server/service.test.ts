@@ -170,13 +170,13 @@ describe('VesLensService (in-process)', () => {
       const slow = `${GOLD_717} AND (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) FROM c) > 0`;
       const first = await service.score({ sql: slow, questionId: 717 });
       assert.equal(first.outcome, 'correct');
-      assert.equal(first.rvesTiming?.blocks, 1, JSON.stringify(first.rvesTiming?.note));
-      assert.equal(first.rvesReward, 0.25);
+      assert.equal(first.timings.rves?.blocks, 1, JSON.stringify(first.timings.rves?.note));
+      assert.equal(first.rves_reward, 0.25);
       assert.ok(Math.abs(first.rves! - 0.5) < 0.001, `the R-VES term, √reward: ${first.rves}`);
       const thorough = await service.score({ sql: slow, questionId: 717, thorough: true });
-      assert.ok(thorough.rvesTiming!.blocks! >= 6, `all rows: ${thorough.rvesTiming?.note}`);
-      assert.ok(thorough.timing!.blocks! >= 6, `first row: ${thorough.timing?.note}`);
-      assert.ok(thorough.rvesTiming!.runs > first.rvesTiming!.runs);
+      assert.ok(thorough.timings.rves!.blocks! >= 6, `all rows: ${thorough.timings.rves?.note}`);
+      assert.ok(thorough.timings.ves!.blocks! >= 6, `first row: ${thorough.timings.ves?.note}`);
+      assert.ok(thorough.timings.rves!.runs > first.timings.rves!.runs);
     });
 
     it('takes a new time limit at once (settings are live)', async () => {

@@ -25,7 +25,7 @@ function judgement(fields: Partial<JudgeResult['judge']> = {}, of: Pick<JudgeRes
     question: of.question,
     predSql: of.predSql,
     goldSql: score.goldSql,
-    predictedSql: 'SELECT ...',
+    predicted_sql: 'SELECT ...',
     model: 'openai-compatible:judge-model',
     elapsedMs: 1800,
     judge: {

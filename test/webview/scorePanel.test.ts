@@ -42,7 +42,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const page = await open(theme);
       const result = fixture('timed-717.json');
       // Text from the server must read plainly even if a colour code slipped into it.
-      result.timing!.note = `\u001b[2m${result.timing!.note}\u001b[22m`;
+      result.timings.ves!.note = `\u001b[2m${result.timings.ves!.note}\u001b[22m`;
       await post(page, { type: 'result', result, partial: false });
       await settle(page);
       const shown = await text(page);
@@ -109,7 +109,11 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
 
   it('leaves a scale that was not measured off the curve, and says so', async () => {
     const page = await open();
-    const result = { ...fixture('timed-717.json'), timeRatioByScale: { 1: 1.02, 10: 0.4, 100: null }, growth: 'not enough scales measured to say how it grows' };
+    const result = {
+      ...fixture('timed-717.json'),
+      time_ratio_by_scale: { 1: 1.02, 10: 0.4, 100: null },
+      growth: 'not enough scales measured to say how it grows',
+    };
     await post(page, { type: 'result', result, partial: false });
     await settle(page);
     assert.match(await text(page), /Ratio as the data grows\s+not enough scales measured to say how it grows\s+not measured at ×100/);
@@ -134,7 +138,16 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
 
   it('offers no re-run while the first timing runs, nor for a wrong prediction', async () => {
     const page = await open();
-    const first = { ...fixture('timed-717.json'), timing: null, rvesTiming: null, rvesReward: null, rvesBucketProbabilities: null, rvesExpectedReward: null, rvesUncertain: null, timeRatioByScale: null, growth: null };
+    const first = {
+      ...fixture('timed-717.json'),
+      timings: {},
+      rves_reward: null,
+      rves_bucket_probabilities: null,
+      rves_expected_reward: null,
+      rves_uncertain: null,
+      time_ratio_by_scale: null,
+      growth: null,
+    };
     await post(page, { type: 'result', result: first, partial: true });
     assert.match(await text(page), /time ratio\s+…\s+timing runs in progress[\s\S]*timing prediction and gold…\s+Cancel/i);
     assert.equal(await page.locator('#rerun').count(), 0);
@@ -163,7 +176,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     assert.equal(await page.locator('canvas').count(), 2, 'the charts stay too');
     await page.screenshot({ path: path.join(SHOTS, 'score-rerunning-dark.png') });
     const thorough = structuredClone(old);
-    Object.assign(thorough.timing!, { ratio: 0.27, low: 0.26, high: 0.28, blocks: 10, runs: 80 });
+    Object.assign(thorough.timings.ves!, { ratio: 0.27, low: 0.26, high: 0.28, blocks: 10, runs: 80 });
     await post(page, { type: 'result', result: thorough, partial: false });
     await settle(page);
     const after = await text(page);
@@ -253,8 +266,14 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const page = await open(theme, { width: 1000, height: 1300 });
       const result = fixture('timed-717.json');
       // A pair of long executions far from every bucket edge: its R-VES bucket settles in one block of one run.
-      Object.assign(result.rvesTiming!, { ratio: 65.2, low: 46.1, high: 92.2, blocks: 1, runs: 1 });
-      Object.assign(result, { rvesReward: 1.25, rves: Math.sqrt(1.25), rvesBucketProbabilities: { 1.25: 1 }, rvesExpectedReward: 1.25, rvesUncertain: false });
+      Object.assign(result.timings.rves!, { ratio: 65.2, low: 46.1, high: 92.2, blocks: 1, runs: 1 });
+      Object.assign(result, {
+        rves_reward: 1.25,
+        rves: Math.sqrt(1.25),
+        rves_bucket_probabilities: { 1.25: 1 },
+        rves_expected_reward: 1.25,
+        rves_uncertain: false,
+      });
       await post(page, { type: 'result', result, partial: false });
       await settle(page);
       const shown = await text(page);
@@ -280,7 +299,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
   it('draws a 15 ms stall among sub-millisecond samples on a log axis, so the rest stay readable', async () => {
     const page = await open('light', { width: 900, height: 900 });
     const result = fixture('timed-717.json');
-    result.timing!.predSamples = result.timing!.predSamples.map((ms, i) => (i === 3 ? 15 : ms));
+    result.timings.ves!.predSamples = result.timings.ves!.predSamples.map((ms, i) => (i === 3 ? 15 : ms));
     await post(page, { type: 'result', result, partial: false });
     await settle(page);
     const axis = await page.evaluate(() => {
@@ -296,7 +315,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
 
   it('names the columns when their number differs, and explains Soft-F1 below 1 for a correct result', async () => {
     const page = await open();
-    const result = { ...fixture('timed-717.json'), timing: null, rvesTiming: null, explanations: ['2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name". EX compares whole rows, so no row can match.'] };
+    const result = { ...fixture('timed-717.json'), timings: {}, explanations: ['2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name". EX compares whole rows, so no row can match.'] };
     await post(page, { type: 'result', result, partial: false });
     assert.match(await text(page), /2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name"/);
     await page.close();
@@ -305,7 +324,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
   it('says which query has no plan instead of "the same steps"', async () => {
     const page = await open();
     const result = fixture('timed-717.json');
-    const broken = { ...result, outcome: 'prediction_error', ex: 0, error: 'no such column: nope', timing: null, rvesTiming: null, predPlan: { error: 'no such column: nope', rule: 0, work: 0, nodes: [] },
+    const broken = { ...result, outcome: 'prediction_error', ex: 0, error: 'no such column: nope', timings: {}, predPlan: { error: 'no such column: nope', rule: 0, work: 0, nodes: [] },
       planComparison: { rows: result.planComparison.rows.filter((r) => r.gold).map((r) => ({ gold: r.gold, depth: r.depth, mark: 'gold-only' })), differences: [], summary: 'the prediction has no plan: no such column: nope' } };
     await post(page, { type: 'result', result: broken, partial: false });
     const shown = await text(page);
@@ -327,7 +346,16 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
 
   it('keeps the correctness result when its timing is cancelled, and says so', async () => {
     const page = await open();
-    const first = { ...fixture('timed-717.json'), timing: null, rvesTiming: null, rvesReward: null, rvesBucketProbabilities: null, rvesExpectedReward: null, rvesUncertain: null, timeRatioByScale: null, growth: null };
+    const first = {
+      ...fixture('timed-717.json'),
+      timings: {},
+      rves_reward: null,
+      rves_bucket_probabilities: null,
+      rves_expected_reward: null,
+      rves_uncertain: null,
+      time_ratio_by_scale: null,
+      growth: null,
+    };
     await post(page, { type: 'result', result: first, partial: true });
     assert.match(await text(page), /timing runs in progress/);
     await post(page, { type: 'cancelled', rerun: false });

@@ -102,7 +102,7 @@ export class JudgeProvider {
         question: state.info(question),
         predSql: formatSql(sql),
         goldSql: formatSql(goldSql ?? ''),
-        predictedSql: sql,
+        predicted_sql: sql,
         judge: {
           ...outcome,
           error: outcome.error === null ? null : editorText(outcome.error),

@@ -9,7 +9,7 @@ import { Metric, METRICS, QuestionResult } from '../../core/eval/types';
 import { explainQuery } from '../../core/plan/explain';
 import { FastTimingOptions } from '../../core/timing/fast';
 import { TimingResult } from '../../core/timing/types';
-import { ScoreParams, ScoreResult, TechniquesView, TimingSummary } from '../../shared/protocol';
+import { ScoreParams, ScoreResult, TechniquesView, TimingSummaries, TimingSummary } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
@@ -37,6 +37,14 @@ const THOROUGH_TIMING: Partial<FastTimingOptions> = {
 function timingSummary(timing: TimingResult): TimingSummary {
   const { protocol: _protocol, ...summary } = timing;
   return { ...summary, note: summary.note === undefined ? undefined : editorText(summary.note) };
+}
+
+/** Each timed quantity's summary, under the key core keeps it (a quantity not timed stays absent). */
+function timingSummaries(timings: QuestionResult['timings']): TimingSummaries {
+  const summaries: TimingSummaries = {};
+  if (timings?.ves) summaries.ves = timingSummary(timings.ves);
+  if (timings?.rves) summaries.rves = timingSummary(timings.rves);
+  return summaries;
 }
 
 export class ScoreProvider {
@@ -112,18 +120,17 @@ export class ScoreProvider {
         goldPreview,
         predPreview,
         explanations: scoreExplanations(result, goldPreview, predPreview, { pred: sql, gold: goldSql }),
-        timing: result.timings?.ves ? timingSummary(result.timings.ves) : null,
-        rvesTiming: result.timings?.rves ? timingSummary(result.timings.rves) : null,
-        sameProgram: result.same_program === true,
+        timings: timingSummaries(result.timings),
+        same_program: result.same_program,
         ves: result.ves,
         rves: result.rves,
-        rvesReward: result.rves_reward,
-        rvesBucketProbabilities: result.rves_bucket_probabilities,
-        rvesExpectedReward: result.rves_expected_reward,
-        rvesUncertain: result.rves_uncertain,
-        timeRatioByScale: result.time_ratio_by_scale ?? null,
-        growth: result.growth === undefined ? null : editorText(result.growth),
-        difference: result.difference ?? null,
+        rves_reward: result.rves_reward,
+        rves_bucket_probabilities: result.rves_bucket_probabilities,
+        rves_expected_reward: result.rves_expected_reward,
+        rves_uncertain: result.rves_uncertain,
+        time_ratio_by_scale: result.time_ratio_by_scale,
+        growth: result.growth === undefined ? undefined : editorText(result.growth),
+        difference: result.difference,
         goldPlan: planView(goldPlan),
         predPlan: planView(predPlan),
         planComparison: comparePlanViews(goldPlan, predPlan),

@@ -1,7 +1,8 @@
 /** The judge slice: does a prediction answer its question, by a chat model (the Score panel's Judge section). */
 import { RequestType } from 'vscode-languageserver-protocol';
-import type { JudgeMethod, JudgeOutcome } from '../../core/judge/types';
-import type { ChatMessage } from '../../core/llm/chatModel';
+import type { JudgedQuestion } from '../../core/judge/judgeSummary';
+import type { JudgeMethod } from '../../core/judge/types';
+import type { ChatMessage, ChatReply } from '../../core/llm/chatModel';
 import type { QuestionInfo } from './dataset';
 
 /**
@@ -31,15 +32,18 @@ export interface JudgeParams {
   progressToken?: string;
 }
 
-export interface JudgeResult {
+/**
+ * The fields a judgement shares with core's JudgedQuestion (`ves-lens judge --json`), under its names and types, never
+ * null here: `predicted_sql`, the prediction as it was judged (to match it with a report's row), and `judge`, core's
+ * verdict (score, branch, the Prover's and Refuter's answers, the Refuter's flags, errors, tokens).
+ */
+export type JudgedFields = { [Field in 'predicted_sql' | 'judge']: NonNullable<JudgedQuestion[Field]> };
+
+export interface JudgeResult extends JudgedFields {
   question: QuestionInfo;
   /** Both SQLs, formatted for reading (the judge saw them as they are). */
   predSql: string;
   goldSql: string;
-  /** The prediction as it was judged (to match it with a report's row). */
-  predictedSql: string;
-  /** core's verdict: score, branch, the Prover's and Refuter's answers, the Refuter's flags, errors, tokens. */
-  judge: JudgeOutcome;
   /** The model's id, e.g. `vscode-lm:copilot/gpt-4o` or `openai-compatible:gpt-4o`. */
   model: string;
   elapsedMs: number;
@@ -52,11 +56,8 @@ export interface ChatCompletionParams {
   modelId: string;
 }
 
-export interface ChatCompletionResult {
-  text: string;
-  /** Tokens as the model's own tokenizer counts them (vscode.lm reports no usage). */
-  usage?: { promptTokens: number; completionTokens: number };
-}
+/** core's chat reply: the text, and tokens as the model's own tokenizer counts them (vscode.lm reports no usage). */
+export type ChatCompletionResult = ChatReply;
 
 /**
  * Error codes of a failed ChatCompletionRequest. `unavailable` (no chat model, consent refused, blocked, not

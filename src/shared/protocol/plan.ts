@@ -1,28 +1,30 @@
 /** The plan slice: explain one query (its plan cards) and time it alone (the Plan panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
 import type { PlanNode } from '../../core/db/planTree';
-import type { CostedNode } from '../../core/plan/cost';
+import type { PlanDifference } from '../../core/plan/comparePlans';
+import type { CostedNode, PlanCost } from '../../core/plan/cost';
 import type { QuestionInfo } from './dataset';
 import type { QueryTarget, ResultPreview } from './queries';
 
 /** One step of a query plan, as core's costed plan tree has it (kind, table, index, both costs), for a view to draw. */
 export interface PlanNodeView
-  extends Pick<
-    PlanNode,
-  | 'kind'
-  | 'detail'
-  | 'table'
-  | 'alias'
-  | 'index'
-  | 'covering'
-  | 'automatic'
-  | 'constraint'
-  | 'purpose'
-  | 'subqueryType'
-  | 'correlated'
-  | 'subquery'
-  | 'operator'
-  >,
+  extends
+    Pick<
+      PlanNode,
+      | 'kind'
+      | 'detail'
+      | 'table'
+      | 'alias'
+      | 'index'
+      | 'covering'
+      | 'automatic'
+      | 'constraint'
+      | 'purpose'
+      | 'subqueryType'
+      | 'correlated'
+      | 'subquery'
+      | 'operator'
+    >,
     Pick<CostedNode, 'realTable' | 'rowCount' | 'ruleCost' | 'rowsOut' | 'loops'> {
   /** Position in the tree: indexes from the root list down (`[0, 2]`: the first root's third child). */
   path: number[];
@@ -36,19 +38,15 @@ export interface PlanNodeView
   children: PlanNodeView[];
 }
 
-export interface PlanView {
+/** A plan's cards: its steps, and its two costs as core's PlanCost names them (`rule`, `work`). */
+export interface PlanView extends PlanCost {
   /** Why there is no plan: SQLite's compile error, or a refusal. */
   error?: string;
-  rule: number;
-  work: number;
   nodes: PlanNodeView[];
 }
 
-export interface PlanDifferenceView {
-  /** Better (+1), worse (-1) or neutral (0) for the prediction. */
-  direction: number;
-  message: string;
-}
+/** What differs between two plans, as core's comparePlans says it (its message worded for the editor). */
+export type PlanDifferenceView = PlanDifference;
 
 /** One row of two plans laid side by side: a gold step, a predicted step, or both when they correspond. */
 export interface AlignedPlanRow {

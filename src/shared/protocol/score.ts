@@ -86,12 +86,41 @@ export interface TechniquesView {
   failure: { side: 'gold' | 'prediction'; message: string } | null;
 }
 
-export interface ScoreResult {
+/**
+ * The fields a Score result shares with core's QuestionResult, under the JSON contract's names and types (picked,
+ * so the two cannot drift): outcome, EX, Soft-F1, each metric's term, R-VES's buckets, the scale ratios.
+ */
+export type ScoredFields = Pick<
+  QuestionResult,
+  | 'outcome'
+  | 'ex'
+  | 'f1'
+  | 'error'
+  | 'same_program'
+  | 'ves'
+  | 'rves'
+  | 'rves_reward'
+  | 'rves_bucket_probabilities'
+  | 'rves_expected_reward'
+  | 'rves_uncertain'
+  | 'time_ratio_by_scale'
+  | 'growth'
+  | 'difference'
+  | 'notes'
+>;
+
+/**
+ * Both timed quantities, keyed as QuestionResult.timings: `ves` is VES's (first row, as DAMO times it), `rves`
+ * R-VES's (every row fetched and the connection closed, as mini_dev times it); a quantity not timed is absent.
+ */
+export type TimingSummaries = { [Quantity in keyof NonNullable<QuestionResult['timings']>]?: TimingSummary };
+
+/**
+ * "Score against gold" on one pair. Fields shared with QuestionResult keep its snake_case names (ScoredFields:
+ * `same_program`, `rves_reward`, `time_ratio_by_scale`...); fields only the editor has are camelCase.
+ */
+export interface ScoreResult extends ScoredFields {
   question: QuestionInfo;
-  outcome: QuestionResult['outcome'];
-  ex: number;
-  f1: number | null;
-  error: string | null;
   /** Both SQLs, formatted for reading (as they run: formatting never changes what is scored). */
   goldSql: string;
   predSql: string;
@@ -99,30 +128,13 @@ export interface ScoreResult {
   predPreview: ResultPreview;
   /** Why the scores are what they are, in sentences: "3 columns vs 2: ...", "EX 1 but Soft-F1 0: ...". */
   explanations: string[];
-  /** The headline timing: VES's quantity (first row, as DAMO times it). */
-  timing: TimingSummary | null;
-  /** R-VES's quantity (every row fetched and the connection closed, as mini_dev times it). */
-  rvesTiming: TimingSummary | null;
-  /** Gold and prediction compile to the same SQLite program: ratio exactly 1, nothing timed. */
-  sameProgram: boolean;
-  /** Each metric's term for this question, as QuestionResult names them: √ first-row ratio, and √ reward (expected over the buckets). */
-  ves: number | null;
-  rves: number | null;
-  /** The most probable reward, the probability of each bucket on a repeat run, and the expected reward. */
-  rvesReward: number | null;
-  rvesBucketProbabilities: Record<string, number> | null;
-  rvesExpectedReward: number | null;
-  rvesUncertain: boolean | null;
-  /** With scales: the full-execution ratio at each data scale (null where it timed out), and what it says. */
-  timeRatioByScale?: Record<string, number | null> | null;
-  growth?: string | null;
-  difference: { pred_rows: number; gold_rows: number; missing: unknown[][]; extra: unknown[][] } | null;
+  /** The timings with their samples (none for a wrong prediction, the correctness phase, or the same program). */
+  timings: TimingSummaries;
   goldPlan: PlanView;
   predPlan: PlanView;
   planComparison: PlanComparison;
-  /** SQLMorph's partial-credit techniques (null when vesLens.techniques names none). */
+  /** SQLMorph's partial-credit techniques, each with its matching (null when vesLens.techniques names none). */
   techniques?: TechniquesView | null;
-  notes: string[];
   sqlite: string;
   elapsedMs: number;
 }

@@ -10,7 +10,7 @@ export type ActionsState = 'idle' | 'partial' | 'rerunning' | 'cancelled' | 'err
 let ticker: number | undefined;
 
 /** Something was timed: a re-run with more iterations can tighten it. */
-export const timed = (result: ScoreResult): boolean => !result.sameProgram && Boolean(result.timing || result.rvesTiming);
+export const timed = (result: ScoreResult): boolean => !result.same_program && Boolean(result.timings.ves || result.timings.rves);
 
 export function stopTicker(): void {
   window.clearInterval(ticker);

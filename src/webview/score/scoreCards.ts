@@ -83,22 +83,22 @@ function bucketBars(probabilities: Record<string, number>): HTMLDivElement {
 }
 
 function rewardCard(result: ScoreResult): HTMLDivElement {
-  if (result.sameProgram) {
-    const sameCard = card(QUANTITY_LABELS.rvesReward, String(result.rvesReward ?? 1), 'ratio 1 by construction');
+  if (result.same_program) {
+    const sameCard = card(QUANTITY_LABELS.rvesReward, String(result.rves_reward ?? 1), 'ratio 1 by construction');
     sameCard.append(termLine(result) ?? '');
     return sameCard;
   }
-  const probabilities = result.rvesBucketProbabilities;
-  const reward = result.rvesReward;
+  const probabilities = result.rves_bucket_probabilities;
+  const reward = result.rves_reward;
   const range = reward === null ? '' : bucketRangeText(reward);
   const detail: Child[] = [h('div', {}, range ? `bucket ${range}` : '')];
-  if (result.rvesUncertain && probabilities) {
+  if (result.rves_uncertain && probabilities) {
     detail.push(
       h('div', {}, 'near a bucket edge: a repeat run lands in'),
       bucketBars(probabilities),
-      h('div', { className: 'expected' }, `→ expected reward ${fixed(result.rvesExpectedReward)}`),
+      h('div', { className: 'expected' }, `→ expected reward ${fixed(result.rves_expected_reward)}`),
     );
-  } else if (result.rvesUncertain) {
+  } else if (result.rves_uncertain) {
     detail.push(h('div', {}, 'the interval crosses a bucket edge'));
   } else if (probabilities && probabilities[String(reward)] !== undefined) {
     detail.push(h('div', {}, `settled: ${percent(probabilities[String(reward)])} of repeat runs`));
@@ -138,9 +138,9 @@ export function scoreCards(result: ScoreResult, partial: boolean, previous: Scor
     card('EX', String(result.ex)),
     card('Soft-F1', fixed(result.f1, 3)),
   ];
-  const t = result.timing;
-  const rt = result.rvesTiming;
-  if (result.sameProgram) {
+  const t = result.timings.ves;
+  const rt = result.timings.rves;
+  if (result.same_program) {
     list.push(
       h(
         'div',
@@ -153,9 +153,9 @@ export function scoreCards(result: ScoreResult, partial: boolean, previous: Scor
     );
     list.push(rewardCard(result));
   } else if (t || rt) {
-    if (t) list.push(ratioCard(QUANTITY_LABELS.firstRowRatio, t, previous?.timing));
-    if (rt) list.push(ratioCard(QUANTITY_LABELS.allRowsRatio, rt, previous?.rvesTiming));
-    if (rt || result.rvesReward !== null) list.push(rewardCard(result));
+    if (t) list.push(ratioCard(QUANTITY_LABELS.firstRowRatio, t, previous?.timings.ves));
+    if (rt) list.push(ratioCard(QUANTITY_LABELS.allRowsRatio, rt, previous?.timings.rves));
+    if (rt || result.rves_reward !== null) list.push(rewardCard(result));
     const m = (t ?? rt)!;
     list.push(card('median time', `${milliseconds(m.predMs)} ms`, `gold ${milliseconds(m.goldMs)} ms · ${t ? 'first row' : 'all rows'}`));
   } else if (partial) {

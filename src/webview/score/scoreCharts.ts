@@ -141,10 +141,10 @@ function samplesChart(timing: TimingSummary): HTMLDivElement {
 
 /** The timing samples of one timed quantity, with a picker between the two when both were timed. */
 export function timingSection(result: ScoreResult): Child[] | null {
-  if (result.sameProgram) {
+  if (result.same_program) {
     return [h('h2', {}, 'Timing'), h('p', { className: 'same-program-note' }, icon('pass'), ` ${SAME_PROGRAM_TEXT}.`)];
   }
-  const timings = [result.timing, result.rvesTiming].filter((t): t is TimingSummary =>
+  const timings = [result.timings.ves, result.timings.rves].filter((t): t is TimingSummary =>
     Boolean(t && (t.goldSamples?.length || t.predSamples?.length)),
   );
   if (!timings.length) return null;
@@ -189,14 +189,16 @@ const NICE = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10,
  * R-VES does), so the card to read beside it is the R-VES ratio, not VES's first-row ratio (which may say the opposite).
  */
 function growthQuantityText(result: ScoreResult): string {
-  const atOne = result.rvesTiming ? ` (its card above: ${ratio(result.rvesTiming.ratio)}× at ×1)` : '';
-  const firstRow = result.timing ? `; the ${QUANTITY_LABELS.firstRowRatio} times only up to the first row, which need not grow alike` : '';
+  const atOne = result.timings.rves ? ` (its card above: ${ratio(result.timings.rves.ratio)}× at ×1)` : '';
+  const firstRow = result.timings.ves
+    ? `; the ${QUANTITY_LABELS.firstRowRatio} times only up to the first row, which need not grow alike`
+    : '';
   return `The chart plots the ${QUANTITY_LABELS.allRowsRatio}${atOne}: every row fetched, on each scaled copy${firstRow}.`;
 }
 
 /** The all-rows ratio at each data scale the pair was re-timed at, on log axes, with the line of equal speed. */
 export function scaleSection(result: ScoreResult): Child[] | null {
-  const byScale = result.timeRatioByScale ?? {};
+  const byScale = result.time_ratio_by_scale ?? {};
   const points = Object.entries(byScale)
     .map(([factor, r]) => ({ x: Number(factor), y: r as number }))
     .filter((p) => p.x > 0 && p.y > 0 && Number.isFinite(p.y))
