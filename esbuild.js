@@ -21,6 +21,7 @@ const pageEntryPoints = {
   plan: 'src/webview/plan/planPage.ts',
   report: 'src/webview/report/reportPage.ts',
   audit: 'src/webview/audit/auditPage.ts',
+  compare: 'src/webview/compare/comparePage.ts',
 };
 
 /** The source files the page bundles were built from, for test/webview/harness.ts to tell when they are stale. */

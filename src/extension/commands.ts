@@ -16,6 +16,7 @@ import { showError } from './errors';
 import { JudgeRunner } from './judge';
 import { BirdExplorer } from './explorer';
 import { GoldAudits } from './panels/auditPanel';
+import { ReportComparisons } from './panels/comparePanel';
 import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
 import { ScorePanel } from './panels/scorePanel';
@@ -30,6 +31,7 @@ export interface CommandTargets {
   questions: QuestionDocuments;
   judge: JudgeRunner;
   audits: GoldAudits;
+  comparisons: ReportComparisons;
   explorer: BirdExplorer;
 }
 
@@ -141,6 +143,8 @@ export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
       const file = await predictionFile(uri);
       if (file) await targets.reports.evaluate(file);
     },
+    // From the palette, or the Explorer's context menu on two or more selected files (the clicked one, then all selected).
+    [Commands.compareReports]: (uri?: vscode.Uri, selected?: vscode.Uri[]) => targets.comparisons.run(uri, selected),
     [Commands.scoreAgainstGold]: (...[uri, offset, questionId, questionIndex]: CommandArguments['vesLens.scoreAgainstGold']) =>
       targets.score.score({ target: { uri, offset }, questionId, questionIndex }),
     [Commands.judge]: (...[uri, offset, questionId, questionIndex]: CommandArguments['vesLens.judge']) =>

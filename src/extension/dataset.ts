@@ -9,7 +9,9 @@ import { showError } from './errors';
 /** A folder holding `<db_id>/<db_id>.sqlite` for at least one database. */
 function isDatabaseRoot(folder: string): boolean {
   try {
-    return fs.readdirSync(folder, { withFileTypes: true }).some((e) => e.isDirectory() && fs.existsSync(path.join(folder, e.name, `${e.name}.sqlite`)));
+    return fs
+      .readdirSync(folder, { withFileTypes: true })
+      .some((e) => e.isDirectory() && fs.existsSync(path.join(folder, e.name, `${e.name}.sqlite`)));
   } catch {
     return false;
   }
@@ -44,15 +46,22 @@ export function fileHead(file: string): string {
   }
 }
 
+/** The workspace's JSON files whose first bytes `kind` accepts (outside node_modules), sorted. */
+export async function workspaceJsonFiles(kind: (head: string) => boolean): Promise<string[]> {
+  const uris = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
+  return uris
+    .map((uri) => uri.fsPath)
+    .filter((file) => kind(fileHead(file)))
+    .sort();
+}
+
 /** A dataset found in the workspace; `goldCandidates` when several gold files could be its own (the person chooses). */
 type DetectedDataset = Dataset & { goldCandidates?: string[] };
 
 /** BIRD's layout in the workspace: question files (JSON lists with db_id and SQL), gold files, database roots. */
 export async function detectDatasets(): Promise<DetectedDataset[]> {
   const jsonFiles = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
-  const questionFiles = jsonFiles
-    .map((uri) => uri.fsPath)
-    .filter((file) => looksLikeQuestionFile(fileHead(file)));
+  const questionFiles = jsonFiles.map((uri) => uri.fsPath).filter((file) => looksLikeQuestionFile(fileHead(file)));
   const sqliteFiles = await vscode.workspace.findFiles('**/*.sqlite', '**/node_modules/**', 500);
   const roots = [...new Set(sqliteFiles.map((uri) => path.dirname(path.dirname(uri.fsPath))))].filter(isDatabaseRoot);
   const goldFiles = (await vscode.workspace.findFiles('**/*gold*.sql', '**/node_modules/**', 100)).map((uri) => uri.fsPath).sort();
@@ -75,7 +84,7 @@ function commonPrefix(a: string, b: string): number {
   return i;
 }
 
-const relative = (file?: string) => (file ? vscode.workspace.asRelativePath(file) : 'the questions\' SQL field');
+const relative = (file?: string) => (file ? vscode.workspace.asRelativePath(file) : "the questions' SQL field");
 
 const goldDescription = (dataset: DetectedDataset) =>
   dataset.goldCandidates ? `gold: to choose (${dataset.goldCandidates.length} could be its own)` : `gold: ${relative(dataset.goldFile)}`;
@@ -94,7 +103,7 @@ async function settleGold(detected: DetectedDataset): Promise<Dataset | undefine
       description: relative(path.dirname(goldFile)),
       goldFile,
     })),
-    { label: '$(list-flat) The questions\' own SQL field', description: 'no gold file' },
+    { label: "$(list-flat) The questions' own SQL field", description: 'no gold file' },
   ];
   const pick = await vscode.window.showQuickPick(picks, {
     title: `Gold SQL of ${path.basename(detected.questionsFile)}`,
@@ -117,14 +126,30 @@ export async function pickDataset(ctx: Ctx): Promise<Dataset | null | undefined>
     { label: '$(folder-opened) Choose the files...', action: 'browse' as const },
     ...(ctx.savedDataset ? [{ label: '$(close) Detach the dataset', action: 'detach' as const }] : []),
   ];
-  const pick = await vscode.window.showQuickPick(picks, { title: 'Attach a BIRD dataset', placeHolder: detected.length ? 'Detected in this workspace' : 'No BIRD layout detected: choose the files' });
+  const pick = await vscode.window.showQuickPick(picks, {
+    title: 'Attach a BIRD dataset',
+    placeHolder: detected.length ? 'Detected in this workspace' : 'No BIRD layout detected: choose the files',
+  });
   if (!pick) return undefined;
   if (pick.action === 'detach') return null;
   if (pick.dataset) return settleGold(pick.dataset);
-  const questions = await vscode.window.showOpenDialog({ title: 'BIRD question file (mini_dev_sqlite.json, dev.json)', filters: { JSON: ['json'] }, canSelectMany: false });
+  const questions = await vscode.window.showOpenDialog({
+    title: 'BIRD question file (mini_dev_sqlite.json, dev.json)',
+    filters: { JSON: ['json'] },
+    canSelectMany: false,
+  });
   if (!questions?.[0]) return undefined;
-  const gold = await vscode.window.showOpenDialog({ title: 'Gold SQL file (optional: cancel to use the questions\' SQL field)', filters: { SQL: ['sql'] }, canSelectMany: false });
-  const root = await vscode.window.showOpenDialog({ title: 'Folder with <db_id>/<db_id>.sqlite', canSelectFolders: true, canSelectFiles: false, canSelectMany: false });
+  const gold = await vscode.window.showOpenDialog({
+    title: "Gold SQL file (optional: cancel to use the questions' SQL field)",
+    filters: { SQL: ['sql'] },
+    canSelectMany: false,
+  });
+  const root = await vscode.window.showOpenDialog({
+    title: 'Folder with <db_id>/<db_id>.sqlite',
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+  });
   if (!root?.[0]) return undefined;
   return { questionsFile: questions[0].fsPath, goldFile: gold?.[0]?.fsPath, dbRoot: root[0].fsPath };
 }
@@ -144,7 +169,11 @@ export async function attachDataset(ctx: Ctx, dataset: Dataset | null): Promise<
     // BIRD's layout in the workspace: offer it in the same notification.
     const detected = (await detectDatasets()).find((d) => d.questionsFile !== dataset?.questionsFile);
     const attachDetected = detected ? `Attach ${path.basename(detected.questionsFile)}` : undefined;
-    void showError(new Error(`cannot attach this dataset: ${summary.error}`), ...(attachDetected ? [attachDetected] : []), 'Choose Another...').then((choice) => {
+    void showError(
+      new Error(`cannot attach this dataset: ${summary.error}`),
+      ...(attachDetected ? [attachDetected] : []),
+      'Choose Another...',
+    ).then((choice) => {
       if (choice && choice === attachDetected) void settleGold(detected!).then((chosen) => chosen && attachDataset(ctx, chosen));
       else if (choice) void vscode.commands.executeCommand('vesLens.attachDataset');
     });
@@ -153,7 +182,9 @@ export async function attachDataset(ctx: Ctx, dataset: Dataset | null): Promise<
   await ctx.extension.workspaceState.update(DATASET_KEY, dataset ?? undefined);
   const missing = summary.databases.filter((d) => !d.present);
   if (dataset && missing.length === summary.databases.length && missing.length > 0) {
-    void vscode.window.showWarningMessage(`VES Lens: none of the ${missing.length} databases of ${path.basename(dataset.questionsFile)} is under ${dataset.dbRoot} (expected <db_id>/<db_id>.sqlite, e.g. ${missing[0].dbId}/${missing[0].dbId}.sqlite).`);
+    void vscode.window.showWarningMessage(
+      `VES Lens: none of the ${missing.length} databases of ${path.basename(dataset.questionsFile)} is under ${dataset.dbRoot} (expected <db_id>/<db_id>.sqlite, e.g. ${missing[0].dbId}/${missing[0].dbId}.sqlite).`,
+    );
   }
   return summary;
 }

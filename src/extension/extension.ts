@@ -11,6 +11,7 @@ import { ChatModelSource, useChatModelsForTests } from './languageModels';
 import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
 import { GoldAudits } from './panels/auditPanel';
+import { ReportComparisons } from './panels/comparePanel';
 import { ScorePanel } from './panels/scorePanel';
 import { QuestionDocuments } from './questionDocuments';
 import { SECRET_KEYS } from './secrets';
@@ -22,7 +23,13 @@ let ctx: Ctx | undefined;
  * Activation: the views, panels (with their serializers) and every command first, so that nothing a person
  * clicks is "command not found" while the server starts or after it failed; then the language server.
  */
-export async function activate(context: vscode.ExtensionContext): Promise<{ client(): Promise<LanguageClient>; useChatModelsForTests(models: ChatModelSource | undefined): void; storeSecretForTests?(name: SecretName, value: string): Thenable<void> }> {
+export async function activate(
+  context: vscode.ExtensionContext,
+): Promise<{
+  client(): Promise<LanguageClient>;
+  useChatModelsForTests(models: ChatModelSource | undefined): void;
+  storeSecretForTests?(name: SecretName, value: string): Thenable<void>;
+}> {
   const current = (ctx = new Ctx(context));
   const statusBar = new StatusBar(current);
   const explorer = new BirdExplorer(current);
@@ -34,10 +41,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ clie
   const judge = new JudgeRunner(current, score, judgements);
   // The Refuter's flags for annotators: on the question in the explorer (and in a report's judge column).
   explorer.setMarks('judge', judgements.marks());
-  context.subscriptions.push(score, plan, reports, judge, judgements, judgements.onDidChange(() => explorer.setMarks('judge', judgements.marks())));
+  context.subscriptions.push(
+    score,
+    plan,
+    reports,
+    judge,
+    judgements,
+    judgements.onDidChange(() => explorer.setMarks('judge', judgements.marks())),
+  );
   const audits = new GoldAudits(current, (source, marks) => explorer.setMarks(source, marks));
   context.subscriptions.push(audits);
-  registerCommands(current, { score, plan, reports, questions, judge, audits, explorer });
+  const comparisons = new ReportComparisons(current);
+  registerCommands(current, { score, plan, reports, questions, judge, audits, explorer, comparisons });
   try {
     await current.start();
     void offerDetectedDataset(current);
@@ -47,7 +62,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<{ clie
   // useChatModelsForTests: the extension-host test's stand-in for vscode.lm (see languageModels.ts).
   // storeSecretForTests: the extension-host test stores a key as the Set ... API Key commands do (their password
   // box cannot be typed into from the extension host); only in an extension test run, never for other extensions.
-  const testing = context.extensionMode === vscode.ExtensionMode.Test ? { storeSecretForTests: (name: SecretName, value: string) => context.secrets.store(SECRET_KEYS[name], value) } : {};
+  const testing =
+    context.extensionMode === vscode.ExtensionMode.Test
+      ? { storeSecretForTests: (name: SecretName, value: string) => context.secrets.store(SECRET_KEYS[name], value) }
+      : {};
   return { client: () => current.client(), useChatModelsForTests, ...testing };
 }
 

@@ -23,6 +23,7 @@ import {
   AuditGoldRequest,
   AuditProgress,
   ChatCompletionRequest,
+  CompareReportsRequest,
   DatasetSummaryRequest,
   EvaluateFileRequest,
   EvaluationProgress,
@@ -165,7 +166,8 @@ connection.onCodeAction(async (params) => {
 });
 connection.onCodeLens(async (params) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? service.codeLenses(document) : [];
+  // A client that can refresh lenses gets them before the hints are counted, and a refresh once they are.
+  return document ? service.codeLenses(document, canRefreshLenses ? refreshLenses : undefined) : [];
 });
 connection.onHover(async (params) => {
   const document = documents.get(params.textDocument.uri);
@@ -231,6 +233,8 @@ connection.onRequest(EvaluateFileRequest, (params, token) =>
     }),
   ),
 );
+
+connection.onRequest(CompareReportsRequest, (params, token) => handle(token, () => service.compareReports(params)));
 
 connection.onShutdown(() => service.dispose());
 documents.listen(connection);

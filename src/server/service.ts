@@ -109,7 +109,7 @@ export class VesLensService {
 
   readonly diagnostics: HintsProvider['diagnostics'] = (document) => this.hints.diagnostics(document);
   readonly codeActions: HintsProvider['codeActions'] = (document, diagnostics) => this.hints.codeActions(document, diagnostics);
-  readonly codeLenses: HintsProvider['codeLenses'] = (document) => this.hints.codeLenses(document);
+  readonly codeLenses: HintsProvider['codeLenses'] = (document, whenHintsReady) => this.hints.codeLenses(document, whenHintsReady);
   readonly hover: HintsProvider['hover'] = (document, position) => this.hints.hover(document, position);
   readonly forget: HintsProvider['forget'] = (uri) => this.hints.forget(uri);
   readonly verifyHint: HintsProvider['verifyHint'] = (params, signal) => this.hints.verifyHint(params, signal);
@@ -120,5 +120,6 @@ export class VesLensService {
   readonly timeQuery: PlanProvider['timeQuery'] = (params, signal, progress) => this.plans.timeQuery(params, signal, progress);
   readonly judge: JudgeProvider['judge'] = (params, signal, progress) => this.judges.judge(params, signal, progress);
   readonly evaluateFile: ReportProvider['evaluateFile'] = (params, signal, onRows) => this.reports.evaluateFile(params, signal, onRows);
+  readonly compareReports: ReportProvider['compareReports'] = (params) => this.reports.compareReports(params);
   readonly auditGold: AuditProvider['auditGold'] = (params, signal, progress) => this.audits.auditGold(params, signal, progress);
 }

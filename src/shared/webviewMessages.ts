@@ -75,6 +75,14 @@ export type AuditPanelRequest =
   | { type: 'save' }
   | { type: 'rerun' };
 
+/** Comparison page (core's compareHtml in a webview, src/webview/compare/comparePage.ts) → extension. */
+export type ComparePanelRequest = { type: 'save' } | { type: 'pick' };
+
+/** What the comparison page keeps across a reload: the reports it compares, to compare them again. */
+export interface ComparePageState {
+  files: string[];
+}
+
 /** Any panel page → extension, once its script has run: the messages held for it can be posted now. */
 export interface PageReady {
   type: 'ready';

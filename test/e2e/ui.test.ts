@@ -618,6 +618,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(timed, /Result\s+result · 1 column · 4 rows\s+power_name/);
     assert.doesNotMatch(timed, /R-VES reward|ratio/i, 'the gold alone: no ratio against itself');
     assert.ok((await (await webviewFrameWith(page, '.plan-tree', /Timed alone/)).locator('.plan-node').count()) >= 3);
+    assert.equal(await page.locator('.tab', { hasText: 'Plan: ' }).count(), 1, 'the timing has its own panel: the Plan panel stays');
     await shot('time-gold-alone');
     await assertPanelsClean(page);
   });
@@ -686,9 +687,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
 
   it('draws every panel in the dark theme: charts, plans, SQL and tables in its colours', async () => {
     await pickTheme(page, 'Dark Modern');
-    for (const [tab, selector, name] of [['Score: ', '.plan-compare', 'score'], ['Time: ', '.plan-tree', 'time-gold'], ['Report: predict_gpt-4', 'table.questions', 'report'], ['Gold Audit: ', 'table#audit', 'gold-audit']] as const) {
+    // The Timing panel's page draws plans too (as the Plan panel does): its frame is the one that says "Timed alone".
+    const panels: [string, string, string, RegExp?][] = [['Score: ', '.plan-compare', 'score'], ['Time: ', '.plan-tree', 'time-gold', /Timed alone/], ['Report: predict_gpt-4', 'table.questions', 'report'], ['Gold Audit: ', 'table#audit', 'gold-audit']];
+    for (const [tab, selector, name, shows] of panels) {
       await showTab(tab);
-      const frame = await webviewFrameWith(page, selector);
+      const frame = await webviewFrameWith(page, selector, shows);
       await waitInFrame(frame, "document.body.classList.contains('vscode-dark')");
       await runCommand(page, 'View: Toggle Maximize Editor Group'); // the panel alone, as wide as the window
       await page.waitForTimeout(600);

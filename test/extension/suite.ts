@@ -110,9 +110,20 @@ test('settings take effect without a reload: a rule switched off leaves the Prob
   await until('VL006 back', () => vscode.languages.getDiagnostics(editor.document.uri).some((d) => ruleOf(d) === 'VL006'));
 });
 
+test('timing a gold alone opens its own Timing panel: the Plan panel keeps the plan it shows', async () => {
+  const gold = "SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+  const question = { index: 0, questionId: 717, dbId: 'superhero', difficulty: 'simple', question: 'Please list all the superpowers of 3-D Man.', evidence: '', gold };
+  const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+  await vscode.commands.executeCommand('vesLens.explainGold', question);
+  await until('the Plan panel', () => tabs().includes('Plan: gold of question 717'));
+  await vscode.commands.executeCommand('vesLens.timeGold', question);
+  await until('the Timing panel', () => tabs().includes('Time: gold of question 717'));
+  assert.ok(tabs().includes('Plan: gold of question 717'), `the plan stays beside the timing: ${tabs().join(' | ')}`);
+});
+
 test('every command is registered, the log command included', async () => {
   const commands = await vscode.commands.getCommands(true);
-  for (const id of ['vesLens.attachDataset', 'vesLens.evaluatePredictionFile', 'vesLens.explainGold', 'vesLens.timeGold', 'vesLens.showOutput', 'vesLens.restartServer', 'vesLens.applyAllRewrites', 'vesLens.judge', 'vesLens.setJudgeApiKey', 'vesLens.clearJudgeApiKey']) {
+  for (const id of ['vesLens.attachDataset', 'vesLens.evaluatePredictionFile', 'vesLens.compareReports', 'vesLens.explainGold', 'vesLens.timeGold', 'vesLens.showOutput', 'vesLens.restartServer', 'vesLens.applyAllRewrites', 'vesLens.judge', 'vesLens.setJudgeApiKey', 'vesLens.clearJudgeApiKey']) {
     assert.ok(commands.includes(id), id);
   }
 });

@@ -5,11 +5,11 @@ import * as vscode from 'vscode';
 import { AuditGoldRequest, AuditGoldResult, AuditProgress, Dataset } from '../../shared/protocol';
 import { AuditPanelRequest } from '../../shared/webviewMessages';
 import { Ctx, currentSettings } from '../ctx';
-import { fileHead, looksLikeEvalReport, looksLikePredictionFile } from '../dataset';
+import { fileHead, looksLikeEvalReport, looksLikePredictionFile, workspaceJsonFiles } from '../dataset';
 import { isCancellation, showError } from '../errors';
 import { QuestionMark } from '../explorer';
 import { questionUri } from '../questionDocuments';
-import { escapeText, reportWebviewPage } from '../reportPage';
+import { escapeText, REPORT_PAGE_STYLESHEET, reportWebviewPage } from '../reportPage';
 import { panelOptions } from '../webview';
 import { auditDoneMessage, auditStatusLine } from './auditSummary';
 
@@ -24,19 +24,17 @@ const sameDataset = (a: Dataset | null | undefined, b: Dataset | null | undefine
 const markdownText = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
 /** Prediction files and eval reports of the workspace, offered in the pick (a person may choose others too). */
-async function workspacePredictionFiles(): Promise<string[]> {
-  const uris = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
-  return uris.map((uri) => uri.fsPath).filter((file) => {
-    const head = fileHead(file);
-    return looksLikePredictionFile(head) || looksLikeEvalReport(head);
-  }).sort();
-}
+const workspacePredictionFiles = () => workspaceJsonFiles((head) => looksLikePredictionFile(head) || looksLikeEvalReport(head));
 
 /** undefined: the person cancelled; []: audit the gold alone. */
 async function pickPredictionFiles(): Promise<string[] | undefined> {
   type Pick = vscode.QuickPickItem & { file?: string; browse?: boolean };
   const items: Pick[] = [
-    ...(await workspacePredictionFiles()).map((file) => ({ label: `$(file) ${vscode.workspace.asRelativePath(file)}`, description: looksLikeEvalReport(fileHead(file)) ? 'eval report' : 'prediction file', file })),
+    ...(await workspacePredictionFiles()).map((file) => ({
+      label: `$(file) ${vscode.workspace.asRelativePath(file)}`,
+      description: looksLikeEvalReport(fileHead(file)) ? 'eval report' : 'prediction file',
+      file,
+    })),
     { label: '$(folder-opened) Other files...', browse: true },
   ];
   const picks = await vscode.window.showQuickPick(items, {
@@ -48,7 +46,11 @@ async function pickPredictionFiles(): Promise<string[] | undefined> {
   if (!picks) return undefined;
   const files = picks.flatMap((p) => (p.file ? [p.file] : []));
   if (picks.some((p) => p.browse)) {
-    const more = await vscode.window.showOpenDialog({ title: 'Prediction files or eval --json reports', canSelectMany: true, filters: { Predictions: ['json', 'sql', 'txt'] } });
+    const more = await vscode.window.showOpenDialog({
+      title: 'Prediction files or eval --json reports',
+      canSelectMany: true,
+      filters: { Predictions: ['json', 'sql', 'txt'] },
+    });
     if (!more) return undefined;
     files.push(...more.map((uri) => uri.fsPath));
   }
@@ -107,7 +109,10 @@ export class GoldAudits implements vscode.Disposable {
     const marks = new Map<string, QuestionMark>();
     for (const m of current?.marks ?? []) {
       const reasons = m.reasons.map((r) => `- ${markdownText(r)}`).join('\n');
-      marks.set(m.questionId, { text: `gold: ${m.headline}`, tooltip: `**Gold audit #${m.rank}** (score ${m.score.toFixed(1)})\n\n${reasons}` });
+      marks.set(m.questionId, {
+        text: `gold: ${m.headline}`,
+        tooltip: `**Gold audit #${m.rank}** (score ${m.score.toFixed(1)})\n\n${reasons}`,
+      });
     }
     this.setMarks('audit', marks);
     void vscode.commands.executeCommand('setContext', 'vesLens.goldAuditAvailable', Boolean(current));
@@ -116,8 +121,10 @@ export class GoldAudits implements vscode.Disposable {
   async run(): Promise<void> {
     const client = await this.ctx.client();
     const summary = this.ctx.lastSummary;
-    if (!summary?.dataset || summary.error) throw new Error('no dataset is attached: attach a BIRD dataset (VES Lens: Attach a BIRD Dataset...) to audit its gold SQL');
-    if (this.running) return void vscode.window.showInformationMessage('VES Lens: the gold audit is already running (see its notification to cancel it).');
+    if (!summary?.dataset || summary.error)
+      throw new Error('no dataset is attached: attach a BIRD dataset (VES Lens: Attach a BIRD Dataset...) to audit its gold SQL');
+    if (this.running)
+      return void vscode.window.showInformationMessage('VES Lens: the gold audit is already running (see its notification to cancel it).');
     const predictionFiles = await pickPredictionFiles();
     if (predictionFiles === undefined) return;
     const scales = currentSettings().scales;
@@ -126,7 +133,11 @@ export class GoldAudits implements vscode.Disposable {
     const name = path.basename(summary.dataset.questionsFile);
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `VES Lens: auditing the gold SQL of ${name}${scales.length ? ` (at scales ${scales.join(', ')})` : ''}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `VES Lens: auditing the gold SQL of ${name}${scales.length ? ` (at scales ${scales.join(', ')})` : ''}`,
+          cancellable: true,
+        },
         (progress, token) => {
           token.onCancellationRequested(() => cancel.cancel());
           let last = 0;
@@ -135,7 +146,9 @@ export class GoldAudits implements vscode.Disposable {
             progress.report({ message: value.message, increment: percentage - last });
             last = percentage;
           });
-          return client.sendRequest(AuditGoldRequest, { predictionFiles, scales, progressToken }, cancel.token).finally(() => listener.dispose());
+          return client
+            .sendRequest(AuditGoldRequest, { predictionFiles, scales, progressToken }, cancel.token)
+            .finally(() => listener.dispose());
         },
       );
       await this.keep(result);
@@ -158,7 +171,12 @@ export class GoldAudits implements vscode.Disposable {
       this.panel.reveal(undefined, false);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'Gold Audit', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, panelOptions(this.ctx.extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      'Gold Audit',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      panelOptions(this.ctx.extension.extensionUri),
+    );
     this.adopt(panel);
   }
 
@@ -166,7 +184,9 @@ export class GoldAudits implements vscode.Disposable {
     this.panel?.dispose();
     this.panel = panel;
     panel.webview.options = panelOptions(this.ctx.extension.extensionUri);
-    const listener = panel.webview.onDidReceiveMessage((message: AuditPanelRequest) => void this.onMessage(message).catch((error) => void showError(error)));
+    const listener = panel.webview.onDidReceiveMessage(
+      (message: AuditPanelRequest) => void this.onMessage(message).catch((error) => void showError(error)),
+    );
     panel.onDidDispose(() => {
       listener.dispose();
       if (this.panel === panel) this.panel = undefined;
@@ -191,8 +211,16 @@ export class GoldAudits implements vscode.Disposable {
       '<button type="button" data-action="save">Save as HTML</button>' +
       '<button type="button" class="secondary" data-action="rerun">Run Again</button></div>';
     const webview = panel.webview;
-    const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist', 'media', file)).toString();
-    webview.html = reportWebviewPage(result.html, { nonce: randomBytes(16).toString('base64'), cspSource: webview.cspSource, media, stylesheet: 'audit.css', script: 'audit.js', bar });
+    const media = (file: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.ctx.extension.extensionUri, 'dist', 'media', file)).toString();
+    webview.html = reportWebviewPage(result.html, {
+      nonce: randomBytes(16).toString('base64'),
+      cspSource: webview.cspSource,
+      media,
+      stylesheet: REPORT_PAGE_STYLESHEET,
+      script: 'audit.js',
+      bar,
+    });
   }
 
   private async onMessage(message: AuditPanelRequest): Promise<void> {

@@ -16,6 +16,7 @@ import { CancelledError } from '../errors';
 import { hoverText } from '../hover';
 import { QueryTargets } from '../queryTargets';
 import { HintData, hintCodeActions, hintDiagnostics, isQuestionDocument } from './diagnostics';
+import { formattedRewriteEdit } from './rewriteEdit';
 import { StatementProblems } from './statementProblems';
 
 interface AnalysedUnit {
@@ -23,9 +24,18 @@ interface AnalysedUnit {
   hints: Hint[];
 }
 
+/** A document version's units and hints: one analysis shared by whoever asks while it runs, kept once done. */
+interface Analysis {
+  version: number;
+  units: Promise<AnalysedUnit[]>;
+  done: boolean;
+}
+
 export class HintsProvider {
   /** Units and their hints, computed once per document version (diagnostics, lenses and quick fixes share them). */
-  private readonly analysed = new Map<string, { version: number; units: AnalysedUnit[] }>();
+  private readonly analysed = new Map<string, Analysis>();
+  /** Documents whose lenses were given with their hint counts: from then on they always are. */
+  private readonly countedLenses = new Set<string>();
   private readonly problems: StatementProblems;
 
   constructor(
@@ -51,22 +61,38 @@ export class HintsProvider {
     }));
   }
 
-  private async analyse(document: TextDocument): Promise<AnalysedUnit[]> {
+  /** The document's analysis, started if this version has none (opening its databases, reading their schemas). */
+  private analysis(document: TextDocument): Analysis {
     const cached = this.analysed.get(document.uri);
-    if (cached?.version === document.version) return cached.units;
+    if (cached?.version === document.version) return cached;
+    const analysis: Analysis = { version: document.version, units: this.analyseUnits(document), done: false };
+    analysis.units.then(
+      () => (analysis.done = true),
+      () => this.analysed.get(document.uri) === analysis && this.analysed.delete(document.uri),
+    );
+    this.analysed.set(document.uri, analysis);
+    return analysis;
+  }
+
+  private analyse(document: TextDocument): Promise<AnalysedUnit[]> {
+    return this.analysis(document).units;
+  }
+
+  private async analyseUnits(document: TextDocument): Promise<AnalysedUnit[]> {
     const units: AnalysedUnit[] = [];
     for (const unit of sqlUnits(document.languageId, document.getText())) units.push({ unit, hints: await this.unitHints(unit) });
-    this.analysed.set(document.uri, { version: document.version, units });
     return units;
   }
 
   forget(uri: string): void {
     this.analysed.delete(uri);
+    this.countedLenses.delete(uri);
   }
 
   /** Hints depend on the dataset, trust and the rule settings: any of them changed, every document is analysed anew. */
   forgetAll(): void {
     this.analysed.clear();
+    this.countedLenses.clear();
     this.problems.forgetAll();
   }
 
@@ -92,15 +118,37 @@ export class HintsProvider {
     return hintCodeActions(document, diagnostics, await this.diagnostics(document));
   }
 
-  async codeLenses(document: TextDocument): Promise<CodeLens[]> {
+  /**
+   * The lenses of a document. Score, Judge and Explain need only the document and the question file; the hint
+   * counts need the analysis (databases opened, schemas read, every statement parsed). A client that can refresh
+   * its lenses passes `whenHintsReady`: on a document not analysed yet it gets the first lenses at once and is told
+   * when the counts are there. An edited document waits for its counts, so that its Hints lenses never blink.
+   */
+  async codeLenses(document: TextDocument, whenHintsReady?: () => void): Promise<CodeLens[]> {
     const settings = this.context.settings;
     if (!settings.codeLensEnabled) return [];
+    const analysis = this.analysis(document);
+    if (analysis.done || this.countedLenses.has(document.uri) || !whenHintsReady) {
+      const units = await analysis.units;
+      this.countedLenses.add(document.uri);
+      return this.lenses(document, units);
+    }
+    analysis.units.then(whenHintsReady, () => undefined);
+    return this.lenses(
+      document,
+      sqlUnits(document.languageId, document.getText()).map((unit) => ({ unit, hints: undefined })),
+    );
+  }
+
+  /** Lenses of analysed units; a unit whose hints are not known yet (undefined) gets no Hints lens. */
+  private lenses(document: TextDocument, units: { unit: SqlUnit; hints: Hint[] | undefined }[]): CodeLens[] {
+    const settings = this.context.settings;
     const state = this.context.state;
     const lenses: CodeLens[] = [];
     const hintsShown = this.wantsDiagnostics(document);
     // A question's own document holds its gold: time it alone rather than score it against itself.
     const questionDocument = isQuestionDocument(document.uri);
-    for (const { unit, hints } of await this.analyse(document)) {
+    for (const { unit, hints } of units) {
       const position = document.positionAt(unit.start);
       const range = { start: position, end: position };
       const question = state.question(unit.questionId, unit.questionIndex);
@@ -114,7 +162,7 @@ export class HintsProvider {
       }
       const dbId = this.targets.unitDbId(unit);
       lenses.push({ range, command: command('$(list-tree) Explain', Commands.explain, document.uri, unit.start, dbId) });
-      const shown = hintsShown ? hints.filter((hint) => settings.rules[hint.rule] !== 'off') : [];
+      const shown = hintsShown && hints ? hints.filter((hint) => settings.rules[hint.rule] !== 'off') : [];
       if (shown.length > 0) {
         lenses.push({ range, command: command(`$(lightbulb) Hints (${shown.length})`, Commands.showHints, document.uri, position.line) });
       }
@@ -155,11 +203,15 @@ export class HintsProvider {
     const confirmedHazard = hint.kind === 'correctness' && verdict.status === 'changes-results';
     const rowsAgree = verdict.sameSet === true && verdict.status !== 'changes-results' && verdict.status !== 'failed';
     if (!rowsAgree && !confirmedHazard) return { status: verdict.status, message, recommended: false };
-    // Inside a JSON string the new text must be escaped as JSON.
     const rewrite = verdict.rewrite ?? hint.rewrite;
-    const text = document.languageId === 'sql' ? rewrite.text : JSON.stringify(rewrite.text).slice(1, -1);
+    const splice = { start: rewrite.range.start, end: rewrite.range.end, text: rewrite.text };
+    // A .sql statement keeps its layout; inside a JSON string the new text must be escaped as JSON.
+    const edit =
+      document.languageId === 'sql'
+        ? formattedRewriteEdit(document.getText(), entry.unit, splice)
+        : { ...splice, text: JSON.stringify(splice.text).slice(1, -1) };
     const recommended = hint.kind === 'correctness' || verdict.status === 'faster';
-    return { status: verdict.status, message, edit: { start: rewrite.range.start, end: rewrite.range.end, text }, recommended };
+    return { status: verdict.status, message, edit, recommended };
   }
 
   /** Every hint of a rule in a document that has a rewrite, last first (applying one never moves the ones before it). */

@@ -1,6 +1,7 @@
 /**
  * The report slice: a whole prediction file evaluated as `ves-lens eval` does, its rows streamed to the Report
- * panel as they are final (a cancelled run keeps and returns what it scored), each row located in its file.
+ * panel as they are final (a cancelled run keeps and returns what it scored), each row located in its file; and
+ * eval reports compared as `ves-lens compare` does, as core's comparison page.
  */
 import * as fs from 'fs';
 import { topLevelEntryLines } from '../../core/bird/jsonFile';
@@ -9,8 +10,18 @@ import { formatProblem, InputProblem } from '../../core/bird/problems';
 import { buildTasks } from '../../core/bird/tasks';
 import { evaluateTasks } from '../../core/eval/evaluate';
 import { summarize } from '../../core/eval/evalSummary';
+import { loadEvalReport, uniqueLabels } from '../../core/eval/reportFile';
 import { Metric, QuestionResult } from '../../core/eval/types';
-import { EvaluateFileParams, EvaluateFileResult, ReportRow, VesLensErrorCodes } from '../../shared/protocol';
+import { compareRuns } from '../../core/report/compareRuns';
+import { compareHtml } from '../../core/report/htmlReports';
+import {
+  CompareReportsParams,
+  CompareReportsResult,
+  EvaluateFileParams,
+  EvaluateFileResult,
+  ReportRow,
+  VesLensErrorCodes,
+} from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { UserError } from '../errors';
@@ -120,5 +131,23 @@ export class ReportProvider {
       total: tasks.length,
       metrics,
     };
+  }
+
+  /** Eval reports compared (the first the baseline), refused with the file named when one is not a report of the same questions. */
+  compareReports(params: CompareReportsParams): CompareReportsResult {
+    const files = params.files;
+    if (files.length < 2) throw new UserError('choose at least two eval JSON reports to compare', VesLensErrorCodes.badInput);
+    const repeated = files.find((file, i) => files.indexOf(file) !== i);
+    if (repeated) throw new UserError(`${repeated} is chosen twice: compare different reports`, VesLensErrorCodes.badInput);
+    const labels = uniqueLabels(files);
+    try {
+      const runs = files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
+      const comparison = compareRuns(runs);
+      this.context.log(`compared ${labels.join(' vs ')}: ${comparison.compared} of ${comparison.questions} questions`);
+      return { html: compareHtml(runs, comparison), labels, compared: comparison.compared, questions: comparison.questions };
+    } catch (error) {
+      // Not a report, a question or prediction file, reports of other questions: core names the file and why.
+      throw new UserError(editorText((error as Error).message), VesLensErrorCodes.badInput);
+    }
   }
 }

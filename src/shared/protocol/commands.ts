@@ -21,6 +21,7 @@ export const Commands = {
   applyAllRewrites: 'vesLens.applyAllRewrites',
   attachDataset: 'vesLens.attachDataset',
   evaluatePredictionFile: 'vesLens.evaluatePredictionFile',
+  compareReports: 'vesLens.compareReports',
   openQuestion: 'vesLens.openQuestion',
   explainGold: 'vesLens.explainGold',
   timeGold: 'vesLens.timeGold',

@@ -42,3 +42,20 @@ export interface EvaluationProgressValue {
 export const EvaluateFileRequest = new RequestType<EvaluateFileParams, EvaluateFileResult, void>('vesLens/evaluateFile');
 /** Results of an evaluation as they become final (the report keeps them if the run is cancelled). */
 export const EvaluationProgress = new ProgressType<EvaluationProgressValue>();
+
+/** Eval JSON reports of the same question file compared, as `ves-lens compare` does (the first is the baseline). */
+export interface CompareReportsParams {
+  files: string[];
+}
+
+export interface CompareReportsResult {
+  /** core's comparison page (`ves-lens compare --html`): self-contained, its own table script inline. */
+  html: string;
+  /** Each file's short name in the page, in the order given. */
+  labels: string[];
+  /** Questions compared (skipped in no run), of how many the reports hold. */
+  compared: number;
+  questions: number;
+}
+
+export const CompareReportsRequest = new RequestType<CompareReportsParams, CompareReportsResult, void>('vesLens/compareReports');

@@ -1,0 +1,38 @@
+/**
+ * The comparison panel's words and bar, as plain text and markup (no vscode import: tested with node:test): its
+ * title, what was compared with what, and the bar that carries the files compared for the page to keep.
+ */
+import type { CompareReportsResult } from '../../shared/protocol';
+import { escapeText } from '../reportPage';
+
+type Compared = Pick<CompareReportsResult, 'labels' | 'compared' | 'questions'>;
+
+export function comparisonTitle(labels: readonly string[]): string {
+  return `Compare: ${labels.join(' vs ')}`;
+}
+
+/** Which run is the baseline, and how many questions count (a question skipped in any run counts in none). */
+export function comparisonStatusLine(result: Compared): string {
+  const [baseline, ...others] = result.labels;
+  const questions =
+    result.compared === result.questions
+      ? `${result.questions} questions compared`
+      : `${result.compared} of ${result.questions} questions compared (skipped in a run: left out)`;
+  return `${others.join(', ')} against ${baseline} (the baseline) · ${questions}`;
+}
+
+/** The files an Explorer multi-selection gives to compare (two or more JSON files), else none: ask. */
+export function selectedReports(clicked: string | undefined, selected: readonly string[] | undefined): string[] | undefined {
+  const files = (selected?.length ? selected : clicked ? [clicked] : []).filter((file) => file.toLowerCase().endsWith('.json'));
+  return files.length >= 2 ? files : undefined;
+}
+
+/** The bar put first in the page: what is compared, Save as HTML, another comparison; the files for the page to keep. */
+export function comparisonBar(result: Compared, files: readonly string[]): string {
+  return (
+    `<div class="vl-bar" data-files="${escapeText(JSON.stringify(files))}">` +
+    `<span class="vl-status">${escapeText(comparisonStatusLine(result))}</span>` +
+    '<button type="button" data-action="save">Save as HTML</button>' +
+    '<button type="button" class="secondary" data-action="pick">Compare Other Reports...</button></div>'
+  );
+}
