@@ -62,21 +62,24 @@ function writeFileAtomically(file, contents) {
 
 /** The webviews' highlighting: highlight.js's core with its SQL grammar only (about 30 kB), as window.hljs. */
 function buildHighlight() {
-  return esbuild.build({
-    write: false,
-    stdin: {
-      contents: "import hljs from 'highlight.js/lib/core'; import sql from 'highlight.js/lib/languages/sql'; hljs.registerLanguage('sql', sql); window.hljs = hljs;",
-      resolveDir: __dirname,
-      loader: 'js',
-    },
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'chrome114',
-    outfile: path.join('dist', 'media', 'highlight.js'),
-    logLevel: 'warning',
-  }).then(writeAtomically);
+  return esbuild
+    .build({
+      write: false,
+      stdin: {
+        contents:
+          "import hljs from 'highlight.js/lib/core'; import sql from 'highlight.js/lib/languages/sql'; hljs.registerLanguage('sql', sql); window.hljs = hljs;",
+        resolveDir: __dirname,
+        loader: 'js',
+      },
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome114',
+      outfile: path.join('dist', 'media', 'highlight.js'),
+      logLevel: 'warning',
+    })
+    .then(writeAtomically);
 }
 
 /** Options of the page bundles: browser scripts; Chart.js, highlight.js and VS Code Elements stay separate scripts. */

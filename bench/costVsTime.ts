@@ -39,7 +39,11 @@ async function main() {
     const ms = await measure(db, runnable.body);
     if (ms !== undefined) rows.push({ dbId: item.dbId, rule: plan.cost.rule, work: plan.cost.work, ms });
   }
-  const rho = (subset: typeof rows, key: 'rule' | 'work') => sampleRankCorrelation(subset.map((r) => r[key]), subset.map((r) => r.ms));
+  const rho = (subset: typeof rows, key: 'rule' | 'work') =>
+    sampleRankCorrelation(
+      subset.map((r) => r[key]),
+      subset.map((r) => r.ms),
+    );
   const lines = [
     '# Plan cost vs measured time',
     '',

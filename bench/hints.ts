@@ -30,7 +30,8 @@ async function main() {
   }
 
   // Analysis speed: a 1,000-statement file built from the shared SQL, with and without a schema.
-  const file = Array.from({ length: 1000 }, (_, i) => statements[i % statements.length].sql.trim().replace(/;\s*$/, '')).join(';\n') + ';\n';
+  const file =
+    Array.from({ length: 1000 }, (_, i) => statements[i % statements.length].sql.trim().replace(/;\s*$/, '')).join(';\n') + ';\n';
   const superhero = (await databases.get(statements.find((s) => s.dbId === 'superhero')!)).schema;
   const timeIt = (fn: () => void) => {
     const runs: number[] = [];
@@ -65,9 +66,14 @@ async function main() {
     const originalFails = v.filter((x) => /original does not run/.test(x.message)).length;
     const again = repeats.get(rule.id)!;
     const agree = v.filter((x, i) => again[i]?.status === x.status).length;
-    lines.push(`| ${rule.id} | ${rule.title} | ${v.length} | ${v.length - originalFails} | ${same.length} | ${v.filter((x) => x.sameBag).length} | ${count('faster')} | ${count('no-difference')} | ${count('slower')} | ${count('changes-results')} | ${count('failed') - originalFails} | ${v.length ? `${agree} of ${v.length}` : '-'} | ${speedups.length ? `${median(speedups).toFixed(2)}×` : '-'} |`);
+    lines.push(
+      `| ${rule.id} | ${rule.title} | ${v.length} | ${v.length - originalFails} | ${same.length} | ${v.filter((x) => x.sameBag).length} | ${count('faster')} | ${count('no-difference')} | ${count('slower')} | ${count('changes-results')} | ${count('failed') - originalFails} | ${v.length ? `${agree} of ${v.length}` : '-'} | ${speedups.length ? `${median(speedups).toFixed(2)}×` : '-'} |`,
+    );
   }
-  lines.push('', `Hint analysis of a 1,000-statement file (median of 7): ${withSchema.toFixed(0)} ms with the schema; ${withParse.toFixed(0)} ms when node-sql-parser also checks every statement (to report the ones it cannot read).`);
+  lines.push(
+    '',
+    `Hint analysis of a 1,000-statement file (median of 7): ${withSchema.toFixed(0)} ms with the schema; ${withParse.toFixed(0)} ms when node-sql-parser also checks every statement (to report the ones it cannot read).`,
+  );
   const report = lines.join('\n') + '\n';
   fs.writeFileSync(path.join(__dirname, 'results', 'hints.md'), report);
   process.stdout.write(report);

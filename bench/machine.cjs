@@ -4,7 +4,14 @@ const { execFileSync } = require('node:child_process');
 
 function machineLine() {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const sqlite = execFileSync(process.execPath, ['-e', "const s=require('@vscode/sqlite3');const d=new s.Database(':memory:');d.get('select sqlite_version() v',(e,r)=>console.log(r.v))"], { encoding: 'utf8' }).trim();
+  const sqlite = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      "const s=require('@vscode/sqlite3');const d=new s.Database(':memory:');d.get('select sqlite_version() v',(e,r)=>console.log(r.v))",
+    ],
+    { encoding: 'utf8' },
+  ).trim();
   return `${new Date().toISOString().slice(0, 10)} · ${cpu} · ${os.cpus().length} cores · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · Node ${process.version} · SQLite ${sqlite} · ${os.platform()} ${os.release()}`;
 }
 

@@ -9,7 +9,15 @@ import { machineLine } from './machine.cjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-memory-'));
-const question = (id, sql) => ({ question_id: id, db_id: 'superhero', question: '', evidence: '', SQL: 'SELECT count(*) FROM superhero', difficulty: 'simple', pred: sql });
+const question = (id, sql) => ({
+  question_id: id,
+  db_id: 'superhero',
+  question: '',
+  evidence: '',
+  SQL: 'SELECT count(*) FROM superhero',
+  difficulty: 'simple',
+  pred: sql,
+});
 // superhero has 750 rows and colour 35: the joins below return from 0.4 to 19.7 million rows.
 const cases = [
   ["a 1.5 GB string: printf('%.*c', 1500000000, 'x')", "SELECT printf('%.*c', 1500000000, 'x')", []],
@@ -17,8 +25,16 @@ const cases = [
   ['5,800 blobs of 8 MB each', 'SELECT zeroblob(8000000) FROM hero_power', []],
   ['4-way cross join, every column (316 billion rows)', 'SELECT * FROM superhero a, superhero b, superhero c, superhero d', []],
   ['400,000 rows (under the default cap)', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 400000', []],
-  ['19.7 million rows, default --max-rows (500,000)', 'SELECT a.id, b.superhero_name, c.colour FROM superhero a, superhero b, colour c', []],
-  ['5.1 million rows, --max-rows 6,000,000', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) LIMIT 5100000', ['--max-rows', '6000000']],
+  [
+    '19.7 million rows, default --max-rows (500,000)',
+    'SELECT a.id, b.superhero_name, c.colour FROM superhero a, superhero b, colour c',
+    [],
+  ],
+  [
+    '5.1 million rows, --max-rows 6,000,000',
+    'SELECT a.id, b.superhero_name FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) LIMIT 5100000',
+    ['--max-rows', '6000000'],
+  ],
 ];
 
 const lines = ['# Memory on huge results', '', machineLine(), '', '| prediction | outcome | wall s | peak RSS MiB |', '|---|---|---|---|'];
@@ -29,15 +45,36 @@ for (const [label, sql, extra] of cases) {
   const rss = path.join(scratch, 'rss');
   const json = path.join(scratch, 'out.json');
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [
-    '--require', path.join(root, 'bench', 'peak-rss.cjs'), path.join(root, 'bin', 'ves-lens.js'), 'eval',
-    '--questions', path.join(scratch, 'q.json'), '--predictions', path.join(scratch, 'p.sql'),
-    '--db-root', path.join(root, 'sample'), '--metrics', 'ex,f1', '--timeout', '120', '--json', json, '--no-progress', ...extra,
-  ], { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rss } });
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      path.join(root, 'bench', 'peak-rss.cjs'),
+      path.join(root, 'bin', 'ves-lens.js'),
+      'eval',
+      '--questions',
+      path.join(scratch, 'q.json'),
+      '--predictions',
+      path.join(scratch, 'p.sql'),
+      '--db-root',
+      path.join(root, 'sample'),
+      '--metrics',
+      'ex,f1',
+      '--timeout',
+      '120',
+      '--json',
+      json,
+      '--no-progress',
+      ...extra,
+    ],
+    { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rss } },
+  );
   if (result.status !== 0) throw new Error(result.stderr);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
-  lines.push(`| ${label} | ${q0.outcome}${q0.error ? `: ${q0.error}` : ''} | ${seconds.toFixed(1)} | ${(Number(fs.readFileSync(rss, 'utf8')) / 2 ** 20).toFixed(0)} |`);
+  lines.push(
+    `| ${label} | ${q0.outcome}${q0.error ? `: ${q0.error}` : ''} | ${seconds.toFixed(1)} | ${(Number(fs.readFileSync(rss, 'utf8')) / 2 ** 20).toFixed(0)} |`,
+  );
   process.stderr.write(lines.at(-1) + '\n');
 }
 const report = lines.join('\n') + '\n';

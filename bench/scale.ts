@@ -53,8 +53,10 @@ async function main() {
 }
 
 // Question 738's gold: a correlated EXISTS that rescans hero_attribute for every hero; the prediction a JOIN.
-const GOLD_738 = "SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_attribute AS T2 INNER JOIN attribute AS T3 ON T2.attribute_id = T3.id WHERE T3.attribute_name = 'Durability' AND T2.attribute_value < 50 AND T1.id = T2.hero_id)";
-const JOIN_738 = "SELECT s.superhero_name FROM superhero s JOIN hero_attribute ha ON s.id = ha.hero_id JOIN attribute a ON ha.attribute_id = a.id WHERE a.attribute_name = 'Durability' AND ha.attribute_value < 50";
+const GOLD_738 =
+  "SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_attribute AS T2 INNER JOIN attribute AS T3 ON T2.attribute_id = T3.id WHERE T3.attribute_name = 'Durability' AND T2.attribute_value < 50 AND T1.id = T2.hero_id)";
+const JOIN_738 =
+  "SELECT s.superhero_name FROM superhero s JOIN hero_attribute ha ON s.id = ha.hero_id JOIN attribute a ON ha.attribute_id = a.id WHERE a.attribute_name = 'Durability' AND ha.attribute_value < 50";
 
 /** Gold 738 against its JOIN form on superhero ×1, ×10, ×100: the ratio `eval --scales` reports, and its cost. */
 async function growthOf738(folder: string, schemaFile: string): Promise<string[]> {
@@ -75,12 +77,23 @@ async function growthOf738(folder: string, schemaFile: string): Promise<string[]
     const db = factor === 1 ? source : out;
     const started = performance.now();
     try {
-      const timing = (await measurePair(freshConnectionTimer(db, GOLD_738), freshConnectionTimer(db, JOIN_738), {
-        ...DEFAULT_FAST_TIMING, quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3, timeoutMs,
-      })).full!;
-      lines.push(`| ×${factor} | ${built.seconds.toFixed(2)} | ${timing.goldMs.toFixed(1)} | ${timing.predMs.toFixed(2)} | ${timing.ratio.toFixed(1)}× (${timing.low.toFixed(1)}–${timing.high.toFixed(1)}) | ${((performance.now() - started) / 1000).toFixed(1)} |`);
+      const timing = (
+        await measurePair(freshConnectionTimer(db, GOLD_738), freshConnectionTimer(db, JOIN_738), {
+          ...DEFAULT_FAST_TIMING,
+          quantities: ['full'],
+          settle: { ratioOf: ['full'], bucketOf: [] },
+          minBlocks: 2,
+          maxBlocks: 3,
+          timeoutMs,
+        })
+      ).full!;
+      lines.push(
+        `| ×${factor} | ${built.seconds.toFixed(2)} | ${timing.goldMs.toFixed(1)} | ${timing.predMs.toFixed(2)} | ${timing.ratio.toFixed(1)}× (${timing.low.toFixed(1)}–${timing.high.toFixed(1)}) | ${((performance.now() - started) / 1000).toFixed(1)} |`,
+      );
     } catch (error) {
-      lines.push(`| ×${factor} | ${built.seconds.toFixed(2)} | over the ${timeoutMs / 1000} s limit: ${(error as Error).message} | – | – | ${((performance.now() - started) / 1000).toFixed(1)} |`);
+      lines.push(
+        `| ×${factor} | ${built.seconds.toFixed(2)} | over the ${timeoutMs / 1000} s limit: ${(error as Error).message} | – | – | ${((performance.now() - started) / 1000).toFixed(1)} |`,
+      );
     }
     process.stderr.write(lines.at(-1) + '\n');
   }

@@ -18,13 +18,20 @@ export interface SharedSql {
 export function sharedSql(): SharedSql[] {
   const questions = loadQuestions(path.join(DATA, 'questions', 'mini_dev_sqlite.v1-2024.json')).questions;
   const dir = path.join(DATA, 'predictions', 'minidev-official');
-  const predictionFiles = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => loadPredictions(path.join(dir, f)));
+  const predictionFiles = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => loadPredictions(path.join(dir, f)));
   const out: SharedSql[] = [];
   const seen = new Set<string>();
   for (const q of questions) {
     const dbPath = path.join(DATA, 'databases', q.dbId, `${q.dbId}.sqlite`);
     if (!fs.existsSync(dbPath)) continue;
-    const candidates = [{ source: 'gold', sql: q.sql ?? '' }, ...predictionFiles.map((p) => ({ source: path.basename(p.file), sql: p.predictions[q.index]?.sql ?? '' }))];
+    const candidates = [
+      { source: 'gold', sql: q.sql ?? '' },
+      ...predictionFiles.map((p) => ({ source: path.basename(p.file), sql: p.predictions[q.index]?.sql ?? '' })),
+    ];
     for (const { source, sql } of candidates) {
       const key = `${q.dbId}\u0000${sql.trim()}`;
       if (!sql.trim() || seen.has(key)) continue;
@@ -34,7 +41,6 @@ export function sharedSql(): SharedSql[] {
   }
   return out;
 }
-
 
 /** One open connection and schema per database, opened on first use (the engine's connection cache). */
 export class DatabaseCache {

@@ -31,7 +31,11 @@ function tasks(): EvalTask[] {
   return fs
     .readdirSync(dir)
     .sort()
-    .flatMap((file) => buildTasks(questions.questions, loadPredictions(path.join(dir, file)), gold, []).filter((t) => databaseExists(dbRoot, t.question.dbId)));
+    .flatMap((file) =>
+      buildTasks(questions.questions, loadPredictions(path.join(dir, file)), gold, []).filter((t) =>
+        databaseExists(dbRoot, t.question.dbId),
+      ),
+    );
 }
 
 async function timeRun(all: EvalTask[], techniques?: ReturnType<typeof techniqueStep>): Promise<number> {
@@ -42,14 +46,27 @@ async function timeRun(all: EvalTask[], techniques?: ReturnType<typeof technique
 
 async function main() {
   const all = tasks();
-  const lines = [`# SQLMorph's techniques against EX alone`, '', machineLine(), '', `${all.length} questions (the four official mini-dev prediction files on the three shared databases); median of ${REPEATS} runs.`, ''];
+  const lines = [
+    `# SQLMorph's techniques against EX alone`,
+    '',
+    machineLine(),
+    '',
+    `${all.length} questions (the four official mini-dev prediction files on the three shared databases); median of ${REPEATS} runs.`,
+    '',
+  ];
   lines.push('| scoring | ms | ms per question | × EX alone |', '|---|---|---|---|');
   const alone: number[] = [];
   for (let i = 0; i < REPEATS; i++) alone.push(await timeRun(all));
   const exAlone = median(alone);
-  const row = (label: string, ms: number) => lines.push(`| ${label} | ${ms.toFixed(0)} | ${(ms / all.length).toFixed(2)} | ${(ms / exAlone).toFixed(2)} |`);
+  const row = (label: string, ms: number) =>
+    lines.push(`| ${label} | ${ms.toFixed(0)} | ${(ms / all.length).toFixed(2)} | ${(ms / exAlone).toFixed(2)} |`);
   row('EX alone', exAlone);
-  const exactOnes: TechniqueName[] = ['execution_accuracy', 'exact_column_and_exact_cell', 'exact_column_and_partial_cell', 'no_column_and_partial_cell'];
+  const exactOnes: TechniqueName[] = [
+    'execution_accuracy',
+    'exact_column_and_exact_cell',
+    'exact_column_and_partial_cell',
+    'no_column_and_partial_cell',
+  ];
   const exact: number[] = [];
   for (let i = 0; i < REPEATS; i++) exact.push(await timeRun(all, techniqueStep({ techniques: exactOnes })));
   row('EX + the 4 embedding-free techniques', median(exact));
@@ -61,15 +78,25 @@ async function main() {
     const warm: number[] = [];
     for (let i = 0; i < REPEATS; i++) warm.push(await timeRun(all, techniqueStep({ embeddings: provider })));
     row('EX + all 7, local model, warm cache', median(warm));
-    lines.push('', `The cold run embedded ${asked} distinct texts (column texts and row texts of the mismatches); the warm runs asked for ${provider.requested - asked}.`);
+    lines.push(
+      '',
+      `The cold run embedded ${asked} distinct texts (column texts and row texts of the mismatches); the warm runs asked for ${provider.requested - asked}.`,
+    );
     fs.rmSync(cache, { recursive: true, force: true });
   }
 
   // The partial matching at its bound: leftover rows that share cells pairwise, one column differing.
   lines.push('', `## Partial matching at the bound (${MAX_PARTIAL_PAIRS.toLocaleString('en-US')} leftover row pairs)`, '');
   lines.push('| technique | gold × predicted rows, columns | ms |', '|---|---|---|');
-  for (const [rows, columns] of [[1000, 4], [3162, 4], [3162, 12]] as const) {
-    const gold = { columns: Array.from({ length: columns }, (_, c) => `c${c}`), rows: Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => (c === 0 ? r : (r * 7 + c) % 50))) };
+  for (const [rows, columns] of [
+    [1000, 4],
+    [3162, 4],
+    [3162, 12],
+  ] as const) {
+    const gold = {
+      columns: Array.from({ length: columns }, (_, c) => `c${c}`),
+      rows: Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => (c === 0 ? r : (r * 7 + c) % 50))),
+    };
     const predicted = { columns: gold.columns, rows: gold.rows.map((row) => [-1 - (row[0] as number), ...row.slice(1)]) };
     for (const [label, score] of [
       ['exact_column_and_partial_cell', () => exactColumnTechnique(gold, predicted, { partial: true, penalize: true })],
@@ -77,10 +104,15 @@ async function main() {
     ] as const) {
       const start = performance.now();
       score();
-      lines.push(`| ${label} | ${rows.toLocaleString('en-US')} × ${rows.toLocaleString('en-US')}, ${columns} | ${(performance.now() - start).toFixed(0)} |`);
+      lines.push(
+        `| ${label} | ${rows.toLocaleString('en-US')} × ${rows.toLocaleString('en-US')}, ${columns} | ${(performance.now() - start).toFixed(0)} |`,
+      );
     }
   }
-  lines.push('', 'SQLMorph\'s own loop rescans every remaining pair for each pair it takes: O(rows³ × columns); at 3,162 × 3,162 rows that is about 3 × 10¹⁰ cell comparisons.');
+  lines.push(
+    '',
+    "SQLMorph's own loop rescans every remaining pair for each pair it takes: O(rows³ × columns); at 3,162 × 3,162 rows that is about 3 × 10¹⁰ cell comparisons.",
+  );
   const out = path.join(__dirname, 'results', 'techniques.md');
   fs.writeFileSync(out, lines.join('\n') + '\n');
   console.log(lines.join('\n'));

@@ -27,7 +27,12 @@ const runs = fromWall ? Object.values(fromWall)[0].fast.length : Number(option('
 const data = path.resolve(option('--data', path.join(import.meta.dirname, '..', '..', 'shared', 'data', 'bird-minidev')));
 const root = path.resolve(import.meta.dirname, '..');
 const predictionDir = path.join(data, 'predictions', 'minidev-official');
-const files = fromWall ? Object.keys(fromWall).sort() : fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json') && f.includes(option('--files', ''))).sort();
+const files = fromWall
+  ? Object.keys(fromWall).sort()
+  : fs
+      .readdirSync(predictionDir)
+      .filter((f) => f.endsWith('.json') && f.includes(option('--files', '')))
+      .sort();
 const scratch = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
 // Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
 const dbRoot = path.join(scratch, 'databases');
@@ -40,13 +45,29 @@ const wallFile = path.join(scratch, 'wall.json');
 function evalOnce(file, mode, run) {
   const json = path.join(scratch, `${file}.${mode}.${run}.json`);
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, [
-    path.join(root, 'bin', 'ves-lens.js'), 'eval',
-    '--questions', path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-    '--gold', path.join(data, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
-    '--predictions', path.join(predictionDir, file),
-    '--db-root', dbRoot, '--metrics', 'ves,rves', '--timing', mode, '--json', json, '--no-progress',
-  ], { encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'bin', 'ves-lens.js'),
+      'eval',
+      '--questions',
+      path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+      '--gold',
+      path.join(data, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
+      '--predictions',
+      path.join(predictionDir, file),
+      '--db-root',
+      dbRoot,
+      '--metrics',
+      'ves,rves',
+      '--timing',
+      mode,
+      '--json',
+      json,
+      '--no-progress',
+    ],
+    { encoding: 'utf8' },
+  );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0) throw new Error(`eval failed on ${file} (${mode}): ${result.stderr}`);
   return { seconds, report: JSON.parse(fs.readFileSync(json, 'utf8')) };
@@ -63,7 +84,10 @@ function between(a, b) {
   for (const q of a.questions) {
     const r = byId.get(q.question_id);
     if (q.time_ratio === null || r?.time_ratio == null) continue;
-    if (q.same_program) { out.same++; continue; }
+    if (q.same_program) {
+      out.same++;
+      continue;
+    }
     out.timed++;
     if (q.time_ratio_interval[0] <= r.time_ratio && r.time_ratio <= q.time_ratio_interval[1]) out.ves++;
     if (q.rves_time_ratio_interval[0] <= r.rves_time_ratio && r.rves_time_ratio <= q.rves_time_ratio_interval[1]) out.rves++;
@@ -81,7 +105,10 @@ if (fromWall) {
   for (const file of files) {
     for (const mode of ['official', 'fast']) {
       for (let run = 0; run < runs; run++) {
-        results[file][mode].push({ seconds: fromWall[file][mode][run], report: JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8')) });
+        results[file][mode].push({
+          seconds: fromWall[file][mode][run],
+          report: JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8')),
+        });
       }
     }
   }
@@ -94,7 +121,9 @@ if (fromWall) {
       }
     }
   }
-  const wall = Object.fromEntries(files.map((f) => [f, { official: results[f].official.map((r) => r.seconds), fast: results[f].fast.map((r) => r.seconds) }]));
+  const wall = Object.fromEntries(
+    files.map((f) => [f, { official: results[f].official.map((r) => r.seconds), fast: results[f].fast.map((r) => r.seconds) }]),
+  );
   fs.writeFileSync(wallFile, JSON.stringify(wall, null, 2));
 }
 
@@ -108,7 +137,10 @@ function officialOnFastQuantity(report, metric, sameIds, { sameAtOne, spreadOf }
   for (const q of report.questions) {
     const typical = metric === 'ves' ? q.time_ratio_typical : q.rves_time_ratio_typical;
     const measured = metric === 'ves' ? q.ves : q.rves;
-    if (!q.ex || typical === undefined || !(q.time_ratio > 0)) { sum += measured ?? 0; continue; }
+    if (!q.ex || typical === undefined || !(q.time_ratio > 0)) {
+      sum += measured ?? 0;
+      continue;
+    }
     const same = sameAtOne && sameIds.has(q.question_id);
     const ratio = same ? 1 : typical;
     const spread = same ? undefined : spreadOf?.get(q.question_id);
@@ -133,9 +165,17 @@ const agreement = [
   '',
   '## Agreement with the official protocol',
   '',
-  'Fast mode estimates each metric on its stated quantity: the **typical** ratio (the Hodges–Lehmann centre of the single-execution log ratios), with same-program pairs at exactly 1; a pair whose official 100-iteration loop would outlast its limit (100 × the time limit, as both scripts\' func_timeout) scores 0 in both modes. The official scripts average single-execution ratios, and that mean also carries timing noise (a sub-millisecond query that stalls once makes one ratio 30× or 0.03×). "Official, fast\'s quantity" recomputes each official run from its own 100 samples per pair on fast\'s quantity (`time_ratio_typical`, `rves_time_ratio_typical` in its JSON); for R-VES it counts, as fast mode does, the expected reward over the buckets a ratio with fast\'s spread around that typical ratio lands in (near an edge, fast\'s 6 to 64 executions cannot tell 0.98× from 1.03× where 100 official ones can). The gap between the official total and fast splits into the noise part, the same-program part, the expected-reward part and a residual. Within spread: the residual is within two standard errors of a difference of two ' + runs + '-run means, 2·√((sd₁² + sd₂²)/' + runs + '), from the run-to-run sd of the recomputed official totals and of the fast totals, each pooled over the files (an sd from ' + runs + ' runs of one file has ' + (runs - 1) + ' degrees of freedom).',
+  "Fast mode estimates each metric on its stated quantity: the **typical** ratio (the Hodges–Lehmann centre of the single-execution log ratios), with same-program pairs at exactly 1; a pair whose official 100-iteration loop would outlast its limit (100 × the time limit, as both scripts' func_timeout) scores 0 in both modes. The official scripts average single-execution ratios, and that mean also carries timing noise (a sub-millisecond query that stalls once makes one ratio 30× or 0.03×). \"Official, fast's quantity\" recomputes each official run from its own 100 samples per pair on fast's quantity (`time_ratio_typical`, `rves_time_ratio_typical` in its JSON); for R-VES it counts, as fast mode does, the expected reward over the buckets a ratio with fast's spread around that typical ratio lands in (near an edge, fast's 6 to 64 executions cannot tell 0.98× from 1.03× where 100 official ones can). The gap between the official total and fast splits into the noise part, the same-program part, the expected-reward part and a residual. Within spread: the residual is within two standard errors of a difference of two " +
+    runs +
+    '-run means, 2·√((sd₁² + sd₂²)/' +
+    runs +
+    '), from the run-to-run sd of the recomputed official totals and of the fast totals, each pooled over the files (an sd from ' +
+    runs +
+    ' runs of one file has ' +
+    (runs - 1) +
+    ' degrees of freedom).',
   '',
-  '| prediction file | metric | official mean (sd) | official, fast\'s quantity (sd) | fast mean (sd) | fast − official | timing-noise part | same-program part | expected-reward part | residual | within spread |',
+  "| prediction file | metric | official mean (sd) | official, fast's quantity (sd) | fast mean (sd) | fast − official | timing-noise part | same-program part | expected-reward part | residual | within spread |",
   '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const overall = { official: 0, fast: 0 };
@@ -161,7 +201,9 @@ for (const file of files) {
   const pairs = fast.length * (fast.length - 1);
   const uncertain = mean(fast.map((r) => r.report.questions.filter((q) => q.rves_uncertain).length));
   const name = file.replace(/^predict_mini_dev_|\.json$/g, '');
-  lines.push(`| ${name} | ${agg.timed / pairs + agg.same / pairs} | ${agg.same / pairs} | ${wall(official).toFixed(1)} | ${wall(fast).toFixed(1)} | ${pct(wall(fast), wall(official))} | ${pct(agg.ves, agg.timed)} | ${pct(agg.rves, agg.timed)} | ×${median(agg.widths).toFixed(3)} | ${uncertain.toFixed(1)} | ${agg.flips} of ${agg.certain} |`);
+  lines.push(
+    `| ${name} | ${agg.timed / pairs + agg.same / pairs} | ${agg.same / pairs} | ${wall(official).toFixed(1)} | ${wall(fast).toFixed(1)} | ${pct(wall(fast), wall(official))} | ${pct(agg.ves, agg.timed)} | ${pct(agg.rves, agg.timed)} | ×${median(agg.widths).toFixed(3)} | ${uncertain.toFixed(1)} | ${agg.flips} of ${agg.certain} |`,
+  );
   const sameIds = new Set(fast[0].report.questions.filter((q) => q.same_program).map((q) => q.question_id));
   // Each fast run's R-VES spread per question, for the expected reward near an edge.
   const spreads = fast.map((r) => new Map(r.report.questions.filter((q) => q.rves_spread).map((q) => [q.question_id, q.rves_spread])));
@@ -170,7 +212,12 @@ for (const file of files) {
     const typicalAsMeasured = official.map((r) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: false }));
     const onFastQuantity = official.map((r) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true }));
     // R-VES near an edge: the expected reward under fast's spread (official run i with fast run i's spreads).
-    const withFastSpread = metric === 'ves' ? onFastQuantity : official.map((r, i) => officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true, spreadOf: spreads[i % spreads.length] }));
+    const withFastSpread =
+      metric === 'ves'
+        ? onFastQuantity
+        : official.map((r, i) =>
+            officialOnFastQuantity(r.report, metric, sameIds, { sameAtOne: true, spreadOf: spreads[i % spreads.length] }),
+          );
     const fastTotals = total(fast, metric);
     const residual = mean(fastTotals) - mean(withFastSpread);
     const signed = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
@@ -178,7 +225,11 @@ for (const file of files) {
     pooled[metric].fast.push(sd(fastTotals) ** 2);
     pooled[metric].typical.push(sd(withFastSpread) ** 2);
     const expectedRewardPart = metric === 'ves' ? '–' : signed(mean(withFastSpread) - mean(onFastQuantity));
-    rows.push({ metric, residual, cells: `| ${name} | ${metric === 'ves' ? 'VES' : 'R-VES'} | ${fmt(raw)} | ${fmt(withFastSpread)} | ${fmt(fastTotals)} | ${signed(mean(fastTotals) - mean(raw))} | ${signed(mean(typicalAsMeasured) - mean(raw))} | ${signed(mean(onFastQuantity) - mean(typicalAsMeasured))} | ${expectedRewardPart} | ${signed(residual)}` });
+    rows.push({
+      metric,
+      residual,
+      cells: `| ${name} | ${metric === 'ves' ? 'VES' : 'R-VES'} | ${fmt(raw)} | ${fmt(withFastSpread)} | ${fmt(fastTotals)} | ${signed(mean(fastTotals) - mean(raw))} | ${signed(mean(typicalAsMeasured) - mean(raw))} | ${signed(mean(onFastQuantity) - mean(typicalAsMeasured))} | ${expectedRewardPart} | ${signed(residual)}`,
+    });
   }
 }
 // Two standard errors of a difference of two means of `runs` runs, each mode's run-to-run sd pooled over the files.
@@ -187,10 +238,16 @@ for (const row of rows) {
   const limit = 2 * Math.sqrt((pooledVariance(pooled[row.metric].typical) + pooledVariance(pooled[row.metric].fast)) / runs);
   agreement.push(`${row.cells} | ${Math.abs(row.residual) <= limit ? 'yes' : 'no'} (±${limit.toFixed(2)}) |`);
 }
-lines.push('', `All files: fast mode took ${pct(overall.fast, overall.official)} of the official protocol's wall time (${overall.fast.toFixed(1)} s vs ${overall.official.toFixed(1)} s, medians summed).`);
+lines.push(
+  '',
+  `All files: fast mode took ${pct(overall.fast, overall.official)} of the official protocol's wall time (${overall.fast.toFixed(1)} s vs ${overall.official.toFixed(1)} s, medians summed).`,
+);
 lines.push(...agreement);
 const pooledSd = (variances) => Math.sqrt(pooledVariance(variances)).toFixed(2);
-lines.push('', `Run-to-run sd of the totals, pooled over the ${files.length} files (an sd from ${runs} runs of one file is rough): VES official ${pooledSd(pooled.ves.official)}, fast ${pooledSd(pooled.ves.fast)}; R-VES official ${pooledSd(pooled.rves.official)}, fast ${pooledSd(pooled.rves.fast)}.`);
+lines.push(
+  '',
+  `Run-to-run sd of the totals, pooled over the ${files.length} files (an sd from ${runs} runs of one file is rough): VES official ${pooledSd(pooled.ves.official)}, fast ${pooledSd(pooled.ves.fast)}; R-VES official ${pooledSd(pooled.rves.official)}, fast ${pooledSd(pooled.rves.fast)}.`,
+);
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });

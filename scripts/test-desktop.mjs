@@ -11,7 +11,8 @@ const root = resolve(import.meta.dirname, '..');
 execFileSync(process.execPath, [join(root, 'esbuild.js'), '--extension-tests'], { stdio: 'inherit' });
 const workspace = mkdtempSync(join(tmpdir(), 'ves-lens-desktop-'));
 cpSync(join(root, 'sample'), workspace, { recursive: true });
-for (const [name, text] of Object.entries(JSON.parse(readFileSync(join(root, 'test', 'extension', 'workspaceFiles.json'), 'utf8')))) writeFileSync(join(workspace, name), text);
+for (const [name, text] of Object.entries(JSON.parse(readFileSync(join(root, 'test', 'extension', 'workspaceFiles.json'), 'utf8'))))
+  writeFileSync(join(workspace, name), text);
 await runTests({
   extensionDevelopmentPath: root,
   extensionTestsPath: join(root, 'out', 'test', 'extension', 'suite.js'),

@@ -47,7 +47,9 @@ export async function startChatServer(script: Script): Promise<FakeChatServer> {
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', async () => {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       let body: ChatRequestSeen['body'];
@@ -66,10 +68,14 @@ export async function startChatServer(script: Script): Promise<FakeChatServer> {
         return;
       }
       if ('status' in reply) {
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(JSON.stringify(reply.body ?? { error: { message: `status ${reply.status}` } }));
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) })
+          .end(JSON.stringify(reply.body ?? { error: { message: `status ${reply.status}` } }));
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completionBody(body.model, reply.content, reply.usage)));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(completionBody(body.model, reply.content, reply.usage)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,7 +104,12 @@ export function roleOf(request: { body: { messages: ChatMessage[] } } | readonly
 export const proverReply = (verdict: boolean, reason = 'the query filters on the anchor the question states') =>
   '```json\n' + JSON.stringify({ expected_answer: 'a list of names', sql_description: 'selects the names', reason, verdict }) + '\n```';
 export const refuterReply = (overturn: boolean, extra: { gold_correct?: boolean; ambiguity?: string } = {}) =>
-  JSON.stringify({ judgement: overturn ? 'the prediction drops an anchor' : 'equivalent to the gold', overturn, ambiguity: extra.ambiguity ?? 'na', gold_correct: extra.gold_correct ?? true });
+  JSON.stringify({
+    judgement: overturn ? 'the prediction drops an anchor' : 'equivalent to the gold',
+    overturn,
+    ambiguity: extra.ambiguity ?? 'na',
+    gold_correct: extra.gold_correct ?? true,
+  });
 
 /** An in-memory ChatModel answering from a script: the same interface a vscode.lm adapter implements. */
 export class ScriptedChatModel implements ChatModel {

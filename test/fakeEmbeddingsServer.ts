@@ -25,7 +25,14 @@ export type EmbeddingsScript = (body: EmbeddingsRequestBody, res: http.ServerRes
 export const answerEmbeddings: EmbeddingsScript = (body, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
   const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: vectorFor(text) })).reverse();
-  res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } }));
+  res.end(
+    JSON.stringify({
+      object: 'list',
+      data,
+      model: body.model,
+      usage: { prompt_tokens: body.input.length, total_tokens: body.input.length },
+    }),
+  );
 };
 
 export interface FakeEmbeddingsServer {

@@ -54,4 +54,3 @@ export function replayOfRose(pairs: readonly RosePair[], rows: ReadonlyMap<numbe
     return JSON.stringify({ judgement: 'as ROSE', overturn: row.refuter_result, ambiguity: 'na', gold_correct: true });
   };
 }
-

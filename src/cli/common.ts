@@ -41,7 +41,9 @@ export function reportFailure(error: unknown, out: { debug: boolean; write: (tex
     code = EXIT.input;
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    out.write(`${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it${out.debug ? '' : ', with the stack trace that --debug prints'}): ${message}\n`);
+    out.write(
+      `${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it${out.debug ? '' : ', with the stack trace that --debug prints'}): ${message}\n`,
+    );
     code = EXIT.bug;
   }
   if (out.debug && error instanceof Error) out.write(`${error.stack}\n`);
@@ -85,7 +87,8 @@ export function timeoutMs(flag: string, text: string | number): number {
 export function checkOutputFile(flag: string, file: string, inputs: readonly (string | undefined)[] = []): void {
   const resolved = path.resolve(file);
   for (const input of inputs) {
-    if (input && path.resolve(input) === resolved) throw new UsageError(`${flag}: ${file} is also an input file; writing it would destroy it`);
+    if (input && path.resolve(input) === resolved)
+      throw new UsageError(`${flag}: ${file} is also an input file; writing it would destroy it`);
   }
   let stat: fs.Stats | undefined;
   try {
@@ -95,7 +98,8 @@ export function checkOutputFile(flag: string, file: string, inputs: readonly (st
   }
   if (stat?.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder; give a file name`);
   const folder = path.dirname(resolved);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) throw new UsageError(`${flag}: cannot write ${file}: folder ${folder} does not exist`);
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
+    throw new UsageError(`${flag}: cannot write ${file}: folder ${folder} does not exist`);
   try {
     fs.accessSync(stat ? resolved : folder, fs.constants.W_OK);
   } catch {
@@ -119,11 +123,15 @@ export async function toolInfo(): Promise<{ name: string; version: string; sqlit
 
 /** `--scales 1,10,100`: whole factors from 1 to 10,000, in increasing order. */
 export function parseScales(text: string): number[] {
-  const factors = text.split(',').map((part) => part.trim()).filter(Boolean).map((part) => {
-    const n = Number(part);
-    if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--scales: "${part}" is not a whole factor from 1 to 10000`);
-    return n;
-  });
+  const factors = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const n = Number(part);
+      if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new UsageError(`--scales: "${part}" is not a whole factor from 1 to 10000`);
+      return n;
+    });
   if (factors.length === 0) throw new UsageError('--scales: give at least one factor, e.g. 1,10,100');
   return [...new Set(factors)].sort((a, b) => a - b);
 }

@@ -21,7 +21,8 @@ export async function runCompare(files: string[], options: CompareCommandOptions
     seed = Number(options.seed);
   }
   const resamples = options.resamples === undefined ? undefined : positiveInteger('--resamples', options.resamples);
-  if (resamples !== undefined && resamples > 1_000_000) throw new UsageError(`--resamples: at most 1000000, got ${quoted(options.resamples!)}`);
+  if (resamples !== undefined && resamples > 1_000_000)
+    throw new UsageError(`--resamples: at most 1000000, got ${quoted(options.resamples!)}`);
   const muchFactor = options.much === undefined ? undefined : positiveNumber('--much', options.much);
   if (muchFactor !== undefined && muchFactor <= 1) throw new UsageError(`--much: a factor above 1, got ${quoted(options.much!)}`);
   if (options.html) checkOutputFile('--html', options.html, files);
@@ -31,7 +32,14 @@ export async function runCompare(files: string[], options: CompareCommandOptions
   const comparison = compareRuns(runs, { seed, resamples, muchFactor });
 
   if (options.html) {
-    writeOutputFile('--html', options.html, compareHtml(runs.map((r) => ({ label: r.label, file: r.file, report: r.report })), comparison));
+    writeOutputFile(
+      '--html',
+      options.html,
+      compareHtml(
+        runs.map((r) => ({ label: r.label, file: r.file, report: r.report })),
+        comparison,
+      ),
+    );
     process.stderr.write(`wrote ${options.html}\n`);
   }
   if (options.json) {

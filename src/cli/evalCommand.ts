@@ -13,11 +13,30 @@ import { evalReport } from '../core/eval/reportJson';
 import { attachPlanCosts } from '../core/report/htmlCosts';
 import { evalReportHtml } from '../core/report/htmlReports';
 import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
-import { efficiencyNotes, failureList, headlineProblems, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
+import {
+  efficiencyNotes,
+  failureList,
+  headlineProblems,
+  outcomeTable,
+  problemList,
+  scoreTable,
+  skippedLine,
+} from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
-import { checkOutputFile, parseScales, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
+import {
+  checkOutputFile,
+  parseScales,
+  positiveInteger,
+  quoted,
+  timeoutMs as parseTimeoutMs,
+  TOOL_NAME,
+  TOOL_VERSION,
+  toolInfo,
+  UsageError,
+  writeOutputFile,
+} from './common';
 
 export interface EvalCommandOptions extends TechniqueCliOptions {
   questions: string;
@@ -42,7 +61,10 @@ export interface EvalCommandOptions extends TechniqueCliOptions {
 }
 
 export function parseMetrics(text: string): Metric[] {
-  const metrics = text.split(',').map((m) => m.trim().toLowerCase()).filter(Boolean);
+  const metrics = text
+    .split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter(Boolean);
   for (const m of metrics) {
     if (!METRICS.includes(m as Metric)) throw new UsageError(`--metrics: unknown metric ${quoted(m)} (choose from ${METRICS.join(', ')})`);
   }
@@ -62,11 +84,15 @@ function databaseProblems(dbRoot: string, tasks: readonly EvalTask[]): InputProb
     const file = databasePath(dbRoot, dbId);
     if (!fs.existsSync(file)) continue; // skipped, and said so under the tables
     const problem = databaseFileProblem(file);
-    if (problem) problems.push({ file, message: `${problem}: its ${n} question${n === 1 ? '' : 's'} cannot be scored fairly (gold errors)`, headline: true });
+    if (problem)
+      problems.push({
+        file,
+        message: `${problem}: its ${n} question${n === 1 ? '' : 's'} cannot be scored fairly (gold errors)`,
+        headline: true,
+      });
   }
   return problems;
 }
-
 
 /**
  * A database on which every gold query failed (at least two questions) is damaged or not the one the
@@ -79,14 +105,19 @@ export function unusableDatabases(dbRoot: string, results: readonly QuestionResu
   for (const [dbId, rs] of byDb) {
     if (rs.length < 2 || !rs.every((r) => r.outcome === 'gold_error' && /^gold: /.test(r.error ?? ''))) continue;
     const first = (rs[0].error ?? '').replace(/^gold: /, '').replace(/; prediction: .*$/s, '');
-    problems.push({ file: databasePath(dbRoot, dbId), message: `the gold SQL of all ${rs.length} questions on it fails (first: ${first}): is the database damaged, or another version?`, headline: true });
+    problems.push({
+      file: databasePath(dbRoot, dbId),
+      message: `the gold SQL of all ${rs.length} questions on it fails (first: ${first}): is the database damaged, or another version?`,
+      headline: true,
+    });
   }
   return problems;
 }
 
 export async function runEval(options: EvalCommandOptions): Promise<number> {
   const metrics = parseMetrics(options.metrics);
-  if (options.timing !== 'fast' && options.timing !== 'official') throw new UsageError(`--timing: expected fast or official, got "${options.timing}"`);
+  if (options.timing !== 'fast' && options.timing !== 'official')
+    throw new UsageError(`--timing: expected fast or official, got "${options.timing}"`);
   const timing = options.timing as TimingMode;
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const maxRows = positiveInteger('--max-rows', options.maxRows);
@@ -113,7 +144,10 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   );
   const atTop = headlineProblems(problems);
   if (atTop) err.write(atTop + '\n');
-  const bar = options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} questions · {eta_formatted} left · {last}', hideCursor: true, stream: err }) : undefined;
+  const bar =
+    options.progress && err.isTTY
+      ? new SingleBar({ format: ' {bar} {value}/{total} questions · {eta_formatted} left · {last}', hideCursor: true, stream: err })
+      : undefined;
   bar?.start(tasks.length, 0, { last: '' });
   const results = await evaluateTasks(tasks, {
     dbRoot: options.dbRoot,
@@ -146,7 +180,13 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const out = process.stdout;
   out.write(scoreTable(summary, metrics) + '\n');
   out.write(outcomeTable(summary) + '\n');
-  for (const block of [skippedLine(summary), failureList(results), efficiencyNotes(results), techniqueNotes(results), problemList(problems)]) {
+  for (const block of [
+    skippedLine(summary),
+    failureList(results),
+    efficiencyNotes(results),
+    techniqueNotes(results),
+    problemList(problems),
+  ]) {
     if (block) out.write(block + '\n');
   }
   if (options.json || options.html) {

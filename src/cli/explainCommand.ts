@@ -80,7 +80,12 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
     }
     const out: string[] = [pc.dim(`SQLite ${sqlite} · ${options.db}`)];
     if (gold) {
-      out.push(...sideBySide(planLines(gold), planLines(plans[0]), 'gold', 'prediction'), '', pc.bold('what differs'), ...differenceLines(differences ?? []));
+      out.push(
+        ...sideBySide(planLines(gold), planLines(plans[0]), 'gold', 'prediction'),
+        '',
+        pc.bold('what differs'),
+        ...differenceLines(differences ?? []),
+      );
     } else {
       plans.forEach((plan, i) => {
         if (plans.length > 1) out.push('', pc.bold(`-- statement ${i + 1}: `) + plan.sql.replace(/\s+/g, ' ').slice(0, 100));

@@ -16,7 +16,13 @@ export interface HintsCommandOptions {
   schema?: string;
 }
 
-const VERDICT_COLOUR = { faster: pc.green, slower: pc.yellow, 'no-difference': pc.yellow, 'changes-results': pc.red, failed: pc.red } as const;
+const VERDICT_COLOUR = {
+  faster: pc.green,
+  slower: pc.yellow,
+  'no-difference': pc.yellow,
+  'changes-results': pc.red,
+  failed: pc.red,
+} as const;
 
 export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
   const limits: VerifyLimits = {
@@ -53,19 +59,28 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
     let count = 0;
     for (const { statement, hints, parseError, failedRules } of statements) {
       const at = lineAndColumn(text, statement.start);
-      if (parseError) out.push(pc.dim(`${source}:${at.line}:${at.column} node-sql-parser cannot read this statement (${parseError}); token rules still ran, plans still work`));
-      if (failedRules?.length) out.push(pc.red(`${source}:${at.line}:${at.column} rules ${failedRules.join(', ')} failed on this statement (please report it)`));
+      if (parseError)
+        out.push(
+          pc.dim(
+            `${source}:${at.line}:${at.column} node-sql-parser cannot read this statement (${parseError}); token rules still ran, plans still work`,
+          ),
+        );
+      if (failedRules?.length)
+        out.push(pc.red(`${source}:${at.line}:${at.column} rules ${failedRules.join(', ')} failed on this statement (please report it)`));
       for (const hint of hints) {
         count++;
         const where = lineAndColumn(text, hint.range.start);
-        out.push(`${source}:${where.line}:${where.column} ${pc.bold(hint.rule)} ${hint.kind === 'correctness' ? pc.red(hint.title) : pc.cyan(hint.title)}`);
+        out.push(
+          `${source}:${where.line}:${where.column} ${pc.bold(hint.rule)} ${hint.kind === 'correctness' ? pc.red(hint.title) : pc.cyan(hint.title)}`,
+        );
         out.push(`  ${hint.message}`);
         if (hint.caveat) out.push(pc.dim(`  caveat: ${hint.caveat}`));
         if (hint.rewrite) out.push(`  rewrite: ${pc.green(hint.rewrite.statement.replace(/\s+/g, ' '))}`);
         for (const other of hint.alternatives?.slice(1) ?? []) out.push(`  or:      ${pc.green(other.statement.replace(/\s+/g, ' '))}`);
         const verdict = verdicts.get(hint);
         if (verdict) out.push(`  verified: ${VERDICT_COLOUR[verdict.status](verdict.message)}`);
-        else if (hint.rewrite && hint.kind === 'speed') out.push(pc.dim('  not measured: run with --verify to check the result and time it'));
+        else if (hint.rewrite && hint.kind === 'speed')
+          out.push(pc.dim('  not measured: run with --verify to check the result and time it'));
       }
     }
     out.push(pc.dim(`${count} hint${count === 1 ? '' : 's'} in ${statements.length} statement${statements.length === 1 ? '' : 's'}`));

@@ -15,7 +15,17 @@ import { ChatModelError } from '../core/llm/chatModel';
 import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
 import { defaultCacheDir, ReplyCache } from '../core/llm/replyCache';
 import { headlineProblems, problemList } from '../core/report/terminal';
-import { checkOutputFile, positiveInteger, quoted, timeoutMs as parseTimeoutMs, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError, writeOutputFile } from './common';
+import {
+  checkOutputFile,
+  positiveInteger,
+  quoted,
+  timeoutMs as parseTimeoutMs,
+  TOOL_NAME,
+  TOOL_VERSION,
+  toolInfo,
+  UsageError,
+  writeOutputFile,
+} from './common';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 
 export interface JudgeCommandOptions {
@@ -49,33 +59,38 @@ export function parseEndpoint(text: string): string {
   } catch {
     throw new UsageError(`--endpoint: not a URL: ${quoted(text)} (e.g. https://api.openai.com/v1 or http://localhost:11434/v1)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--endpoint: expected an http or https URL, got ${quoted(text)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--endpoint: expected an http or https URL, got ${quoted(text)}`);
   return text;
 }
 
 /** The key named by --api-key-env (which must then be set), else OPENAI_API_KEY if set, else none (local servers). */
 export function apiKeyFrom(variable: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (variable === undefined) return env.OPENAI_API_KEY || undefined;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) throw new UsageError(`--api-key-env: expected the name of an environment variable, got ${quoted(variable)}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
+    throw new UsageError(`--api-key-env: expected the name of an environment variable, got ${quoted(variable)}`);
   const key = env[variable];
   if (!key) throw new UsageError(`--api-key-env: the environment variable ${variable} is not set`);
   return key;
 }
 
 function parseMethod(text: string): JudgeMethod {
-  if (!JUDGE_METHODS.includes(text as JudgeMethod)) throw new UsageError(`--method: expected one of ${JUDGE_METHODS.join(', ')}, got ${quoted(text)}`);
+  if (!JUDGE_METHODS.includes(text as JudgeMethod))
+    throw new UsageError(`--method: expected one of ${JUDGE_METHODS.join(', ')}, got ${quoted(text)}`);
   return text as JudgeMethod;
 }
 
 function parseRetries(text: string): number {
-  if (!/^\s*\d+\s*$/.test(text) || Number(text) > 20) throw new UsageError(`--retries: expected a whole number from 0 to 20, got ${quoted(text)}`);
+  if (!/^\s*\d+\s*$/.test(text) || Number(text) > 20)
+    throw new UsageError(`--retries: expected a whole number from 0 to 20, got ${quoted(text)}`);
   return Number(text);
 }
 
 function parseTemperature(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 2) throw new UsageError(`--temperature: expected a number from 0 to 2, got ${quoted(text)}`);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 2)
+    throw new UsageError(`--temperature: expected a number from 0 to 2, got ${quoted(text)}`);
   return value;
 }
 
@@ -92,7 +107,10 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   if (!options.model.trim()) throw new UsageError('--model: give the model name the endpoint serves');
   const apiKey = apiKeyFrom(options.apiKeyEnv);
   const concurrency = positiveInteger('--concurrency', options.concurrency);
-  if (concurrency > JUDGE_CONCURRENCY_BOUND) throw new UsageError(`--concurrency: at most ${JUDGE_CONCURRENCY_BOUND} pairs at once (each holds two whole results; memory stays under 1 GiB)`);
+  if (concurrency > JUDGE_CONCURRENCY_BOUND)
+    throw new UsageError(
+      `--concurrency: at most ${JUDGE_CONCURRENCY_BOUND} pairs at once (each holds two whole results; memory stays under 1 GiB)`,
+    );
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const llmTimeoutMs = parseTimeoutMs('--llm-timeout', options.llmTimeout);
   const maxRows = positiveInteger('--max-rows', options.maxRows);
@@ -115,7 +133,10 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const atTop = headlineProblems(problems);
   if (atTop) err.write(atTop + '\n');
 
-  const bar = options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} · {phase} · {eta_formatted} left · {last}', hideCursor: true, stream: err }) : undefined;
+  const bar =
+    options.progress && err.isTTY
+      ? new SingleBar({ format: ' {bar} {value}/{total} · {phase} · {eta_formatted} left · {last}', hideCursor: true, stream: err })
+      : undefined;
   bar?.start(tasks.length, 0, { phase: 'EX', last: '' });
   const exResults = await evaluateTasks(tasks, {
     dbRoot: options.dbRoot,
@@ -154,7 +175,8 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       maxRows,
       concurrency,
       facts: new DatabaseFactsCache(),
-      onResult: (index, outcome) => bar?.update(++done, { last: `${tasks[judgedIndexes[index]].question.questionId}: ${outcome.score ?? 'no verdict'}` }),
+      onResult: (index, outcome) =>
+        bar?.update(++done, { last: `${tasks[judgedIndexes[index]].question.questionId}: ${outcome.score ?? 'no verdict'}` }),
     });
   } catch (error) {
     bar?.stop();
@@ -198,7 +220,14 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
         max_rows: maxRows,
         cache_dir: cacheDir ?? null,
       },
-      summary: { ...groups, skipped, branches: summary.branches, calls: summary.calls, cached_calls: summary.cached_calls, usage: summary.usage },
+      summary: {
+        ...groups,
+        skipped,
+        branches: summary.branches,
+        calls: summary.calls,
+        cached_calls: summary.cached_calls,
+        usage: summary.usage,
+      },
       problems: orderProblems(problems).map(formatProblem),
       headline_problems: problems.filter((p) => p.headline).map(formatProblem),
       questions,
@@ -208,4 +237,3 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   }
   return 0;
 }
-

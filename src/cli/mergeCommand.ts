@@ -17,7 +17,8 @@ export interface MergeCommandOptions {
 /** `ves-lens merge shard-1.json ... shard-n.json --json all.json`: the shards of `eval --shard i/n` as one run's report. */
 export async function runMerge(files: string[], options: MergeCommandOptions): Promise<number> {
   if (files.length === 0) throw new UsageError('merge: give the shard reports written by `ves-lens eval --shard i/n --json ...`');
-  if (!options.json && !options.html) throw new UsageError('merge: say where to write the merged report: --json <file> (and/or --html <file>)');
+  if (!options.json && !options.html)
+    throw new UsageError('merge: say where to write the merged report: --json <file> (and/or --html <file>)');
   if (options.json) checkOutputFile('--json', options.json, files);
   if (options.html) checkOutputFile('--html', options.html, [...files, options.json]);
   const shards = files.map((file) => loadEvalReport(file, 'eval shard report'));
@@ -40,7 +41,16 @@ export async function runMerge(files: string[], options: MergeCommandOptions): P
     process.stderr.write(`wrote ${options.json}\n`);
   }
   if (options.html) {
-    writeOutputFile('--html', options.html, evalHtml({ label: String(report.inputs?.predictions ?? files[0]).split(/[\\/]/).pop()!, report }));
+    writeOutputFile(
+      '--html',
+      options.html,
+      evalHtml({
+        label: String(report.inputs?.predictions ?? files[0])
+          .split(/[\\/]/)
+          .pop()!,
+        report,
+      }),
+    );
     process.stderr.write(`wrote ${options.html}\n`);
   }
   return 0;

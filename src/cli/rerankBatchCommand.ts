@@ -5,7 +5,13 @@ import { loadPredictions } from '../core/bird/predictions';
 import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
 import { loadQuestions } from '../core/bird/questions';
 import { RerankBy } from '../core/plan/rerank';
-import { candidatesFromList, candidatesFromPredictionFiles, CorrelationSummary, predictionObject, rerankQuestions } from '../core/plan/rerankBatch';
+import {
+  candidatesFromList,
+  candidatesFromPredictionFiles,
+  CorrelationSummary,
+  predictionObject,
+  rerankQuestions,
+} from '../core/plan/rerankBatch';
 import { checkOutputFile, positiveInteger, timeoutMs, toolInfo, UsageError, writeOutputFile } from './common';
 
 export interface RerankBatchOptions {
@@ -34,14 +40,20 @@ function correlationLine(name: string, c: CorrelationSummary): string {
  * `eval` scores; `compare` then sets it against the first candidates (greedy decoding).
  */
 export async function runRerankBatch(options: RerankBatchOptions): Promise<number> {
-  if (options.by !== 'estimate' && options.by !== 'rule') throw new UsageError(`--by: expected estimate or rule, got ${JSON.stringify(options.by)}`);
+  if (options.by !== 'estimate' && options.by !== 'rule')
+    throw new UsageError(`--by: expected estimate or rule, got ${JSON.stringify(options.by)}`);
   const by = options.by as RerankBy;
   const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
   const predictions = options.predictions ?? [];
-  if (!options.candidates && predictions.length === 0) throw new UsageError('rerank --questions: give the candidates with --candidates <list.json> or --predictions <file> <file> ...');
+  if (!options.candidates && predictions.length === 0)
+    throw new UsageError('rerank --questions: give the candidates with --candidates <list.json> or --predictions <file> <file> ...');
   if (options.candidates && predictions.length) throw new UsageError('rerank: give --candidates or --predictions, not both');
-  if (!options.out && !options.json) throw new UsageError('rerank --questions: say where to write the picked predictions with --out <file> (or print the report with --json)');
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
+  if (!options.out && !options.json)
+    throw new UsageError(
+      'rerank --questions: say where to write the picked predictions with --out <file> (or print the report with --json)',
+    );
+  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory())
+    throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   const inputs = [options.questions, options.candidates, ...predictions];
   if (options.out) checkOutputFile('--out', options.out, inputs);
 
@@ -57,11 +69,22 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
       );
   const k = Math.max(0, ...sets.map((s) => s.candidates.length));
   const err = process.stderr;
-  err.write(`rerank: ${sets.length} questions, up to ${k} candidates each, by ${by === 'rule' ? 'rule cost (SCAN +100, temp B-tree +50, SEARCH 0)' : 'row-aware estimate, then rule cost'}${options.measure ? '; timing every runnable candidate' : ''}\n`);
+  err.write(
+    `rerank: ${sets.length} questions, up to ${k} candidates each, by ${by === 'rule' ? 'rule cost (SCAN +100, temp B-tree +50, SEARCH 0)' : 'row-aware estimate, then rule cost'}${options.measure ? '; timing every runnable candidate' : ''}\n`,
+  );
   for (const p of orderProblems(problems).filter((p) => p.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
-  const bar = options.progress !== false && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} questions', hideCursor: true, stream: err }) : undefined;
+  const bar =
+    options.progress !== false && err.isTTY
+      ? new SingleBar({ format: ' {bar} {value}/{total} questions', hideCursor: true, stream: err })
+      : undefined;
   bar?.start(sets.length, 0);
-  const report = await rerankQuestions(sets, { dbRoot: options.dbRoot, by, ...limits, measure: options.measure, onProgress: (done) => bar?.update(done) });
+  const report = await rerankQuestions(sets, {
+    dbRoot: options.dbRoot,
+    by,
+    ...limits,
+    measure: options.measure,
+    onProgress: (done) => bar?.update(done),
+  });
   bar?.stop();
 
   if (options.out) {
@@ -69,17 +92,41 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
     err.write(`wrote ${options.out} (official prediction format, in question order)\n`);
   }
   if (options.json) {
-    process.stdout.write(JSON.stringify({ tool: await toolInfo(), inputs: { questions: options.questions, db_root: options.dbRoot, candidates: options.candidates ?? predictions, by, out: options.out ?? null }, ...report, problems: orderProblems(problems).map(formatProblem) }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        {
+          tool: await toolInfo(),
+          inputs: {
+            questions: options.questions,
+            db_root: options.dbRoot,
+            candidates: options.candidates ?? predictions,
+            by,
+            out: options.out ?? null,
+          },
+          ...report,
+          problems: orderProblems(problems).map(formatProblem),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return 0;
   }
   // Why questions kept their first candidate, counted by kind ("database not found", "no candidate runs", ...).
   const kept = new Map<string, number>();
   for (const q of report.questions) if (q.note) kept.set(q.note.split(':')[0], (kept.get(q.note.split(':')[0]) ?? 0) + 1);
   const keptText = [...kept].map(([why, n]) => `${n}: ${why}`).join('; ');
-  const lines = [`${report.changed} of ${report.questions.length} questions pick another candidate than the first${kept.size ? `; kept without ranking: ${keptText}` : ''}`];
+  const lines = [
+    `${report.changed} of ${report.questions.length} questions pick another candidate than the first${kept.size ? `; kept without ranking: ${keptText}` : ''}`,
+  ];
   const counts = new Map<number, number>();
   for (const q of report.questions) counts.set(q.chosen, (counts.get(q.chosen) ?? 0) + 1);
-  lines.push(`picked: ${[...counts].sort((a, b) => a[0] - b[0]).map(([i, n]) => `candidate ${i}: ${n}`).join(', ')}`);
+  lines.push(
+    `picked: ${[...counts]
+      .sort((a, b) => a[0] - b[0])
+      .map(([i, n]) => `candidate ${i}: ${n}`)
+      .join(', ')}`,
+  );
   if (report.correlation) {
     lines.push('Spearman ρ between plan cost and measured time:');
     lines.push(`  ${correlationLine('rule cost', report.correlation.rule)}`);

@@ -17,7 +17,8 @@ export interface ScaleCommandOptions {
 
 function parseFactor(text: string): number {
   const factor = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(factor) || factor < 1) throw new UsageError(`--factor: expected an integer of at least 1, got "${text}"`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(factor) || factor < 1)
+    throw new UsageError(`--factor: expected an integer of at least 1, got "${text}"`);
   return factor;
 }
 
@@ -29,9 +30,18 @@ function howShifted(domain: KeyDomainReport): string {
 }
 
 function summary(report: ScaleReport): string {
-  const table = new Table({ head: ['table', 'rows', `rows ×${report.factor}`, 'shifted key columns'], style: TABLE_STYLE, colAligns: ['left', 'right', 'right', 'left'] });
+  const table = new Table({
+    head: ['table', 'rows', `rows ×${report.factor}`, 'shifted key columns'],
+    style: TABLE_STYLE,
+    colAligns: ['left', 'right', 'right', 'left'],
+  });
   for (const t of report.tables) {
-    table.push([t.name, t.rowsBefore.toLocaleString('en-US'), t.rowsAfter.toLocaleString('en-US'), t.keyColumns.map((k) => k.column).join(', ')]);
+    table.push([
+      t.name,
+      t.rowsBefore.toLocaleString('en-US'),
+      t.rowsAfter.toLocaleString('en-US'),
+      t.keyColumns.map((k) => k.column).join(', '),
+    ]);
   }
   const lines = [table.toString()];
   if (report.domains.length) {
@@ -47,7 +57,8 @@ export async function runScale(db: string, options: ScaleCommandOptions): Promis
   const factor = parseFactor(options.factor);
   const err = process.stderr;
   if (!options.json) err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${db} ×${factor} → ${options.out}\n`);
-  const bar = options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {percentage}% · {label}', hideCursor: true, stream: err }) : undefined;
+  const bar =
+    options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {percentage}% · {label}', hideCursor: true, stream: err }) : undefined;
   let report: ScaleReport;
   try {
     report = await scaleDatabase(db, factor, options.out, {

@@ -25,7 +25,8 @@ export interface ScoringInputs {
 }
 
 export function parseGoldSource(text: string): GoldSource {
-  if (!GOLD_SOURCES.includes(text as GoldSource)) throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got ${quoted(text)}`);
+  if (!GOLD_SOURCES.includes(text as GoldSource))
+    throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got ${quoted(text)}`);
   return text as GoldSource;
 }
 
@@ -33,7 +34,8 @@ export function parseGoldSource(text: string): GoldSource {
 export function checkScoringOptions(options: ScoringInputOptions): GoldSource | undefined {
   const goldFrom = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
   if (goldFrom === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()) throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
+  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory())
+    throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   return goldFrom;
 }
 

@@ -1,6 +1,11 @@
 import { Command } from 'commander';
 import { TechniqueStep, techniqueStep } from '../core/eval/techniqueStep';
-import { embeddingSettingsProblem, needsEmbeddings, resolveTechniques, techniqueEmbeddings } from '../core/results/sqlmorph/techniqueChoice';
+import {
+  embeddingSettingsProblem,
+  needsEmbeddings,
+  resolveTechniques,
+  techniqueEmbeddings,
+} from '../core/results/sqlmorph/techniqueChoice';
 import { TECHNIQUES, TechniqueName } from '../core/results/sqlmorph/types';
 import { EMBEDDING_PROVIDER_KINDS, EmbeddingProviderKind, EmbeddingSettings } from '../core/embeddings/createProvider';
 import { defaultCacheDir } from '../core/embeddings/diskCache';
@@ -23,8 +28,16 @@ export interface TechniqueCliOptions {
 export function addTechniqueOptions(command: Command): Command {
   return command
     .option('--techniques <list>', `SQLMorph's result-comparison techniques: comma-separated names (${TECHNIQUES.join(', ')}) or all`)
-    .option('--penalize-extra-columns <bool>', 'SQLMorph\'s penalize_extra_pred_cols: predicted cells count every predicted column (true) or only the matched ones (false)', 'true')
-    .option('--embeddings <provider>', `embeddings for the semantic techniques: ${EMBEDDING_PROVIDER_KINDS.join(', ')} (openai: any OpenAI-compatible /embeddings endpoint)`, 'none')
+    .option(
+      '--penalize-extra-columns <bool>',
+      "SQLMorph's penalize_extra_pred_cols: predicted cells count every predicted column (true) or only the matched ones (false)",
+      'true',
+    )
+    .option(
+      '--embeddings <provider>',
+      `embeddings for the semantic techniques: ${EMBEDDING_PROVIDER_KINDS.join(', ')} (openai: any OpenAI-compatible /embeddings endpoint)`,
+      'none',
+    )
     .option('--embeddings-url <url>', 'base URL of the OpenAI-compatible API (POST <url>/embeddings)', DEFAULT_EMBEDDINGS_URL)
     .option('--embeddings-model <name>', 'embedding model (SQLMorph: text-embedding-3-small)', DEFAULT_EMBEDDINGS_MODEL)
     .option('--embeddings-key-env <name>', 'environment variable that holds the API key (never printed)', 'OPENAI_API_KEY')
@@ -34,7 +47,8 @@ export function addTechniqueOptions(command: Command): Command {
 
 export function parseTechniques(text: string): TechniqueName[] {
   const { techniques, unknown } = resolveTechniques(text.split(','));
-  if (unknown.length) throw new UsageError(`--techniques: unknown technique ${quoted(unknown[0])} (choose from ${TECHNIQUES.join(', ')}, or all)`);
+  if (unknown.length)
+    throw new UsageError(`--techniques: unknown technique ${quoted(unknown[0])} (choose from ${TECHNIQUES.join(', ')}, or all)`);
   if (techniques.length === 0) throw new UsageError('--techniques: name at least one technique, or all');
   return techniques;
 }
@@ -46,7 +60,8 @@ export function parseBoolean(flag: string, text: string): boolean {
   throw new UsageError(`${flag}: expected true or false, got ${quoted(text)}`);
 }
 
-const techniqueCacheDir = (options: TechniqueCliOptions) => (options.embeddingsCache === false ? false : typeof options.embeddingsCache === 'string' ? options.embeddingsCache : undefined);
+const techniqueCacheDir = (options: TechniqueCliOptions) =>
+  options.embeddingsCache === false ? false : typeof options.embeddingsCache === 'string' ? options.embeddingsCache : undefined;
 
 /** What `inputs.techniques` of the JSON report records. */
 export interface TechniqueInputs {
@@ -64,20 +79,38 @@ export function techniqueSettings(options: TechniqueCliOptions): { step: Techniq
   const names = parseTechniques(options.techniques);
   const penalize = parseBoolean('--penalize-extra-columns', options.penalizeExtraColumns ?? 'true');
   const kind = (options.embeddings ?? 'none') as EmbeddingProviderKind;
-  if (!EMBEDDING_PROVIDER_KINDS.includes(kind)) throw new UsageError(`--embeddings: expected one of ${EMBEDDING_PROVIDER_KINDS.join(', ')}, got ${quoted(options.embeddings ?? '')}`);
+  if (!EMBEDDING_PROVIDER_KINDS.includes(kind))
+    throw new UsageError(`--embeddings: expected one of ${EMBEDDING_PROVIDER_KINDS.join(', ')}, got ${quoted(options.embeddings ?? '')}`);
   const variable = options.embeddingsKeyEnv ?? 'OPENAI_API_KEY';
   const apiKey = kind === 'openai' ? process.env[variable] || undefined : undefined;
-  const settings: EmbeddingSettings = { provider: kind, url: options.embeddingsUrl, model: options.embeddingsModel, apiKey, cacheDir: techniqueCacheDir(options), keyHint: `it is read from the environment variable ${variable}` };
+  const settings: EmbeddingSettings = {
+    provider: kind,
+    url: options.embeddingsUrl,
+    model: options.embeddingsModel,
+    apiKey,
+    cacheDir: techniqueCacheDir(options),
+    keyHint: `it is read from the environment variable ${variable}`,
+  };
   const problem = embeddingSettingsProblem(settings);
   if (problem === 'bad-url') throw new UsageError(`--embeddings-url: not a URL: ${quoted(options.embeddingsUrl ?? '')}`);
-  if (problem === 'missing-key' && needsEmbeddings(names)) throw new UsageError(`--embeddings openai: the environment variable ${variable} (--embeddings-key-env) holds no API key`);
+  if (problem === 'missing-key' && needsEmbeddings(names))
+    throw new UsageError(`--embeddings openai: the environment variable ${variable} (--embeddings-key-env) holds no API key`);
   const embeddings = techniqueEmbeddings(names, settings);
   return {
     step: techniqueStep({ techniques: names, penalizeExtraColumns: penalize, embeddings }),
     inputs: {
       names,
       penalize_extra_columns: penalize,
-      embeddings: kind === 'none' ? null : kind === 'local' ? { provider: kind } : { provider: kind, model: options.embeddingsModel ?? DEFAULT_EMBEDDINGS_MODEL, url: options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL },
+      embeddings:
+        kind === 'none'
+          ? null
+          : kind === 'local'
+            ? { provider: kind }
+            : {
+                provider: kind,
+                model: options.embeddingsModel ?? DEFAULT_EMBEDDINGS_MODEL,
+                url: options.embeddingsUrl ?? DEFAULT_EMBEDDINGS_URL,
+              },
     },
   };
 }

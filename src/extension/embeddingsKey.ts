@@ -16,7 +16,9 @@ export async function setEmbeddingsApiKey(ctx: Ctx): Promise<void> {
   );
   if (!stored) return;
   if (currentSettings().embeddingsProvider === 'openai') {
-    void vscode.window.showInformationMessage("VES Lens: the embeddings API key is stored in VS Code's secret storage; the next score uses it.");
+    void vscode.window.showInformationMessage(
+      "VES Lens: the embeddings API key is stored in VS Code's secret storage; the next score uses it.",
+    );
     return;
   }
   const use = 'Use OpenAI-compatible Embeddings';
@@ -24,7 +26,8 @@ export async function setEmbeddingsApiKey(ctx: Ctx): Promise<void> {
     `VES Lens: the embeddings API key is stored in VS Code's secret storage. vesLens.embeddings.provider is "${currentSettings().embeddingsProvider}", so no score uses it yet.`,
     use,
   );
-  if (choice === use) await vscode.workspace.getConfiguration('vesLens').update('embeddings.provider', 'openai', vscode.ConfigurationTarget.Global);
+  if (choice === use)
+    await vscode.workspace.getConfiguration('vesLens').update('embeddings.provider', 'openai', vscode.ConfigurationTarget.Global);
 }
 
 export async function clearEmbeddingsApiKey(ctx: Ctx): Promise<void> {

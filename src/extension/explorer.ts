@@ -96,9 +96,14 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
     const marks = [...(this.marks.get(String(q.questionId))?.values() ?? [])];
     if (marks.length) item.description = marks.map((m) => m.text).join(' · ');
     const markLines = marks.map((m) => `$(warning) ${m.tooltip}\n\n`).join('');
-    item.tooltip = new vscode.MarkdownString(`${markLines}**${q.question}**\n\n*Evidence:* ${q.evidence || '—'}\n\n\`\`\`sql\n${q.gold}\n\`\`\``, true);
+    item.tooltip = new vscode.MarkdownString(
+      `${markLines}**${q.question}**\n\n*Evidence:* ${q.evidence || '—'}\n\n\`\`\`sql\n${q.gold}\n\`\`\``,
+      true,
+    );
     item.contextValue = 'question';
-    item.iconPath = marks.length ? new vscode.ThemeIcon('flag', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('question');
+    item.iconPath = marks.length
+      ? new vscode.ThemeIcon('flag', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon('question');
     item.command = { title: 'Open question', command: Commands.openQuestion, arguments: [q] };
     return item;
   }
@@ -116,7 +121,9 @@ export class BirdExplorer implements vscode.TreeDataProvider<Node> {
       const groups = new Map<string, QuestionInfo[]>();
       for (const q of questions) groups.set(q.difficulty, [...(groups.get(q.difficulty) ?? []), q]);
       const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : 9);
-      return [...groups].sort(([a], [b]) => rank(a) - rank(b)).map(([difficulty, qs]) => ({ kind: 'difficulty', dbId: node.dbId, difficulty, questions: qs }));
+      return [...groups]
+        .sort(([a], [b]) => rank(a) - rank(b))
+        .map(([difficulty, qs]) => ({ kind: 'difficulty', dbId: node.dbId, difficulty, questions: qs }));
     }
     if (node.kind === 'difficulty') return node.questions.map((question) => ({ kind: 'question', question }));
     return [];

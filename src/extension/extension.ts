@@ -23,9 +23,7 @@ let ctx: Ctx | undefined;
  * Activation: the views, panels (with their serializers) and every command first, so that nothing a person
  * clicks is "command not found" while the server starts or after it failed; then the language server.
  */
-export async function activate(
-  context: vscode.ExtensionContext,
-): Promise<{
+export async function activate(context: vscode.ExtensionContext): Promise<{
   client(): Promise<LanguageClient>;
   useChatModelsForTests(models: ChatModelSource | undefined): void;
   storeSecretForTests?(name: SecretName, value: string): Thenable<void>;

@@ -48,7 +48,10 @@ export class JudgeStore {
       const words = [flag.goldFlagged ? 'gold flagged' : null, flag.ambiguity].filter((w): w is string => Boolean(w));
       if (!words.length) continue;
       const why = flag.judgement ? `: ${flag.judgement}` : '';
-      marks.set(questionId, { text: `judge: ${words.join(', ')}`, tooltip: `The judge's Refuter (${flag.model}) ${flag.goldFlagged ? 'says the gold SQL looks wrong' : ''}${flag.goldFlagged && flag.ambiguity ? ' and ' : ''}${flag.ambiguity ? `finds an ${flag.ambiguity}` : ''}${why}` });
+      marks.set(questionId, {
+        text: `judge: ${words.join(', ')}`,
+        tooltip: `The judge's Refuter (${flag.model}) ${flag.goldFlagged ? 'says the gold SQL looks wrong' : ''}${flag.goldFlagged && flag.ambiguity ? ' and ' : ''}${flag.ambiguity ? `finds an ${flag.ambiguity}` : ''}${why}`,
+      });
     }
     return marks;
   }

@@ -12,7 +12,10 @@ export class StatusBar implements vscode.Disposable {
     this.item.command = Commands.attachDataset;
     this.item.text = '$(sync~spin) VES Lens';
     this.item.show();
-    ctx.extension.subscriptions.push(this, ctx.onDatasetChanged((summary) => this.show(summary)));
+    ctx.extension.subscriptions.push(
+      this,
+      ctx.onDatasetChanged((summary) => this.show(summary)),
+    );
   }
 
   show(summary: DatasetSummary): void {
@@ -25,7 +28,7 @@ export class StatusBar implements vscode.Disposable {
     } else if (summary.dataset) {
       this.item.text = `$(database) ${path.basename(summary.dataset.questionsFile)} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · SQLite ${summary.sqlite}`;
       this.item.tooltip = new vscode.MarkdownString(
-        `**VES Lens dataset**\n\nQuestions: \`${summary.dataset.questionsFile}\`\n\nGold: \`${summary.dataset.goldFile ?? 'the questions\' SQL field'}\`\n\nDatabases: \`${summary.dataset.dbRoot}\` (${present} of ${summary.databases.length} present)\n\nSQLite ${summary.sqlite}${summary.problems.length ? `\n\n${summary.problems.length} input problem(s): ${summary.problems.slice(0, 3).join('; ')}` : ''}\n\nClick to attach another dataset.`,
+        `**VES Lens dataset**\n\nQuestions: \`${summary.dataset.questionsFile}\`\n\nGold: \`${summary.dataset.goldFile ?? "the questions' SQL field"}\`\n\nDatabases: \`${summary.dataset.dbRoot}\` (${present} of ${summary.databases.length} present)\n\nSQLite ${summary.sqlite}${summary.problems.length ? `\n\n${summary.problems.length} input problem(s): ${summary.problems.slice(0, 3).join('; ')}` : ''}\n\nClick to attach another dataset.`,
       );
     } else {
       this.item.text = `$(database) VES Lens: attach a dataset · SQLite ${summary.sqlite}`;

@@ -70,10 +70,7 @@ export type ReportPanelRequest =
   | { type: 'cancel' };
 
 /** Gold audit page (core's auditHtml in a webview, src/webview/audit/auditPage.ts) → extension. */
-export type AuditPanelRequest =
-  | { type: 'openQuestion'; questionId: string; dbId: string }
-  | { type: 'save' }
-  | { type: 'rerun' };
+export type AuditPanelRequest = { type: 'openQuestion'; questionId: string; dbId: string } | { type: 'save' } | { type: 'rerun' };
 
 /** Comparison page (core's compareHtml in a webview, src/webview/compare/comparePage.ts) → extension. */
 export type ComparePanelRequest = { type: 'save' } | { type: 'pick' };

@@ -13,7 +13,11 @@ const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
 const GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql');
 const PREDICTIONS = path.join(BIRD_DATA, 'predictions', 'minidev-official');
-const FILES = { gpt4: 'predict_mini_dev_gpt-4_sqlite.json', cot: 'predict_mini_dev_gpt-4-o_cot_SQLite.json', llama: 'predict_mini_dev_meta-llama-3-8b-instruct-2_sqlite.json' };
+const FILES = {
+  gpt4: 'predict_mini_dev_gpt-4_sqlite.json',
+  cot: 'predict_mini_dev_gpt-4-o_cot_SQLite.json',
+  llama: 'predict_mini_dev_meta-llama-3-8b-instruct-2_sqlite.json',
+};
 
 describe('ves-lens compare (real processes, the official mini-dev prediction files)', { skip: birdDataMissing() }, () => {
   const dir = tempDir();
@@ -23,7 +27,22 @@ describe('ves-lens compare (real processes, the official mini-dev prediction fil
     // EX and Soft-F1 only: no timing, so each eval of the 140 scorable questions takes a second or two.
     for (const [name, file] of Object.entries(FILES)) {
       reports[name] = path.join(dir, `${name}.json`);
-      const result = run(['eval', '--questions', QUESTIONS, '--gold', GOLD, '--predictions', path.join(PREDICTIONS, file), '--db-root', path.join(BIRD_DATA, 'databases'), '--metrics', 'ex,f1', '--json', reports[name], '--no-progress']);
+      const result = run([
+        'eval',
+        '--questions',
+        QUESTIONS,
+        '--gold',
+        GOLD,
+        '--predictions',
+        path.join(PREDICTIONS, file),
+        '--db-root',
+        path.join(BIRD_DATA, 'databases'),
+        '--metrics',
+        'ex,f1',
+        '--json',
+        reports[name],
+        '--no-progress',
+      ]);
       assert.equal(result.status, 0, result.stderr);
     }
   });
@@ -33,20 +52,28 @@ describe('ves-lens compare (real processes, the official mini-dev prediction fil
     assert.equal(first.status, 0, first.stderr);
     const out = JSON.parse(first.stdout);
     const [a, b] = [read(reports.gpt4), read(reports.cot)];
-    assert.deepEqual(out.runs.map((r: { file: string }) => r.file), [reports.gpt4, reports.cot]);
+    assert.deepEqual(
+      out.runs.map((r: { file: string }) => r.file),
+      [reports.gpt4, reports.cot],
+    );
     assert.deepEqual(out.runs[0].summary, a.summary);
     assert.ok(Math.abs(out.deltas.ex.delta - (b.summary.total.ex - a.summary.total.ex)) < 1e-9);
     assert.ok(Math.abs(out.deltas.f1.delta - (b.summary.total.f1 - a.summary.total.f1)) < 1e-9);
-    for (const key of ['ex', 'f1']) assert.ok(out.deltas[key].low <= out.deltas[key].delta && out.deltas[key].delta <= out.deltas[key].high);
+    for (const key of ['ex', 'f1'])
+      assert.ok(out.deltas[key].low <= out.deltas[key].delta && out.deltas[key].delta <= out.deltas[key].high);
     assert.equal(out.deltas.ves, undefined, 'no VES in either report: no row');
 
-    const scored = a.questions.map((q: { ex: number; outcome: string }, i: number) => [q, b.questions[i]]).filter(([q]: { outcome: string }[]) => q.outcome !== 'skipped');
+    const scored = a.questions
+      .map((q: { ex: number; outcome: string }, i: number) => [q, b.questions[i]])
+      .filter(([q]: { outcome: string }[]) => q.outcome !== 'skipped');
     const onlyA = scored.filter(([x, y]: { ex: number }[]) => x.ex === 1 && y.ex === 0).length;
     const onlyB = scored.filter(([x, y]: { ex: number }[]) => x.ex === 0 && y.ex === 1).length;
     assert.ok(Math.abs(out.ex_mcnemar_p - exactMcNemarP(onlyA, onlyB)) < 1e-9);
     assert.equal(out.changes.now_correct.length, onlyB);
     assert.equal(out.changes.now_wrong.length, onlyA);
-    assert.ok(out.changes.now_correct.every((c: { question_id: number; from: string; to: string }) => c.to === 'correct' && c.from !== 'correct'));
+    assert.ok(
+      out.changes.now_correct.every((c: { question_id: number; from: string; to: string }) => c.to === 'correct' && c.from !== 'correct'),
+    );
 
     const second = run(['compare', reports.gpt4, reports.cot, '--json']);
     assert.equal(second.stdout, first.stdout, 'the seeded bootstrap gives the same output');
@@ -67,7 +94,10 @@ describe('ves-lens compare (real processes, the official mini-dev prediction fil
     const result = run(['compare', reports.gpt4, reports.cot, reports.llama, '--json', '--html', html]);
     assert.equal(result.status, 0, result.stderr);
     const out = JSON.parse(result.stdout);
-    assert.deepEqual(out.deltas.map((d: { file: string }) => d.file), [reports.cot, reports.llama]);
+    assert.deepEqual(
+      out.deltas.map((d: { file: string }) => d.file),
+      [reports.cot, reports.llama],
+    );
     assert.equal(out.ex_mcnemar_p.length, 2);
     const page = fs.readFileSync(html, 'utf8');
     assert.match(page, /<table id="comparison">/);
@@ -76,10 +106,31 @@ describe('ves-lens compare (real processes, the official mini-dev prediction fil
 
   it('refuses reports of other questions and files that are no eval report (exit 2, no stack trace)', () => {
     const sample = path.join(dir, 'sample.json');
-    assert.equal(run(['eval', '--questions', path.join(SAMPLE, 'mini_dev_superhero.json'), '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'), '--db-root', SAMPLE, '--metrics', 'ex', '--json', sample, '--no-progress']).status, 0);
+    assert.equal(
+      run([
+        'eval',
+        '--questions',
+        path.join(SAMPLE, 'mini_dev_superhero.json'),
+        '--predictions',
+        path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+        '--db-root',
+        SAMPLE,
+        '--metrics',
+        'ex',
+        '--json',
+        sample,
+        '--no-progress',
+      ]).status,
+      0,
+    );
     const other = run(['compare', reports.gpt4, sample]);
     assert.equal(other.status, 2);
-    assert.match(other.stderr, new RegExp(`error: ${sample.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: does not cover the same questions as .*gpt4\\.json: 52 questions against 500`));
+    assert.match(
+      other.stderr,
+      new RegExp(
+        `error: ${sample.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: does not cover the same questions as .*gpt4\\.json: 52 questions against 500`,
+      ),
+    );
     assert.doesNotMatch(other.stderr, /\n\s+at /);
     const predictions = run(['compare', reports.gpt4, path.join(PREDICTIONS, FILES.cot)]);
     assert.equal(predictions.status, 2);
@@ -92,7 +143,17 @@ describe('ves-lens compare (real processes, the official mini-dev prediction fil
 
 describe('eval --shard i/n and ves-lens merge (real processes)', () => {
   const dir = tempDir();
-  const base = ['--questions', path.join(SAMPLE, 'mini_dev_superhero.json'), '--gold', path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'), '--db-root', SAMPLE, '--no-progress'];
+  const base = [
+    '--questions',
+    path.join(SAMPLE, 'mini_dev_superhero.json'),
+    '--gold',
+    path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+    '--predictions',
+    path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+    '--db-root',
+    SAMPLE,
+    '--no-progress',
+  ];
 
   it('three shards merged equal one run over all questions (EX, Soft-F1: everything deterministic)', () => {
     const whole = path.join(dir, 'whole.json');
@@ -120,7 +181,17 @@ describe('eval --shard i/n and ves-lens merge (real processes)', () => {
     fs.writeFileSync(path.join(dir, 'q8.json'), JSON.stringify(questions));
     fs.writeFileSync(path.join(dir, 'g8.sql'), gold);
     fs.writeFileSync(path.join(dir, 'p8.json'), JSON.stringify(Object.fromEntries(Object.entries(predictions).slice(0, 8))));
-    const args = ['--questions', path.join(dir, 'q8.json'), '--gold', path.join(dir, 'g8.sql'), '--predictions', path.join(dir, 'p8.json'), '--db-root', SAMPLE, '--no-progress'];
+    const args = [
+      '--questions',
+      path.join(dir, 'q8.json'),
+      '--gold',
+      path.join(dir, 'g8.sql'),
+      '--predictions',
+      path.join(dir, 'p8.json'),
+      '--db-root',
+      SAMPLE,
+      '--no-progress',
+    ];
     const whole = path.join(dir, 'timed-whole.json');
     assert.equal(run(['eval', ...args, '--json', whole]).status, 0);
     const shards = [1, 2].map((i) => path.join(dir, `timed-${i}.json`));
@@ -135,11 +206,13 @@ describe('eval --shard i/n and ves-lens merge (real processes)', () => {
     a.questions.forEach((q: Record<string, unknown>, i: number) => {
       const m = b.questions[i];
       assert.deepEqual(Object.keys(m).sort(), Object.keys(q).sort(), `question ${q.question_id}: same fields`);
-      for (const key of ['index', 'question_id', 'outcome', 'ex', 'f1', 'same_program', 'error', 'plan_cost']) assert.deepEqual(m[key], q[key], `question ${q.question_id}: ${key}`);
+      for (const key of ['index', 'question_id', 'outcome', 'ex', 'f1', 'same_program', 'error', 'plan_cost'])
+        assert.deepEqual(m[key], q[key], `question ${q.question_id}: ${key}`);
     });
     for (const group of Object.keys(a.summary)) {
       if (group === 'skipped') continue;
-      for (const key of ['count', 'ex', 'f1', 'outcomes']) assert.deepEqual(b.summary[group][key], a.summary[group][key], `${group}.${key}`);
+      for (const key of ['count', 'ex', 'f1', 'outcomes'])
+        assert.deepEqual(b.summary[group][key], a.summary[group][key], `${group}.${key}`);
     }
   });
 

@@ -6,15 +6,34 @@ import { REPO_ROOT, runCli, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const sampleArgs = [
-  '--questions', path.join(SAMPLE, 'mini_dev_superhero.json'),
-  '--gold', path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
-  '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
-  '--db-root', SAMPLE,
+  '--questions',
+  path.join(SAMPLE, 'mini_dev_superhero.json'),
+  '--gold',
+  path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+  '--predictions',
+  path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+  '--db-root',
+  SAMPLE,
 ];
 
 const run = (args: string[]) => runCli(args);
 
-const CONTRACT_KEYS = ['index', 'question_id', 'db_id', 'difficulty', 'outcome', 'ex', 'f1', 'time_ratio', 'ves', 'rves', 'error', 'gold_ms', 'pred_ms', 'runs'];
+const CONTRACT_KEYS = [
+  'index',
+  'question_id',
+  'db_id',
+  'difficulty',
+  'outcome',
+  'ex',
+  'f1',
+  'time_ratio',
+  'ves',
+  'rves',
+  'error',
+  'gold_ms',
+  'pred_ms',
+  'runs',
+];
 
 describe('ves-lens eval (a real process)', () => {
   it('prints the per-difficulty table and writes the JSON contract', () => {
@@ -45,7 +64,17 @@ describe('ves-lens eval (a real process)', () => {
     const questions = JSON.parse(fs.readFileSync(path.join(SAMPLE, 'mini_dev_superhero.json'), 'utf8')).slice(0, 6);
     fs.writeFileSync(path.join(dir, 'q.json'), JSON.stringify(questions));
     const json = path.join(dir, 'out.json');
-    const result = run(['eval', '--questions', path.join(dir, 'q.json'), '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'), '--db-root', SAMPLE, '--json', json]);
+    const result = run([
+      'eval',
+      '--questions',
+      path.join(dir, 'q.json'),
+      '--predictions',
+      path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+      '--db-root',
+      SAMPLE,
+      '--json',
+      json,
+    ]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /│ VES /);
     assert.match(result.stdout, /│ R-VES /);
@@ -71,14 +100,28 @@ describe('ves-lens eval (a real process)', () => {
     const questions = JSON.parse(fs.readFileSync(path.join(SAMPLE, 'mini_dev_superhero.json'), 'utf8')).slice(0, 2);
     fs.writeFileSync(path.join(dir, 'q.json'), JSON.stringify(questions));
     const json = path.join(dir, 'out.json');
-    const result = run(['eval', '--questions', path.join(dir, 'q.json'), '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'), '--db-root', SAMPLE, '--timing', 'official', '--iterations', '4', '--json', json]);
+    const result = run([
+      'eval',
+      '--questions',
+      path.join(dir, 'q.json'),
+      '--predictions',
+      path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+      '--db-root',
+      SAMPLE,
+      '--timing',
+      'official',
+      '--iterations',
+      '4',
+      '--json',
+      json,
+    ]);
     assert.equal(result.status, 0, result.stderr);
     const timed = JSON.parse(fs.readFileSync(json, 'utf8')).questions.filter((q: { outcome: string }) => q.outcome === 'correct');
     assert.ok(timed.length > 0);
     for (const q of timed) {
       assert.equal(q.timing, 'official-ves');
       assert.equal(q.runs, 4);
-      assert.ok(q.rves_time_ratio > 0, 'R-VES has its own ratio, from mini_dev\'s protocol');
+      assert.ok(q.rves_time_ratio > 0, "R-VES has its own ratio, from mini_dev's protocol");
       assert.equal(q.rves, Math.sqrt(q.rves_reward), 'official mode: the reward of the official ratio, as the script');
       assert.ok(q.notes.some((n: string) => /R-VES timing: \d+ of 4 ratios dropped/.test(n)));
       // The quantity fast mode estimates, from the same samples: within the range of the single ratios.

@@ -9,18 +9,37 @@ const SAMPLE = path.join(REPO_ROOT, 'sample');
 
 /** Questions on the sample database with hand-picked predictions: gold itself in other words, a faster form, a slower one. */
 function dataset(dir: string) {
-  const gold = 'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 1)';
+  const gold =
+    'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 1)';
   const cases = [
     // Same program: only spacing, case and alias differ.
-    [1, gold, 'select superhero_name from superhero as S where exists (select 1 from hero_power as P where P.hero_id = S.id and P.power_id = 1)'],
+    [
+      1,
+      gold,
+      'select superhero_name from superhero as S where exists (select 1 from hero_power as P where P.hero_id = S.id and P.power_id = 1)',
+    ],
     // Another literal is never the same program.
     [2, 'SELECT count(*) FROM superhero WHERE height_cm > 180', 'SELECT count(*) FROM superhero WHERE height_cm > 180.0'],
     // A correlated count per hero against a join: much slower, then much faster.
-    [3, 'SELECT T1.id FROM superhero AS T1 JOIN hero_power AS T2 ON T2.hero_id = T1.id GROUP BY T1.id HAVING count(*) > 20', 'SELECT T1.id FROM superhero AS T1 WHERE (SELECT count(*) FROM hero_power AS T2 WHERE T2.hero_id = T1.id) > 20'],
+    [
+      3,
+      'SELECT T1.id FROM superhero AS T1 JOIN hero_power AS T2 ON T2.hero_id = T1.id GROUP BY T1.id HAVING count(*) > 20',
+      'SELECT T1.id FROM superhero AS T1 WHERE (SELECT count(*) FROM hero_power AS T2 WHERE T2.hero_id = T1.id) > 20',
+    ],
   ];
-  const questions = cases.map(([id, sql]) => ({ question_id: id, db_id: 'superhero', question: '', evidence: '', SQL: sql, difficulty: 'simple' }));
+  const questions = cases.map(([id, sql]) => ({
+    question_id: id,
+    db_id: 'superhero',
+    question: '',
+    evidence: '',
+    SQL: sql,
+    difficulty: 'simple',
+  }));
   fs.writeFileSync(path.join(dir, 'q.json'), JSON.stringify(questions));
-  fs.writeFileSync(path.join(dir, 'p.json'), JSON.stringify(Object.fromEntries(cases.map(([, , pred], i) => [String(i), `${pred}\t----- bird -----\tsuperhero`]))));
+  fs.writeFileSync(
+    path.join(dir, 'p.json'),
+    JSON.stringify(Object.fromEntries(cases.map(([, , pred], i) => [String(i), `${pred}\t----- bird -----\tsuperhero`]))),
+  );
   return ['--questions', path.join(dir, 'q.json'), '--predictions', path.join(dir, 'p.json'), '--db-root', SAMPLE];
 }
 
@@ -28,7 +47,10 @@ describe('eval timing v2 (a real process)', () => {
   it('does not time a pair that compiles to the same program, and times one with another literal', () => {
     const dir = tempDir();
     const json = path.join(dir, 'out.json');
-    const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--json', json], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--json', json], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /1 compile to the same SQLite program as their gold: ratio 1 by construction, not timed \(1\)/);
     const [same, literal, correlated] = JSON.parse(fs.readFileSync(json, 'utf8')).questions;
@@ -47,7 +69,13 @@ describe('eval timing v2 (a real process)', () => {
       assert.ok(q.rves_time_ratio_interval[0] <= q.rves_time_ratio && q.rves_time_ratio <= q.rves_time_ratio_interval[1]);
       const p = Object.values(q.rves_bucket_probabilities as Record<string, number>).reduce((a, b) => a + b, 0);
       assert.ok(Math.abs(p - 1) < 0.01, `bucket probabilities sum to ${p}`);
-      assert.ok(Math.abs(q.rves - Object.entries(q.rves_bucket_probabilities as Record<string, number>).reduce((a, [r, pr]) => a + pr * Math.sqrt(Number(r)), 0)) < 0.01, 'rves is the expected sqrt(reward)');
+      assert.ok(
+        Math.abs(
+          q.rves -
+            Object.entries(q.rves_bucket_probabilities as Record<string, number>).reduce((a, [r, pr]) => a + pr * Math.sqrt(Number(r)), 0),
+        ) < 0.01,
+        'rves is the expected sqrt(reward)',
+      );
     }
     // The correlated form rescans hero_power per hero: all rows take far longer than the join's.
     assert.ok(correlated.rves_time_ratio < 0.5, `correlated ratio ${correlated.rves_time_ratio}`);
@@ -68,7 +96,10 @@ describe('eval timing v2 (a real process)', () => {
     // A correlated subquery grows with the square of the data, the join linearly: the prediction falls behind.
     assert.ok(correlated.time_ratio_by_scale['4'] < correlated.time_ratio_by_scale['1'], JSON.stringify(correlated.time_ratio_by_scale));
     assert.match(correlated.growth, /prediction scales worse than gold/);
-    assert.ok(fs.readdirSync(path.join(dir, 'cache')).some((f) => f.endsWith('.sqlite')), 'the scaled copy is cached');
+    assert.ok(
+      fs.readdirSync(path.join(dir, 'cache')).some((f) => f.endsWith('.sqlite')),
+      'the scaled copy is cached',
+    );
   });
 
   it('refuses a bad --scales value with exit 2', () => {
@@ -83,11 +114,16 @@ describe('hints --verify --scales (a real process)', () => {
   it('times a rewrite on scaled copies too and says how the gain grows', () => {
     const dir = tempDir();
     // A correlated EXISTS per hero (VL001): its JOIN rewrite grows linearly with the data, the original quadratically.
-    const sql = 'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)';
-    const result = spawnSync(process.execPath, [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--verify', '--scales', '1,4', '--json', sql], {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', VES_LENS_CACHE: path.join(dir, 'cache') },
-    });
+    const sql =
+      'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)';
+    const result = spawnSync(
+      process.execPath,
+      [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--verify', '--scales', '1,4', '--json', sql],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', VES_LENS_CACHE: path.join(dir, 'cache') },
+      },
+    );
     assert.equal(result.status, 0, result.stderr);
     const [statement] = JSON.parse(result.stdout).statements;
     const hint = statement.hints.find((h: { rule: string }) => h.rule === 'VL001');
@@ -97,7 +133,11 @@ describe('hints --verify --scales (a real process)', () => {
   });
 
   it('refuses --scales without --verify', () => {
-    const result = spawnSync(process.execPath, [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--scales', '1,4', 'SELECT 1'], { encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--scales', '1,4', 'SELECT 1'],
+      { encoding: 'utf8' },
+    );
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--scales: goes with --verify/);
   });

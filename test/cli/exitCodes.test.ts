@@ -14,7 +14,10 @@ describe('reportFailure: the exit rule', () => {
   };
 
   it('usage and input errors: 2, the message, no stack', () => {
-    for (const error of [new UsageError('--timeout: expected a positive number, got "abc"'), new InputFileError({ file: 'p.json', where: 'line 3, column 2', message: 'not valid JSON' })]) {
+    for (const error of [
+      new UsageError('--timeout: expected a positive number, got "abc"'),
+      new InputFileError({ file: 'p.json', where: 'line 3, column 2', message: 'not valid JSON' }),
+    ]) {
       const { code, text } = report(error);
       assert.equal(code, EXIT.input);
       assert.match(text, /error.*: (--timeout|p\.json \(line 3, column 2\))/);
@@ -23,7 +26,10 @@ describe('reportFailure: the exit rule', () => {
   });
 
   it('commander: its own usage errors 2, help and version 0 (it printed them already)', () => {
-    assert.deepEqual(report(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'")), { code: EXIT.input, text: '' });
+    assert.deepEqual(report(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'")), {
+      code: EXIT.input,
+      text: '',
+    });
     assert.deepEqual(report(new CommanderError(1, 'commander.help', '(outputHelp)')), { code: EXIT.input, text: '' });
     assert.deepEqual(report(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)')), { code: EXIT.done, text: '' });
     assert.deepEqual(report(new CommanderError(0, 'commander.version', '0.1.0')), { code: EXIT.done, text: '' });

@@ -119,7 +119,11 @@ function check(item: Case, outcome: Outcome): void {
   assert.doesNotMatch(outcome.stderr, /unexpected error/, `a bug: ${context}`);
   if (outcome.status === 0) {
     assert.match(outcome.stdout, item.done, `exit 0 but no result printed (silent exit): ${context}`);
-    if (item.namedWhenDone) assert.ok(outcome.stdout.includes(item.namedWhenDone) || !/gold error/.test(outcome.stdout), `a damaged database must be named: ${context}`);
+    if (item.namedWhenDone)
+      assert.ok(
+        outcome.stdout.includes(item.namedWhenDone) || !/gold error/.test(outcome.stdout),
+        `a damaged database must be named: ${context}`,
+      );
   } else {
     assert.match(outcome.stderr, /error: /, `exit 2 without a message: ${context}`);
     assert.ok(outcome.stderr.includes(item.names), `the message must name ${item.names}: ${context}`);
@@ -135,12 +139,20 @@ describe(`fuzz: every input kind, broken every way (seed ${SEED})`, () => {
     const random = generator(SEED);
     const questions = JSON.parse(fs.readFileSync(path.join(SAMPLE, 'mini_dev_superhero.json'), 'utf8')).slice(0, 6);
     const gold = fs.readFileSync(path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), 'utf8').split('\n').slice(0, 6).join('\n') + '\n';
-    const object = Object.fromEntries(Object.entries(JSON.parse(fs.readFileSync(path.join(SAMPLE, 'predict_gpt-4_superhero.json'), 'utf8'))).slice(0, 6));
+    const object = Object.fromEntries(
+      Object.entries(JSON.parse(fs.readFileSync(path.join(SAMPLE, 'predict_gpt-4_superhero.json'), 'utf8'))).slice(0, 6),
+    );
     const originals = {
       questions: Buffer.from(JSON.stringify(questions, null, 2)),
       gold: Buffer.from(gold),
       'official object': Buffer.from(JSON.stringify(object, null, 2)),
-      'JSON list': Buffer.from(JSON.stringify(questions.map((q: { question_id: number; SQL: string }) => ({ question_id: q.question_id, predicted_sql: q.SQL })), null, 2)),
+      'JSON list': Buffer.from(
+        JSON.stringify(
+          questions.map((q: { question_id: number; SQL: string }) => ({ question_id: q.question_id, predicted_sql: q.SQL })),
+          null,
+          2,
+        ),
+      ),
       'one SQL a line': Buffer.from(questions.map((q: { SQL: string }) => q.SQL).join('\n') + '\n'),
       candidates: Buffer.from(questions.map((q: { SQL: string }) => `${q.SQL};`).join('\n') + '\n'),
       database: fs.readFileSync(path.join(SAMPLE, 'superhero', 'superhero.sqlite')),
@@ -169,27 +181,80 @@ describe(`fuzz: every input kind, broken every way (seed ${SEED})`, () => {
           const file = path.join(root, 'superhero', 'superhero.sqlite');
           fs.mkdirSync(path.dirname(file), { recursive: true });
           fs.writeFileSync(file, content);
-          cases.push({ name: `eval, database ${how}`, args: ['eval', '--questions', q, '--predictions', p, '--db-root', root, ...evalTail], names: 'superhero.sqlite', done: TABLE, namedWhenDone: file });
-          cases.push({ name: `explain --db, database ${how}`, args: ['explain', '--db', file, 'SELECT COUNT(*) FROM superhero'], names: 'superhero.sqlite', done: /QUERY PLAN|no plan/ });
+          cases.push({
+            name: `eval, database ${how}`,
+            args: ['eval', '--questions', q, '--predictions', p, '--db-root', root, ...evalTail],
+            names: 'superhero.sqlite',
+            done: TABLE,
+            namedWhenDone: file,
+          });
+          cases.push({
+            name: `explain --db, database ${how}`,
+            args: ['explain', '--db', file, 'SELECT COUNT(*) FROM superhero'],
+            names: 'superhero.sqlite',
+            done: /QUERY PLAN|no plan/,
+          });
           continue;
         }
         const extension = kind === 'gold' ? '.sql' : kind === 'one SQL a line' ? '.txt' : kind === 'candidates' ? '.sql' : '.json';
         const file = path.join(dir, `${name}${extension}`);
         fs.writeFileSync(file, content);
         const base = path.basename(file);
-        if (kind === 'questions') cases.push({ name: `questions ${how}`, args: ['eval', '--questions', file, '--predictions', p, '--db-root', dbRoot, ...evalTail], names: base, done: TABLE });
-        else if (kind === 'gold') cases.push({ name: `gold ${how}`, args: ['eval', '--questions', q, '--predictions', p, '--gold', file, '--db-root', dbRoot, ...evalTail], names: base, done: TABLE });
-        else if (kind === 'candidates') cases.push({ name: `rerank candidates ${how}`, args: ['rerank', '--db', path.join(dbRoot, 'superhero', 'superhero.sqlite'), '--candidates', file, '--timeout', '10'], names: base, done: /│ rank/ });
-        else cases.push({ name: `${kind} predictions ${how}`, args: ['eval', '--questions', q, '--predictions', file, '--db-root', dbRoot, ...evalTail], names: base, done: TABLE });
+        if (kind === 'questions')
+          cases.push({
+            name: `questions ${how}`,
+            args: ['eval', '--questions', file, '--predictions', p, '--db-root', dbRoot, ...evalTail],
+            names: base,
+            done: TABLE,
+          });
+        else if (kind === 'gold')
+          cases.push({
+            name: `gold ${how}`,
+            args: ['eval', '--questions', q, '--predictions', p, '--gold', file, '--db-root', dbRoot, ...evalTail],
+            names: base,
+            done: TABLE,
+          });
+        else if (kind === 'candidates')
+          cases.push({
+            name: `rerank candidates ${how}`,
+            args: ['rerank', '--db', path.join(dbRoot, 'superhero', 'superhero.sqlite'), '--candidates', file, '--timeout', '10'],
+            names: base,
+            done: /│ rank/,
+          });
+        else
+          cases.push({
+            name: `${kind} predictions ${how}`,
+            args: ['eval', '--questions', q, '--predictions', file, '--db-root', dbRoot, ...evalTail],
+            names: base,
+            done: TABLE,
+          });
       }
     }
 
     // Option values: broken numbers, choices and lists (an argument cannot hold a NUL, nor 10 MB: 100 KB then).
-    const values = (valid: string) => [valid.slice(0, 1 + random.int(valid.length)), valid.replace(/\d/, (d) => String.fromCharCode(d.charCodeAt(0) ^ (1 << random.int(7)))), '\u00ff\u00fe\u0001', 'x'.repeat(100_000), '３０', '-1', '0', '1e999', ''];
+    const values = (valid: string) => [
+      valid.slice(0, 1 + random.int(valid.length)),
+      valid.replace(/\d/, (d) => String.fromCharCode(d.charCodeAt(0) ^ (1 << random.int(7)))),
+      '\u00ff\u00fe\u0001',
+      'x'.repeat(100_000),
+      '３０',
+      '-1',
+      '0',
+      '1e999',
+      '',
+    ];
     const db = path.join(dbRoot, 'superhero', 'superhero.sqlite');
     const optionCases: [string, (value: string) => string[], string][] = [
-      ['--timeout', (v) => ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--metrics', 'ex', '--no-progress', '--timeout', v], '30'],
-      ['--max-rows', (v) => ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--metrics', 'ex', '--no-progress', '--max-rows', v], '500000'],
+      [
+        '--timeout',
+        (v) => ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--metrics', 'ex', '--no-progress', '--timeout', v],
+        '30',
+      ],
+      [
+        '--max-rows',
+        (v) => ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--metrics', 'ex', '--no-progress', '--max-rows', v],
+        '500000',
+      ],
       ['--metrics', (v) => ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--no-progress', '--metrics', v], 'ex,f1'],
       ['--timeout', (v) => ['hints', '--db', db, '--timeout', v, 'SELECT 1'], '30'],
       ['--max-rows', (v) => ['rerank', '--db', db, '--candidates', p, '--max-rows', v], '1000'],
@@ -197,11 +262,24 @@ describe(`fuzz: every input kind, broken every way (seed ${SEED})`, () => {
     for (const [flag, args, valid] of optionCases) {
       for (const value of values(valid)) {
         const command = args(value)[0];
-        cases.push({ name: `${command} ${flag} ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`, args: args(value), names: flag, done: command === 'hints' ? /hints? in/ : /│ (count|rank) / });
+        cases.push({
+          name: `${command} ${flag} ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`,
+          args: args(value),
+          names: flag,
+          done: command === 'hints' ? /hints? in/ : /│ (count|rank) /,
+        });
       }
     }
-    for (const [flag, value] of [['--timing', 'officia'], ['--gold-from', 'prediction\u00e9']] as const) {
-      cases.push({ name: `eval ${flag} ${value}`, args: ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--no-progress', flag, value], names: flag, done: /│ count / });
+    for (const [flag, value] of [
+      ['--timing', 'officia'],
+      ['--gold-from', 'prediction\u00e9'],
+    ] as const) {
+      cases.push({
+        name: `eval ${flag} ${value}`,
+        args: ['eval', '--questions', q, '--predictions', p, '--db-root', dbRoot, '--no-progress', flag, value],
+        names: flag,
+        done: /│ count /,
+      });
     }
 
     results = await runAll(cases);
@@ -211,7 +289,9 @@ describe(`fuzz: every input kind, broken every way (seed ${SEED})`, () => {
     if (process.env.VES_LENS_FUZZ_VERBOSE) {
       for (const item of cases) {
         const r = results.get(item)!;
-        t.diagnostic(`${item.name} → ${r.status}: ${(r.status === 2 ? r.stderr : r.stdout.split('\n').slice(-3).join(' | ')).trim().slice(0, 160)}`);
+        t.diagnostic(
+          `${item.name} → ${r.status}: ${(r.status === 2 ? r.stderr : r.stdout.split('\n').slice(-3).join(' | ')).trim().slice(0, 160)}`,
+        );
       }
     }
     assert.ok(cases.length > 80, `${cases.length} cases`);

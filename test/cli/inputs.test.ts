@@ -31,19 +31,41 @@ function write(dir: string, name: string, content: string | Buffer): string {
 
 const questions = (n: number) => JSON.parse(fs.readFileSync(QUESTIONS, 'utf8')).slice(0, n) as Record<string, unknown>[];
 const predictionObject = () => JSON.parse(fs.readFileSync(PREDICTIONS, 'utf8')) as Record<string, string>;
-const evalArgs = (q: string, p: string, extra: string[] = []) => ['eval', '--questions', q, '--predictions', p, '--db-root', SAMPLE, '--metrics', 'ex', '--no-progress', ...extra];
+const evalArgs = (q: string, p: string, extra: string[] = []) => [
+  'eval',
+  '--questions',
+  q,
+  '--predictions',
+  p,
+  '--db-root',
+  SAMPLE,
+  '--metrics',
+  'ex',
+  '--no-progress',
+  ...extra,
+];
 
-describe('item 1: a NUL character in SQL is that question\'s error, in every input format', () => {
+describe("item 1: a NUL character in SQL is that question's error, in every input format", () => {
   const NUL_MESSAGE = 'the query contains a null character';
 
-  it('official object, JSON list, and one-SQL-a-line predictions: prediction error with Python\'s message, the rest scored', () => {
+  it("official object, JSON list, and one-SQL-a-line predictions: prediction error with Python's message, the rest scored", () => {
     const dir = tempDir();
     const q = write(dir, 'q.json', JSON.stringify(questions(4)));
     const object = predictionObject();
     object['1'] = `SELECT superhero_name\u0000 FROM superhero${BIRD_SEPARATOR}superhero`;
-    const list = questions(4).map((x, i) => ({ question_id: x.question_id, predicted_sql: i === 1 ? 'SELECT 1 -- \u0000' : String(x.SQL) }));
-    const lines = questions(4).map((x, i) => (i === 1 ? 'SELECT \0 1' : String(x.SQL))).join('\n') + '\n';
-    for (const file of [write(dir, 'object.json', JSON.stringify(object)), write(dir, 'list.json', JSON.stringify(list)), write(dir, 'lines.sql', lines)]) {
+    const list = questions(4).map((x, i) => ({
+      question_id: x.question_id,
+      predicted_sql: i === 1 ? 'SELECT 1 -- \u0000' : String(x.SQL),
+    }));
+    const lines =
+      questions(4)
+        .map((x, i) => (i === 1 ? 'SELECT \0 1' : String(x.SQL)))
+        .join('\n') + '\n';
+    for (const file of [
+      write(dir, 'object.json', JSON.stringify(object)),
+      write(dir, 'list.json', JSON.stringify(list)),
+      write(dir, 'lines.sql', lines),
+    ]) {
       const json = path.join(dir, 'out.json');
       const result = run(evalArgs(q, file, ['--json', json]));
       assert.equal(result.status, 0, result.stderr);
@@ -57,7 +79,7 @@ describe('item 1: a NUL character in SQL is that question\'s error, in every inp
     }
   });
 
-  it('a NUL in gold SQL (question file or gold file) is that question\'s gold error', () => {
+  it("a NUL in gold SQL (question file or gold file) is that question's gold error", () => {
     const dir = tempDir();
     const qs = questions(3);
     qs[0].SQL = 'SELECT 1\u0000';
@@ -71,7 +93,14 @@ describe('item 1: a NUL character in SQL is that question\'s error, in every inp
 
     const gold = fs.readFileSync(GOLD, 'utf8').split('\n').slice(0, 3);
     gold[2] = gold[2].replace('SELECT', 'SELECT \0');
-    result = run(evalArgs(write(dir, 'q2.json', JSON.stringify(questions(3))), PREDICTIONS, ['--gold', write(dir, 'gold.sql', gold.join('\n') + '\n'), '--json', json]));
+    result = run(
+      evalArgs(write(dir, 'q2.json', JSON.stringify(questions(3))), PREDICTIONS, [
+        '--gold',
+        write(dir, 'gold.sql', gold.join('\n') + '\n'),
+        '--json',
+        json,
+      ]),
+    );
     assert.equal(result.status, 0, result.stderr);
     report = JSON.parse(fs.readFileSync(json, 'utf8'));
     assert.equal(report.questions[2].outcome, 'gold_error');
@@ -102,7 +131,13 @@ describe('item 2: mis-paired files are said at the top and under the tables, nev
 
   it('a shorter file', () => {
     const dir = tempDir();
-    const lines = write(dir, 'short.txt', questions(5).map((x) => x.SQL).join('\n') + '\n');
+    const lines = write(
+      dir,
+      'short.txt',
+      questions(5)
+        .map((x) => x.SQL)
+        .join('\n') + '\n',
+    );
     const json = path.join(dir, 'out.json');
     const result = run(evalArgs(QUESTIONS, lines, ['--json', json]));
     assert.equal(result.status, 0, result.stderr);
@@ -122,12 +157,18 @@ describe('item 2: mis-paired files are said at the top and under the tables, nev
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /40 predictions for 52 questions: paired by position, 12 questions have no prediction/);
     assert.match(result.stdout, /\.\.\. and 18 more \(all in --json\)/, 'the single-entry problems are the ones cut off');
-    assert.ok(result.stdout.indexOf('40 predictions for 52') < result.stdout.indexOf('input problems in single entries'), 'the headline comes first');
+    assert.ok(
+      result.stdout.indexOf('40 predictions for 52') < result.stdout.indexOf('input problems in single entries'),
+      'the headline comes first',
+    );
   });
 
   it('an empty JSON list, and a 0-byte .txt', () => {
     const dir = tempDir();
-    for (const [name, content, what] of [['empty.json', '[]', 'an empty list or object'], ['empty.txt', '', 'empty']] as const) {
+    for (const [name, content, what] of [
+      ['empty.json', '[]', 'an empty list or object'],
+      ['empty.txt', '', 'empty'],
+    ] as const) {
       const result = run(evalArgs(QUESTIONS, write(dir, name, content)));
       assert.equal(result.status, 0, result.stderr);
       const message = new RegExp(`no predictions \\(the file is ${what}\\) for 52 questions: every question scores 0`);
@@ -142,12 +183,26 @@ describe('item 2: mis-paired files are said at the top and under the tables, nev
     for (const key of Object.keys(object)) object[key] = object[key].replace(/superhero$/, 'california_schools');
     const result = run(evalArgs(QUESTIONS, write(dir, 'p.json', JSON.stringify(object))));
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stderr, /52 of 52 predictions name another database than their question \(first: key "0" names california_schools, question 717 is on superhero\)/);
+    assert.match(
+      result.stderr,
+      /52 of 52 predictions name another database than their question \(first: key "0" names california_schools, question 717 is on superhero\)/,
+    );
   });
 
   it('a mini-dev prediction file given with the dev questions', { skip: birdDataMissing() }, () => {
     const predictions = path.join(BIRD_DATA, 'predictions', 'minidev-official', 'predict_mini_dev_gpt-4_sqlite.json');
-    const result = run(['eval', '--questions', path.join(BIRD_DATA, 'questions', 'dev.rose.json'), '--predictions', predictions, '--db-root', path.join(BIRD_DATA, 'databases'), '--metrics', 'ex', '--no-progress']);
+    const result = run([
+      'eval',
+      '--questions',
+      path.join(BIRD_DATA, 'questions', 'dev.rose.json'),
+      '--predictions',
+      predictions,
+      '--db-root',
+      path.join(BIRD_DATA, 'databases'),
+      '--metrics',
+      'ex',
+      '--no-progress',
+    ]);
     assert.equal(result.status, 0, result.stderr);
     for (const text of [result.stderr, result.stdout]) {
       assert.match(text, /500 predictions for 1534 questions: paired by position, 1034 questions have no prediction/);
@@ -168,7 +223,10 @@ describe('item 3: a file that is no prediction file stops with exit 2 and says w
       [binary, /noise\.bin: a binary file, not a prediction file/],
       [QUESTIONS, /mini_dev_superhero\.json: a BIRD question file .* not a prediction file: scoring it would compare the gold with itself/],
       [write(dir, 'p.json.gz', Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3])), /p\.json\.gz: a gzip archive, not a prediction file/],
-      [write(dir, 'utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SELECT 1\n', 'utf16le')])), /utf16\.txt: UTF-16 text \(save it as UTF-8\), not a prediction file/],
+      [
+        write(dir, 'utf16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SELECT 1\n', 'utf16le')])),
+        /utf16\.txt: UTF-16 text \(save it as UTF-8\), not a prediction file/,
+      ],
       [write(dir, 'latin1.txt', Buffer.from("SELECT 'café'\n", 'latin1')), /latin1\.txt \(line 1, column 12\): not UTF-8 text/],
       [write(dir, 'empty-object.json', '{}'), /empty-object\.json: an empty JSON object, not a prediction file: it holds no SQL to score/],
       [write(dir, 'dev_tables.json', JSON.stringify(TABLES)), /dev_tables\.json: a BIRD tables file .*not a prediction file/],
@@ -186,10 +244,27 @@ describe('item 3: a file that is no prediction file stops with exit 2 and says w
     const dir = tempDir();
     const cases: [string[], RegExp][] = [
       [['eval', '--questions', DB, '--predictions', PREDICTIONS, '--db-root', SAMPLE], /a SQLite database, not a question file/],
-      [['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--gold', DB, '--db-root', SAMPLE], /a SQLite database, not a gold file/],
+      [
+        ['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--gold', DB, '--db-root', SAMPLE],
+        /a SQLite database, not a gold file/,
+      ],
       [['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--gold', QUESTIONS, '--db-root', SAMPLE], /JSON, not a gold file/],
-      [['eval', '--questions', PREDICTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE], /a question file must be a JSON list .*an object: the official prediction format/],
-      [['eval', '--questions', write(dir, 'list.json', '[{"question_id": 1, "predicted_sql": "SELECT 1"}]'), '--predictions', PREDICTIONS, '--db-root', SAMPLE], /not a BIRD question file \(it looks like a prediction file\)/],
+      [
+        ['eval', '--questions', PREDICTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE],
+        /a question file must be a JSON list .*an object: the official prediction format/,
+      ],
+      [
+        [
+          'eval',
+          '--questions',
+          write(dir, 'list.json', '[{"question_id": 1, "predicted_sql": "SELECT 1"}]'),
+          '--predictions',
+          PREDICTIONS,
+          '--db-root',
+          SAMPLE,
+        ],
+        /not a BIRD question file \(it looks like a prediction file\)/,
+      ],
       [['rerank', '--db', DB, '--candidates', DB], /a SQLite database, not a candidate file/],
       [['hints', '--db', DB, '--file', DB], /a SQLite database, not a SQL file/],
     ];
@@ -203,15 +278,22 @@ describe('item 3: a file that is no prediction file stops with exit 2 and says w
 });
 
 describe('item 4: labels', () => {
-  it('Markdown-fenced and garbage predictions are prediction errors with SQLite\'s message; writes are refused', () => {
+  it("Markdown-fenced and garbage predictions are prediction errors with SQLite's message; writes are refused", () => {
     const dir = tempDir();
     const q = write(dir, 'q.json', JSON.stringify(questions(4)));
-    const p = write(dir, 'p.json', JSON.stringify({ 0: '```sql\nSELECT 1\n```', 1: 'The answer is: SELECT 1', 2: 'DELETE FROM superhero', 3: 'SELECT 1; SELECT 2' }));
+    const p = write(
+      dir,
+      'p.json',
+      JSON.stringify({ 0: '```sql\nSELECT 1\n```', 1: 'The answer is: SELECT 1', 2: 'DELETE FROM superhero', 3: 'SELECT 1; SELECT 2' }),
+    );
     const json = path.join(dir, 'out.json');
     const result = run(evalArgs(q, p, ['--json', json]));
     assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
-    assert.deepEqual(report.questions.map((r: { outcome: string }) => r.outcome), ['prediction_error', 'prediction_error', 'refused', 'refused']);
+    assert.deepEqual(
+      report.questions.map((r: { outcome: string }) => r.outcome),
+      ['prediction_error', 'prediction_error', 'refused', 'refused'],
+    );
     assert.equal(report.questions[0].error, 'near "```sql\nSELECT 1\n```": syntax error');
     assert.equal(report.questions[1].error, 'near "The": syntax error');
     assert.match(report.questions[2].error, /only read queries run; this statement is a DELETE/);
@@ -221,11 +303,16 @@ describe('item 4: labels', () => {
 
 describe('item 6: gold carried by the prediction file', () => {
   function roseStyle(dir: string, goldOverride: string): string {
-    const items = questions(3).map((x, i) => ({ question_id: x.question_id, db_id: x.db_id, predicted_sql: String(x.SQL), gold_sql: i === 2 ? goldOverride : String(x.SQL) }));
+    const items = questions(3).map((x, i) => ({
+      question_id: x.question_id,
+      db_id: x.db_id,
+      predicted_sql: String(x.SQL),
+      gold_sql: i === 2 ? goldOverride : String(x.SQL),
+    }));
     return write(dir, 'rose.json', JSON.stringify(items, null, 1));
   }
 
-  it('says which gold is used, warns where the two differ, and --gold-from predictions scores against the file\'s', () => {
+  it("says which gold is used, warns where the two differ, and --gold-from predictions scores against the file's", () => {
     const dir = tempDir();
     const q = write(dir, 'q.json', JSON.stringify(questions(3)));
     const p = roseStyle(dir, 'SELECT 42');
@@ -233,7 +320,10 @@ describe('item 6: gold carried by the prediction file', () => {
     let result = run(evalArgs(q, p, ['--json', json]));
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /gold from the question file's SQL field/);
-    assert.match(result.stderr, /carries its own gold \(gold_sql\) for 3 questions; it differs from the gold used \(the question file's SQL field\) for 1 \(question 723\).*--gold-from predictions/);
+    assert.match(
+      result.stderr,
+      /carries its own gold \(gold_sql\) for 3 questions; it differs from the gold used \(the question file's SQL field\) for 1 \(question 723\).*--gold-from predictions/,
+    );
     let report = JSON.parse(fs.readFileSync(json, 'utf8'));
     assert.equal(report.inputs.gold_from, 'questions');
     assert.equal(report.questions[2].outcome, 'correct');
@@ -242,7 +332,10 @@ describe('item 6: gold carried by the prediction file', () => {
     result = run(evalArgs(q, p, ['--json', json, '--gold-from', 'predictions']));
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /gold from the prediction file's gold_sql field/);
-    assert.match(result.stderr, /scored against the prediction file's gold_sql, which differs from the question file's SQL for 1 question \(question 723\)/);
+    assert.match(
+      result.stderr,
+      /scored against the prediction file's gold_sql, which differs from the question file's SQL for 1 question \(question 723\)/,
+    );
     report = JSON.parse(fs.readFileSync(json, 'utf8'));
     assert.equal(report.inputs.gold_from, 'predictions');
     assert.equal(report.questions[2].outcome, 'mismatch', 'scored against SELECT 42 now');
@@ -262,7 +355,18 @@ describe('item 6: gold carried by the prediction file', () => {
 
   it('on ROSE-VEC with the 2023 dev questions, the two golds give different results', { skip: birdDataMissing() }, () => {
     const dir = tempDir();
-    const args = ['eval', '--questions', path.join(BIRD_DATA, 'questions', 'dev.damo-2023.json'), '--predictions', path.join(BIRD_DATA, '..', 'rose', 'rose-vec-bird.json'), '--db-root', path.join(BIRD_DATA, 'databases'), '--metrics', 'ex', '--no-progress'];
+    const args = [
+      'eval',
+      '--questions',
+      path.join(BIRD_DATA, 'questions', 'dev.damo-2023.json'),
+      '--predictions',
+      path.join(BIRD_DATA, '..', 'rose', 'rose-vec-bird.json'),
+      '--db-root',
+      path.join(BIRD_DATA, 'databases'),
+      '--metrics',
+      'ex',
+      '--no-progress',
+    ];
     const outcomes = (extra: string[]) => {
       const json = path.join(dir, 'out.json');
       const result = run([...args, '--json', json, ...extra]);
@@ -321,11 +425,15 @@ describe('item 7: outputs are checked before running; a wrong --db is named', ()
 });
 
 describe('item 8: one exit rule for every command', () => {
-  it('commander\'s own usage errors exit 2, help and version exit 0', () => {
+  it("commander's own usage errors exit 2, help and version exit 0", () => {
     const cases: [string[], number, RegExp][] = [
       [['eval', '--questions', QUESTIONS], 2, /required option '--predictions <file>' not specified/],
       [['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE, '--bogus'], 2, /unknown option '--bogus'/],
-      [['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE, '--timing', 'slow'], 2, /argument 'slow' is invalid/],
+      [
+        ['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE, '--timing', 'slow'],
+        2,
+        /argument 'slow' is invalid/,
+      ],
       [['explain', 'SELECT 1'], 2, /required option '--db <file>'/],
       [['rerank', '--db', DB], 2, /required option '--candidates <file>'/],
       [['hints', '--db', DB], 2, /give the SQL to work on, or --file/],
@@ -374,7 +482,10 @@ describe('item 9: option values are checked before any work', () => {
       [[...evalArgs(QUESTIONS, PREDICTIONS), '--timeout', 'NaN'], /--timeout: expected a positive number, got "NaN"/],
       [[...evalArgs(QUESTIONS, PREDICTIONS), '--iterations', 'many'], /--iterations: expected a positive number, got "many"/],
       [[...evalArgs(QUESTIONS, PREDICTIONS), '--max-rows', '0x10'], /--max-rows: expected a positive number, got "0x10"/],
-      [['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE, '--metrics', ''], /--metrics: name at least one metric/],
+      [
+        ['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--db-root', SAMPLE, '--metrics', ''],
+        /--metrics: name at least one metric/,
+      ],
       [['eval', '--questions', QUESTIONS, '--predictions', PREDICTIONS, '--db-root', QUESTIONS], /--db-root: not a folder/],
     ];
     for (const [args, message] of cases) {
@@ -410,7 +521,11 @@ describe('item 10: a question without db_id keeps its place, with no false warni
     report = JSON.parse(fs.readFileSync(json, 'utf8'));
     assert.equal(report.questions[1].outcome, 'skipped');
     assert.match(report.questions[1].error, /no db_id in the question file/);
-    assert.deepEqual(report.questions.map((r: { question_id: number }) => r.question_id), qs.map((x) => x.question_id), 'every question in its place');
+    assert.deepEqual(
+      report.questions.map((r: { question_id: number }) => r.question_id),
+      qs.map((x) => x.question_id),
+      'every question in its place',
+    );
     assert.equal(report.questions[2].outcome, 'correct', 'the next question still gets its own prediction');
     assert.match(result.stderr, /1 question has no db_id and no gold line naming a database: skipped \(question 719\)/);
     assert.doesNotMatch(result.stdout + result.stderr, /predictions for/);

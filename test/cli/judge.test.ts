@@ -13,7 +13,10 @@ import { replayOfRose, ROSE_DATA, roseDataMissing, RoseRow, roseVecPairs } from 
  */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -45,15 +48,41 @@ describe('ves-lens judge and agree (real processes, loopback chat server)', () =
     const dir = tempDir();
     const pairs = roseVecPairs();
     const ids = new Set(pairs.map((p) => p.question_id));
-    const questions = JSON.parse(fs.readFileSync(path.join(BIRD_DATA, 'questions', 'dev.rose.json'), 'utf8')).filter((q: { question_id: number }) => ids.has(q.question_id));
+    const questions = JSON.parse(fs.readFileSync(path.join(BIRD_DATA, 'questions', 'dev.rose.json'), 'utf8')).filter(
+      (q: { question_id: number }) => ids.has(q.question_id),
+    );
     fs.writeFileSync(path.join(dir, 'questions.json'), JSON.stringify(questions));
     fs.writeFileSync(path.join(dir, 'predictions.json'), JSON.stringify(pairs));
-    const rows = new Map<number, RoseRow>(JSON.parse(fs.readFileSync(path.join(ROSE_DATA, 'gemini-2.5-pro.ROSE.eval_results.json'), 'utf8')).map((r: RoseRow) => [r.question_id, r]));
+    const rows = new Map<number, RoseRow>(
+      JSON.parse(fs.readFileSync(path.join(ROSE_DATA, 'gemini-2.5-pro.ROSE.eval_results.json'), 'utf8')).map((r: RoseRow) => [
+        r.question_id,
+        r,
+      ]),
+    );
     const replay = replayOfRose(pairs, rows);
     script = (request) => ({ content: replay(request.body.messages), usage: { prompt_tokens: 1000, completion_tokens: 100 } });
     const out = path.join(dir, 'judge.json');
-    const args = ['judge', '--questions', path.join(dir, 'questions.json'), '--predictions', path.join(dir, 'predictions.json'), '--db-root', path.join(BIRD_DATA, 'databases'),
-      '--endpoint', server.url, '--model', 'replay-of-rose', '--api-key-env', 'TEST_JUDGE_KEY', '--concurrency', '8', '--cache-dir', path.join(dir, 'cache'), '--json', out];
+    const args = [
+      'judge',
+      '--questions',
+      path.join(dir, 'questions.json'),
+      '--predictions',
+      path.join(dir, 'predictions.json'),
+      '--db-root',
+      path.join(BIRD_DATA, 'databases'),
+      '--endpoint',
+      server.url,
+      '--model',
+      'replay-of-rose',
+      '--api-key-env',
+      'TEST_JUDGE_KEY',
+      '--concurrency',
+      '8',
+      '--cache-dir',
+      path.join(dir, 'cache'),
+      '--json',
+      out,
+    ];
     const first = server.requests.length;
     const result = await run(args, { TEST_JUDGE_KEY: 'sk-loopback' });
     assert.equal(result.status, 0, result.stderr);
@@ -64,7 +93,12 @@ describe('ves-lens judge and agree (real processes, loopback chat server)', () =
     assert.match(result.stdout, /│ Judge\s+│/);
     assert.match(result.stdout, /│ EX 1 → judge 0\s+│/);
     assert.match(result.stdout, /cascade: 26 results match → Refuter alone/);
-    assert.match(result.stdout, new RegExp(`model replay-of-rose: ${sent} requests \\(0 from the cache, ${sent} sent\\) · ${(sent * 1000).toLocaleString('en-US')} prompt \\+ ${(sent * 100).toLocaleString('en-US')} completion`));
+    assert.match(
+      result.stdout,
+      new RegExp(
+        `model replay-of-rose: ${sent} requests \\(0 from the cache, ${sent} sent\\) · ${(sent * 1000).toLocaleString('en-US')} prompt \\+ ${(sent * 100).toLocaleString('en-US')} completion`,
+      ),
+    );
 
     const report = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.equal(report.inputs.method, 'rose');
@@ -80,8 +114,14 @@ describe('ves-lens judge and agree (real processes, loopback chat server)', () =
     assert.equal(total.judged, 77);
     const judgedOnes = report.questions.filter((q: { judge: { score: number } }) => q.judge.score === 1).length;
     assert.equal(total.judge, (judgedOnes / 77) * 100);
-    assert.equal(total.ex_correct_judge_incorrect, report.questions.filter((q: { ex: number; judge: { score: number } }) => q.ex === 1 && q.judge.score === 0).length);
-    assert.equal(total.ex_incorrect_judge_correct, report.questions.filter((q: { ex: number; judge: { score: number } }) => q.ex === 0 && q.judge.score === 1).length);
+    assert.equal(
+      total.ex_correct_judge_incorrect,
+      report.questions.filter((q: { ex: number; judge: { score: number } }) => q.ex === 1 && q.judge.score === 0).length,
+    );
+    assert.equal(
+      total.ex_incorrect_judge_correct,
+      report.questions.filter((q: { ex: number; judge: { score: number } }) => q.ex === 0 && q.judge.score === 1).length,
+    );
     assert.equal(report.summary.calls, sent);
     assert.deepEqual(report.summary.usage, { prompt_tokens: sent * 1000, completion_tokens: sent * 100 });
 
@@ -99,14 +139,22 @@ describe('ves-lens judge and agree (real processes, loopback chat server)', () =
     assert.deepEqual([stats.stats.n, stats.stats.tp, stats.stats.tn, stats.stats.fp, stats.stats.fn], [77, 43, 17, 2, 15]);
     assert.equal(stats.mismatches.labels_without_verdict.length, 322 - 77);
     assert.equal(stats.matched_by_id_only, 0, 'matched by question_id and SQL');
-    const ex = JSON.parse((await run(['agree', '--labels', path.join(ROSE_DATA, 'rose-vec-bird.json'), '--verdicts', out, '--use', 'ex', '--json'])).stdout);
+    const ex = JSON.parse(
+      (await run(['agree', '--labels', path.join(ROSE_DATA, 'rose-vec-bird.json'), '--verdicts', out, '--use', 'ex', '--json'])).stdout,
+    );
     assert.deepEqual([ex.stats.tp, ex.stats.tn, ex.stats.fp, ex.stats.fn], [37, 18, 1, 21]);
   });
 
   it("prints ROSE's published statistics from ROSE's own verdict files", async (t) => {
     const skip = roseDataMissing();
     if (skip) return t.skip(skip);
-    const result = await run(['agree', '--labels', path.join(ROSE_DATA, 'rose-vec-bird.json'), '--verdicts', path.join(ROSE_DATA, 'gemini-2.5-pro.ROSE.eval_results.json')]);
+    const result = await run([
+      'agree',
+      '--labels',
+      path.join(ROSE_DATA, 'rose-vec-bird.json'),
+      '--verdicts',
+      path.join(ROSE_DATA, 'gemini-2.5-pro.ROSE.eval_results.json'),
+    ]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /322 pairs/);
     assert.match(result.stdout, /TP 168 .* FN 48/);
@@ -118,12 +166,30 @@ describe('ves-lens judge and agree (real processes, loopback chat server)', () =
     const dir = tempDir();
     script = (request) => ({ content: roleOf(request) === 'prover' ? proverReply(true) : 'I uphold the prediction.' });
     const out = path.join(dir, 'out.json');
-    const result = await run(['judge', '--questions', sampleQuestions(dir, 3), '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'), '--db-root', SAMPLE, '--endpoint', server.url, '--model', 'm', '--no-cache', '--json', out]);
+    const result = await run([
+      'judge',
+      '--questions',
+      sampleQuestions(dir, 3),
+      '--predictions',
+      path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+      '--db-root',
+      SAMPLE,
+      '--endpoint',
+      server.url,
+      '--model',
+      'm',
+      '--no-cache',
+      '--json',
+      out,
+    ]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /│ no verdict\s+│/);
     assert.match(result.stdout, /no verdict \(3\)\n\s+question 717 \(superhero\): judge_error: no JSON object in the reply/);
     const report = JSON.parse(fs.readFileSync(out, 'utf8'));
-    assert.deepEqual(report.questions.map((q: { judge: { score: null } }) => q.judge.score), [null, null, null]);
+    assert.deepEqual(
+      report.questions.map((q: { judge: { score: null } }) => q.judge.score),
+      [null, null, null],
+    );
     assert.equal(report.summary.total.judge_errors, 3);
     assert.equal(report.summary.total.judge, null);
     assert.equal(report.inputs.cache_dir, null);
@@ -131,20 +197,40 @@ describe('ves-lens judge and agree (real processes, loopback chat server)', () =
 
   it('stops with exit 2 naming the option on a wrong key (401), and on bad options', async () => {
     const dir = tempDir();
-    const base = ['judge', '--questions', sampleQuestions(dir, 2), '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'), '--db-root', SAMPLE, '--model', 'm', '--no-cache'];
+    const base = [
+      'judge',
+      '--questions',
+      sampleQuestions(dir, 2),
+      '--predictions',
+      path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+      '--db-root',
+      SAMPLE,
+      '--model',
+      'm',
+      '--no-cache',
+    ];
     script = () => ({ status: 401, body: { error: { message: 'Incorrect API key provided' } } });
     const denied = await run([...base, '--endpoint', server.url]);
     assert.equal(denied.status, 2, denied.stderr);
-    assert.match(denied.stderr, /error: --api-key-env: the model cannot be used \(m at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\): .*401.*Incorrect API key/);
+    assert.match(
+      denied.stderr,
+      /error: --api-key-env: the model cannot be used \(m at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\): .*401.*Incorrect API key/,
+    );
     assert.doesNotMatch(denied.stderr, /at .*\.ts:\d+/, 'no stack trace');
 
     const cases: [string[], RegExp][] = [
       [[...base, '--endpoint', 'localhost:8000'], /--endpoint: (not a URL|expected an http or https URL)/],
-      [[...base, '--endpoint', server.url, '--api-key-env', 'VES_LENS_NO_SUCH_VARIABLE'], /--api-key-env: the environment variable VES_LENS_NO_SUCH_VARIABLE is not set/],
+      [
+        [...base, '--endpoint', server.url, '--api-key-env', 'VES_LENS_NO_SUCH_VARIABLE'],
+        /--api-key-env: the environment variable VES_LENS_NO_SUCH_VARIABLE is not set/,
+      ],
       [[...base, '--endpoint', server.url, '--concurrency', '0'], /--concurrency: expected a positive number/],
       [[...base, '--endpoint', server.url, '--method', 'vote'], /option '--method <method>' argument 'vote' is invalid/],
       [[...base, '--endpoint', server.url, '--temperature', 'hot'], /--temperature: expected a number from 0 to 2/],
-      [['agree', '--labels', path.join(dir, 'none.json'), '--verdicts', path.join(dir, 'none.json')], /none\.json: cannot read the label file: file not found/],
+      [
+        ['agree', '--labels', path.join(dir, 'none.json'), '--verdicts', path.join(dir, 'none.json')],
+        /none\.json: cannot read the label file: file not found/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await run(args);

@@ -7,7 +7,8 @@ import { REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
 const DB = path.join(REPO_ROOT, 'sample', 'superhero', 'superhero.sqlite');
 const run = (args: string[]) => runCli(args);
 
-const GOLD = "SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T1.id = T2.hero_id AND T2.power_id = 18)";
+const GOLD =
+  'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T1.id = T2.hero_id AND T2.power_id = 18)';
 const PRED = 'SELECT DISTINCT sh.superhero_name FROM superhero sh JOIN hero_power hp ON sh.id = hp.hero_id WHERE hp.power_id = 18';
 
 describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
@@ -37,7 +38,7 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
     assert.ok(report.plans[0].cost.rule >= 100 && report.plans[0].cost.work > 0);
   });
 
-  it('explain says SQLite\'s message for SQL that does not compile, and exits 0 (done, as eval with failed questions)', () => {
+  it("explain says SQLite's message for SQL that does not compile, and exits 0 (done, as eval with failed questions)", () => {
     const result = run(['explain', '--db', DB, 'SELECT nope FROM superhero']);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /no plan: no such column: nope/);
@@ -45,7 +46,14 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
 
   it('indexes --measure proposes, checks with the planner, measures on a copy, and leaves the database untouched', () => {
     const before = sha256(DB);
-    const result = run(['indexes', '--db', DB, '--measure', '--json', 'SELECT superhero_name FROM superhero WHERE height_cm > 200 ORDER BY height_cm']);
+    const result = run([
+      'indexes',
+      '--db',
+      DB,
+      '--measure',
+      '--json',
+      'SELECT superhero_name FROM superhero WHERE height_cm > 200 ORDER BY height_cm',
+    ]);
     assert.equal(result.status, 0, result.stderr);
     const [advice] = JSON.parse(result.stdout).advice;
     const used = advice.verdicts.filter((v: { used: boolean }) => v.used);
@@ -60,7 +68,10 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
     const result = run(['rerank', '--db', DB, '--candidates', file, '--json']);
     assert.equal(result.status, 0, result.stderr);
     const ranked = JSON.parse(result.stdout).ranked;
-    assert.deepEqual(ranked.map((c: { index: number }) => c.index), [2, 1, 0]);
+    assert.deepEqual(
+      ranked.map((c: { index: number }) => c.index),
+      [2, 1, 0],
+    );
     assert.equal(ranked[2].executable, false);
     assert.match(ranked[2].error, /no such table: nope/);
   });
@@ -72,11 +83,19 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /q\.sql:2:\d+ VL001 IN \/ EXISTS subquery that can be a JOIN/);
     assert.match(result.stdout, /rewrite: SELECT superhero_name FROM superhero AS T1 INNER JOIN \(SELECT DISTINCT T2\.hero_id AS vl_key/);
-    assert.match(result.stdout, /verified: same rows; (the rewrite is [\d.]+× as fast|the rewrite is slower: [\d.]+×|no measurable difference: [\d.]+×) \(a repeat run: [\d.]+–[\d.]+×/);
+    assert.match(
+      result.stdout,
+      /verified: same rows; (the rewrite is [\d.]+× as fast|the rewrite is slower: [\d.]+×|no measurable difference: [\d.]+×) \(a repeat run: [\d.]+–[\d.]+×/,
+    );
   });
 
   it('hints reports SQL that node-sql-parser cannot read, and keeps going', () => {
-    const result = run(['hints', '--db', DB, "SELECT id FROM superhero WHERE superhero_name LIKE 'Batman' ORDER BY 1 NULLS LAST LIMIT ((("]);
+    const result = run([
+      'hints',
+      '--db',
+      DB,
+      "SELECT id FROM superhero WHERE superhero_name LIKE 'Batman' ORDER BY 1 NULLS LAST LIMIT (((",
+    ]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /node-sql-parser cannot read this statement/);
     assert.match(result.stdout, /VL006/);

@@ -55,7 +55,10 @@ describe('ves-lens scale (a real process)', () => {
     const out = path.join(dir, 'x.sqlite');
     const cases: [string[], RegExp][] = [
       [['scale', path.join(dir, 'missing.sqlite'), '--factor', '2', '--out', out], /error: .*missing\.sqlite: file not found/],
-      [['scale', path.join(REPO_ROOT, 'README.md'), '--factor', '2', '--out', out], /error: .*README\.md: a text file .*not a SQLite database/],
+      [
+        ['scale', path.join(REPO_ROOT, 'README.md'), '--factor', '2', '--out', out],
+        /error: .*README\.md: a text file .*not a SQLite database/,
+      ],
       [['scale', DB, '--factor', '0', '--out', out], /error: --factor: expected an integer of at least 1, got "0"/],
       [['scale', DB, '--factor', 'ten', '--out', out], /error: --factor: expected an integer of at least 1, got "ten"/],
       [['scale', DB, '--factor', '2.5', '--out', out], /error: --factor: expected an integer of at least 1, got "2.5"/],

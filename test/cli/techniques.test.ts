@@ -10,11 +10,16 @@ import { CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const sampleArgs = [
-  '--questions', path.join(SAMPLE, 'mini_dev_superhero.json'),
-  '--gold', path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
-  '--predictions', path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
-  '--db-root', SAMPLE,
-  '--metrics', 'ex',
+  '--questions',
+  path.join(SAMPLE, 'mini_dev_superhero.json'),
+  '--gold',
+  path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+  '--predictions',
+  path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+  '--db-root',
+  SAMPLE,
+  '--metrics',
+  'ex',
   '--no-progress',
 ];
 
@@ -23,7 +28,17 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { env 
 describe("ves-lens eval --techniques (SQLMorph's techniques, a real process)", () => {
   it('adds rows to the table and the techniques to every question and group of the JSON', () => {
     const json = path.join(tempDir(), 'out.json');
-    const result = run(['eval', ...sampleArgs, '--techniques', 'all', '--penalize-extra-columns', 'false', '--no-embeddings-cache', '--json', json]);
+    const result = run([
+      'eval',
+      ...sampleArgs,
+      '--techniques',
+      'all',
+      '--penalize-extra-columns',
+      'false',
+      '--no-embeddings-cache',
+      '--json',
+      json,
+    ]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /│ execution_accuracy EX\s+│\s+85\.71 │\s+80\.77 │\s+58\.33 │\s+76\.92 │/);
     assert.match(result.stdout, /│ exact_column_and_partial_cell F1\s+│/);
@@ -50,7 +65,10 @@ describe("ves-lens eval --techniques (SQLMorph's techniques, a real process)", (
       [['--techniques', 'exact_cell'], /--techniques: unknown technique "exact_cell"/],
       [['--techniques', 'all', '--penalize-extra-columns', 'maybe'], /--penalize-extra-columns: expected true or false/],
       [['--techniques', 'all', '--embeddings', 'magic'], /--embeddings: expected one of none, local, openai/],
-      [['--techniques', 'all', '--embeddings', 'openai', '--embeddings-key-env', 'VES_LENS_NO_SUCH_KEY'], /VES_LENS_NO_SUCH_KEY.*holds no API key/],
+      [
+        ['--techniques', 'all', '--embeddings', 'openai', '--embeddings-key-env', 'VES_LENS_NO_SUCH_KEY'],
+        /VES_LENS_NO_SUCH_KEY.*holds no API key/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = run(['eval', ...sampleArgs, ...args]);
@@ -70,15 +88,39 @@ describe("ves-lens eval --techniques (SQLMorph's techniques, a real process)", (
         auth.add(req.headers.authorization);
         const { input } = JSON.parse(raw) as { input: string[] };
         texts += input.length;
-        const data = input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from({ length: 16 }, (_, k) => (text.charCodeAt(k % text.length) % 13) / 13 + 0.01) }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: 'm', usage: { prompt_tokens: 1, total_tokens: 1 } }));
+        const data = input.map((text, index) => ({
+          object: 'embedding',
+          index,
+          embedding: Array.from({ length: 16 }, (_, k) => (text.charCodeAt(k % text.length) % 13) / 13 + 0.01),
+        }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ object: 'list', data, model: 'm', usage: { prompt_tokens: 1, total_tokens: 1 } }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     const cache = tempDir('ves-lens-cli-cache-');
     const json = path.join(tempDir(), 'out.json');
-    const args = [CLI, 'eval', ...sampleArgs, '--techniques', 'semantic_column_and_exact_cell,unified_column_and_semantic_row', '--embeddings', 'openai', '--embeddings-url', url, '--embeddings-model', 'm', '--embeddings-key-env', 'VL_TEST_KEY', '--embeddings-cache', cache, '--json', json];
+    const args = [
+      CLI,
+      'eval',
+      ...sampleArgs,
+      '--techniques',
+      'semantic_column_and_exact_cell,unified_column_and_semantic_row',
+      '--embeddings',
+      'openai',
+      '--embeddings-url',
+      url,
+      '--embeddings-model',
+      'm',
+      '--embeddings-key-env',
+      'VL_TEST_KEY',
+      '--embeddings-cache',
+      cache,
+      '--json',
+      json,
+    ];
     const once = () =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
         const child = spawn(process.execPath, args, { env: { ...process.env, NO_COLOR: '1', VL_TEST_KEY: KEY } });

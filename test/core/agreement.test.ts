@@ -41,7 +41,10 @@ describe('agreement files: labels matched to verdicts by question_id and SQL', (
     assert.equal(rose.kind, 'rose');
     assert.deepEqual([rose.stats.n, rose.stats.tp, rose.stats.tn, rose.stats.fp, rose.stats.fn], [322, 168, 99, 7, 48]);
     assert.deepEqual(printed(rose.stats), { kappa: 64.79, accuracy: 82.92, mcc: 67.15, f1: 85.93 });
-    assert.deepEqual(Object.values(rose.mismatches).map((list) => list.length), [0, 0, 0, 0, 0, 0]);
+    assert.deepEqual(
+      Object.values(rose.mismatches).map((list) => list.length),
+      [0, 0, 0, 0, 0, 0],
+    );
     assert.deepEqual(Object.fromEntries(Object.entries(rose.by_branch).map(([b, s]) => [b, s.n])), {
       'results match → Refuter alone': 87,
       'Prover rejected': 56,
@@ -54,31 +57,49 @@ describe('agreement files: labels matched to verdicts by question_id and SQL', (
   it('reports labels without verdict, verdicts without label, another SQL, no verdict and repeats, and leaves them out', () => {
     const dir = tempDir();
     const labels = path.join(dir, 'labels.json');
-    fs.writeFileSync(labels, JSON.stringify([
-      { question_id: 1, predicted_sql: 'SELECT a FROM t', label: true },
-      { question_id: 2, predicted_sql: 'SELECT b FROM t', label: false },
-      { question_id: 3, predicted_sql: 'SELECT c FROM t', label: true },
-      { question_id: 4, predicted_sql: 'SELECT d FROM t', label: 'maybe' },
-      { question_id: 5, predicted_sql: 'SELECT e FROM t', label: 'true' },
-      { question_id: 6, predicted_sql: 'SELECT f FROM t', label: false },
-    ]));
+    fs.writeFileSync(
+      labels,
+      JSON.stringify([
+        { question_id: 1, predicted_sql: 'SELECT a FROM t', label: true },
+        { question_id: 2, predicted_sql: 'SELECT b FROM t', label: false },
+        { question_id: 3, predicted_sql: 'SELECT c FROM t', label: true },
+        { question_id: 4, predicted_sql: 'SELECT d FROM t', label: 'maybe' },
+        { question_id: 5, predicted_sql: 'SELECT e FROM t', label: 'true' },
+        { question_id: 6, predicted_sql: 'SELECT f FROM t', label: false },
+      ]),
+    );
     const verdicts = path.join(dir, 'judge.json');
-    fs.writeFileSync(verdicts, JSON.stringify({
-      questions: [
-        { question_id: 1, predicted_sql: 'SELECT  a\nFROM t;', ex: 1, judge: { score: 1, branch: 'results_match' } },
-        { question_id: 2, predicted_sql: 'SELECT b FROM t', ex: 1, judge: { score: 0, branch: 'results_differ', prover: { verdict: false } } },
-        { question_id: 3, predicted_sql: 'SELECT other FROM t', ex: 0, judge: { score: 1 } },
-        { question_id: 5, predicted_sql: 'SELECT e FROM t', ex: 0, judge: { score: null, error: 'judge_error: no JSON object in the reply' } },
-        { question_id: 9, predicted_sql: 'SELECT z FROM t', ex: 0, judge: { score: 0 } },
-        { question_id: 1, predicted_sql: 'SELECT a FROM t', ex: 1, judge: { score: 0 } },
-      ],
-    }));
+    fs.writeFileSync(
+      verdicts,
+      JSON.stringify({
+        questions: [
+          { question_id: 1, predicted_sql: 'SELECT  a\nFROM t;', ex: 1, judge: { score: 1, branch: 'results_match' } },
+          {
+            question_id: 2,
+            predicted_sql: 'SELECT b FROM t',
+            ex: 1,
+            judge: { score: 0, branch: 'results_differ', prover: { verdict: false } },
+          },
+          { question_id: 3, predicted_sql: 'SELECT other FROM t', ex: 0, judge: { score: 1 } },
+          {
+            question_id: 5,
+            predicted_sql: 'SELECT e FROM t',
+            ex: 0,
+            judge: { score: null, error: 'judge_error: no JSON object in the reply' },
+          },
+          { question_id: 9, predicted_sql: 'SELECT z FROM t', ex: 0, judge: { score: 0 } },
+          { question_id: 1, predicted_sql: 'SELECT a FROM t', ex: 1, judge: { score: 0 } },
+        ],
+      }),
+    );
     const report = agreement(loadLabels(labels), loadVerdicts(verdicts));
     assert.equal(report.kind, 'judge');
     assert.deepEqual([report.stats.n, report.stats.tp, report.stats.tn], [2, 1, 1]);
     assert.deepEqual(report.mismatches.labels_without_verdict, ['6']);
     assert.deepEqual(report.mismatches.verdicts_without_label, ['9']);
-    assert.deepEqual(report.mismatches.sql_differs, [{ question_id: '3', label_sql: 'SELECT c FROM t', verdict_sql: 'SELECT other FROM t' }]);
+    assert.deepEqual(report.mismatches.sql_differs, [
+      { question_id: '3', label_sql: 'SELECT c FROM t', verdict_sql: 'SELECT other FROM t' },
+    ]);
     assert.deepEqual(report.mismatches.no_verdict, [{ question_id: '5', why: 'judge_error: no JSON object in the reply' }]);
     assert.deepEqual(report.mismatches.repeated_verdicts, ['1']);
     assert.deepEqual(report.mismatches.unusable_labels, ['item 3: label is "maybe"']);
@@ -91,9 +112,23 @@ describe('agreement files: labels matched to verdicts by question_id and SQL', (
   it('reads EX from an eval report (matched by question_id alone: it carries no SQL) and skips skipped questions', () => {
     const dir = tempDir();
     const labels = path.join(dir, 'labels.json');
-    fs.writeFileSync(labels, JSON.stringify([{ question_id: 1, predicted_sql: 'x', label: true }, { question_id: 2, predicted_sql: 'y', label: false }]));
+    fs.writeFileSync(
+      labels,
+      JSON.stringify([
+        { question_id: 1, predicted_sql: 'x', label: true },
+        { question_id: 2, predicted_sql: 'y', label: false },
+      ]),
+    );
     const evalJson = path.join(dir, 'eval.json');
-    fs.writeFileSync(evalJson, JSON.stringify({ questions: [{ question_id: 1, ex: 1, outcome: 'correct' }, { question_id: 2, ex: 0, outcome: 'skipped' }] }));
+    fs.writeFileSync(
+      evalJson,
+      JSON.stringify({
+        questions: [
+          { question_id: 1, ex: 1, outcome: 'correct' },
+          { question_id: 2, ex: 0, outcome: 'skipped' },
+        ],
+      }),
+    );
     const report = agreement(loadLabels(labels), loadVerdicts(evalJson));
     assert.equal(report.kind, 'ex');
     assert.equal(report.matched_by_id_only, 2);
@@ -108,7 +143,10 @@ describe('agreement files: labels matched to verdicts by question_id and SQL', (
       fs.writeFileSync(full, JSON.stringify(data));
       return full;
     };
-    assert.throws(() => loadLabels(file('a.json', { questions: [] })), (e: InputFileError) => /must be a JSON list/.test(e.message));
+    assert.throws(
+      () => loadLabels(file('a.json', { questions: [] })),
+      (e: InputFileError) => /must be a JSON list/.test(e.message),
+    );
     assert.throws(() => loadLabels(file('b.json', [{ question_id: 1, score: 1 }])), /not a label file/);
     assert.throws(() => loadVerdicts(file('c.json', [{ question_id: 1, label: true }])), /looks like a label file/);
     assert.throws(() => loadVerdicts(file('d.json', { summary: {} })), /eval_results\.json \(a list\), or a JSON report/);

@@ -35,7 +35,20 @@ describe('softF1 (mini_dev)', () => {
     assert.equal(softF1([[1]], []), 0);
     assert.equal(softF1([], [[1]]), 0);
   });
-  it('scores 1 for the same rows in the same order', () => assert.equal(softF1([[1, 'a'], [2, 'b']], [[1, 'a'], [2, 'b']]), 1));
+  it('scores 1 for the same rows in the same order', () =>
+    assert.equal(
+      softF1(
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+      ),
+      1,
+    ));
   it('pairs rows by position: swapped rows score 0 although EX is 1', () => {
     const predicted = [[1], [2]];
     const gold = [[2], [1]];
@@ -65,7 +78,19 @@ describe('softF1 (mini_dev)', () => {
 describe('StreamingComparison', () => {
   const cases: [string, Row[], Row[]][] = [
     ['equal sets in another order', [[2], [1], [1]], [[1], [2]]],
-    ['partial overlap', [[1, 'a'], [3, 'c'], [1, 'a'], [4, 'd']], [[1, 'a'], [2, 'b']]],
+    [
+      'partial overlap',
+      [
+        [1, 'a'],
+        [3, 'c'],
+        [1, 'a'],
+        [4, 'd'],
+      ],
+      [
+        [1, 'a'],
+        [2, 'b'],
+      ],
+    ],
     ['more distinct predicted rows than gold', [[1], [2], [3], [2], [4]], [[1]]],
     ['no predicted rows', [], [[1], [2]]],
     ['no gold rows', [[1]], []],

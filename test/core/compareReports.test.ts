@@ -11,9 +11,31 @@ import { exactMcNemarP } from '../oracles/mcnemar';
 /** A question result with the fields the comparison reads. */
 function question(index: number, ex: 0 | 1, extra: Partial<ReportQuestion> = {}): ReportQuestion {
   return {
-    index, question_id: 100 + index, db_id: 'db', difficulty: index % 2 ? 'simple' : 'moderate', outcome: ex ? 'correct' : 'mismatch', ex, f1: ex, time_ratio: null, time_ratio_interval: null,
-    ves: ex, rves: ex, rves_reward: ex, rves_uncertain: null, rves_bucket_probabilities: null, rves_expected_reward: null, rves_time_ratio: null, rves_time_ratio_interval: null,
-    same_program: null, error: null, gold_ms: null, pred_ms: null, runs: null, timing: null, notes: [], ...extra,
+    index,
+    question_id: 100 + index,
+    db_id: 'db',
+    difficulty: index % 2 ? 'simple' : 'moderate',
+    outcome: ex ? 'correct' : 'mismatch',
+    ex,
+    f1: ex,
+    time_ratio: null,
+    time_ratio_interval: null,
+    ves: ex,
+    rves: ex,
+    rves_reward: ex,
+    rves_uncertain: null,
+    rves_bucket_probabilities: null,
+    rves_expected_reward: null,
+    rves_time_ratio: null,
+    rves_time_ratio_interval: null,
+    same_program: null,
+    error: null,
+    gold_ms: null,
+    pred_ms: null,
+    runs: null,
+    timing: null,
+    notes: [],
+    ...extra,
   };
 }
 
@@ -29,7 +51,11 @@ describe('comparison statistics', () => {
     assert.deepEqual([m.onlyA, m.onlyB], [10, 2]);
     assert.ok(Math.abs(m.p - 158 / 4096) < 1e-12, String(m.p));
     assert.equal(mcnemarExact([1, 0], [1, 0]).p, 1, 'no discordant pair: p = 1');
-    for (const [x, y] of [[0, 7], [3, 40], [120, 135]]) {
+    for (const [x, y] of [
+      [0, 7],
+      [3, 40],
+      [120, 135],
+    ]) {
       const p = mcnemarExact([...Array(x).fill(1), ...Array(y).fill(0)], [...Array(x).fill(0), ...Array(y).fill(1)]).p;
       assert.ok(Math.abs(p - exactMcNemarP(x, y)) < 1e-9, `${x}/${y}: ${p} vs ${exactMcNemarP(x, y)}`);
     }
@@ -76,10 +102,23 @@ describe('compareRuns', () => {
     assert.equal(predMs.n, 3, 'ms over the questions timed in both runs');
     assert.equal(predMs.unit, 'ms');
     const changes = comparison.versus[0].changes;
-    assert.deepEqual(changes.now_correct.map((c) => c.index), [2]);
-    assert.deepEqual(changes.now_wrong.map((c) => c.index), [1]);
-    assert.deepEqual(changes.much_faster.map((c) => c.index), [0], 'question 4 doubled its ratio but the intervals overlap');
-    assert.deepEqual(changes.much_slower.map((c) => c.index), [3]);
+    assert.deepEqual(
+      changes.now_correct.map((c) => c.index),
+      [2],
+    );
+    assert.deepEqual(
+      changes.now_wrong.map((c) => c.index),
+      [1],
+    );
+    assert.deepEqual(
+      changes.much_faster.map((c) => c.index),
+      [0],
+      'question 4 doubled its ratio but the intervals overlap',
+    );
+    assert.deepEqual(
+      changes.much_slower.map((c) => c.index),
+      [3],
+    );
     assert.equal(changes.much_faster[0].factor, 4);
     assert.equal(comparison.versus[0].ex_mcnemar.p, 1);
   });
@@ -88,7 +127,10 @@ describe('compareRuns', () => {
     const two = comparisonJson(compareRuns([a, b])) as any;
     assert.deepEqual(Object.keys(two.deltas.ex), ['delta', 'low', 'high', 'n']);
     assert.equal(typeof two.ex_mcnemar_p, 'number');
-    assert.deepEqual(two.runs.map((r: { file: string }) => r.file), ['a.json', 'b.json']);
+    assert.deepEqual(
+      two.runs.map((r: { file: string }) => r.file),
+      ['a.json', 'b.json'],
+    );
     const three = comparisonJson(compareRuns([a, b, report('c.json', a.report.questions)])) as any;
     assert.equal(three.deltas.length, 2);
     assert.equal(three.deltas[1].file, 'c.json');
@@ -99,7 +141,14 @@ describe('compareRuns', () => {
 
   it('judge scores and technique scores present in the reports become rows', () => {
     const withExtras = (r: LoadedReport, judge: number[], technique: number[]) =>
-      report(r.file, r.report.questions.map((q, i) => ({ ...q, judge: { score: judge[i] }, techniques: { exact_column_exact_cell: { F1: technique[i] }, no_column: technique[i] } })));
+      report(
+        r.file,
+        r.report.questions.map((q, i) => ({
+          ...q,
+          judge: { score: judge[i] },
+          techniques: { exact_column_exact_cell: { F1: technique[i] }, no_column: technique[i] },
+        })),
+      );
     const comparison = compareRuns([withExtras(a, [1, 1, 0, 1, 1], [1, 1, 0, 1, 1]), withExtras(b, [1, 0, 1, 1, 1], [1, 0.5, 1, 1, 1])]);
     const keys = comparison.rows.map((r) => r.key);
     assert.ok(keys.includes('judge'));
@@ -109,7 +158,13 @@ describe('compareRuns', () => {
 
   it('refuses reports of other questions, naming the file and a question only one has', () => {
     const other = report('other.json', a.report.questions.slice(0, 3));
-    assert.throws(() => compareRuns([a, other]), (error: Error) => error instanceof InputFileError && /other\.json: does not cover the same questions as a\.json: 3 questions against 5, 2 missing/.test(error.message) && /question 103 \(db\) is only in a\.json/.test(error.message));
+    assert.throws(
+      () => compareRuns([a, other]),
+      (error: Error) =>
+        error instanceof InputFileError &&
+        /other\.json: does not cover the same questions as a\.json: 3 questions against 5, 2 missing/.test(error.message) &&
+        /question 103 \(db\) is only in a\.json/.test(error.message),
+    );
   });
 });
 
@@ -126,7 +181,10 @@ describe('shards and charts', () => {
 
   it('time ratios fall into log-scale bins, with the outer bins open', () => {
     const { labels, counts } = ratioHistogram([0.001, 0.9, 1, 1.2, 3, 100]);
-    assert.equal(counts.reduce((s, c) => s + c, 0), 6);
+    assert.equal(
+      counts.reduce((s, c) => s + c, 0),
+      6,
+    );
     assert.equal(labels[0], '<1/32');
     assert.equal(labels[labels.length - 1], '≥32');
     assert.equal(counts[0], 1);

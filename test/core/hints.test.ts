@@ -19,29 +19,64 @@ import { useInputWording } from '../../src/core/text/inputWording';
 // Core words the inputs its messages refer to for the face that runs it; these tests read the command line's.
 useInputWording(COMMAND_LINE_WORDING);
 
-
 /** Each rule: a statement it must flag (on the superhero schema) and the exact text it flags. */
 const POSITIVE: [string, string, string][] = [
-  ['VL001', 'SELECT id FROM superhero WHERE id IN (SELECT hero_id FROM hero_power WHERE power_id = 1)', 'id IN (SELECT hero_id FROM hero_power WHERE power_id = 1)'],
-  ['VL001', 'SELECT T1.superhero_name FROM superhero AS T1 WHERE T1.height_cm > 180 AND EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)', 'EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)'],
+  [
+    'VL001',
+    'SELECT id FROM superhero WHERE id IN (SELECT hero_id FROM hero_power WHERE power_id = 1)',
+    'id IN (SELECT hero_id FROM hero_power WHERE power_id = 1)',
+  ],
+  [
+    'VL001',
+    'SELECT T1.superhero_name FROM superhero AS T1 WHERE T1.height_cm > 180 AND EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)',
+    'EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)',
+  ],
   // SELECT * must not gain the joined columns (found on real data: mini-dev q1399's shape).
-  ['VL001', 'SELECT * FROM hero_power WHERE hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)', 'hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)'],
-  ['VL005', 'SELECT *, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s', '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)'],
+  [
+    'VL001',
+    'SELECT * FROM hero_power WHERE hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)',
+    'hero_id IN (SELECT id FROM superhero WHERE height_cm > 200)',
+  ],
+  [
+    'VL005',
+    'SELECT *, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s',
+    '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)',
+  ],
   // `*` as multiplication is no select-all (found on real data: mini-dev q201's shape).
   ['VL001', 'SELECT COUNT(id) * 100 FROM superhero WHERE id IN (SELECT hero_id FROM hero_power)', 'id IN (SELECT hero_id FROM hero_power)'],
   ['VL002', 'SELECT COUNT(T1.id) FROM superhero AS T1 WHERE T1.height_cm > 200', 'COUNT(T1.id)'],
   ['VL003', 'SELECT superhero_name FROM superhero WHERE height_cm > 100 ORDER BY id DESC LIMIT 1', 'ORDER BY id DESC LIMIT 1'],
   ['VL004', "SELECT full_name FROM superhero WHERE SUBSTR(full_name, 1, 3) = 'Bru'", "SUBSTR(full_name, 1, 3) = 'Bru'"],
   ['VL004', 'SELECT id FROM superhero WHERE CAST(height_cm AS REAL) > 200', 'CAST(height_cm AS REAL) > 200'],
-  ['VL005', 'SELECT s.superhero_name, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s', '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)'],
+  [
+    'VL005',
+    'SELECT s.superhero_name, (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s',
+    '(SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id)',
+  ],
   ['VL006', "SELECT id FROM superhero WHERE superhero_name LIKE 'Batman'", "LIKE 'Batman'"],
-  ['VL007', 'SELECT id FROM superhero WHERE eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7', 'eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7'],
+  [
+    'VL007',
+    'SELECT id FROM superhero WHERE eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7',
+    'eye_colour_id = 1 OR eye_colour_id = 9 OR eye_colour_id = 7',
+  ],
   ['VL008', 'SELECT DISTINCT publisher_id FROM superhero GROUP BY publisher_id', 'DISTINCT'],
   ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT publisher_id FROM superhero)', 'NOT IN (SELECT publisher_id FROM superhero)'],
   // Issue 8, item 12: DISTINCT, an unqualified column another table also has, a NOT NULL column made nullable by a LEFT JOIN.
-  ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT DISTINCT publisher_id FROM superhero)', 'NOT IN (SELECT DISTINCT publisher_id FROM superhero)'],
-  ['VL009', 'SELECT id FROM superhero WHERE id NOT IN (SELECT hero_id FROM hero_power WHERE power_id = 1)', 'NOT IN (SELECT hero_id FROM hero_power WHERE power_id = 1)'],
-  ['VL009', 'SELECT id FROM publisher WHERE id NOT IN (SELECT T2.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id)', 'NOT IN (SELECT T2.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id)'],
+  [
+    'VL009',
+    'SELECT id FROM superhero WHERE id NOT IN (SELECT DISTINCT publisher_id FROM superhero)',
+    'NOT IN (SELECT DISTINCT publisher_id FROM superhero)',
+  ],
+  [
+    'VL009',
+    'SELECT id FROM superhero WHERE id NOT IN (SELECT hero_id FROM hero_power WHERE power_id = 1)',
+    'NOT IN (SELECT hero_id FROM hero_power WHERE power_id = 1)',
+  ],
+  [
+    'VL009',
+    'SELECT id FROM publisher WHERE id NOT IN (SELECT T2.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id)',
+    'NOT IN (SELECT T2.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id)',
+  ],
   // Issue 8, item 13: the BIRD paper's direction, COUNT(*) → COUNT(<primary key>), offered too.
   ['VL002', 'SELECT COUNT(*) FROM superhero AS T1 WHERE T1.height_cm > 200', 'COUNT(*)'],
   ['VL002', 'SELECT COUNT(id) FROM superhero', 'COUNT(id)'],
@@ -92,7 +127,10 @@ const NEGATIVE: [string, string][] = [
   ['VL002', 'SELECT COUNT(T1.id) FROM superhero T1 FULL JOIN publisher T2 ON T1.publisher_id = T2.id'],
   ['VL002', 'SELECT COUNT(*) FROM hero_power'],
   // An outer join around the subquery makes nothing inside it nullable.
-  ['VL009', 'SELECT T1.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id WHERE T1.id NOT IN (SELECT T2.id FROM publisher T2)'],
+  [
+    'VL009',
+    'SELECT T1.id FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id WHERE T1.id NOT IN (SELECT T2.id FROM publisher T2)',
+  ],
   // A count compared with anything but "none" / "at least one", a count that skips NULLs, a grouped count, under OR.
   ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(*) FROM hero_power hp WHERE hp.hero_id = s.id) > 2'],
   ['VL010', 'SELECT s.id FROM superhero s WHERE (SELECT COUNT(x.full_name) FROM superhero x WHERE x.publisher_id = s.publisher_id) > 0'],
@@ -114,7 +152,10 @@ describe('hint rules on the superhero schema', () => {
   const hintsOf = (sql: string) => analyzeSql(sql, { schema }).flatMap((s) => s.hints);
 
   it('every rule has a stable id, a title and a one-page doc', () => {
-    assert.deepEqual(RULES.map((r) => r.id), ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009', 'VL010']);
+    assert.deepEqual(
+      RULES.map((r) => r.id),
+      ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009', 'VL010'],
+    );
     for (const rule of RULES) assert.ok(fs.existsSync(path.join(REPO_ROOT, 'docs', 'rules', `${rule.id}.md`)), `docs/rules/${rule.id}.md`);
   });
 
@@ -124,7 +165,11 @@ describe('hint rules on the superhero schema', () => {
       assert.ok(hint, `no ${id} hint`);
       assert.equal(sql.slice(hint.range.start, hint.range.end), flagged);
       assert.ok(hint.rewrite, 'offers a rewrite');
-      assert.equal(sql.slice(0, hint.rewrite.range.start) + hint.rewrite.text + sql.slice(hint.rewrite.range.end), hint.rewrite.statement, 'the edit produces the statement');
+      assert.equal(
+        sql.slice(0, hint.rewrite.range.start) + hint.rewrite.text + sql.slice(hint.rewrite.range.end),
+        hint.rewrite.statement,
+        'the edit produces the statement',
+      );
       const original = await readQuery(db, sql, { maxRows: 100_000 });
       const rewritten = await readQuery(db, hint.rewrite.statement, { maxRows: 100_000 });
       assert.equal(rewritten.status, 'ok', `the rewrite runs: ${hint.rewrite.statement}`);
@@ -145,9 +190,13 @@ describe('hint rules on the superhero schema', () => {
   });
 
   it('`-- ves-lens-ignore VL006` silences that rule for the next statement only', () => {
-    const text = "-- ves-lens-ignore VL006\nSELECT id FROM superhero WHERE superhero_name LIKE 'A' OR superhero_name = 'B';\nSELECT id FROM superhero WHERE superhero_name LIKE 'A'";
+    const text =
+      "-- ves-lens-ignore VL006\nSELECT id FROM superhero WHERE superhero_name LIKE 'A' OR superhero_name = 'B';\nSELECT id FROM superhero WHERE superhero_name LIKE 'A'";
     const hints = hintsOf(text);
-    assert.deepEqual(hints.map((h) => h.rule), ['VL006']);
+    assert.deepEqual(
+      hints.map((h) => h.rule),
+      ['VL006'],
+    );
     assert.ok(hints[0].range.start > text.indexOf('\nSELECT', 30));
   });
 
@@ -207,7 +256,10 @@ describe('VL002 in both directions, never claiming either without a measurement 
   let db: DatabaseConnection;
   let schema: SchemaInfo;
   useSampleSuperhero((opened) => ({ db, schema } = opened));
-  const vl002 = (sql: string, s = schema) => analyzeSql(sql, { schema: s }).flatMap((x) => x.hints).filter((h) => h.rule === 'VL002');
+  const vl002 = (sql: string, s = schema) =>
+    analyzeSql(sql, { schema: s })
+      .flatMap((x) => x.hints)
+      .filter((h) => h.rule === 'VL002');
 
   it('a LEFT JOIN makes a NOT NULL column nullable: COUNT(*) would change 747 into 750, so no hint', async () => {
     const sql = 'SELECT COUNT(T2.id) FROM superhero T1 LEFT JOIN publisher T2 ON T1.publisher_id = T2.id';
@@ -218,20 +270,33 @@ describe('VL002 in both directions, never claiming either without a measurement 
     assert.deepEqual(vl002(sql), []);
     const hints = vl002(sql.replace('COUNT(T2.id)', 'COUNT(T1.id)'));
     assert.equal(hints.length, 1, 'the preserved side is still never NULL');
-    assert.deepEqual(hints[0].alternatives?.map((a) => a.text), ['COUNT(*)']);
+    assert.deepEqual(
+      hints[0].alternatives?.map((a) => a.text),
+      ['COUNT(*)'],
+    );
     const keyed = vl002(sql.replace('COUNT(T2.id)', 'COUNT(*)'));
-    assert.deepEqual(keyed[0].alternatives?.map((a) => a.text), ['COUNT(T1.id)'], 'COUNT(*) → the key of the preserved table, never of T2');
+    assert.deepEqual(
+      keyed[0].alternatives?.map((a) => a.text),
+      ['COUNT(T1.id)'],
+      'COUNT(*) → the key of the preserved table, never of T2',
+    );
   });
 
-  it('offers the paper\'s COUNT(*) → COUNT(<primary key>) and the reverse as data, claiming no direction', async () => {
+  it("offers the paper's COUNT(*) → COUNT(<primary key>) and the reverse as data, claiming no direction", async () => {
     for (const [sql, forms] of [
       ['SELECT COUNT(*) FROM superhero WHERE height_cm > 200', ['COUNT(superhero.id)']],
       ['SELECT COUNT(T1.id) FROM superhero AS T1 WHERE T1.height_cm > 200', ['COUNT(*)']],
-      ['SELECT s.publisher_id, COUNT(*) FROM superhero s JOIN publisher p ON p.id = s.publisher_id GROUP BY s.publisher_id', ['COUNT(s.id)']],
+      [
+        'SELECT s.publisher_id, COUNT(*) FROM superhero s JOIN publisher p ON p.id = s.publisher_id GROUP BY s.publisher_id',
+        ['COUNT(s.id)'],
+      ],
     ] as const) {
       const [hint] = vl002(sql);
       assert.ok(hint, sql);
-      assert.deepEqual(hint.alternatives?.map((a) => a.text), forms);
+      assert.deepEqual(
+        hint.alternatives?.map((a) => a.text),
+        forms,
+      );
       assert.equal(hint.rewrite?.statement, hint.alternatives?.[0].statement);
       assert.match(hint.message, /nothing is claimed here: --verify runs each form/);
       assert.match(hint.message, /BIRD paper advises COUNT\(<primary key>\)/);
@@ -244,11 +309,17 @@ describe('VL002 in both directions, never claiming either without a measurement 
   });
 
   it('a NOT NULL column that is not the key: both COUNT(*) and COUNT(<key>)', async () => {
-    const file = await makeDatabase(path.join(tempDir(), 'nn.sqlite'), "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO t VALUES (1, 'a'), (2, 'b');");
+    const file = await makeDatabase(
+      path.join(tempDir(), 'nn.sqlite'),
+      "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL); INSERT INTO t VALUES (1, 'a'), (2, 'b');",
+    );
     const other = await openDatabase(file);
     try {
       const [hint] = vl002('SELECT COUNT(x.name) FROM t AS x', await readSchema(other));
-      assert.deepEqual(hint.alternatives?.map((a) => a.text), ['COUNT(*)', 'COUNT(x.id)']);
+      assert.deepEqual(
+        hint.alternatives?.map((a) => a.text),
+        ['COUNT(*)', 'COUNT(x.id)'],
+      );
     } finally {
       await other.close();
     }
@@ -286,11 +357,16 @@ describe('VL010: which comparisons of a correlated COUNT with a number ask EXIST
     for (const condition of [...others, `${count} + 1 > 0`, `NOT ${count} > 0`]) assert.equal(rewriteOf(condition), undefined, condition);
   });
 
-  it('in a subquery\'s WHERE too, and each comparison on its own', async () => {
+  it("in a subquery's WHERE too, and each comparison on its own", async () => {
     const powerCount = count.replace('hp.hero_id', 'hp.power_id');
     const sql = `SELECT COUNT(*) FROM (SELECT s.id FROM superhero s WHERE s.height_cm > 150 AND ${count} > 0 AND ${powerCount} = 0)`;
-    const hints = analyzeSql(sql, { schema }).flatMap((x) => x.hints).filter((h) => h.rule === 'VL010');
-    assert.deepEqual(hints.map((h) => h.rewrite!.text.split(' (')[0]), ['EXISTS', 'NOT EXISTS']);
+    const hints = analyzeSql(sql, { schema })
+      .flatMap((x) => x.hints)
+      .filter((h) => h.rule === 'VL010');
+    assert.deepEqual(
+      hints.map((h) => h.rewrite!.text.split(' (')[0]),
+      ['EXISTS', 'NOT EXISTS'],
+    );
     const original = await readQuery(db, sql, { maxRows: 10 });
     for (const hint of hints) {
       const rewritten = await readQuery(db, hint.rewrite!.statement, { maxRows: 10 });
@@ -308,14 +384,15 @@ describe('hints never crash', () => {
         out.push(...JSON.parse(fs.readFileSync(path.join(BIRD_DATA, 'questions', name), 'utf8')).map((q: { SQL: string }) => q.SQL));
       }
       const dir = path.join(BIRD_DATA, 'predictions', 'minidev-official');
-      for (const file of fs.readdirSync(dir)) out.push(...Object.values(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))).map(String));
+      for (const file of fs.readdirSync(dir))
+        out.push(...Object.values(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))).map(String));
     }
     return out;
   }
 
   it('on every real gold and predicted SQL, whole, truncated and shuffled', () => {
     let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     let checked = 0;
     for (const sql of realSql()) {
       const words = sql.split(/(\s+)/);

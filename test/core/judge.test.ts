@@ -87,14 +87,28 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
     assert.match(user, /Total: \d+ rows; the first 20 are shown\./, 'the first 20 rows and the total row count');
   });
 
-  it('a Prover pass goes to the Refuter with both results and the Prover\'s reason', async () => {
-    replies = (r) => ({ content: roleOf(r) === 'prover' ? proverReply(true, 'tall means over 200 cm') : refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }) });
+  it("a Prover pass goes to the Refuter with both results and the Prover's reason", async () => {
+    replies = (r) => ({
+      content:
+        roleOf(r) === 'prover'
+          ? proverReply(true, 'tall means over 200 cm')
+          : refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }),
+    });
     const seen = since();
     const outcome = await judgePair(pair({ predictedSql: TALL, goldSql: TALL_GOLD }), { model: model() });
     assert.equal(outcome.score, 1);
     assert.deepEqual(seen().map(roleOf), ['prover', 'refuter']);
     const user = seen()[1].body.messages[1].content;
-    for (const section of ['Question', 'Evidence', 'Database', 'Predicted SQL', 'Result of the predicted SQL', 'Gold SQL', 'Result of the gold SQL', "Prover's reasoning"]) {
+    for (const section of [
+      'Question',
+      'Evidence',
+      'Database',
+      'Predicted SQL',
+      'Result of the predicted SQL',
+      'Gold SQL',
+      'Result of the gold SQL',
+      "Prover's reasoning",
+    ]) {
       assert.match(user, new RegExp(`###### ${section}\\n`), section);
     }
     assert.ok(user.indexOf('###### Predicted SQL') < user.indexOf('###### Gold SQL'));
@@ -141,7 +155,10 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
     replies = () => ({ content: '```json\n{"judgement": "fine", "verdict": false}\n```' });
     const failed = await judgePair(pair({}), { model: model() });
     assert.equal(failed.score, null);
-    assert.match(failed.error ?? '', /^judge_error: the JSON object has no boolean "overturn" \(it has only the keys "judgement", "verdict"\); after one retry/);
+    assert.match(
+      failed.error ?? '',
+      /^judge_error: the JSON object has no boolean "overturn" \(it has only the keys "judgement", "verdict"\); after one retry/,
+    );
   });
 
   it('a 429 then success is retried inside the judgement; a hang becomes a model_error quickly', async () => {
@@ -151,7 +168,9 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
 
     replies = () => ({ hang: true });
     const started = performance.now();
-    const hung = await judgePair(pair({}), { model: new OpenAiChatModel({ endpoint: server.url, model: 'judge-test', timeoutMs: 100, maxRetries: 1, ...fast }) });
+    const hung = await judgePair(pair({}), {
+      model: new OpenAiChatModel({ endpoint: server.url, model: 'judge-test', timeoutMs: 100, maxRetries: 1, ...fast }),
+    });
     assert.equal(hung.score, null);
     assert.match(hung.error ?? '', /^model_error: no reply .* \(after 2 attempts\)/);
     assert.ok(performance.now() - started < 3000);
@@ -170,7 +189,10 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
     assert.equal(again.cached_calls, 2);
     assert.deepEqual(again.usage, { prompt_tokens: 0, completion_tokens: 0 });
     // Another model is another key.
-    await judgePair(pair({ predictedSql: TALL, goldSql: TALL_GOLD }), { model: new OpenAiChatModel({ endpoint: server.url, model: 'other', ...fast }), cache });
+    await judgePair(pair({ predictedSql: TALL, goldSql: TALL_GOLD }), {
+      model: new OpenAiChatModel({ endpoint: server.url, model: 'other', ...fast }),
+      cache,
+    });
     assert.equal(seen().length, 4);
   });
 
@@ -184,7 +206,9 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
   });
 
   it('prover-only runs the Prover on every pair that runs, without the gold; flex makes one call', async () => {
-    replies = (r) => ({ content: roleOf(r) === 'prover' ? proverReply(true) : roleOf(r) === 'flex' ? '{"reason": "same", "correct": false}' : 'unexpected' });
+    replies = (r) => ({
+      content: roleOf(r) === 'prover' ? proverReply(true) : roleOf(r) === 'flex' ? '{"reason": "same", "correct": false}' : 'unexpected',
+    });
     let seen = since();
     const proverOnly = await judgePair(pair({}), { model: model(), method: 'prover-only' });
     assert.equal(proverOnly.branch, 'prover_only');
@@ -203,20 +227,29 @@ describe('judgePair: the cascade as ROSE runs it, against a loopback chat server
     let inFlight = 0;
     let most = 0;
     const model = new ScriptedChatModel(() => refuterReply(false));
-    const slow = { id: model.id, complete: async (m: Parameters<typeof model.complete>[0]) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 20));
-      inFlight--;
-      return model.complete(m);
-    } };
+    const slow = {
+      id: model.id,
+      complete: async (m: Parameters<typeof model.complete>[0]) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        inFlight--;
+        return model.complete(m);
+      },
+    };
     const inputs = [pair({}), pair({ predictedSql: 'SELECT * FROM dual' }), pair({}), pair({}), pair({})];
     const outcomes = await judgeAll(inputs, { model: slow, concurrency: 2 });
-    assert.deepEqual(outcomes.map((o) => o.score), [1, 0, 1, 1, 1]);
+    assert.deepEqual(
+      outcomes.map((o) => o.score),
+      [1, 0, 1, 1, 1],
+    );
     assert.ok(most <= 2);
 
     replies = () => ({ status: 401, body: { error: { message: 'Incorrect API key' } } });
-    await assert.rejects(judgeAll(inputs, { model: new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }), concurrency: 2 }), (e: ChatModelError) => e.fatal && e.details.status === 401);
+    await assert.rejects(
+      judgeAll(inputs, { model: new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }), concurrency: 2 }),
+      (e: ChatModelError) => e.fatal && e.details.status === 401,
+    );
   });
 });
 
@@ -224,14 +257,19 @@ describe('the database part of a prompt', () => {
   it('lists the tables the SQL names (sorted), their columns with keys and sample values', async () => {
     const db = await openDatabase(DB);
     try {
-      const text = await describeDatabase(db, new DatabaseFacts('superhero', DB), ['SELECT T1.superhero_name FROM superhero AS T1 JOIN colour AS T2 ON T1.eye_colour_id = T2.id']);
+      const text = await describeDatabase(db, new DatabaseFacts('superhero', DB), [
+        'SELECT T1.superhero_name FROM superhero AS T1 JOIN colour AS T2 ON T1.eye_colour_id = T2.id',
+      ]);
       assert.match(text, /^Database superhero \(SQLite\)\. The tables the SQL names:\nTable colour \(\d+ rows\)/);
       assert.ok(text.indexOf('Table colour') < text.indexOf('Table superhero'));
       assert.match(text, /- id INTEGER PRIMARY KEY; e\.g\. 1, 2, 3/);
       assert.match(text, /- eye_colour_id INTEGER REFERENCES colour\(id\); e\.g\. /);
       assert.match(text, /- superhero_name TEXT; e\.g\. '3-D Man', 'A-Bomb', 'Abe Sapien'/);
       assert.doesNotMatch(text, /Table hero_power/);
-      assert.match(text, /All tables: alignment, attribute, colour, gender, hero_attribute, hero_power, publisher, race, superhero, superpower\./);
+      assert.match(
+        text,
+        /All tables: alignment, attribute, colour, gender, hero_attribute, hero_power, publisher, race, superhero, superpower\./,
+      );
     } finally {
       await db.close();
     }
@@ -244,13 +282,24 @@ describe('the database part of a prompt', () => {
 
   it("adds BIRD's column descriptions when the dataset ships database_description/*.csv", async () => {
     const dir = tempDir();
-    const file = await makeDatabase(path.join(dir, 'shop', 'shop.sqlite'), "CREATE TABLE item (id INTEGER PRIMARY KEY, kind TEXT); INSERT INTO item VALUES (1, 'A'), (2, 'B');");
+    const file = await makeDatabase(
+      path.join(dir, 'shop', 'shop.sqlite'),
+      "CREATE TABLE item (id INTEGER PRIMARY KEY, kind TEXT); INSERT INTO item VALUES (1, 'A'), (2, 'B');",
+    );
     fs.mkdirSync(path.join(dir, 'shop', 'database_description'));
     fs.writeFileSync(
       path.join(dir, 'shop', 'database_description', 'item.csv'),
-      Buffer.concat([Buffer.from('\ufeff'), Buffer.from('original_column_name,column_name,column_description,data_format,value_description\nid,,item id,integer,\nkind,kind,"kind of item, coded",text,"A: apple\nB: banana"\n')]),
+      Buffer.concat([
+        Buffer.from('\ufeff'),
+        Buffer.from(
+          'original_column_name,column_name,column_description,data_format,value_description\nid,,item id,integer,\nkind,kind,"kind of item, coded",text,"A: apple\nB: banana"\n',
+        ),
+      ]),
     );
-    assert.deepEqual(parseCsv('a,"b ""c""",d\n1,2,3'), [['a', 'b "c"', 'd'], ['1', '2', '3']]);
+    assert.deepEqual(parseCsv('a,"b ""c""",d\n1,2,3'), [
+      ['a', 'b "c"', 'd'],
+      ['1', '2', '3'],
+    ]);
     assert.equal(readDescriptions(path.join(dir, 'shop'), 'item').get('kind')?.values, 'A: apple B: banana');
     const db = await openDatabase(file);
     try {
@@ -267,8 +316,31 @@ describe('results as the judge sees and compares them', () => {
   const r = (rows: (number | string | null)[][], columnCount = rows[0]?.length ?? 1) => ({ columnCount, rows });
 
   it('match: same rows as a multiset, in any row or column order, 1 == 1.0', () => {
-    assert.ok(sameResults(r([[1, 'a'], [2, 'b']]), r([[2, 'b'], [1, 'a']])));
-    assert.ok(sameResults(r([['a', 1], ['b', 2]]), r([[1, 'a'], [2, 'b']])), 'columns in another order');
+    assert.ok(
+      sameResults(
+        r([
+          [1, 'a'],
+          [2, 'b'],
+        ]),
+        r([
+          [2, 'b'],
+          [1, 'a'],
+        ]),
+      ),
+    );
+    assert.ok(
+      sameResults(
+        r([
+          ['a', 1],
+          ['b', 2],
+        ]),
+        r([
+          [1, 'a'],
+          [2, 'b'],
+        ]),
+      ),
+      'columns in another order',
+    );
     assert.ok(sameResults(r([[1], [1.0]]), r([[1], [1]])));
     assert.ok(sameResults(r([], 2), r([], 2)));
   });
@@ -277,13 +349,41 @@ describe('results as the judge sees and compares them', () => {
     assert.ok(!sameResults(r([['a'], ['a']]), r([['a']])), 'duplicates count (BIRD EX would say equal)');
     assert.ok(!sameResults(r([[1, 2]]), r([[1]])));
     assert.ok(!sameResults(r([], 1), r([], 2)));
-    assert.ok(!sameResults(r([['a', 'b'], ['a', 'b']]), r([['c', 'd'], ['c', 'd']])), 'identical cells cancel in ROSE\'s XOR');
-    assert.ok(!sameResults(r([[1, 2], [2, 1]]), r([[1, 1], [2, 2]])), 'same column values, other rows');
+    assert.ok(
+      !sameResults(
+        r([
+          ['a', 'b'],
+          ['a', 'b'],
+        ]),
+        r([
+          ['c', 'd'],
+          ['c', 'd'],
+        ]),
+      ),
+      "identical cells cancel in ROSE's XOR",
+    );
+    assert.ok(
+      !sameResults(
+        r([
+          [1, 2],
+          [2, 1],
+        ]),
+        r([
+          [1, 1],
+          [2, 2],
+        ]),
+      ),
+      'same column values, other rows',
+    );
     assert.ok(!sameResults(r([['1']]), r([[1]])), "text '1' is not the number 1");
   });
 
   it('shows the first 20 rows and the total, values as SQLite returns them', () => {
-    const text = renderResult({ columns: ['n', 'name'], rowCount: 25, head: Array.from({ length: 25 }, (_, i) => [i + 0.5, i === 0 ? null : i === 1 ? '' : `x|${'y'.repeat(70)}`]) });
+    const text = renderResult({
+      columns: ['n', 'name'],
+      rowCount: 25,
+      head: Array.from({ length: 25 }, (_, i) => [i + 0.5, i === 0 ? null : i === 1 ? '' : `x|${'y'.repeat(70)}`]),
+    });
     const lines = text.split('\n');
     assert.equal(lines[0], '| n | name |');
     assert.equal(lines.length, 2 + 20 + 1);
@@ -291,7 +391,12 @@ describe('results as the judge sees and compares them', () => {
     assert.equal(lines[3], "| 1.5 | '' |");
     assert.match(lines[4], /^\| 2\.5 \| x\\\|y+… \(73 characters\) \|$/);
     assert.equal(lines.at(-1), 'Total: 25 rows; the first 20 are shown.');
-    assert.equal(renderResult({ columns: ['a'], rowCount: 0, head: [] }).split('\n').at(-1), 'Total: 0 rows (the result is empty).');
+    assert.equal(
+      renderResult({ columns: ['a'], rowCount: 0, head: [] })
+        .split('\n')
+        .at(-1),
+      'Total: 0 rows (the result is empty).',
+    );
   });
 
   it('reads column names, also for an empty result and repeated names', async () => {

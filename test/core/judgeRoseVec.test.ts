@@ -13,16 +13,28 @@ import { BIRD_DATA, birdDataMissing } from '../helpers';
 import { ScriptedChatModel } from '../fakeChatServer';
 import { replayOfRose, ROSE_DATA, roseDataMissing, RoseRow, roseVecPairs } from '../roseData';
 
-describe('the cascade on ROSE-VEC pairs, against ROSE\'s own run', () => {
-  it('takes the branch ROSE took on every pair, and gives ROSE\'s score when fed ROSE\'s verdicts', async (t) => {
+describe("the cascade on ROSE-VEC pairs, against ROSE's own run", () => {
+  it("takes the branch ROSE took on every pair, and gives ROSE's score when fed ROSE's verdicts", async (t) => {
     const skip = birdDataMissing() || roseDataMissing();
     if (skip) return t.skip(skip);
     const pairs = roseVecPairs();
     assert.equal(pairs.length, 77);
-    const rows = new Map<number, RoseRow>(JSON.parse(fs.readFileSync(path.join(ROSE_DATA, 'gemini-2.5-pro.ROSE.eval_results.json'), 'utf8')).map((r: RoseRow) => [r.question_id, r]));
+    const rows = new Map<number, RoseRow>(
+      JSON.parse(fs.readFileSync(path.join(ROSE_DATA, 'gemini-2.5-pro.ROSE.eval_results.json'), 'utf8')).map((r: RoseRow) => [
+        r.question_id,
+        r,
+      ]),
+    );
     const model = new ScriptedChatModel(replayOfRose(pairs, rows));
     const outcomes = await judgeAll(
-      pairs.map((p) => ({ question: p.question, evidence: p.evidence, dbId: p.db_id, dbPath: path.join(BIRD_DATA, 'databases', p.db_id, `${p.db_id}.sqlite`), predictedSql: p.predicted_sql, goldSql: p.gold_sql })),
+      pairs.map((p) => ({
+        question: p.question,
+        evidence: p.evidence,
+        dbId: p.db_id,
+        dbPath: path.join(BIRD_DATA, 'databases', p.db_id, `${p.db_id}.sqlite`),
+        predictedSql: p.predicted_sql,
+        goldSql: p.gold_sql,
+      })),
       { model, concurrency: 8 },
     );
     let matched = 0;

@@ -44,14 +44,18 @@ describe('OpenAI-compatible chat client against a loopback server', () => {
 
   it('sends a temperature and extra fields when given, and no Authorization without a key', async () => {
     const server = await serve(() => ({ content: 'ok' }));
-    await new OpenAiChatModel({ endpoint: server.url, model: 'm', temperature: 0, extraBody: { reasoning_effort: 'low' } }).complete(messages);
+    await new OpenAiChatModel({ endpoint: server.url, model: 'm', temperature: 0, extraBody: { reasoning_effort: 'low' } }).complete(
+      messages,
+    );
     assert.equal(server.requests[0].body.temperature, 0);
     assert.equal(server.requests[0].body.reasoning_effort, 'low');
     assert.equal(server.requests[0].headers.authorization, undefined);
   });
 
   it('retries a 429 (Retry-After honoured) and then succeeds', async () => {
-    const server = await serve((_, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'rate limited' } } } : { content: 'fine' }));
+    const server = await serve((_, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'rate limited' } } } : { content: 'fine' },
+    );
     const reply = await new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }).complete(messages);
     assert.equal(reply.text, 'fine');
     assert.equal(server.requests.length, 2);
@@ -60,7 +64,14 @@ describe('OpenAI-compatible chat client against a loopback server', () => {
   it('retries 5xx with backoff, then gives up with the status and the number of attempts', async () => {
     const waits: number[] = [];
     const server = await serve(() => ({ status: 503, body: { error: { message: 'overloaded' } } }));
-    const model = new OpenAiChatModel({ endpoint: server.url, model: 'm', maxRetries: 3, backoffMs: 10, maxBackoffMs: 25, sleep: async (ms) => void waits.push(ms) });
+    const model = new OpenAiChatModel({
+      endpoint: server.url,
+      model: 'm',
+      maxRetries: 3,
+      backoffMs: 10,
+      maxBackoffMs: 25,
+      sleep: async (ms) => void waits.push(ms),
+    });
     await assert.rejects(model.complete(messages), (error: ChatModelError) => {
       assert.equal(error.kind, 'http');
       assert.equal(error.details.status, 503);
@@ -75,11 +86,14 @@ describe('OpenAI-compatible chat client against a loopback server', () => {
   it('ends a hanging request at its timeout, retries it once, and reports a timeout (fast)', async () => {
     const server = await serve(() => ({ hang: true }));
     const started = performance.now();
-    await assert.rejects(new OpenAiChatModel({ endpoint: server.url, model: 'm', timeoutMs: 150, maxRetries: 1, ...fast }).complete(messages), (error: ChatModelError) => {
-      assert.equal(error.kind, 'timeout');
-      assert.match(error.message, /no reply .* within 0\.1 s|within 0\.2 s/);
-      return true;
-    });
+    await assert.rejects(
+      new OpenAiChatModel({ endpoint: server.url, model: 'm', timeoutMs: 150, maxRetries: 1, ...fast }).complete(messages),
+      (error: ChatModelError) => {
+        assert.equal(error.kind, 'timeout');
+        assert.match(error.message, /no reply .* within 0\.1 s|within 0\.2 s/);
+        return true;
+      },
+    );
     assert.equal(server.requests.length, 2);
     assert.ok(performance.now() - started < 2000);
   });
@@ -87,20 +101,29 @@ describe('OpenAI-compatible chat client against a loopback server', () => {
   it('does not retry a 401, 403 or 404: fatal, every request would fail alike', async () => {
     for (const status of [401, 403, 404]) {
       const server = await serve(() => ({ status, body: { error: { message: 'Incorrect API key provided' } } }));
-      await assert.rejects(new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }).complete(messages), (error: ChatModelError) => error.fatal && error.details.status === status);
+      await assert.rejects(
+        new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }).complete(messages),
+        (error: ChatModelError) => error.fatal && error.details.status === status,
+      );
       assert.equal(server.requests.length, 1);
     }
   });
 
   it('a 400 is neither retried nor fatal: that request is wrong, not the setup', async () => {
     const server = await serve(() => ({ status: 400, body: { error: { message: 'context length exceeded' } } }));
-    await assert.rejects(new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }).complete(messages), (error: ChatModelError) => !error.fatal && !error.retryable && /context length/.test(error.message));
+    await assert.rejects(
+      new OpenAiChatModel({ endpoint: server.url, model: 'm', ...fast }).complete(messages),
+      (error: ChatModelError) => !error.fatal && !error.retryable && /context length/.test(error.message),
+    );
     assert.equal(server.requests.length, 1);
   });
 
   it('a body that is no JSON, or has no message content, is a protocol error (retried)', async () => {
     const server = await serve((_, i) => (i === 0 ? { raw: '<html>bad gateway</html>' } : { raw: JSON.stringify({ choices: [] }) }));
-    await assert.rejects(new OpenAiChatModel({ endpoint: server.url, model: 'm', maxRetries: 1, ...fast }).complete(messages), (error: ChatModelError) => error.kind === 'protocol' && /choices\[0\]/.test(error.message));
+    await assert.rejects(
+      new OpenAiChatModel({ endpoint: server.url, model: 'm', maxRetries: 1, ...fast }).complete(messages),
+      (error: ChatModelError) => error.kind === 'protocol' && /choices\[0\]/.test(error.message),
+    );
     assert.equal(server.requests.length, 2);
   });
 
@@ -109,19 +132,27 @@ describe('OpenAI-compatible chat client against a loopback server', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    await assert.rejects(new OpenAiChatModel({ endpoint: `http://127.0.0.1:${port}/v1`, model: 'm', maxRetries: 1, ...fast }).complete(messages), (error: ChatModelError) => {
-      assert.equal(error.kind, 'network');
-      assert.ok(error.fatal);
-      assert.match(error.message, /ECONNREFUSED/);
-      return true;
-    });
+    await assert.rejects(
+      new OpenAiChatModel({ endpoint: `http://127.0.0.1:${port}/v1`, model: 'm', maxRetries: 1, ...fast }).complete(messages),
+      (error: ChatModelError) => {
+        assert.equal(error.kind, 'network');
+        assert.ok(error.fatal);
+        assert.match(error.message, /ECONNREFUSED/);
+        return true;
+      },
+    );
   });
 
   it('is cancelled by its signal', async () => {
     const server = await serve(() => ({ hang: true }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await assert.rejects(new OpenAiChatModel({ endpoint: server.url, model: 'm', timeoutMs: 10_000, ...fast }).complete(messages, { signal: controller.signal }), (error: ChatModelError) => error.kind === 'cancelled');
+    await assert.rejects(
+      new OpenAiChatModel({ endpoint: server.url, model: 'm', timeoutMs: 10_000, ...fast }).complete(messages, {
+        signal: controller.signal,
+      }),
+      (error: ChatModelError) => error.kind === 'cancelled',
+    );
   });
 });
 
@@ -160,7 +191,10 @@ describe('JSON in a model reply', () => {
 
   it('takes bare JSON, JSON amid prose, and drops <think> blocks', () => {
     assert.deepEqual(value('{"a": 1}'), { a: 1 });
-    assert.deepEqual(value('I think {this} matters. Answer: {"verdict": true, "reason": "has {braces}"}'), { verdict: true, reason: 'has {braces}' });
+    assert.deepEqual(value('I think {this} matters. Answer: {"verdict": true, "reason": "has {braces}"}'), {
+      verdict: true,
+      reason: 'has {braces}',
+    });
     assert.deepEqual(value('<think>maybe {"verdict": false}</think>\n{"verdict": true}'), { verdict: true });
   });
 

@@ -16,9 +16,21 @@ const GiB = 2 ** 30;
 const HOSTILE: [string, string, RegExp][] = [
   ['a value over the length bound', 'SELECT zeroblob(1000000000)', /too big.*32 MiB/],
   ['a string over the length bound', "SELECT replace(hex(zeroblob(20000000)), '0', 'xx')", /too big.*32 MiB/],
-  ['many large values (no back-pressure in the native row queue)', 'SELECT zeroblob(8000000) FROM hero_power', /more than 128 MiB of values/],
-  ['five million rows', 'SELECT a.id, b.id FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9)', /more than 500,000 rows/],
-  ['a four-way cross join', 'SELECT * FROM superhero a, superhero b, superhero c, superhero d', /more than 500,000 rows|more than 128 MiB|timed out/],
+  [
+    'many large values (no back-pressure in the native row queue)',
+    'SELECT zeroblob(8000000) FROM hero_power',
+    /more than 128 MiB of values/,
+  ],
+  [
+    'five million rows',
+    'SELECT a.id, b.id FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9)',
+    /more than 500,000 rows/,
+  ],
+  [
+    'a four-way cross join',
+    'SELECT * FROM superhero a, superhero b, superhero c, superhero d',
+    /more than 500,000 rows|more than 128 MiB|timed out/,
+  ],
 ];
 
 describe('memory bounds', () => {
@@ -43,14 +55,29 @@ describe('memory bounds', () => {
 
   it('an evaluation over hostile predictions scores each with its error and goes on', async () => {
     const questions = [...HOSTILE.map(([, sql]) => sql), 'SELECT count(*) FROM superhero'].map((predictedSql, index) => ({
-      question: { index, questionId: index, dbId: 'superhero', difficulty: 'simple', question: '', evidence: '', sql: 'SELECT count(*) FROM superhero' },
+      question: {
+        index,
+        questionId: index,
+        dbId: 'superhero',
+        difficulty: 'simple',
+        question: '',
+        evidence: '',
+        sql: 'SELECT count(*) FROM superhero',
+      },
       goldSql: 'SELECT count(*) FROM superhero',
       predictedSql,
       notes: [],
     }));
-    const results = await evaluateTasks(questions, { dbRoot: SAMPLE_ROOT, metrics: ['ex', 'f1'], timing: 'fast', timeoutMs: 20_000, maxRows: 500_000 });
+    const results = await evaluateTasks(questions, {
+      dbRoot: SAMPLE_ROOT,
+      metrics: ['ex', 'f1'],
+      timing: 'fast',
+      timeoutMs: 20_000,
+      maxRows: 500_000,
+    });
     assert.equal(results.length, HOSTILE.length + 1);
-    for (const result of results.slice(0, HOSTILE.length)) assert.ok(['prediction_error', 'timeout'].includes(result.outcome), `${result.question_id}: ${result.outcome}`);
+    for (const result of results.slice(0, HOSTILE.length))
+      assert.ok(['prediction_error', 'timeout'].includes(result.outcome), `${result.question_id}: ${result.outcome}`);
     assert.equal(results.at(-1)!.outcome, 'correct');
     assert.ok(process.memoryUsage().rss < GiB);
   });

@@ -25,7 +25,10 @@ function compact(node: PlanNode): Record<string, unknown> {
 }
 
 describe('plan parser fixtures: plan text in, expected tree out', () => {
-  const names = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.txt')).sort();
+  const names = fs
+    .readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
   it('has a fixture for every detail form the issue lists', () => assert.ok(names.length >= 18, names.join(', ')));
   for (const name of names) {
     it(name.replace('.txt', ''), () => {
@@ -40,7 +43,23 @@ describe('plan parser fixtures: plan text in, expected tree out', () => {
     for (const name of names) {
       for (const node of walkPlan(buildPlanTree(parsePlanText(fs.readFileSync(path.join(FIXTURES, name), 'utf8'))))) kinds.add(node.kind);
     }
-    for (const kind of ['scan', 'search', 'scan-subquery', 'constant-row', 'temp-btree', 'subquery', 'materialize', 'co-routine', 'compound', 'bloom-filter', 'multi-index-or', 'in-operator', 'recursive', 'right-join', 'unknown']) {
+    for (const kind of [
+      'scan',
+      'search',
+      'scan-subquery',
+      'constant-row',
+      'temp-btree',
+      'subquery',
+      'materialize',
+      'co-routine',
+      'compound',
+      'bloom-filter',
+      'multi-index-or',
+      'in-operator',
+      'recursive',
+      'right-join',
+      'unknown',
+    ]) {
       assert.ok(kinds.has(kind), kind);
     }
   });
@@ -54,7 +73,11 @@ describe('plan parser fixtures: plan text in, expected tree out', () => {
 
 describe('alias resolution', () => {
   it('maps aliases to real tables, with or without AS, quoted or not', () => {
-    const map = tableAliases('SELECT * FROM superhero AS T1 JOIN "colour" c ON T1.x = c.id, publisher WHERE publisher.id = 1', ['superhero', 'colour', 'publisher']);
+    const map = tableAliases('SELECT * FROM superhero AS T1 JOIN "colour" c ON T1.x = c.id, publisher WHERE publisher.id = 1', [
+      'superhero',
+      'colour',
+      'publisher',
+    ]);
     assert.equal(map.get('t1'), 'superhero');
     assert.equal(map.get('c'), 'colour');
     assert.equal(map.get('publisher'), 'publisher');
@@ -69,7 +92,11 @@ describe('explain on the real superhero database', () => {
 
   it('reads row counts and resolves aliases to tables', async () => {
     assert.equal(schema.tables.get('superhero')?.rowCount, 750);
-    const plan = await explainQuery(db, "SELECT T1.superhero_name FROM superhero AS T1 JOIN colour AS T2 ON T1.eye_colour_id = T2.id WHERE T2.colour = 'Blue' ORDER BY T1.height_cm", schema);
+    const plan = await explainQuery(
+      db,
+      "SELECT T1.superhero_name FROM superhero AS T1 JOIN colour AS T2 ON T1.eye_colour_id = T2.id WHERE T2.colour = 'Blue' ORDER BY T1.height_cm",
+      schema,
+    );
     const [scan, search, sort] = plan.nodes;
     assert.equal(scan.kind, 'scan');
     assert.equal(scan.realTable, 'superhero');
@@ -81,18 +108,43 @@ describe('explain on the real superhero database', () => {
   });
 
   it('charges a correlated subquery for every outer row', async () => {
-    const correlated = await explainQuery(db, 'SELECT (SELECT count(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s', schema);
-    const joined = await explainQuery(db, 'SELECT count(hp.hero_id) FROM superhero s LEFT JOIN hero_power hp ON hp.hero_id = s.id GROUP BY s.id', schema);
+    const correlated = await explainQuery(
+      db,
+      'SELECT (SELECT count(*) FROM hero_power hp WHERE hp.hero_id = s.id) FROM superhero s',
+      schema,
+    );
+    const joined = await explainQuery(
+      db,
+      'SELECT count(hp.hero_id) FROM superhero s LEFT JOIN hero_power hp ON hp.hero_id = s.id GROUP BY s.id',
+      schema,
+    );
     assert.ok(correlated.cost.work > 100 * joined.cost.work, `${correlated.cost.work} vs ${joined.cost.work}`);
   });
 
   it('says what differs between a gold and a predicted plan', async () => {
-    const gold = await explainQuery(db, 'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T1.id = T2.hero_id)', schema);
-    const pred = await explainQuery(db, 'SELECT DISTINCT sh.superhero_name FROM superhero sh JOIN hero_power hp ON sh.id = hp.hero_id', schema);
+    const gold = await explainQuery(
+      db,
+      'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T1.id = T2.hero_id)',
+      schema,
+    );
+    const pred = await explainQuery(
+      db,
+      'SELECT DISTINCT sh.superhero_name FROM superhero sh JOIN hero_power hp ON sh.id = hp.hero_id',
+      schema,
+    );
     const messages = comparePlans(gold, pred).map((d) => d.message);
-    assert.ok(messages.some((m) => /superhero: SCAN → SEARCH USING INTEGER PRIMARY KEY/.test(m)), messages.join('\n'));
-    assert.ok(messages.some((m) => /fewer correlated subquer/.test(m)), messages.join('\n'));
-    assert.ok(messages.some((m) => /new temp B-tree for DISTINCT/.test(m)), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => /superhero: SCAN → SEARCH USING INTEGER PRIMARY KEY/.test(m)),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((m) => /fewer correlated subquer/.test(m)),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((m) => /new temp B-tree for DISTINCT/.test(m)),
+      messages.join('\n'),
+    );
   });
 
   it('reports a compile error or a refusal instead of a plan', async () => {

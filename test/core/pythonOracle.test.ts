@@ -51,10 +51,10 @@ INSERT INTO u VALUES (1, 'Ann'), (2, 'ann'), (1, 'Ann');
 const PAIRS: [string, string][] = [
   ['SELECT i FROM t', 'SELECT r FROM t'], // 1 vs 1.0, NULL
   ['SELECT s FROM t', 'SELECT i FROM t'], // '1' vs 1
-  ['SELECT b FROM t WHERE id = 1', "SELECT s FROM t WHERE id = 1"], // x'31' vs '1'
+  ['SELECT b FROM t WHERE id = 1', 'SELECT s FROM t WHERE id = 1'], // x'31' vs '1'
   ['SELECT r FROM t WHERE id = 4', 'SELECT 0'], // -0.0 vs 0
   ['SELECT n FROM t ORDER BY id', 'SELECT i FROM t ORDER BY id'], // NUMERIC affinity
-  ['SELECT name FROM t', "SELECT lower(name) FROM t"], // case-sensitive despite NOCASE
+  ['SELECT name FROM t', 'SELECT lower(name) FROM t'], // case-sensitive despite NOCASE
   ['SELECT DISTINCT name FROM t', 'SELECT name FROM t'], // NOCASE DISTINCT collapses what Python keeps apart
   ['SELECT i, s FROM t', 'SELECT s, i FROM t'], // column order
   ['SELECT T1.v, T2.v FROM u T1 JOIN u T2 ON T1.k = T2.k', 'SELECT v, v FROM u'], // duplicate column names

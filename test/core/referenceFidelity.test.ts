@@ -70,7 +70,8 @@ describe('EX and Soft-F1 equal the official mini_dev scripts question by questio
           disagreements.push(`index ${ref.index}: paired with question ${ours.question_id}, reference ${ref.question_id}`);
         }
         if (ours.ex !== ref.ex) disagreements.push(`question ${ref.question_id}: EX ${ours.ex}, official ${ref.ex}`);
-        if (Math.abs((ours.f1 ?? NaN) - ref.f1) > 1e-12) disagreements.push(`question ${ref.question_id}: Soft-F1 ${ours.f1}, official ${ref.f1}`);
+        if (Math.abs((ours.f1 ?? NaN) - ref.f1) > 1e-12)
+          disagreements.push(`question ${ref.question_id}: Soft-F1 ${ours.f1}, official ${ref.f1}`);
         if (OFFICIAL_OUTCOME[ours.outcome] !== ref.outcome) {
           disagreements.push(`question ${ref.question_id}: outcome ${ours.outcome}, official ${ref.outcome}`);
         }

@@ -52,13 +52,16 @@ describe('nothing a prediction holds can change the database', () => {
   it('refuses every write, ATTACH, PRAGMA, VACUUM INTO, extension and second statement, with a reason', async () => {
     fs.mkdirSync(outside(), { recursive: true });
     const statements = hostile(outside);
-    const results = await evaluateTasks(statements.map((sql, i) => task(i, sql)), {
-      dbRoot: root,
-      metrics: ['ex', 'f1'],
-      timing: 'fast',
-      timeoutMs: 5000,
-      maxRows: 10_000,
-    });
+    const results = await evaluateTasks(
+      statements.map((sql, i) => task(i, sql)),
+      {
+        dbRoot: root,
+        metrics: ['ex', 'f1'],
+        timing: 'fast',
+        timeoutMs: 5000,
+        maxRows: 10_000,
+      },
+    );
     results.forEach((result, i) => {
       assert.equal(result.outcome, 'refused', `${statements[i]} → ${result.outcome}: ${result.error}`);
       assert.ok(result.error && result.error.length > 10, 'says why');
@@ -91,10 +94,13 @@ describe('runaway queries and huge results', () => {
 
   it('interrupts a runaway cross join at the timeout, and the run goes on', async () => {
     const started = performance.now();
-    const results = await evaluateTasks(
-      [task(0, 'SELECT count(*) FROM t a, t b, t c, t d'), task(1, 'SELECT count(*) FROM t')],
-      { dbRoot: root, metrics: ['ex', 'f1'], timing: 'fast', timeoutMs: 1000, maxRows: 10_000 },
-    );
+    const results = await evaluateTasks([task(0, 'SELECT count(*) FROM t a, t b, t c, t d'), task(1, 'SELECT count(*) FROM t')], {
+      dbRoot: root,
+      metrics: ['ex', 'f1'],
+      timing: 'fast',
+      timeoutMs: 1000,
+      maxRows: 10_000,
+    });
     const elapsed = performance.now() - started;
     assert.equal(results[0].outcome, 'timeout');
     assert.match(results[0].error ?? '', /timed out after 1\.0 s/);

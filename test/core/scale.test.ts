@@ -79,10 +79,26 @@ const LEAGUE_SQL = `
 /** A dev_tables.json entry for the league database: the ticket -> player key, and one key the database lacks. */
 function leagueSchemaFile(dir: string): string {
   const tables = ['team', 'player', 'ticket', 'ghost'];
-  const columns: [number, string][] = [[-1, '*'], [0, 'id'], [1, 'id'], [2, 'ticket_id'], [2, 'holder'], [3, 'id']];
+  const columns: [number, string][] = [
+    [-1, '*'],
+    [0, 'id'],
+    [1, 'id'],
+    [2, 'ticket_id'],
+    [2, 'holder'],
+    [3, 'id'],
+  ];
   const file = path.join(dir, 'dev_tables.json');
-  const entry = { db_id: 'league', table_names_original: tables, column_names_original: columns, primary_keys: [1, 2, 3, 5], foreign_keys: [[4, 2]] };
-  fs.writeFileSync(file, JSON.stringify([{ db_id: 'other', table_names_original: [], column_names_original: [], primary_keys: [], foreign_keys: [] }, entry]));
+  const entry = {
+    db_id: 'league',
+    table_names_original: tables,
+    column_names_original: columns,
+    primary_keys: [1, 2, 3, 5],
+    foreign_keys: [[4, 2]],
+  };
+  fs.writeFileSync(
+    file,
+    JSON.stringify([{ db_id: 'other', table_names_original: [], column_names_original: [], primary_keys: [], foreign_keys: [] }, entry]),
+  );
   return file;
 }
 
@@ -111,10 +127,23 @@ describe('scaleDatabase on a database with every kind of key', () => {
     assertEveryTableScaled(report);
     assert.deepEqual(
       report.tables.map((t) => [t.name, t.rowsAfter]),
-      [['team', 9], ['player', 15], ['award', 9], ['country', 12], ['city', 18], ['fan', 6], ['membership', 12], ['ticket', 9], ['log', 3]],
+      [
+        ['team', 9],
+        ['player', 15],
+        ['award', 9],
+        ['country', 12],
+        ['city', 18],
+        ['fan', 6],
+        ['membership', 12],
+        ['ticket', 9],
+        ['log', 3],
+      ],
     );
     await assertScaled(source, copy, 3, LEAGUE_JOINS);
-    assert.deepEqual(await column(copy, "SELECT name FROM sqlite_master WHERE type IN ('index', 'view', 'trigger') AND sql IS NOT NULL ORDER BY name"), ['player_log', 'player_team', 'tall']);
+    assert.deepEqual(
+      await column(copy, "SELECT name FROM sqlite_master WHERE type IN ('index', 'view', 'trigger') AND sql IS NOT NULL ORDER BY name"),
+      ['player_log', 'player_team', 'tall'],
+    );
     assert.deepEqual(await column(copy, 'PRAGMA integrity_check'), ['ok']);
     assert.equal(report.dbId, 'league');
     assert.ok(report.outputBytes > 0 && report.seconds > 0);
@@ -127,7 +156,11 @@ describe('scaleDatabase on a database with every kind of key', () => {
     assert.equal(domain.kind, 'number');
     assert.equal(domain.width, '13');
     assert.deepEqual(await column(copy, 'SELECT id FROM team ORDER BY id'), [-5, 0, 7, 8, 13, 20, 21, 26, 33]);
-    assert.deepEqual(await column(copy, "SELECT name FROM team WHERE name LIKE 'red%' ORDER BY name"), ['red', 'red#1', 'red#2'], 'unique text column suffixed');
+    assert.deepEqual(
+      await column(copy, "SELECT name FROM team WHERE name LIKE 'red%' ORDER BY name"),
+      ['red', 'red#1', 'red#2'],
+      'unique text column suffixed',
+    );
     assert.deepEqual(await column(copy, 'SELECT count(*) FROM player WHERE team_id IS NULL'), [3], 'NULL stays NULL');
     assert.deepEqual(await column(copy, 'SELECT max(seq) FROM sqlite_sequence'), [15], 'AUTOINCREMENT counter follows the copied ids');
   });
@@ -137,22 +170,37 @@ describe('scaleDatabase on a database with every kind of key', () => {
     assert.equal(domain.kind, 'number+text');
     assert.equal(domain.separator, '~', "'A#1' holds '#'");
     assert.deepEqual(await column(copy, "SELECT code FROM country WHERE name = 'Answerland' ORDER BY rowid"), ['42', '43', '44']);
-    assert.deepEqual(await column(copy, "SELECT typeof(country_num) FROM fan GROUP BY 1"), ['integer']);
+    assert.deepEqual(await column(copy, 'SELECT typeof(country_num) FROM fan GROUP BY 1'), ['integer']);
     assert.deepEqual(await column(copy, "SELECT code FROM country WHERE name = 'Hash' ORDER BY rowid"), ['A#1', 'A#1~1', 'A#1~2']);
     assert.deepEqual(await counts(copy, ['SELECT count(DISTINCT code) FROM country']), [12]);
   });
 
   it('takes keys from the schema file, and notes the ones the database lacks', async () => {
     const ticket = report.tables.find((t) => t.name === 'ticket')!;
-    assert.deepEqual(ticket.keyColumns.map((k) => k.column), ['ticket_id', 'holder']);
+    assert.deepEqual(
+      ticket.keyColumns.map((k) => k.column),
+      ['ticket_id', 'holder'],
+    );
     // Per-replica structure: each player still holds the same number of tickets.
-    assert.deepEqual(await column(copy, 'SELECT max(n) FROM (SELECT count(*) AS n FROM ticket k JOIN player p ON p.id = k.holder GROUP BY p.id)'), [2]);
+    assert.deepEqual(
+      await column(copy, 'SELECT max(n) FROM (SELECT count(*) AS n FROM ticket k JOIN player p ON p.id = k.holder GROUP BY p.id)'),
+      [2],
+    );
     assert.deepEqual(report.notes, ['schema file key ghost.id is not in the database: ignored']);
     assert.deepEqual(await column(copy, 'SELECT count(*) FROM log'), [3], 'the trigger did not fire while loading');
 
     const without = await scaleDatabase(source, 3, path.join(dir, 'no-schema.sqlite'));
-    assert.deepEqual(without.tables.find((t) => t.name === 'ticket')!.keyColumns.map((k) => k.column), ['ticket_id']);
-    assert.deepEqual(await column(without.output, 'SELECT max(n) FROM (SELECT count(*) AS n FROM ticket k JOIN player p ON p.id = k.holder GROUP BY p.id)'), [6]);
+    assert.deepEqual(
+      without.tables.find((t) => t.name === 'ticket')!.keyColumns.map((k) => k.column),
+      ['ticket_id'],
+    );
+    assert.deepEqual(
+      await column(
+        without.output,
+        'SELECT max(n) FROM (SELECT count(*) AS n FROM ticket k JOIN player p ON p.id = k.holder GROUP BY p.id)',
+      ),
+      [6],
+    );
   });
 
   it('copies with factor 1, and keeps the text encoding', async () => {
@@ -166,7 +214,11 @@ describe('scaleDatabase on a database with every kind of key', () => {
   it('recomputes planner statistics for the copy when the source has them', async () => {
     const analyzed = await makeDatabase(path.join(dir, 'analyzed.sqlite'), `${LEAGUE_SQL}; ANALYZE;`);
     const result = await scaleDatabase(analyzed, 4, path.join(dir, 'analyzed-x4.sqlite'));
-    assert.deepEqual(await column(result.output, "SELECT stat FROM sqlite_stat1 WHERE idx = 'player_team'"), ['20 2'], '4 × 5 rows; about 2 per team, as in the source (team ids are shifted)');
+    assert.deepEqual(
+      await column(result.output, "SELECT stat FROM sqlite_stat1 WHERE idx = 'player_team'"),
+      ['20 2'],
+      '4 × 5 rows; about 2 per team, as in the source (team ids are shifted)',
+    );
   });
 
   it('reads a source whose path holds URI characters (# ? %)', async () => {
@@ -186,22 +238,44 @@ describe('scaleDatabase on a database with every kind of key', () => {
        CREATE UNIQUE INDEX doc_lower ON doc (lower(body)); CREATE VIEW hello AS SELECT * FROM ft WHERE ft MATCH 'hello';`,
     );
     const result = await scaleDatabase(fts, 3, path.join(dir, 'fts-x3.sqlite'));
-    assert.deepEqual(result.tables.map((t) => [t.name, t.rowsAfter]), [['doc', 6], ['ft', 6]], 'shadow tables are not copied as tables');
-    assert.deepEqual(await counts(result.output, ['SELECT count(*) FROM hello', "SELECT count(*) FROM sqlite_master WHERE name = 'doc_lower'"]), [3, 0]);
+    assert.deepEqual(
+      result.tables.map((t) => [t.name, t.rowsAfter]),
+      [
+        ['doc', 6],
+        ['ft', 6],
+      ],
+      'shadow tables are not copied as tables',
+    );
+    assert.deepEqual(
+      await counts(result.output, ['SELECT count(*) FROM hello', "SELECT count(*) FROM sqlite_master WHERE name = 'doc_lower'"]),
+      [3, 0],
+    );
     assert.deepEqual(await column(result.output, 'PRAGMA integrity_check'), ['ok']);
     assert.match(result.notes.join('\n'), /unique index doc_lower not created/);
   });
 
   it('refuses keys whose replicas would not fit in 64-bit integers', async () => {
-    const big = await makeDatabase(path.join(dir, 'big.sqlite'), 'CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (-4000000000000000000), (4000000000000000000);');
-    await assert.rejects(scaleDatabase(big, 2, path.join(dir, 'big-x2.sqlite')), (e: Error) => e instanceof ScaleError && /do not fit in 64-bit/.test(e.message));
+    const big = await makeDatabase(
+      path.join(dir, 'big.sqlite'),
+      'CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (-4000000000000000000), (4000000000000000000);',
+    );
+    await assert.rejects(
+      scaleDatabase(big, 2, path.join(dir, 'big-x2.sqlite')),
+      (e: Error) => e instanceof ScaleError && /do not fit in 64-bit/.test(e.message),
+    );
   });
 
   it('leaves nothing at the output path when the build fails half-way', async () => {
-    const checked = await makeDatabase(path.join(dir, 'checked.sqlite'), 'CREATE TABLE t (id INTEGER PRIMARY KEY CHECK (id < 100)); INSERT INTO t VALUES (1), (60);');
+    const checked = await makeDatabase(
+      path.join(dir, 'checked.sqlite'),
+      'CREATE TABLE t (id INTEGER PRIMARY KEY CHECK (id < 100)); INSERT INTO t VALUES (1), (60);',
+    );
     const folder = path.join(dir, 'failed');
     fs.mkdirSync(folder);
-    await assert.rejects(scaleDatabase(checked, 3, path.join(folder, 'out.sqlite')), (e: Error) => e instanceof ScaleError && /CHECK constraint failed/.test(e.message));
+    await assert.rejects(
+      scaleDatabase(checked, 3, path.join(folder, 'out.sqlite')),
+      (e: Error) => e instanceof ScaleError && /CHECK constraint failed/.test(e.message),
+    );
     assert.deepEqual(fs.readdirSync(folder), []);
   });
 });
@@ -226,8 +300,12 @@ describe('scaleDatabase refuses what it must not do', () => {
     await assert.rejects(scaleDatabase(source, 2, existing), refused(/output exists/));
     assert.equal(fs.readFileSync(existing, 'utf8'), 'keep me');
     assertEveryTableScaled(await scaleDatabase(source, 2, existing, { overwrite: true }));
-    for (const factor of [0, -1, 2.5, NaN]) await assert.rejects(scaleDatabase(source, factor, path.join(dir, 'f.sqlite')), refused(/integer of at least 1/));
-    await assert.rejects(scaleDatabase(path.join(dir, 'missing.sqlite'), 2, path.join(dir, 'm.sqlite')), refused(/missing\.sqlite: file not found/));
+    for (const factor of [0, -1, 2.5, NaN])
+      await assert.rejects(scaleDatabase(source, factor, path.join(dir, 'f.sqlite')), refused(/integer of at least 1/));
+    await assert.rejects(
+      scaleDatabase(path.join(dir, 'missing.sqlite'), 2, path.join(dir, 'm.sqlite')),
+      refused(/missing\.sqlite: file not found/),
+    );
   });
 });
 
@@ -279,7 +357,10 @@ describe('scaleDatabase on the real BIRD databases', { skip: skipBird }, () => {
     const perHero = 'SELECT max(n) FROM (SELECT count(*) AS n FROM superhero s JOIN hero_power hp ON hp.hero_id = s.id GROUP BY s.id)';
 
     const withSchema = await scaleDatabase(bare, 3, path.join(dir, 'bare', 'with.sqlite'), { schemaFile: SCHEMA_FILE });
-    assert.deepEqual(withSchema.tables.find((t) => t.name === 'hero_power')!.keyColumns.map((k) => k.column), ['hero_id', 'power_id']);
+    assert.deepEqual(
+      withSchema.tables.find((t) => t.name === 'hero_power')!.keyColumns.map((k) => k.column),
+      ['hero_id', 'power_id'],
+    );
     await assertScaled(bare, withSchema.output, 3, [join]);
     assert.deepEqual(await counts(withSchema.output, [perHero]), await counts(bare, [perHero]));
     assert.match(withSchema.notes.join('\n'), /schema file key alignment\.id is not in the database/);

@@ -28,7 +28,16 @@ const column = (name: string, facts: Partial<ColumnInfo> = {}): ColumnInfo => ({
 const key = (name: string) => column(name, { type: 'INTEGER', notNull: true, primaryKey: true });
 
 function table(name: string, columns: ColumnInfo[]): TableInfo {
-  return { name, columns, indexes: [], foreignKeys: [], rowCount: 10, rowidColumn: columns.find((c) => c.primaryKey)?.name, withoutRowid: false, sql: '' };
+  return {
+    name,
+    columns,
+    indexes: [],
+    foreignKeys: [],
+    rowCount: 10,
+    rowidColumn: columns.find((c) => c.primaryKey)?.name,
+    withoutRowid: false,
+    sql: '',
+  };
 }
 
 /** A small superhero-like schema: `id` and `name` are in several tables, so an unqualified one is ambiguous. */

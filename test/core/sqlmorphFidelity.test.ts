@@ -18,7 +18,9 @@ const predictionDir = path.join(BIRD_DATA, 'predictions', 'minidev-official');
 const dbRoot = path.join(BIRD_DATA, 'databases');
 
 /** Scores each question with and without penalize_extra_pred_cols in one pass over the databases. */
-function bothPenalties(into: Map<QuestionResult, { penalize: QuestionResult['techniques']; free: QuestionResult['techniques']; notes: string[] }>): TechniqueStep {
+function bothPenalties(
+  into: Map<QuestionResult, { penalize: QuestionResult['techniques']; free: QuestionResult['techniques']; notes: string[] }>,
+): TechniqueStep {
   const penalize = techniqueStep({ techniques: EXACT_TECHNIQUES, penalizeExtraColumns: true });
   const free = techniqueStep({ techniques: EXACT_TECHNIQUES, penalizeExtraColumns: false });
   return {
@@ -32,35 +34,58 @@ function bothPenalties(into: Map<QuestionResult, { penalize: QuestionResult['tec
   };
 }
 
-describe("SQLMorph's embedding-free techniques equal a CPython transcription of its code on the four official prediction files", { skip }, () => {
-  it('agrees on every question, to the last bit, and notes every place SQLMorph raises', async () => {
-    const files = fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json')).sort();
-    assert.equal(files.length, 4);
-    const questions = loadQuestions(path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'));
-    const gold = loadGold(path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'));
-    const tasks: EvalTask[] = [];
-    for (const file of files) {
-      const predictions = loadPredictions(path.join(predictionDir, file));
-      tasks.push(...buildTasks(questions.questions, predictions, gold, []).filter((t) => databaseExists(dbRoot, t.question.dbId)));
-    }
-    assert.equal(tasks.length, 560);
-    const oracle = runOracle(tasks.map((t) => ({ db: databasePath(dbRoot, t.question.dbId), pred: t.predictedSql ?? ' ', gold: t.goldSql ?? ' ' })));
-    const scored = new Map<QuestionResult, { penalize: QuestionResult['techniques']; free: QuestionResult['techniques']; notes: string[] }>();
-    const results = await evaluateTasks(tasks, { dbRoot, metrics: ['ex'], timing: 'fast', timeoutMs: 30_000, maxRows: 1_000_000, techniques: bothPenalties(scored) });
-    const reference: OracleAnswer[] = await oracle;
+describe(
+  "SQLMorph's embedding-free techniques equal a CPython transcription of its code on the four official prediction files",
+  { skip },
+  () => {
+    it('agrees on every question, to the last bit, and notes every place SQLMorph raises', async () => {
+      const files = fs
+        .readdirSync(predictionDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
+      assert.equal(files.length, 4);
+      const questions = loadQuestions(path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'));
+      const gold = loadGold(path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'));
+      const tasks: EvalTask[] = [];
+      for (const file of files) {
+        const predictions = loadPredictions(path.join(predictionDir, file));
+        tasks.push(...buildTasks(questions.questions, predictions, gold, []).filter((t) => databaseExists(dbRoot, t.question.dbId)));
+      }
+      assert.equal(tasks.length, 560);
+      const oracle = runOracle(
+        tasks.map((t) => ({ db: databasePath(dbRoot, t.question.dbId), pred: t.predictedSql ?? ' ', gold: t.goldSql ?? ' ' })),
+      );
+      const scored = new Map<
+        QuestionResult,
+        { penalize: QuestionResult['techniques']; free: QuestionResult['techniques']; notes: string[] }
+      >();
+      const results = await evaluateTasks(tasks, {
+        dbRoot,
+        metrics: ['ex'],
+        timing: 'fast',
+        timeoutMs: 30_000,
+        maxRows: 1_000_000,
+        techniques: bothPenalties(scored),
+      });
+      const reference: OracleAnswer[] = await oracle;
 
-    const problems: string[] = [];
-    let raised = 0;
-    results.forEach((result, i) => {
-      const ours = scored.get(result)!;
-      const label = `#${i} question ${result.question_id}`;
-      problems.push(...compareWithOracle(label, ours.penalize, ours.notes, reference[i], true));
-      problems.push(...compareWithOracle(label, ours.free, ours.notes, reference[i], false));
-      assert.equal(ours.penalize?.execution_accuracy && 'EX' in ours.penalize.execution_accuracy ? ours.penalize.execution_accuracy.EX : -1, result.ex, `${label}: execution_accuracy equals EX`);
-      raised += Object.values(reference[i]).filter((v) => v && typeof v === 'object' && 'raises' in v).length;
+      const problems: string[] = [];
+      let raised = 0;
+      results.forEach((result, i) => {
+        const ours = scored.get(result)!;
+        const label = `#${i} question ${result.question_id}`;
+        problems.push(...compareWithOracle(label, ours.penalize, ours.notes, reference[i], true));
+        problems.push(...compareWithOracle(label, ours.free, ours.notes, reference[i], false));
+        assert.equal(
+          ours.penalize?.execution_accuracy && 'EX' in ours.penalize.execution_accuracy ? ours.penalize.execution_accuracy.EX : -1,
+          result.ex,
+          `${label}: execution_accuracy equals EX`,
+        );
+        raised += Object.values(reference[i]).filter((v) => v && typeof v === 'object' && 'raises' in v).length;
+      });
+      assert.deepEqual(problems, []);
+      // The files do hit SQLMorph's crashes: the NULL sort (both penalty settings) and duplicate gold rows.
+      assert.ok(raised >= 5, `SQLMorph raises on ${raised} technique scores`);
     });
-    assert.deepEqual(problems, []);
-    // The files do hit SQLMorph's crashes: the NULL sort (both penalty settings) and duplicate gold rows.
-    assert.ok(raised >= 5, `SQLMorph raises on ${raised} technique scores`);
-  });
-});
+  },
+);

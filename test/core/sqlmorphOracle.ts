@@ -5,10 +5,17 @@ import type { TechniqueName, TechniqueScore } from '../../src/core/results/sqlmo
 /** SQLMorph's four embedding-free techniques in CPython (test/oracles/sqlmorph_oracle.py). */
 export const ORACLE = path.join(__dirname, '..', 'oracles', 'sqlmorph_oracle.py');
 
-export const EXACT_TECHNIQUES: TechniqueName[] = ['execution_accuracy', 'exact_column_and_exact_cell', 'exact_column_and_partial_cell', 'no_column_and_partial_cell'];
+export const EXACT_TECHNIQUES: TechniqueName[] = [
+  'execution_accuracy',
+  'exact_column_and_exact_cell',
+  'exact_column_and_partial_cell',
+  'no_column_and_partial_cell',
+];
 
 /** One pair's reference: `<technique>[:penalize|:no-penalize]` → scores, or `{raises}` where SQLMorph's code raises. */
-export type OracleAnswer = Record<string, { EX?: number; EXP?: number; EXR?: number; F1?: number; raises?: string }> & { columns?: { gold: string[]; pred: string[] } };
+export type OracleAnswer = Record<string, { EX?: number; EXP?: number; EXR?: number; F1?: number; raises?: string }> & {
+  columns?: { gold: string[]; pred: string[] };
+};
 
 export interface OraclePair {
   db: string;
@@ -60,7 +67,8 @@ export function compareWithOracle(
       continue;
     }
     if (expected.raises) {
-      if (!notes.some((n) => n.startsWith(`${name}:`) && /SQLMorph's code raises/.test(n))) problems.push(`${label} ${name}: SQLMorph raises ${expected.raises}, no note says so`);
+      if (!notes.some((n) => n.startsWith(`${name}:`) && /SQLMorph's code raises/.test(n)))
+        problems.push(`${label} ${name}: SQLMorph raises ${expected.raises}, no note says so`);
       continue;
     }
     for (const key of ['EX', 'EXP', 'EXR', 'F1'] as const) {

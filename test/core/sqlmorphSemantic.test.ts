@@ -33,10 +33,18 @@ const toward = (...s: number[]) => [...s, Math.sqrt(Math.max(0, 1 - s.reduce((a,
 const axis = (k: number, n: number) => Array.from({ length: n + 1 }, (_, i) => (i === k ? 1 : 0));
 
 /** The column tests ask for the column techniques only (the fake models know column texts or row texts, not both). */
-const COLUMN_TECHNIQUES = ['execution_accuracy', 'exact_column_and_exact_cell', 'semantic_column_and_exact_cell', 'semantic_column_and_partial_cell'] as const;
+const COLUMN_TECHNIQUES = [
+  'execution_accuracy',
+  'exact_column_and_exact_cell',
+  'semantic_column_and_exact_cell',
+  'semantic_column_and_partial_cell',
+] as const;
 const ROW_TECHNIQUES = ['execution_accuracy', 'exact_column_and_exact_cell', 'unified_column_and_semantic_row'] as const;
 
-const cells = (report: Awaited<ReturnType<typeof scoreTechniques>>, name: 'semantic_column_and_exact_cell' | 'semantic_column_and_partial_cell') => report.scores[name] as CellScores;
+const cells = (
+  report: Awaited<ReturnType<typeof scoreTechniques>>,
+  name: 'semantic_column_and_exact_cell' | 'semantic_column_and_partial_cell',
+) => report.scores[name] as CellScores;
 
 describe("SQLMorph's semantic column techniques with a controlled similarity matrix", () => {
   it('builds the column text as SQLMorph (pandas dtype, top values, str())', () => {
@@ -47,31 +55,77 @@ describe("SQLMorph's semantic column techniques with a controlled similarity mat
     assert.equal(columnText('x', [null, null]), 'Column name: x. Data type: object. ');
     assert.equal(columnText('x', []), 'Column name: x. Data type: object. ');
     assert.equal(columnText('b', [Buffer.from('hi'), 1]), "Column name: b. Data type: object. Sample values: b'hi', 1");
-    assert.equal(columnText('k', Array.from({ length: 12 }, (_, i) => i)), 'Column name: k. Data type: int64. Sample values: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9');
+    assert.equal(
+      columnText(
+        'k',
+        Array.from({ length: 12 }, (_, i) => i),
+      ),
+      'Column name: k. Data type: int64. Sample values: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9',
+    );
   });
 
   it("uses the assignment's own pairs where SQLMorph's enumerate(col_ind) misreads them (more predicted columns)", async () => {
     // A synthetic similarity matrix S = [[.1,.2],[.9,.1],[.2,.9]]: SQLMorph matches nothing; the optimum is p1→a, p2→b.
-    const gold: ResultTable = { columns: ['a', 'b'], rows: [[1, 2], [3, 4]] };
-    const predicted: ResultTable = { columns: ['p0', 'p1', 'p2'], rows: [[0, 1, 2], [0, 3, 5]] };
+    const gold: ResultTable = {
+      columns: ['a', 'b'],
+      rows: [
+        [1, 2],
+        [3, 4],
+      ],
+    };
+    const predicted: ResultTable = {
+      columns: ['p0', 'p1', 'p2'],
+      rows: [
+        [0, 1, 2],
+        [0, 3, 5],
+      ],
+    };
     const model = columnModel({ a: axis(0, 2), b: axis(1, 2), p0: toward(0.1, 0.2), p1: toward(0.9, 0.1), p2: toward(0.2, 0.9) });
     for (const penalize of [true, false]) {
-      const report = await scoreTechniques(gold, predicted, { techniques: COLUMN_TECHNIQUES, embeddings: model, penalizeExtraColumns: penalize, details: true });
+      const report = await scoreTechniques(gold, predicted, {
+        techniques: COLUMN_TECHNIQUES,
+        embeddings: model,
+        penalizeExtraColumns: penalize,
+        details: true,
+      });
       const scec = cells(report, 'semantic_column_and_exact_cell');
       // One row equal on both matched columns: 2 matched cells of 4 gold cells, of 6 (or 4) predicted cells.
       assert.deepEqual(scec, { EX: 0, EXP: penalize ? 2 / 6 : 2 / 4, EXR: 2 / 4, F1: penalize ? 0.4 : 0.5 });
       // The partial technique adds the second row's one equal cell (3 = 3).
       const scpc = cells(report, 'semantic_column_and_partial_cell');
       assert.deepEqual([scpc.EXP, scpc.EXR], [penalize ? 3 / 6 : 3 / 4, 3 / 4]);
-      assert.ok(report.notes.some((n) => /enumerate\(col_ind\) reading of the assignment would match none; VES Lens matches the assigned pairs p1→a, p2→b/.test(n)), report.notes.join('\n'));
+      assert.ok(
+        report.notes.some((n) =>
+          /enumerate\(col_ind\) reading of the assignment would match none; VES Lens matches the assigned pairs p1→a, p2→b/.test(n),
+        ),
+        report.notes.join('\n'),
+      );
       const alignment = report.details.semantic_column_and_exact_cell!.columns!;
-      assert.deepEqual(alignment.map((c) => [c.predicted, c.gold, c.matched]), [[1, 0, true], [2, 1, true]]);
+      assert.deepEqual(
+        alignment.map((c) => [c.predicted, c.gold, c.matched]),
+        [
+          [1, 0, true],
+          [2, 1, true],
+        ],
+      );
     }
   });
 
   it('compares crossed column pairs by pair, where SQLMorph would compare them misaligned', async () => {
-    const gold: ResultTable = { columns: ['name', 'city'], rows: [['Ann', 'Paris'], ['Bob', 'Rome']] };
-    const predicted: ResultTable = { columns: ['town', 'person'], rows: [['Paris', 'Ann'], ['Oslo', 'Bob']] };
+    const gold: ResultTable = {
+      columns: ['name', 'city'],
+      rows: [
+        ['Ann', 'Paris'],
+        ['Bob', 'Rome'],
+      ],
+    };
+    const predicted: ResultTable = {
+      columns: ['town', 'person'],
+      rows: [
+        ['Paris', 'Ann'],
+        ['Oslo', 'Bob'],
+      ],
+    };
     const model = columnModel({ name: axis(0, 2), city: axis(1, 2), town: toward(0.1, 0.95), person: toward(0.95, 0.1) });
     const report = await scoreTechniques(gold, predicted, { techniques: COLUMN_TECHNIQUES, embeddings: model });
     // (Ann, Paris) matches whole; (Bob, Rome) vs (Bob, Oslo) does not: 2 of 4 cells.
@@ -82,8 +136,20 @@ describe("SQLMorph's semantic column techniques with a controlled similarity mat
   });
 
   it('treats repeated column names position by position (SQLMorph raises)', async () => {
-    const gold: ResultTable = { columns: ['id', 'id'], rows: [[1, 2], [3, 4]] };
-    const predicted: ResultTable = { columns: ['id', 'x'], rows: [[1, 2], [3, 5]] };
+    const gold: ResultTable = {
+      columns: ['id', 'id'],
+      rows: [
+        [1, 2],
+        [3, 4],
+      ],
+    };
+    const predicted: ResultTable = {
+      columns: ['id', 'x'],
+      rows: [
+        [1, 2],
+        [3, 5],
+      ],
+    };
     const model = columnModel({ id: axis(0, 2), x: toward(0.1, 0.8) });
     const report = await scoreTechniques(gold, predicted, { techniques: COLUMN_TECHNIQUES, embeddings: model });
     assert.ok(report.notes.some((n) => /raises AttributeError/.test(n)));
@@ -97,7 +163,11 @@ describe("SQLMorph's semantic column techniques with a controlled similarity mat
     const model = columnModel({ a: axis(0, 1), b: toward(0.7) });
     const free = await scoreTechniques(gold, predicted, { techniques: COLUMN_TECHNIQUES, embeddings: model, penalizeExtraColumns: false });
     assert.deepEqual(cells(free, 'semantic_column_and_exact_cell'), { EX: 0, EXP: 1, EXR: 0, F1: 0 });
-    const penalized = await scoreTechniques(gold, predicted, { techniques: COLUMN_TECHNIQUES, embeddings: model, penalizeExtraColumns: true });
+    const penalized = await scoreTechniques(gold, predicted, {
+      techniques: COLUMN_TECHNIQUES,
+      embeddings: model,
+      penalizeExtraColumns: true,
+    });
     assert.deepEqual(cells(penalized, 'semantic_column_and_exact_cell'), { EX: 0, EXP: 0, EXR: 0, F1: 0 });
   });
 
@@ -125,7 +195,13 @@ describe('unified_column_and_semantic_row', () => {
   });
 
   it('embeds one text per row over the union of names, matches rows by assignment, sums in float32', async () => {
-    const gold: ResultTable = { columns: ['name', 'score'], rows: [['Ann', new PyFloat(1.5)], ['Bob', null]] };
+    const gold: ResultTable = {
+      columns: ['name', 'score'],
+      rows: [
+        ['Ann', new PyFloat(1.5)],
+        ['Bob', null],
+      ],
+    };
     const predicted: ResultTable = { columns: ['name'], rows: [['Ann'], ['Cid'], ['Bob']] };
     const model = rowModel({
       'Ann | 1.5': [1, 0, 0],
@@ -147,11 +223,22 @@ describe('unified_column_and_semantic_row', () => {
     const unified = report.scores.unified_column_and_semantic_row as CellScores;
     assert.deepEqual([unified.EXP, unified.EXR], [f32(sum / 3), f32(sum / 2)]);
     const rows = report.details.unified_column_and_semantic_row!;
-    assert.deepEqual(rows.predictedRows!.map((r) => [r.kind, r.partner]), [['partial', 0], ['none', undefined], ['partial', 1]]);
+    assert.deepEqual(
+      rows.predictedRows!.map((r) => [r.kind, r.partner]),
+      [
+        ['partial', 0],
+        ['none', undefined],
+        ['partial', 1],
+      ],
+    );
   });
 
   it('gives all zeros when exactly one side is empty, as SQLMorph', async () => {
-    const report = await scoreTechniques({ columns: ['a'], rows: [[1]] }, { columns: ['a'], rows: [] }, { techniques: ROW_TECHNIQUES, embeddings: rowModel({}) });
+    const report = await scoreTechniques(
+      { columns: ['a'], rows: [[1]] },
+      { columns: ['a'], rows: [] },
+      { techniques: ROW_TECHNIQUES, embeddings: rowModel({}) },
+    );
     assert.deepEqual(report.scores.unified_column_and_semantic_row, { EX: 0, EXP: 0, EXR: 0, F1: 0 });
     assert.deepEqual(report.scores.exact_column_and_exact_cell, { EX: 0, EXP: 1, EXR: 0, F1: 0 });
   });
@@ -159,7 +246,10 @@ describe('unified_column_and_semantic_row', () => {
   it('reports an error beyond its bound, the other techniques still score', async () => {
     const many: ResultTable = { columns: ['a'], rows: Array.from({ length: 1001 }, (_, i) => [i]) };
     const other: ResultTable = { columns: ['a'], rows: Array.from({ length: 1000 }, (_, i) => [i + 1]) };
-    const report = await scoreTechniques(many, other, { embeddings: rowModel({}), techniques: ['unified_column_and_semantic_row', 'exact_column_and_exact_cell'] });
+    const report = await scoreTechniques(many, other, {
+      embeddings: rowModel({}),
+      techniques: ['unified_column_and_semantic_row', 'exact_column_and_exact_cell'],
+    });
     assert.match((report.scores.unified_column_and_semantic_row as { error: string }).error, /exceed the bound/);
     assert.equal((report.scores.exact_column_and_exact_cell as CellScores).EXR, 1000 / 1001);
   });

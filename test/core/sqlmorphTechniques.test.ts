@@ -42,16 +42,16 @@ const PAIRS: [string, string][] = [
   ['select id,name from t', 'select cast(id as real) as id,name from t where id<4'], // C14 1 vs 1.0 in str()
   ['select id, id from t', 'select id from t'], // C15 duplicate gold names
   ['select k, x from v', 'select k, x from v where k % 2 = 0'], // every storage class, str() of each
-  ['select k, x from v where k < 9', "select k, typeof(x) as x from v where k < 9"],
+  ['select k, x from v where k < 9', 'select k, typeof(x) as x from v where k < 9'],
   ['select x, k from v where k > 5', 'select x, k + 1 as k from v where k > 5'], // floats repr, big ints, astral text
-  ["select x from v where k in (3, 12, 13, 14)", "select x || '' as x from v where k in (3, 13)"], // code-point order in the sort
+  ['select x from v where k in (3, 12, 13, 14)', "select x || '' as x from v where k in (3, 13)"], // code-point order in the sort
   ['select T1.k, T2.k from v T1 join v T2 on T1.k = T2.k + 1', 'select k, k from v'], // duplicate predicted names
   ['select 1, 2', 'select 2, 1'], // numeric names
   ['select name collate nocase from t', 'select name from t'], // COLLATE: the result is named by its text
   ['select likely(id), true from t', 'select id, true from t'],
   ['select id as ID, id from t', 'select id, id as ID from t'], // case-colliding names
   ['select 1 as "x:1", 2 as x', 'select 3 as "x:1", 2 as x'], // a genuine name with a colon
-  ["select id, name from t where id > 99", "select name collate nocase, id from t where id > 99"], // empty both: EX 1
+  ['select id, name from t where id > 99', 'select name collate nocase, id from t where id > 99'], // empty both: EX 1
   ['select id % 2 as p, name from t', 'select id % 2 as p, city as name from t'], // ties in the greedy order
   ['select name, city from t', 'select city as name, name as city from t'],
   ['select 1 as a union all select 1 union all select 2', 'select 1 as a union all select 2 union all select 2'], // multiset counts
@@ -75,7 +75,11 @@ describe("SQLMorph's techniques on tricky values agree with the CPython oracle",
       const gold = await readTypedResult(db, goldSql, limits);
       const pred = await readTypedResult(db, predSql, limits);
       assert.ok(gold.status === 'ok' && pred.status === 'ok', `pair ${i} runs`);
-      assert.deepEqual({ gold: gold.table.columns, pred: pred.table.columns }, reference[i].columns ?? { gold: gold.table.columns, pred: pred.table.columns }, `pair ${i}: column names as cursor.description`);
+      assert.deepEqual(
+        { gold: gold.table.columns, pred: pred.table.columns },
+        reference[i].columns ?? { gold: gold.table.columns, pred: pred.table.columns },
+        `pair ${i}: column names as cursor.description`,
+      );
       for (const penalize of [true, false]) {
         const report = await scoreTechniques(gold.table, pred.table, { techniques: EXACT_TECHNIQUES, penalizeExtraColumns: penalize });
         problems.push(...compareWithOracle(`pair ${i} (${goldSql} | ${predSql})`, report.scores, report.notes, reference[i], penalize));
@@ -86,20 +90,37 @@ describe("SQLMorph's techniques on tricky values agree with the CPython oracle",
     assert.ok(raises.length >= 4, 'the fixture reaches the TypeError and ValueError crashes');
   });
 
-  it('scores one query pair for the editor, with the column alignment and each row\'s fate', async () => {
-    const report = await scoreQueryTechniques(db, 'select id, name, city from t', "select name, id from t where id < 3 union all select 'Zed', 9", { timeoutMs: 5000, maxRows: 1000, details: true });
+  it("scores one query pair for the editor, with the column alignment and each row's fate", async () => {
+    const report = await scoreQueryTechniques(
+      db,
+      'select id, name, city from t',
+      "select name, id from t where id < 3 union all select 'Zed', 9",
+      { timeoutMs: 5000, maxRows: 1000, details: true },
+    );
     assert.deepEqual(report.predicted?.columns, ['name', 'id']);
     const partial = report.details.exact_column_and_partial_cell!;
-    assert.deepEqual(partial.columns!.map((c) => [c.predicted, c.gold]), [[1, 0], [0, 1]]);
-    assert.deepEqual(partial.goldRows!.map((r) => r.kind), ['exact', 'exact', 'none', 'none']);
-    assert.deepEqual(partial.predictedRows!.map((r) => r.kind), ['exact', 'exact', 'none']);
+    assert.deepEqual(
+      partial.columns!.map((c) => [c.predicted, c.gold]),
+      [
+        [1, 0],
+        [0, 1],
+      ],
+    );
+    assert.deepEqual(
+      partial.goldRows!.map((r) => r.kind),
+      ['exact', 'exact', 'none', 'none'],
+    );
+    assert.deepEqual(
+      partial.predictedRows!.map((r) => r.kind),
+      ['exact', 'exact', 'none'],
+    );
     assert.deepEqual(report.scores.semantic_column_and_exact_cell, { error: 'no embedding provider' });
     const failing = await scoreQueryTechniques(db, 'select id from t', 'select nope from t', { timeoutMs: 5000, maxRows: 1000 });
     assert.deepEqual(failing.scores.exact_column_and_partial_cell, { EX: 0, EXP: 0, EXR: 0, F1: 0 });
     assert.equal(failing.failure?.side, 'prediction');
   });
 
-  it("reads names as cursor.description gives them, for empty results too", async () => {
+  it('reads names as cursor.description gives them, for empty results too', async () => {
     const cases = [
       'select T1.k, T2.k, T1.k from v T1, v T2 where 0',
       'select 1, 2, 1 where 0',
@@ -126,22 +147,48 @@ describe("SQLMorph's techniques on tricky values agree with the CPython oracle",
 
 describe('Python behaviours', () => {
   it('prints floats as repr() does', () => {
-  // eslint-disable-next-line no-loss-of-precision -- an integer past 2^53, as Python and JavaScript each read it
-    const values = [1, 1.5, -0, 0, 1e16, 1e15, 1e-5, 1e-4, 0.1 + 0.2, 123456789, 1.2345e20, 5e-324, 1.7976931348623157e308, -2.5e-7, 100, 1 / 3, 2 ** 53, 12345678901234567890];
+    const values = [
+      1,
+      1.5,
+      -0,
+      0,
+      1e16,
+      1e15,
+      1e-5,
+      1e-4,
+      0.1 + 0.2,
+      123456789,
+      1.2345e20,
+      5e-324,
+      1.7976931348623157e308,
+      -2.5e-7,
+      100,
+      1 / 3,
+      2 ** 53,
+      // eslint-disable-next-line no-loss-of-precision -- an integer past 2^53, as Python and JavaScript each read it
+      12345678901234567890,
+    ];
     // Each double's bits go over as hex, so -0.0 and every last digit arrive intact.
     const hex = values.map((v) => Buffer.from(new Float64Array([v]).buffer).toString('hex'));
-    const expected = JSON.parse(python("import json,struct,sys; print(json.dumps([repr(struct.unpack('<d', bytes.fromhex(h))[0]) for h in json.loads(sys.stdin.read())]))", JSON.stringify(hex)));
+    const expected = JSON.parse(
+      python(
+        "import json,struct,sys; print(json.dumps([repr(struct.unpack('<d', bytes.fromhex(h))[0]) for h in json.loads(sys.stdin.read())]))",
+        JSON.stringify(hex),
+      ),
+    );
     assert.deepEqual(values.map(pyFloatRepr), expected);
     assert.equal(pyStr(new PyFloat(Infinity)), 'inf');
     assert.equal(pyStr(Buffer.from([0, 0xff, 0x27])), 'b"\\x00\\xff\'"');
-    assert.equal(pyStr(Buffer.from("a'\"\\", 'latin1')), "b'a\\'\"\\\\'");
+    assert.equal(pyStr(Buffer.from('a\'"\\', 'latin1')), "b'a\\'\"\\\\'");
     assert.equal(pyStr(null), 'None');
     assert.equal(pyStr(9007199254740993n), '9007199254740993');
   });
 
   it('orders strings by code point, as Python', () => {
     const strings = ['\u{1F600}', '\uFFFD', 'a', 'Z', '\uE000', 'é', ''];
-    const expected = JSON.parse(python('import json,sys; print(json.dumps(sorted(json.loads(sys.stdin.read()))))', JSON.stringify(strings)));
+    const expected = JSON.parse(
+      python('import json,sys; print(json.dumps(sorted(json.loads(sys.stdin.read()))))', JSON.stringify(strings)),
+    );
     assert.deepEqual([...strings].sort(compareCodePoints), expected);
   });
 
@@ -150,7 +197,9 @@ describe('Python behaviours', () => {
     let seed = 7;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const pool: PyValue[] = [null, 0, 1, 2, new PyFloat(1), new PyFloat(1.5), 'a', 'b'];
-    const lists = Array.from({ length: 300 }, () => Array.from({ length: 1 + rand(6) }, () => Array.from({ length: 2 }, () => pool[rand(pool.length)])));
+    const lists = Array.from({ length: 300 }, () =>
+      Array.from({ length: 1 + rand(6) }, () => Array.from({ length: 2 }, () => pool[rand(pool.length)])),
+    );
     const encode = (v: PyValue) => (v instanceof PyFloat ? { f: v.value } : v);
     const expected = JSON.parse(
       python(
@@ -163,13 +212,17 @@ describe('Python behaviours', () => {
     lists.forEach((rows, i) => {
       const { sorted, raises } = sortRows(rows);
       assert.equal(raises, expected[i] === null, `list ${i}: ${JSON.stringify(rows.map((r) => r.map(encode)))}`);
-      if (!raises) assert.deepEqual(sorted.map((r) => r.map((v) => (v === null ? 'None' : typeof v === 'string' ? `'${v}'` : pyStr(v)))), expected[i]);
+      if (!raises)
+        assert.deepEqual(
+          sorted.map((r) => r.map((v) => (v === null ? 'None' : typeof v === 'string' ? `'${v}'` : pyStr(v)))),
+          expected[i],
+        );
     });
   });
 });
 
 describe('the greedy matching and the assignment', () => {
-  it('takes the pairs SQLMorph\'s cubic loop takes, in its order', () => {
+  it("takes the pairs SQLMorph's cubic loop takes, in its order", () => {
     let seed = 11;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     for (let trial = 0; trial < 200; trial++) {

@@ -5,7 +5,7 @@ import { firstStatement, parameterCount, refusalReason, splitStatements } from '
 
 describe('splitStatements', () => {
   it('splits at top-level semicolons only', () => {
-    const sql = "SELECT ';' AS a; SELECT \"x;y\" FROM t /* ; */;\n-- c;\nSELECT [p;q] FROM u";
+    const sql = 'SELECT \';\' AS a; SELECT "x;y" FROM t /* ; */;\n-- c;\nSELECT [p;q] FROM u';
     assert.deepEqual(
       splitStatements(sql).map((s) => s.text),
       ["SELECT ';' AS a", 'SELECT "x;y" FROM t', 'SELECT [p;q] FROM u'],
@@ -17,8 +17,14 @@ describe('splitStatements', () => {
     const spans = splitStatements(sql);
     assert.equal(spans.length, 2);
     assert.equal(sql.slice(spans[1].start, spans[1].end), 'SELECT 2');
-    assert.deepEqual(spans[0].leadingComments.map((c) => c.text), ['-- bird: 12']);
-    assert.deepEqual(spans[1].leadingComments.map((c) => c.text), ['-- ves-lens-ignore VL003']);
+    assert.deepEqual(
+      spans[0].leadingComments.map((c) => c.text),
+      ['-- bird: 12'],
+    );
+    assert.deepEqual(
+      spans[1].leadingComments.map((c) => c.text),
+      ['-- ves-lens-ignore VL003'],
+    );
   });
 
   it('never throws on unterminated strings and comments', () => {

@@ -5,10 +5,30 @@ import { Outcome, QuestionResult } from '../../src/core/eval/types';
 
 function result(difficulty: string, outcome: Outcome, ves: number | null = null, dbId = 'a'): QuestionResult {
   return {
-    index: 0, question_id: 0, db_id: dbId, difficulty, outcome, ex: outcome === 'correct' ? 1 : 0, f1: outcome === 'correct' ? 1 : 0,
-    time_ratio: null, time_ratio_interval: null, ves, rves: null, rves_reward: null, rves_uncertain: null,
-    rves_bucket_probabilities: null, rves_expected_reward: null, rves_time_ratio: null, rves_time_ratio_interval: null, same_program: null,
-    error: null, gold_ms: null, pred_ms: null, runs: null, timing: null, notes: [],
+    index: 0,
+    question_id: 0,
+    db_id: dbId,
+    difficulty,
+    outcome,
+    ex: outcome === 'correct' ? 1 : 0,
+    f1: outcome === 'correct' ? 1 : 0,
+    time_ratio: null,
+    time_ratio_interval: null,
+    ves,
+    rves: null,
+    rves_reward: null,
+    rves_uncertain: null,
+    rves_bucket_probabilities: null,
+    rves_expected_reward: null,
+    rves_time_ratio: null,
+    rves_time_ratio_interval: null,
+    same_program: null,
+    error: null,
+    gold_ms: null,
+    pred_ms: null,
+    runs: null,
+    timing: null,
+    notes: [],
   };
 }
 
@@ -24,7 +44,10 @@ describe('summarize', () => {
       ],
       ['ex', 'ves'],
     );
-    assert.deepEqual(summary.groups.map((g) => g.group), ['simple', 'moderate', 'challenging', 'total']);
+    assert.deepEqual(
+      summary.groups.map((g) => g.group),
+      ['simple', 'moderate', 'challenging', 'total'],
+    );
     const [simple, moderate, challenging, total] = summary.groups;
     assert.equal(simple.count, 2);
     assert.equal(simple.scores.ex, 50);
@@ -38,7 +61,10 @@ describe('summarize', () => {
 
   it('shows only the total for files without difficulty, and null scores for an empty group', () => {
     const summary = summarize([result('', 'skipped')], ['ex']);
-    assert.deepEqual(summary.groups.map((g) => g.group), ['total']);
+    assert.deepEqual(
+      summary.groups.map((g) => g.group),
+      ['total'],
+    );
     assert.equal(summary.groups[0].scores.ex, null);
   });
 });

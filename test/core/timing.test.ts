@@ -5,7 +5,15 @@ import { DatabaseConnection } from '../../src/core/db/engine';
 import { openDatabase, timeExecution } from '../../src/core/db/engines';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../../src/core/metrics/efficiency';
 import { estimateRatio, probabilityBelow } from '../../src/core/timing/estimate';
-import { DEFAULT_FAST_TIMING, ExecutionTimer, FastTimingOptions, measureFast, PairTimer, probabilityBelowFor, runPairTimer } from '../../src/core/timing/fast';
+import {
+  DEFAULT_FAST_TIMING,
+  ExecutionTimer,
+  FastTimingOptions,
+  measureFast,
+  PairTimer,
+  probabilityBelowFor,
+  runPairTimer,
+} from '../../src/core/timing/fast';
 import { sameProgram } from '../../src/core/timing/sameProgram';
 import { speedVerdict } from '../../src/core/timing/verdict';
 import { measureOfficial } from '../../src/core/timing/official';
@@ -50,7 +58,18 @@ describe('VES and R-VES contributions', () => {
     assert.equal(vesContribution(0), 0);
   });
   it('R-VES buckets as mini_dev, edges included', () => {
-    const cases: [number, number][] = [[0, 0], [0.1, 0.25], [0.25, 0.5], [0.49, 0.5], [0.5, 0.75], [0.99, 0.75], [1, 1], [1.99, 1], [2, 1.25], [50, 1.25]];
+    const cases: [number, number][] = [
+      [0, 0],
+      [0.1, 0.25],
+      [0.25, 0.5],
+      [0.49, 0.5],
+      [0.5, 0.75],
+      [0.99, 0.75],
+      [1, 1],
+      [1.99, 1],
+      [2, 1.25],
+      [50, 1.25],
+    ];
     for (const [ratio, reward] of cases) assert.equal(rvesReward(ratio), reward, `ratio ${ratio}`);
     assert.equal(rvesContribution(2), Math.sqrt(1.25));
   });
@@ -82,17 +101,23 @@ describe('timing protocols on a real database', () => {
       assert.ok(t.goldMs > t.predMs);
       assert.equal(t.goldSamples.length, t.predSamples.length);
       // The full ratio only needs its R-VES bucket, and a ratio this far from every edge settles it in one block.
-      assert.ok((t.blocks ?? 0) >= (quantity === 'full' ? 1 : DEFAULT_FAST_TIMING.minBlocks) && (t.blocks ?? 0) <= DEFAULT_FAST_TIMING.maxBlocks);
-      assert.ok(t.runs >= t.goldSamples.length, "each sample is at least one execution");
+      assert.ok(
+        (t.blocks ?? 0) >= (quantity === 'full' ? 1 : DEFAULT_FAST_TIMING.minBlocks) && (t.blocks ?? 0) <= DEFAULT_FAST_TIMING.maxBlocks,
+      );
+      assert.ok(t.runs >= t.goldSamples.length, 'each sample is at least one execution');
     }
   });
 
   it('eval scores 0, as the official scripts do, a pair whose 100-iteration loop would outlast the limit, and stops timing it', async () => {
     const root = tempDir();
-    await makeDatabase(path.join(root, 'limit', 'limit.sqlite'), 'CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1), (2), (3);');
+    await makeDatabase(
+      path.join(root, 'limit', 'limit.sqlite'),
+      'CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1), (2), (3);',
+    );
     const question: Question = { index: 0, questionId: 0, dbId: 'limit', question: '', evidence: '', difficulty: 'simple' };
     const task: EvalTask = { question, goldSql: 'SELECT count(*) FROM t', predictedSql: 'SELECT count(id) FROM t', notes: [] };
-    const score = (fastTiming?: Partial<FastTimingOptions>) => evaluateTasks([task], { dbRoot: root, metrics: ['ex', 'ves', 'rves'], timing: 'fast', timeoutMs: 10_000, maxRows: 100, fastTiming });
+    const score = (fastTiming?: Partial<FastTimingOptions>) =>
+      evaluateTasks([task], { dbRoot: root, metrics: ['ex', 'ves', 'rves'], timing: 'fast', timeoutMs: 10_000, maxRows: 100, fastTiming });
     // A 5 ms limit: 100 iterations of two fresh-connection executions take far longer.
     const [cut] = await score({ officialLimitMs: 5 });
     assert.equal(cut.ex, 1);
@@ -100,9 +125,16 @@ describe('timing protocols on a real database', () => {
     assert.equal(cut.ves, 0);
     assert.equal(cut.rves, 0);
     assert.equal(cut.rves_reward, 0);
-    assert.match(cut.notes.join('\n'), /official loop of 100 iterations would take about [\d.]+ s, past the 0\.005 s limit: the official scripts cut it off and score 0/);
+    assert.match(
+      cut.notes.join('\n'),
+      /official loop of 100 iterations would take about [\d.]+ s, past the 0\.005 s limit: the official scripts cut it off and score 0/,
+    );
     assert.match(cut.notes.join('\n'), /in 1 block\b/, 'one block: more could not change the score');
-    assert.match(reportReason(cut), /^correct, but its official timing loop would outlast the limit: VES and R-VES 0, as officially \([\d.]+× gold's speed\)$/, 'the report row says why');
+    assert.match(
+      reportReason(cut),
+      /^correct, but its official timing loop would outlast the limit: VES and R-VES 0, as officially \([\d.]+× gold's speed\)$/,
+      'the report row says why',
+    );
     assert.deepEqual(cut.past_official_limit, ['ves', 'rves']);
     const [kept] = await score();
     assert.ok(kept.ves! > 0 && kept.rves! > 0);
@@ -165,11 +197,20 @@ function syntheticPair(goldMs: number, predMs: number, noise: number, seed: numb
   let state = seed;
   const uniform = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) + 1) / (2 ** 31 + 1);
   const gaussian = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
-  const timer = (ms: number): ExecutionTimer => async () => ms * Math.exp(noise * gaussian());
+  const timer =
+    (ms: number): ExecutionTimer =>
+    async () =>
+      ms * Math.exp(noise * gaussian());
   return [timer(goldMs), timer(predMs)];
 }
 
-const SYNTHETIC: FastTimingOptions = { ...DEFAULT_FAST_TIMING, quantities: ['full'], settle: { ratioOf: [], bucketOf: ['full'] }, blockPauseMs: 0, pairBudgetMs: Infinity };
+const SYNTHETIC: FastTimingOptions = {
+  ...DEFAULT_FAST_TIMING,
+  quantities: ['full'],
+  settle: { ratioOf: [], bucketOf: ['full'] },
+  blockPauseMs: 0,
+  pairBudgetMs: Infinity,
+};
 
 describe('fast protocol on synthetic samplers', () => {
   it('stops at the minimum blocks when the bucket is clear', async () => {
@@ -178,7 +219,10 @@ describe('fast protocol on synthetic samplers', () => {
     const timing = (await runPairTimer(timer)).full!;
     assert.equal(timer.blockCount, SYNTHETIC.minBlocks);
     assert.ok(timer.settled);
-    assert.ok(timing.low <= 3 && 3 <= timing.high && Math.abs(Math.log(timing.ratio / 3)) < 0.15, `ratio ${timing.ratio} [${timing.low}, ${timing.high}]`);
+    assert.ok(
+      timing.low <= 3 && 3 <= timing.high && Math.abs(Math.log(timing.ratio / 3)) < 0.15,
+      `ratio ${timing.ratio} [${timing.low}, ${timing.high}]`,
+    );
     const outlook = rvesOutlook(probabilityBelowFor({ ratio: timing.ratio, ...timing.spread! }));
     assert.equal(outlook.reward, 1.25);
     assert.equal(outlook.uncertain, false);
@@ -230,11 +274,17 @@ describe('fast protocol on synthetic samplers', () => {
     const [noisyGold, noisyPred] = syntheticPair(1, 1, 0.5, 21);
     const [clearGold, clearPred] = syntheticPair(3, 1, 0.02, 22);
     const executions = { 'first-row': 0, full: 0 };
-    const timer = (first: ExecutionTimer, full: ExecutionTimer): ExecutionTimer => (quantity, limits) => {
-      executions[quantity]++;
-      return quantity === 'first-row' ? first(quantity, limits) : full(quantity, limits);
+    const timer =
+      (first: ExecutionTimer, full: ExecutionTimer): ExecutionTimer =>
+      (quantity, limits) => {
+        executions[quantity]++;
+        return quantity === 'first-row' ? first(quantity, limits) : full(quantity, limits);
+      };
+    const options: FastTimingOptions = {
+      ...SYNTHETIC,
+      quantities: ['first-row', 'full'],
+      settle: { ratioOf: ['first-row'], bucketOf: ['full'] },
     };
-    const options: FastTimingOptions = { ...SYNTHETIC, quantities: ['first-row', 'full'], settle: { ratioOf: ['first-row'], bucketOf: ['full'] } };
     const pair = new PairTimer(timer(noisyGold, clearGold), timer(noisyPred, clearPred), options);
     const timing = await runPairTimer(pair);
     assert.equal(timing['first-row']!.blocks, options.maxBlocks);
@@ -272,10 +322,18 @@ describe('fast protocol on synthetic samplers', () => {
 });
 
 describe('ratio estimate', () => {
-  it('moderates a deceptively quiet spread with the prior, and widens with the blocks\' own spread', () => {
-    const quiet = estimateRatio([[2, 2], [2, 2], [2, 2]]);
+  it("moderates a deceptively quiet spread with the prior, and widens with the blocks' own spread", () => {
+    const quiet = estimateRatio([
+      [2, 2],
+      [2, 2],
+      [2, 2],
+    ]);
     assert.ok(quiet.high > quiet.ratio * 1.02, 'identical blocks still get an interval: runs move between processes');
-    const noisy = estimateRatio([[1.5, 1.6], [2.5, 2.4], [2, 2.1]]);
+    const noisy = estimateRatio([
+      [1.5, 1.6],
+      [2.5, 2.4],
+      [2, 2.1],
+    ]);
     assert.ok(noisy.high / noisy.low > quiet.high / quiet.low);
     assert.ok(noisy.low <= noisy.ratio && noisy.ratio <= noisy.high);
   });
@@ -297,8 +355,12 @@ describe('ratio estimate', () => {
     assert.ok(spread < 0.9 * sampleStandardDeviation(mediansOfMedians), `${spread} vs ${sampleStandardDeviation(mediansOfMedians)}`);
     assert.ok(Math.abs(median(centres)) < 0.01, 'centred on the true ratio despite the stalls');
   });
-  it('gives a repeat run\'s probability below a threshold', () => {
-    const e = estimateRatio([[2, 2.1], [1.9, 2], [2, 2.05]]);
+  it("gives a repeat run's probability below a threshold", () => {
+    const e = estimateRatio([
+      [2, 2.1],
+      [1.9, 2],
+      [2, 2.05],
+    ]);
     assert.ok(probabilityBelow(e, 1) < 0.001);
     assert.ok(probabilityBelow(e, 4) > 0.999);
     assert.ok(Math.abs(probabilityBelow(e, e.ratio) - 0.5) < 1e-9);

@@ -38,12 +38,26 @@ export interface RunningCodeServer {
  * The real VS Code workbench (code-server 4.100.3) on loopback, in its own process group, with fresh HOME,
  * XDG and TMPDIR folders, optionally with a packaged .vsix installed.
  */
-export async function startCodeServer(options: { workspace: string; vsix?: string; env?: Record<string, string>; settings?: object }): Promise<RunningCodeServer> {
+export async function startCodeServer(options: {
+  workspace: string;
+  vsix?: string;
+  env?: Record<string, string>;
+  settings?: object;
+}): Promise<RunningCodeServer> {
   const home = tempDir('ves-lens-code-server-');
   const userData = path.join(home, 'user-data');
   const extensions = path.join(home, 'extensions');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'extensions.ignoreRecommendations': true, 'telemetry.telemetryLevel': 'off', ...options.settings }));
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'extensions.ignoreRecommendations': true,
+      'telemetry.telemetryLevel': 'off',
+      ...options.settings,
+    }),
+  );
   const env = {
     ...process.env,
     HOME: home,
@@ -60,7 +74,17 @@ export async function startCodeServer(options: { workspace: string; vsix?: strin
   const port = await freePort();
   const child: ChildProcess = spawn(
     CODE_SERVER,
-    ['--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', ...common, options.workspace],
+    [
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      ...common,
+      options.workspace,
+    ],
     { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let log = '';
@@ -102,7 +126,8 @@ export async function startCodeServer(options: { workspace: string; vsix?: strin
 export function sampleWorkspace(files: Record<string, string>): string {
   const workspace = tempDir('ves-lens-workspace-');
   const sample = path.join(REPO_ROOT, 'sample');
-  for (const name of ['mini_dev_superhero.json', 'mini_dev_superhero_gold.sql', 'predict_gpt-4_superhero.json']) fs.copyFileSync(path.join(sample, name), path.join(workspace, name));
+  for (const name of ['mini_dev_superhero.json', 'mini_dev_superhero_gold.sql', 'predict_gpt-4_superhero.json'])
+    fs.copyFileSync(path.join(sample, name), path.join(workspace, name));
   fs.mkdirSync(path.join(workspace, 'superhero'));
   fs.copyFileSync(path.join(sample, 'superhero', 'superhero.sqlite'), path.join(workspace, 'superhero', 'superhero.sqlite'));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(workspace, name), text);

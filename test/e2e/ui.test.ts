@@ -20,12 +20,15 @@ const VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
 // Mini-dev question 717 (superhero: "list all the superpowers of 3-D Man"), answered correctly with a
 // correlated IN; a LIKE without wildcard for the quick fix; two answers that EX and Soft-F1 judge apart, and a
 // statement bound to no question; a database that is not there; a question file cut short.
-const SCORE_SQL = "-- bird: 717\nSELECT sp.power_name FROM superpower sp WHERE sp.id IN (SELECT hp.power_id FROM hero_power hp JOIN superhero s ON s.id = hp.hero_id WHERE s.superhero_name = '3-D Man');\n";
+const SCORE_SQL =
+  "-- bird: 717\nSELECT sp.power_name FROM superpower sp WHERE sp.id IN (SELECT hp.power_id FROM hero_power hp JOIN superhero s ON s.id = hp.hero_id WHERE s.superhero_name = '3-D Man');\n";
 const HINT_SQL = "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\n";
-const JOIN_717 = "FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+const JOIN_717 =
+  "FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
 const COLUMNS_SQL = `-- bird: 717\nSELECT T3.power_name, T3.id ${JOIN_717};\n\n-- bird: 717\nSELECT T3.power_name ${JOIN_717} ORDER BY T3.power_name DESC;\n\nSELECT COUNT(*) FROM superhero;\n`;
 const MISSING_SQL = '-- db: formula_1\nSELECT * FROM races;\n';
-const TRUNCATED_QUESTIONS = '[\n  {"question_id": 1, "db_id": "superhero", "question": "How many heroes?", "evidence": "", "SQL": "SELECT COUNT(*) FROM superhero", "difficulty": "simple"},\n  {"question_id": 2, "db_id": "superhero", "question": "cut short';
+const TRUNCATED_QUESTIONS =
+  '[\n  {"question_id": 1, "db_id": "superhero", "question": "How many heroes?", "evidence": "", "SQL": "SELECT COUNT(*) FROM superhero", "difficulty": "simple"},\n  {"question_id": 2, "db_id": "superhero", "question": "cut short';
 
 /** The text of every webview frame (VS Code nests each panel's page two iframes deep). */
 async function webviewText(page: Page): Promise<string[]> {
@@ -50,8 +53,15 @@ async function waitForWebview(page: Page, pattern: RegExp, timeoutMs = 60_000): 
 /** The webview frame whose page shows an element (and, if given, text matching a pattern). */
 async function webviewFrameWith(page: Page, selector: string, pattern?: RegExp): Promise<Frame> {
   for (const frame of page.frames()) {
-    if (!(await frame.locator(selector).count().catch(() => 0))) continue;
-    if (!pattern || pattern.test(await frame.evaluate<string>("document.getElementById('app')?.innerText ?? ''").catch(() => ''))) return frame;
+    if (
+      !(await frame
+        .locator(selector)
+        .count()
+        .catch(() => 0))
+    )
+      continue;
+    if (!pattern || pattern.test(await frame.evaluate<string>("document.getElementById('app')?.innerText ?? ''").catch(() => '')))
+      return frame;
   }
   throw new Error(`no webview has ${selector}${pattern ? ` showing ${pattern}` : ''}`);
 }
@@ -134,7 +144,11 @@ async function clearNotifications(page: Page): Promise<void> {
 /** Runs the palette entry whose label is exactly `title` (others may start the same). */
 async function runExactCommand(page: Page, title: string): Promise<void> {
   await quickInput(page, 'F1', `>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[()]/g, '\\$&')}$`) }) }).first().click();
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[()]/g, '\\$&')}$`) }) })
+    .first()
+    .click();
 }
 
 /** Sets a number setting as a person does, in the Settings editor. */
@@ -151,7 +165,11 @@ async function setNumberSetting(page: Page, key: string, value: number): Promise
 /** Picks a colour theme through its own command (not runCommand: "Browse Color Themes in Marketplace" also matches). */
 async function pickTheme(page: Page, name: string): Promise<void> {
   await quickInput(page, 'F1', '>Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+  await page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) })
+    .first()
+    .click();
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor(); // the theme list is up
   await page.locator('.quick-input-widget input').fill(name);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
@@ -204,14 +222,27 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       const pack = spawnSync('npm', ['run', 'package'], { cwd: REPO_ROOT, encoding: 'utf8' });
       assert.equal(pack.status, 0, pack.stderr);
     }
-    workspace = sampleWorkspace({ 'predicted.sql': SCORE_SQL, 'hints.sql': HINT_SQL, 'columns.sql': COLUMNS_SQL, 'missing.sql': MISSING_SQL, 'questions_truncated.json': TRUNCATED_QUESTIONS });
-    fs.writeFileSync(path.join(workspace, 'predict_slow.json'), JSON.stringify([
-      { question_id: 717, predicted_sql: 'SELECT 1' },
-      { question_id: 719, predicted_sql: 'SELECT 2' },
-      { question_id: 723, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
-      { question_id: 724, predicted_sql: 'SELECT 3' },
-      { question_id: 726, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
-    ], null, 2));
+    workspace = sampleWorkspace({
+      'predicted.sql': SCORE_SQL,
+      'hints.sql': HINT_SQL,
+      'columns.sql': COLUMNS_SQL,
+      'missing.sql': MISSING_SQL,
+      'questions_truncated.json': TRUNCATED_QUESTIONS,
+    });
+    fs.writeFileSync(
+      path.join(workspace, 'predict_slow.json'),
+      JSON.stringify(
+        [
+          { question_id: 717, predicted_sql: 'SELECT 1' },
+          { question_id: 719, predicted_sql: 'SELECT 2' },
+          { question_id: 723, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
+          { question_id: 724, predicted_sql: 'SELECT 3' },
+          { question_id: 726, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
+        ],
+        null,
+        2,
+      ),
+    );
     // Colour forced on, as in CI: no terminal formatting may reach a panel. Scales: the Score panel also re-times
     // the pair on ×10 and ×100 copies of the database and draws the curve.
     server = await startCodeServer({
@@ -222,14 +253,25 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
         'vesLens.scales': [1, 10, 100],
         'workbench.colorTheme': 'Default Light Modern',
         'vesLens.judge.provider': 'openai',
-        'vesLens.judge.url': (chat = await startChatServer(() => ({ content: refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }) }))).url,
+        'vesLens.judge.url': (chat = await startChatServer(() => ({
+          content: refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }),
+        }))).url,
         'vesLens.judge.model': 'judge-model',
       },
     });
     browser = await chromium.launchPersistentContext(tempDir('ves-lens-chromium-'), {
       executablePath: CHROMIUM,
       viewport: { width: 1600, height: 1000 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = browser.pages()[0] ?? (await browser.newPage());
     await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
@@ -242,7 +284,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       try {
         await body();
       } catch (error) {
-        await page.screenshot({ path: path.join(SHOTS, `${String(step).padStart(2, '0')}-FAILED-${name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}.png`) }).catch(() => undefined);
+        await page
+          .screenshot({
+            path: path.join(SHOTS, `${String(step).padStart(2, '0')}-FAILED-${name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}.png`),
+          })
+          .catch(() => undefined);
         throw error;
       }
     });
@@ -275,7 +321,10 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     const message = await error.innerText();
     assert.match(message, /questions_truncated\.json/);
     assert.match(message, /Expected a BIRD question file: a JSON list of objects with "question_id", "db_id"/);
-    assert.match(await page.locator('.statusbar-item', { hasText: 'not a question file' }).first().innerText(), /questions_truncated\.json: not a question file/);
+    assert.match(
+      await page.locator('.statusbar-item', { hasText: 'not a question file' }).first().innerText(),
+      /questions_truncated\.json: not a question file/,
+    );
     await page.waitForTimeout(400); // the toast has slid in
     await shot('wrong-question-file');
     // The notification offers the dataset BIRD's layout gives.
@@ -295,12 +344,22 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     // Card labels are upper-cased by the theme's CSS, so innerText reads them so.
     const first = await waitForWebview(page, /Question 717[\s\S]*outcome\s+correct[\s\S]*EX\s+1/i);
     assert.match(first, /Soft-F1\s+1\.000/i);
-    const timed = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i, 120_000);
+    const timed = await waitForWebview(
+      page,
+      /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i,
+      120_000,
+    );
     assert.match(timed, /R-VES ratio \(all rows\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i);
     assert.match(timed, /R-VES reward\s+(1\.25|1|0\.75|0\.5|0\.25)\s+bucket /i);
     assert.match(timed, /Timing\s+timed quantity[\s\S]*first row \(VES\): median gold [\d.]+ ms, prediction [\d.]+ ms/);
-    assert.match(timed, /Ratio as the data grows\s+prediction (and gold grow alike|scales better than gold|scales worse than gold): [\d.]+× at ×1, [\d.]+× at ×100/);
-    assert.match(timed, /SQL\s+gold\s+SELECT\s+T3\.power_name\s+FROM\s+superhero AS T1[\s\S]*prediction\s+SELECT\s+sp\.power_name\s+FROM\s+superpower sp/);
+    assert.match(
+      timed,
+      /Ratio as the data grows\s+prediction (and gold grow alike|scales better than gold|scales worse than gold): [\d.]+× at ×1, [\d.]+× at ×100/,
+    );
+    assert.match(
+      timed,
+      /SQL\s+gold\s+SELECT\s+T3\.power_name\s+FROM\s+superhero AS T1[\s\S]*prediction\s+SELECT\s+sp\.power_name\s+FROM\s+superpower sp/,
+    );
     assert.match(timed, /Results\s+gold · 1 column · 4 rows\s+power_name\s+Agility[\s\S]*prediction · 1 column · 4 rows\s+power_name/);
     assert.match(timed, /Plans\s+the plans differ: rule cost \d+ \(gold\) vs \d+ \(prediction\)/);
     const panel = await webviewFrameWith(page, '#rerun');
@@ -308,7 +367,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.ok((await panel.locator('pre.sql .hljs-keyword').count()) > 4, 'the SQL is highlighted');
     assert.ok((await panel.locator('.plan-compare .plan-node').count()) >= 6, 'a card per plan step');
     assert.equal(await panel.locator('.plan-compare .plan-node.costliest').count(), 2, 'the costliest step of each plan marked');
-    assert.equal(await panel.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, 'nothing overflows the panel');
+    assert.equal(
+      await panel.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'),
+      true,
+      'nothing overflows the panel',
+    );
     await assertPanelsClean(page);
     await shot('score-panel');
     await panel.evaluate("document.querySelector('.plan-compare').scrollIntoView({ block: 'center' })");
@@ -330,10 +393,17 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await panel.locator('#rerun').click();
     const during = await waitForWebview(page, /re-running with more iterations…/, 10_000);
     assert.ok(during.includes(ratioBefore), `the previous numbers stay on screen while it runs:\n${during.slice(0, 1500)}`);
-    assert.match(during, /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run/);
+    assert.match(
+      during,
+      /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run/,
+    );
     assert.equal(await panel.locator('#rerun[disabled]').count(), 1, 'the button is disabled while it runs');
     await shot('score-rerunning');
-    const after = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i, 120_000);
+    const after = await waitForWebview(
+      page,
+      /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i,
+      120_000,
+    );
     assert.doesNotMatch(after, /re-running/);
     assert.equal(await panel.locator('#rerun:not([disabled])').count(), 1);
     await shot('score-rerun-done');
@@ -346,18 +416,28 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.equal(await scoreLenses.count(), 2, 'the statement without `-- bird:` gets no Score lens');
     assert.equal(await lenses(page, 'Explain').count(), 3);
     await scoreLenses.nth(0).click();
-    const mismatch = await waitForWebview(page, /outcome\s+mismatch[\s\S]*2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name"/i);
+    const mismatch = await waitForWebview(
+      page,
+      /outcome\s+mismatch[\s\S]*2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name"/i,
+    );
     assert.match(mismatch, /Results\s+gold · 1 column · 4 rows\s+power_name[\s\S]*prediction · 2 columns · 4 rows\s+power_name\s+id/);
     await shot('score-columns-mismatch');
     await scoreLenses.nth(1).click();
-    const reordered = await waitForWebview(page, /EX is 1 \(the same set of rows\) but Soft-F1 is 0\.\d{3}: Soft-F1 pairs predicted row i with gold row i, by position/);
+    const reordered = await waitForWebview(
+      page,
+      /EX is 1 \(the same set of rows\) but Soft-F1 is 0\.\d{3}: Soft-F1 pairs predicted row i with gold row i, by position/,
+    );
     assert.match(reordered, /outcome\s+correct/i);
     await shot('score-soft-f1-explained');
     // Only the correctness matters here: stop the timing (if it still runs); the result stays either way.
     const panel = await webviewFrameWith(page, '#app', /Soft-F1 pairs predicted row/);
     const cancel = panel.locator('.actions vscode-button', { hasText: 'Cancel' });
     if (await cancel.count()) await cancel.click().catch(() => undefined);
-    const settled = await waitForWebview(page, /^(?=[\s\S]*Soft-F1 pairs predicted row)(?=[\s\S]*(timing cancelled: EX and Soft-F1 above are final|Re-run with more iterations))/, 120_000);
+    const settled = await waitForWebview(
+      page,
+      /^(?=[\s\S]*Soft-F1 pairs predicted row)(?=[\s\S]*(timing cancelled: EX and Soft-F1 above are final|Re-run with more iterations))/,
+      120_000,
+    );
     assert.match(settled, /outcome\s+correct/i);
     await page.locator('.notification-toast', { hasText: 'scoring question 717' }).waitFor({ state: 'detached', timeout: 30_000 });
     await assertPanelsClean(page);
@@ -384,19 +464,36 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       await openFile(page, 'columns.sql');
       await scoreLenses.nth(0).click();
       const text = await waitForWebview(page, /outcome\s+mismatch[\s\S]*Partial credit \(SQLMorph\)[\s\S]*Rows/i);
-      assert.match(text, /Partial credit \(SQLMorph\)\s+technique\s+EX\s+EXP\s+EXR\s+F1\s+execution_accuracy\s+0\s+–\s+–\s+–\s+exact_column_and_exact_cell\s+0\s+0\.500\s+1\.000\s+0\.667/);
+      assert.match(
+        text,
+        /Partial credit \(SQLMorph\)\s+technique\s+EX\s+EXP\s+EXR\s+F1\s+execution_accuracy\s+0\s+–\s+–\s+–\s+exact_column_and_exact_cell\s+0\s+0\.500\s+1\.000\s+0\.667/,
+      );
       assert.match(text, /semantic_column_and_exact_cell\s+no embedding provider/);
       assert.match(text, /need embeddings: set vesLens\.embeddings\.provider to "openai"[\s\S]*Embeddings Settings/);
-      assert.match(text, /Column alignment\s+predicted column\s+gold column\s+similarity\s+power_name\s+power_name\s+1\.000\s+matched\s+id\s+no gold column\s+–\s+extra: its cells count against precision/);
+      assert.match(
+        text,
+        /Column alignment\s+predicted column\s+gold column\s+similarity\s+power_name\s+power_name\s+1\.000\s+matched\s+id\s+no gold column\s+–\s+extra: its cells count against precision/,
+      );
       assert.match(text, /gold · 4 rows: 4 exact · 0 partial · 0 none/);
       const frame = await webviewFrameWith(page, '#techniques');
       assert.equal(await frame.locator('#techniques tr.fate-exact').count(), 8, 'every row of both sides matched whole on power_name');
-      assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, 'nothing overflows the panel');
+      assert.equal(
+        await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'),
+        true,
+        'nothing overflows the panel',
+      );
       await sectionShot('score-partial-credit');
 
       // The key, typed into the password box of "Set Embeddings API Key"; the endpoint in the workspace settings.
       fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
-      fs.writeFileSync(settingsFile, JSON.stringify({ ...(before ? JSON.parse(before) : {}), 'vesLens.embeddings.url': embeddings.url, 'vesLens.embeddings.model': 'fake-embedding' }, null, 2));
+      fs.writeFileSync(
+        settingsFile,
+        JSON.stringify(
+          { ...(before ? JSON.parse(before) : {}), 'vesLens.embeddings.url': embeddings.url, 'vesLens.embeddings.model': 'fake-embedding' },
+          null,
+          2,
+        ),
+      );
       await clearNotifications(page);
       await runCommand(page, 'VES Lens: Set Embeddings API Key');
       const box = page.locator('.quick-input-widget input');
@@ -406,7 +503,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       await shot('embeddings-key-password-box');
       await page.keyboard.press('Enter');
       // The provider is still "none": the notification offers to switch it.
-      const stored = toast(page, 'the embeddings API key is stored in VS Code\'s secret storage');
+      const stored = toast(page, "the embeddings API key is stored in VS Code's secret storage");
       await stored.waitFor({ timeout: 20_000 });
       await stored.locator('.monaco-button', { hasText: 'Use OpenAI-compatible Embeddings' }).click();
       // The settings take effect at once: the next score embeds with the key.
@@ -415,11 +512,23 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       await runCommand(page, 'View: Hide Panel');
       await page.locator('.tab', { hasText: 'columns.sql' }).first().click();
       await scoreLenses.nth(0).click();
-      const semantic = await waitForWebview(page, /semantic_column_and_partial_cell\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+[\s\S]*embeddings: fake-embedding at http:\/\/127\.0\.0\.1/, 60_000);
+      const semantic = await waitForWebview(
+        page,
+        /semantic_column_and_partial_cell\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+[\s\S]*embeddings: fake-embedding at http:\/\/127\.0\.0\.1/,
+        60_000,
+      );
       assert.match(semantic, /unified_column_and_semantic_row\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+/);
-      assert.match(semantic, /Column alignment\s+predicted column\s+gold column\s+similarity\s+power_name\s+power_name\s+1\.000\s+matched/, 'the semantic alignment: equal column texts');
+      assert.match(
+        semantic,
+        /Column alignment\s+predicted column\s+gold column\s+similarity\s+power_name\s+power_name\s+1\.000\s+matched/,
+        'the semantic alignment: equal column texts',
+      );
       assert.ok(embeddings.requests.length > 0, 'the endpoint was asked');
-      assert.deepEqual([...new Set(embeddings.requests.map((r) => r.auth))], [`Bearer ${KEY}`], 'the key typed in the box, as the bearer token');
+      assert.deepEqual(
+        [...new Set(embeddings.requests.map((r) => r.auth))],
+        [`Bearer ${KEY}`],
+        'the key typed in the box, as the bearer token',
+      );
       await sectionShot('score-partial-credit-semantic');
       await pickTheme(page, 'Dark Modern');
       await waitInFrame(await webviewFrameWith(page, '#techniques'), "document.body.classList.contains('vscode-dark')");
@@ -444,13 +553,17 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
         const panel = await webviewFrameWith(page, '#app', /Soft-F1 pairs predicted row/);
         const cancel = panel.locator('.actions vscode-button', { hasText: 'Cancel' });
         if (await cancel.count()) await cancel.click().catch(() => undefined);
-        await waitForWebview(page, /^(?=[\s\S]*Soft-F1 pairs predicted row)(?=[\s\S]*(timing cancelled: EX and Soft-F1 above are final|Re-run with more iterations))/, 120_000);
+        await waitForWebview(
+          page,
+          /^(?=[\s\S]*Soft-F1 pairs predicted row)(?=[\s\S]*(timing cancelled: EX and Soft-F1 above are final|Re-run with more iterations))/,
+          120_000,
+        );
         await clearNotifications(page);
       })().catch(() => undefined);
     }
   });
 
-  it('applies a hint\'s rewrite through its quick fix, verified on the database; the rule id links to its doc', async () => {
+  it("applies a hint's rewrite through its quick fix, verified on the database; the rule id links to its doc", async () => {
     await openFile(page, 'hints.sql');
     await page.locator('.squiggly-info, .squiggly-warning').first().waitFor({ timeout: 30_000 });
     await page.keyboard.press('Control+Home');
@@ -460,12 +573,14 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     // The rule id links to its doc (the diagnostic's codeDescription).
     const link = peek.locator('a.code-link').first();
     await link.waitFor({ timeout: 10_000 });
-    assert.match(await link.getAttribute('href') ?? '', /docs\/rules\/VL00\d\.md$/);
+    assert.match((await link.getAttribute('href')) ?? '', /docs\/rules\/VL00\d\.md$/);
     assert.doesNotMatch(await peek.innerText(), /--[a-z]/, 'no command-line option in an editor message');
     await shot('hint-diagnostic');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Verify and apply the VL006 rewrite' }).first();
+    const fix = page
+      .locator('.action-widget .monaco-list-row, .context-view .action-item', { hasText: 'Verify and apply the VL006 rewrite' })
+      .first();
     await fix.waitFor({ timeout: 15_000 });
     await shot('quick-fix-menu');
     await page.keyboard.press('Enter'); // the preferred fix is the focused first entry
@@ -475,12 +590,18 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await Promise.race([applied.waitFor({ timeout: 60_000 }), anyway.waitFor({ timeout: 60_000 })]);
     if (await anyway.isVisible()) {
       await shot('rewrite-not-faster');
-      assert.match(await anyway.innerText(), /VL006 rewrite not applied: same rows; (no measurable difference|the rewrite is slower)[^]*a repeat run/);
+      assert.match(
+        await anyway.innerText(),
+        /VL006 rewrite not applied: same rows; (no measurable difference|the rewrite is slower)[^]*a repeat run/,
+      );
       await anyway.locator('.monaco-button', { hasText: 'Apply anyway' }).click();
     }
     await applied.waitFor({ timeout: 60_000 });
     await shot('rewrite-applied');
-    await page.locator('.notifications-toasts, .notification-toast', { hasText: 'VL006 rewrite applied' }).first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('.notifications-toasts, .notification-toast', { hasText: 'VL006 rewrite applied' })
+      .first()
+      .waitFor({ timeout: 10_000 });
   });
 
   it('explains a plan: which statement, a card per step, the SQL formatted; it follows edits', async () => {
@@ -516,7 +637,10 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await lens.click();
     const error = toast(page, 'formula_1');
     await error.waitFor({ timeout: 20_000 });
-    assert.match(await error.innerText(), /database formula_1 \(named by `?-- db: formula_1`?\) is missing: .*formula_1\.sqlite does not exist/);
+    assert.match(
+      await error.innerText(),
+      /database formula_1 \(named by `?-- db: formula_1`?\) is missing: .*formula_1\.sqlite does not exist/,
+    );
     assert.doesNotMatch(await error.innerText(), /attach a dataset/i);
     await page.waitForTimeout(400); // the toast has slid in
     await shot('missing-database');
@@ -527,7 +651,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await openFile(page, 'predict_gpt-4_superhero.json'); // the command evaluates the prediction file in the editor
     await shot('prediction-json-highlighted');
     await runCommand(page, 'VES Lens: Evaluate a Prediction File');
-    const report = await waitForWebview(page, /Evaluation report[\s\S]*count\s+14\s+26\s+12\s+52[\s\S]*EX\s+85\.71\s+80\.77\s+58\.33\s+76\.92/, 240_000);
+    const report = await waitForWebview(
+      page,
+      /Evaluation report[\s\S]*count\s+14\s+26\s+12\s+52[\s\S]*EX\s+85\.71\s+80\.77\s+58\.33\s+76\.92/,
+      240_000,
+    );
     assert.match(report, /52 of 52 questions shown/);
     const frame = await webviewFrameWith(page, 'table.questions', /predict_gpt-4_superhero\.json/);
     const header = await frame.locator('table.questions thead').innerText();
@@ -572,7 +700,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       // The second runaway is running now: Cancel interrupts it at once rather than at its time limit.
       const clicked = Date.now();
       await frame.locator('.actions vscode-button', { hasText: 'Cancel' }).click();
-      const partial = await waitForWebview(page, /predict_slow\.json[\s\S]*cancelled: \d of 52 questions were scored before the run stopped/, 30_000);
+      const partial = await waitForWebview(
+        page,
+        /predict_slow\.json[\s\S]*cancelled: \d of 52 questions were scored before the run stopped/,
+        30_000,
+      );
       assert.ok(Date.now() - clicked < 3_500, `cancelling took ${Date.now() - clicked} ms: the running query was not interrupted`);
       assert.match(partial, /timeout/, 'what was scored before the cancel stays');
       assert.equal(await page.locator('.tab', { hasText: 'Report: ' }).count(), 2, 'two reports open');
@@ -590,7 +722,10 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await runCommand(page, 'VES Lens: Evaluate a Prediction File');
     const refusal = toast(page, 'is a BIRD question file');
     await refusal.waitFor({ timeout: 20_000 });
-    assert.match(await refusal.innerText(), /mini_dev_superhero\.json is a BIRD question file .* not a prediction file: evaluating it would score the gold against itself/);
+    assert.match(
+      await refusal.innerText(),
+      /mini_dev_superhero\.json is a BIRD question file .* not a prediction file: evaluating it would score the gold against itself/,
+    );
     await page.waitForTimeout(400); // the toast has slid in
     await shot('question-file-refused');
     await clearNotifications(page);
@@ -608,13 +743,21 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await page.locator('.view-lines', { hasText: 'INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id' }).first().waitFor();
     await question.click();
     await page.waitForTimeout(500);
-    assert.equal(await page.locator('.tab', { hasText: 'question 717.sql' }).count(), 1, 'one document per question, however often clicked');
+    assert.equal(
+      await page.locator('.tab', { hasText: 'question 717.sql' }).count(),
+      1,
+      'one document per question, however often clicked',
+    );
     assert.equal(await page.locator('.tab', { hasText: 'Untitled' }).count(), 0, 'no Untitled editor');
     await shot('bird-explorer-question');
     // The inline action on the question: time the gold alone.
     await question.hover();
     await question.locator('.action-label[aria-label="Time the Gold SQL"]').click();
-    const timed = await waitForWebview(page, /^Timed alone · gold SQL of question 717[\s\S]*TIME\s+[\d.]+ ms\s+95 % interval of the median: [\d.]+–[\d.]+ ms/i, 60_000);
+    const timed = await waitForWebview(
+      page,
+      /^Timed alone · gold SQL of question 717[\s\S]*TIME\s+[\d.]+ ms\s+95 % interval of the median: [\d.]+–[\d.]+ ms/i,
+      60_000,
+    );
     assert.match(timed, /Result\s+result · 1 column · 4 rows\s+power_name/);
     assert.doesNotMatch(timed, /R-VES reward|ratio/i, 'the gold alone: no ratio against itself');
     assert.ok((await (await webviewFrameWith(page, '.plan-tree', /Timed alone/)).locator('.plan-node').count()) >= 3);
@@ -637,13 +780,20 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     const offered = page.locator('.quick-input-list .monaco-list-row', { hasText: 'predict_gpt-4_superhero.json' }).first();
     await offered.waitFor({ timeout: 20_000 });
     assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'predict_slow.json' }).count(), 1);
-    assert.equal(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mini_dev_superhero.json' }).count(), 0, 'a question file is no prediction file');
+    assert.equal(
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'mini_dev_superhero.json' }).count(),
+      0,
+      'a question file is no prediction file',
+    );
     await offered.locator('.monaco-checkbox, input[type=checkbox]').first().click();
     await shot('audit-pick-predictions');
     await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first().click();
     const progress = toast(page, 'auditing the gold SQL of mini_dev_superhero.json');
     await progress.waitFor({ timeout: 30_000 });
-    await page.locator('.notification-toast', { hasText: /\d+\/52: question \d+ \(superhero\)/ }).first().waitFor({ timeout: 240_000 });
+    await page
+      .locator('.notification-toast', { hasText: /\d+\/52: question \d+ \(superhero\)/ })
+      .first()
+      .waitFor({ timeout: 240_000 });
     await shot('audit-progress');
     await toast(page, /52 gold SQL audited: \d+ worth another look, marked in the BIRD Explorer/).waitFor({ timeout: 240_000 });
     // core's page, in the webview: its own table script ran (the count), and the question ids are links.
@@ -655,7 +805,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(await frame.locator('[data-count-for="audit"]').innerText(), /^52 of 52 shown$/);
     const first = await frame.locator('table#audit tbody tr').first().innerText();
     assert.match(first, /^1\s+[\d.]+\s+(738|730)\s+superhero[\s\S]*VL001 rewrite is \d+× as fast, same rows/);
-    assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, 'the page fits its panel (wide tables scroll in their box)');
+    assert.equal(
+      await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'),
+      true,
+      'the page fits its panel (wide tables scroll in their box)',
+    );
     await runCommand(page, 'View: Toggle Maximize Editor Group');
     await page.waitForTimeout(600);
     await shot('audit-panel');
@@ -677,7 +831,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await assertPanelsClean(page);
   });
 
-  it('shows the language server\'s log in the Output panel', async () => {
+  it("shows the language server's log in the Output panel", async () => {
     await runCommand(page, 'VES Lens: Show the Log');
     const output = page.locator('.part.panel .view-lines');
     await output.filter({ hasText: 'dataset: 52 questions' }).first().waitFor({ timeout: 20_000 });
@@ -688,7 +842,12 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   it('draws every panel in the dark theme: charts, plans, SQL and tables in its colours', async () => {
     await pickTheme(page, 'Dark Modern');
     // The Timing panel's page draws plans too (as the Plan panel does): its frame is the one that says "Timed alone".
-    const panels: [string, string, string, RegExp?][] = [['Score: ', '.plan-compare', 'score'], ['Time: ', '.plan-tree', 'time-gold', /Timed alone/], ['Report: predict_gpt-4', 'table.questions', 'report'], ['Gold Audit: ', 'table#audit', 'gold-audit']];
+    const panels: [string, string, string, RegExp?][] = [
+      ['Score: ', '.plan-compare', 'score'],
+      ['Time: ', '.plan-tree', 'time-gold', /Timed alone/],
+      ['Report: predict_gpt-4', 'table.questions', 'report'],
+      ['Gold Audit: ', 'table#audit', 'gold-audit'],
+    ];
     for (const [tab, selector, name, shows] of panels) {
       await showTab(tab);
       const frame = await webviewFrameWith(page, selector, shows);
@@ -696,7 +855,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
       await runCommand(page, 'View: Toggle Maximize Editor Group'); // the panel alone, as wide as the window
       await page.waitForTimeout(600);
       assert.ok((await frame.locator('.plan-node, table.questions tbody tr, table#audit tbody tr').count()) > 0);
-      assert.equal(await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'), true, `nothing overflows the ${name} panel`);
+      assert.equal(
+        await frame.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1'),
+        true,
+        `nothing overflows the ${name} panel`,
+      );
       await shot(`dark-${name}`);
       await runCommand(page, 'View: Toggle Maximize Editor Group');
     }
@@ -735,7 +898,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await box.waitFor({ timeout: 10_000 });
     await box.fill('sk-e2e-test');
     await page.keyboard.press('Enter');
-    await toast(page, 'the Judge\'s API key is stored').waitFor({ timeout: 10_000 });
+    await toast(page, "the Judge's API key is stored").waitFor({ timeout: 10_000 });
     await clearNotifications(page);
     // Its tab is open since the first steps (quick open may pick a recent file under load).
     await page.keyboard.press('Control+1');
@@ -747,10 +910,17 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     // First use of an endpoint: VES Lens says what it sends where, and asks.
     const consent = page.locator('.monaco-dialog-box', { hasText: 'Allow this endpoint?' });
     await consent.waitFor({ timeout: 20_000 });
-    assert.match(await consent.innerText(), /sends the question, its evidence, both SQL queries, .* to http:\/\/127\.0\.0\.1:\d+\/v1 \(model judge-model\)/);
+    assert.match(
+      await consent.innerText(),
+      /sends the question, its evidence, both SQL queries, .* to http:\/\/127\.0\.0\.1:\d+\/v1 \(model judge-model\)/,
+    );
     await shot('judge-consent');
     await consent.locator('.monaco-button', { hasText: 'Allow' }).click();
-    const verdict = await waitForWebview(page, /Judge \(does the prediction answer the question\?[\s\S]*JUDGE\s+1\s+answers[\s\S]*Refuter upholds/i, 60_000);
+    const verdict = await waitForWebview(
+      page,
+      /Judge \(does the prediction answer the question\?[\s\S]*JUDGE\s+1\s+answers[\s\S]*Refuter upholds/i,
+      60_000,
+    );
     assert.match(verdict, /METHOD\s+rose\s+results match: the Refuter alone/i);
     assert.match(verdict, /the Refuter says the gold SQL looks wrong\s+the Refuter finds an ambiguous question/);
     assert.match(verdict, /MODEL\s+judge-model\s+1 request · 100 prompt \+ 20 completion tokens/i);
@@ -776,7 +946,10 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(await question.innerText(), /judge: gold flagged, ambiguous question/);
     await showTab('Report: predict_gpt-4');
     const report = await webviewFrameWith(page, 'table.questions', /predict_gpt-4_superhero\.json/);
-    await waitInFrame(report, "document.querySelector('tr[data-question=\"717\"] td.judge-cell')?.innerText.includes('gold flagged') === true");
+    await waitInFrame(
+      report,
+      "document.querySelector('tr[data-question=\"717\"] td.judge-cell')?.innerText.includes('gold flagged') === true",
+    );
     await shot('judge-flags-explorer-and-report');
     await assertPanelsClean(page);
   });

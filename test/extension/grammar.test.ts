@@ -23,7 +23,13 @@ function sharedFiles(): string[] {
   const files = [path.join(REPO_ROOT, 'sample', 'mini_dev_superhero.json'), path.join(REPO_ROOT, 'sample', 'predict_gpt-4_superhero.json')];
   for (const folder of ['questions', path.join('predictions', 'minidev-official')]) {
     const dir = path.join(BIRD_DATA, folder);
-    if (fs.existsSync(dir)) files.push(...fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)));
+    if (fs.existsSync(dir))
+      files.push(
+        ...fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => path.join(dir, f)),
+      );
   }
   return files;
 }
@@ -35,7 +41,7 @@ interface Token {
 
 const skip = editorMissing() || birdDataMissing();
 
-describe('SQL-in-JSON injection grammar, tokenized with VS Code\'s JSON grammar', { skip }, () => {
+describe("SQL-in-JSON injection grammar, tokenized with VS Code's JSON grammar", { skip }, () => {
   let registry: textmate.Registry;
   let grammar: textmate.IGrammar;
 
@@ -43,7 +49,10 @@ describe('SQL-in-JSON injection grammar, tokenized with VS Code\'s JSON grammar'
     const wasm = fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'vscode-oniguruma', 'release', 'onig.wasm'));
     await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
     registry = new textmate.Registry({
-      onigLib: Promise.resolve({ createOnigScanner: (sources) => new oniguruma.OnigScanner(sources), createOnigString: (text) => new oniguruma.OnigString(text) }),
+      onigLib: Promise.resolve({
+        createOnigScanner: (sources) => new oniguruma.OnigScanner(sources),
+        createOnigString: (text) => new oniguruma.OnigString(text),
+      }),
       loadGrammar: async (scopeName) => {
         const file = GRAMMARS[scopeName];
         return file ? textmate.parseRawGrammar(fs.readFileSync(file, 'utf8'), file) : null;
@@ -71,14 +80,24 @@ describe('SQL-in-JSON injection grammar, tokenized with VS Code\'s JSON grammar'
   for (const file of sharedFiles()) {
     it(`tokenizes ${path.basename(path.dirname(file))}/${path.basename(file)} with no invalid scope and SQL inside its strings`, () => {
       const lines = tokenize(fs.readFileSync(file, 'utf8'));
-      const invalid = lines.flatMap((tokens, line) => tokens.filter((t) => t.scopes.some((s) => s.startsWith('invalid'))).map((t) => `line ${line + 1}: ${JSON.stringify(t.text)} ${t.scopes.join(' ')}`));
+      const invalid = lines.flatMap((tokens, line) =>
+        tokens
+          .filter((t) => t.scopes.some((s) => s.startsWith('invalid')))
+          .map((t) => `line ${line + 1}: ${JSON.stringify(t.text)} ${t.scopes.join(' ')}`),
+      );
       assert.deepEqual(invalid.slice(0, 5), [], `${invalid.length} invalid tokens`);
       const tokens = lines.flat();
-      const sqlKeywords = tokens.filter((t) => /^select$/i.test(t.text) && t.scopes.includes('meta.embedded.inline.sql') && t.scopes.some((s) => s.startsWith('keyword')));
+      const sqlKeywords = tokens.filter(
+        (t) => /^select$/i.test(t.text) && t.scopes.includes('meta.embedded.inline.sql') && t.scopes.some((s) => s.startsWith('keyword')),
+      );
       assert.ok(sqlKeywords.length > 10, `SELECT is scoped as an SQL keyword inside the JSON strings (${sqlKeywords.length} times)`);
       // Every JSON key and value string still closes: the last line ends outside any string.
       const last = tokens.filter((t) => t.text.trim()).at(-1)!;
-      assert.deepEqual(last.scopes.filter((s) => s.startsWith('string') || s.startsWith('meta.embedded')), [], `the file ends outside any string: ${JSON.stringify(last)}`);
+      assert.deepEqual(
+        last.scopes.filter((s) => s.startsWith('string') || s.startsWith('meta.embedded')),
+        [],
+        `the file ends outside any string: ${JSON.stringify(last)}`,
+      );
     });
   }
 
@@ -93,7 +112,11 @@ describe('SQL-in-JSON injection grammar, tokenized with VS Code\'s JSON grammar'
     ].join('\n');
     const lines = tokenize(text);
     for (const [line, tokens] of lines.entries()) {
-      assert.deepEqual(tokens.filter((t) => t.scopes.some((s) => s.startsWith('invalid'))), [], `line ${line + 1}`);
+      assert.deepEqual(
+        tokens.filter((t) => t.scopes.some((s) => s.startsWith('invalid'))),
+        [],
+        `line ${line + 1}`,
+      );
     }
     // Each key on the next line is still a JSON property name.
     for (const line of [2, 3, 4]) {

@@ -5,12 +5,22 @@ import { describe, it } from 'node:test';
 import { auditHtml } from '../../src/core/audit/auditHtml';
 import { reportWebviewPage } from '../../src/extension/reportPage';
 
-const options = { nonce: 'abc123', cspSource: 'https://webview.test', media: (file: string) => `https://webview.test/media/${file}`, stylesheet: 'audit.css', script: 'audit.js', bar: '<div class="vl-bar">cost $& and $1</div>' };
+const options = {
+  nonce: 'abc123',
+  cspSource: 'https://webview.test',
+  media: (file: string) => `https://webview.test/media/${file}`,
+  stylesheet: 'audit.css',
+  script: 'audit.js',
+  bar: '<div class="vl-bar">cost $& and $1</div>',
+};
 
 describe('reportWebviewPage', () => {
-  const page = reportWebviewPage(auditHtml({ entries: [], ranked: [], measured: true, scales: [], prediction_files: [] }, ['questions q.json']), options);
+  const page = reportWebviewPage(
+    auditHtml({ entries: [], ranked: [], measured: true, scales: [], prediction_files: [] }, ['questions q.json']),
+    options,
+  );
 
-  it('replaces the file\'s policy with the webview\'s: no inline script or style without the nonce', () => {
+  it("replaces the file's policy with the webview's: no inline script or style without the nonce", () => {
     const policies = page.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/g) ?? [];
     assert.equal(policies.length, 1);
     assert.match(policies[0], /default-src 'none'; style-src https:\/\/webview\.test 'nonce-abc123';.*script-src 'nonce-abc123'/);

@@ -35,13 +35,19 @@ test('activates on a .sql file', async () => {
 });
 
 test('attaches the workspace sample as a dataset', async () => {
-  const dataset = { questionsFile: path.join(workspace(), 'mini_dev_superhero.json'), goldFile: path.join(workspace(), 'mini_dev_superhero_gold.sql'), dbRoot: workspace() };
+  const dataset = {
+    questionsFile: path.join(workspace(), 'mini_dev_superhero.json'),
+    goldFile: path.join(workspace(), 'mini_dev_superhero_gold.sql'),
+    dbRoot: workspace(),
+  };
   await vscode.commands.executeCommand('vesLens.attachDataset', dataset);
 });
 
 test('publishes rewrite hints as diagnostics with the rule id', async () => {
   const editor = await open('hints.sql');
-  const diagnostics = await until('VL006 diagnostic', () => vscode.languages.getDiagnostics(editor.document.uri).find((d) => ruleOf(d) === 'VL006'));
+  const diagnostics = await until('VL006 diagnostic', () =>
+    vscode.languages.getDiagnostics(editor.document.uri).find((d) => ruleOf(d) === 'VL006'),
+  );
   assert.equal(editor.document.getText(diagnostics.range), "LIKE 'Batman'");
   assert.equal(diagnostics.source, 'VES Lens');
 });
@@ -49,7 +55,11 @@ test('publishes rewrite hints as diagnostics with the rule id', async () => {
 test('offers the verified rewrite and the ignore comment as quick fixes', async () => {
   const editor = await open('hints.sql');
   const diagnostic = vscode.languages.getDiagnostics(editor.document.uri).find((d) => ruleOf(d) === 'VL006')!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, diagnostic.range);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    editor.document.uri,
+    diagnostic.range,
+  );
   const titles = actions.map((a) => a.title);
   assert.ok(titles.includes('Verify and apply the VL006 rewrite'), titles.join(' | '));
   assert.ok(titles.includes('Ignore VL006 for this statement'), titles.join(' | '));
@@ -65,7 +75,10 @@ test('shows Score against gold, Explain and Hints code lenses', async () => {
   const target = typeof diagnostic?.code === 'object' ? diagnostic.code.target.toString() : '';
   assert.match(target, /docs\/rules\/VL006\.md$/, 'the rule id links to its doc');
   const titles = lenses.map((l) => l.command?.title ?? '');
-  assert.ok(titles.some((t) => /Score against gold \(question 717\)/.test(t)), titles.join(' | '));
+  assert.ok(
+    titles.some((t) => /Score against gold \(question 717\)/.test(t)),
+    titles.join(' | '),
+  );
   assert.ok(titles.some((t) => /Explain/.test(t)));
 });
 
@@ -75,14 +88,26 @@ test('code lenses switch off with vesLens.codeLens.enabled', async () => {
   await config.update('codeLens.enabled', false, vscode.ConfigurationTarget.Workspace);
   try {
     // The server takes the setting as it changes: the lenses go without a reload.
-    await until('no lenses', async () => (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)).length === 0);
+    await until(
+      'no lenses',
+      async () =>
+        (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)).length === 0,
+    );
   } finally {
     await config.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Workspace);
   }
 });
 
 test('a question opens as one read-only document, the same on every click, gold formatted', async () => {
-  const question = { index: 0, questionId: 717, dbId: 'superhero', difficulty: 'simple', question: 'Please list all the superpowers of 3-D Man.', evidence: '', gold: '' };
+  const question = {
+    index: 0,
+    questionId: 717,
+    dbId: 'superhero',
+    difficulty: 'simple',
+    question: 'Please list all the superpowers of 3-D Man.',
+    evidence: '',
+    gold: '',
+  };
   await vscode.commands.executeCommand('vesLens.openQuestion', question);
   const first = vscode.window.activeTextEditor!.document;
   await vscode.commands.executeCommand('vesLens.openQuestion', question);
@@ -111,8 +136,17 @@ test('settings take effect without a reload: a rule switched off leaves the Prob
 });
 
 test('timing a gold alone opens its own Timing panel: the Plan panel keeps the plan it shows', async () => {
-  const gold = "SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
-  const question = { index: 0, questionId: 717, dbId: 'superhero', difficulty: 'simple', question: 'Please list all the superpowers of 3-D Man.', evidence: '', gold };
+  const gold =
+    "SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+  const question = {
+    index: 0,
+    questionId: 717,
+    dbId: 'superhero',
+    difficulty: 'simple',
+    question: 'Please list all the superpowers of 3-D Man.',
+    evidence: '',
+    gold,
+  };
   const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
   await vscode.commands.executeCommand('vesLens.explainGold', question);
   await until('the Plan panel', () => tabs().includes('Plan: gold of question 717'));
@@ -123,7 +157,19 @@ test('timing a gold alone opens its own Timing panel: the Plan panel keeps the p
 
 test('every command is registered, the log command included', async () => {
   const commands = await vscode.commands.getCommands(true);
-  for (const id of ['vesLens.attachDataset', 'vesLens.evaluatePredictionFile', 'vesLens.compareReports', 'vesLens.explainGold', 'vesLens.timeGold', 'vesLens.showOutput', 'vesLens.restartServer', 'vesLens.applyAllRewrites', 'vesLens.judge', 'vesLens.setJudgeApiKey', 'vesLens.clearJudgeApiKey']) {
+  for (const id of [
+    'vesLens.attachDataset',
+    'vesLens.evaluatePredictionFile',
+    'vesLens.compareReports',
+    'vesLens.explainGold',
+    'vesLens.timeGold',
+    'vesLens.showOutput',
+    'vesLens.restartServer',
+    'vesLens.applyAllRewrites',
+    'vesLens.judge',
+    'vesLens.setJudgeApiKey',
+    'vesLens.clearJudgeApiKey',
+  ]) {
     assert.ok(commands.includes(id), id);
   }
 });
@@ -131,7 +177,11 @@ test('every command is registered, the log command included', async () => {
 test('hovers a table with its row count', async () => {
   const editor = await open('hints.sql');
   const offset = editor.document.getText().indexOf('FROM superhero') + 7;
-  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(offset));
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+    'vscode.executeHoverProvider',
+    editor.document.uri,
+    editor.document.positionAt(offset),
+  );
   const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
   assert.match(text, /superhero\*\*: 750 rows/);
 });
@@ -141,27 +191,53 @@ test('hovers a table with its row count', async () => {
 // models through its exported seam (useChatModelsForTests, src/extension/languageModels.ts); the LanguageModel*
 // classes and errors are VS Code's own. The last test uses the real vscode.lm, which has no model here.
 
-type JudgeApi = { useChatModelsForTests(models: { selectChatModels(selector?: vscode.LanguageModelChatSelector): Thenable<vscode.LanguageModelChat[]> } | undefined): void };
-type JudgeOutcome = { result?: { judge: { score: number | null; usage: { prompt_tokens: number; completion_tokens: number }; refuter: { gold_correct: boolean | null } | null }; model: string }; error?: string };
+type JudgeApi = {
+  useChatModelsForTests(
+    models: { selectChatModels(selector?: vscode.LanguageModelChatSelector): Thenable<vscode.LanguageModelChat[]> } | undefined,
+  ): void;
+};
+type JudgeOutcome = {
+  result?: {
+    judge: {
+      score: number | null;
+      usage: { prompt_tokens: number; completion_tokens: number };
+      refuter: { gold_correct: boolean | null } | null;
+    };
+    model: string;
+  };
+  error?: string;
+};
 
 /** A message's text: a string in VS Code 1.90's types, a list of parts (LanguageModelTextPart) in later versions. */
 const textOf = (message: vscode.LanguageModelChatMessage): string => {
   const content = message.content as unknown;
-  return typeof content === 'string' ? content : (content as { value?: unknown }[]).map((part) => (typeof part.value === 'string' ? part.value : '')).join('');
+  return typeof content === 'string'
+    ? content
+    : (content as { value?: unknown }[]).map((part) => (typeof part.value === 'string' ? part.value : '')).join('');
 };
 
 /** A chat model answering from a script, streaming its reply in pieces, as a vscode.lm model does. */
 function fakeChatModel(answer: (messages: vscode.LanguageModelChatMessage[]) => string | Error, family = 'fake') {
   const seen: vscode.LanguageModelChatMessage[][] = [];
   const model = {
-    id: `${family}-model-1`, name: 'Fake Model', vendor: 'ves-lens-test', family, version: '1', maxInputTokens: 100_000,
+    id: `${family}-model-1`,
+    name: 'Fake Model',
+    vendor: 'ves-lens-test',
+    family,
+    version: '1',
+    maxInputTokens: 100_000,
     sendRequest: async (messages: vscode.LanguageModelChatMessage[]) => {
       seen.push(messages);
       const reply = answer(messages);
       if (reply instanceof Error) throw reply;
-      return { text: (async function* () { for (let i = 0; i < reply.length; i += 7) yield reply.slice(i, i + 7); })() };
+      return {
+        text: (async function* () {
+          for (let i = 0; i < reply.length; i += 7) yield reply.slice(i, i + 7);
+        })(),
+      };
     },
-    countTokens: async (text: string | vscode.LanguageModelChatMessage) => Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4),
+    countTokens: async (text: string | vscode.LanguageModelChatMessage) =>
+      Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4),
   } as unknown as vscode.LanguageModelChat;
   return { model, seen };
 }
@@ -169,13 +245,21 @@ function fakeChatModel(answer: (messages: vscode.LanguageModelChatMessage[]) => 
 async function judgeLens(): Promise<JudgeOutcome> {
   const editor = await open('predicted.sql');
   const lens = await until('the Judge lens', async () =>
-    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)).find((l) => l.command?.command === 'vesLens.judge'));
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri)).find(
+      (l) => l.command?.command === 'vesLens.judge',
+    ),
+  );
   assert.equal(lens.command!.title, '$(law) Judge');
   return vscode.commands.executeCommand<JudgeOutcome>('vesLens.judge', ...(lens.command!.arguments ?? []));
 }
 
 const judgeApi = () => vscode.extensions.getExtension('ves-lens.ves-lens')!.exports as JudgeApi;
-const refuterUpholds = JSON.stringify({ judgement: 'equivalent to the gold', overturn: false, ambiguity: 'ambiguous question', gold_correct: false });
+const refuterUpholds = JSON.stringify({
+  judgement: 'equivalent to the gold',
+  overturn: false,
+  ambiguity: 'ambiguous question',
+  gold_correct: false,
+});
 
 test('Judge asks the vscode.lm model the settings select, with the system prompt folded into the first user message', async () => {
   const { model, seen } = fakeChatModel(() => '```json\n' + refuterUpholds + '\n```');
@@ -189,7 +273,7 @@ test('Judge asks the vscode.lm model the settings select, with the system prompt
     assert.equal(outcome.result!.judge.score, 1, 'results match and the Refuter upholds');
     assert.equal(outcome.result!.model, 'vscode-lm:ves-lens-test/fake');
     assert.equal(outcome.result!.judge.refuter!.gold_correct, false, 'the gold-fault flag reaches the editor');
-    assert.ok(outcome.result!.judge.usage.prompt_tokens > 100, 'tokens counted with the model\'s own tokenizer');
+    assert.ok(outcome.result!.judge.usage.prompt_tokens > 100, "tokens counted with the model's own tokenizer");
     assert.deepEqual(selectors.at(-1), { vendor: 'ves-lens-test' });
     const messages = seen.at(-1)!;
     assert.equal(messages.length, 1);
@@ -217,7 +301,10 @@ test('Judge with no chat model in VS Code (the real vscode.lm here) says so and 
   judgeApi().useChatModelsForTests(undefined);
   const outcome = await judgeLens();
   assert.equal(outcome.result, undefined);
-  assert.match(outcome.error ?? '', /^no chat model is available in VS Code: .*set "vesLens\.judge\.provider" to "openai" with vesLens\.judge\.url and vesLens\.judge\.model/);
+  assert.match(
+    outcome.error ?? '',
+    /^no chat model is available in VS Code: .*set "vesLens\.judge\.provider" to "openai" with vesLens\.judge\.url and vesLens\.judge\.model/,
+  );
 });
 
 // ---- SQLMorph's techniques: the embeddings key from SecretStorage to the endpoint ----------------------------
@@ -230,7 +317,7 @@ type TechniquesApi = {
   storeSecretForTests?(name: 'embeddingsApiKey', value: string): Thenable<void>;
 };
 
-test('the embeddings API key goes from SecretStorage to the endpoint\'s Authorization header; the settings are live; Clear removes it', async () => {
+test("the embeddings API key goes from SecretStorage to the endpoint's Authorization header; the settings are live; Clear removes it", async () => {
   const KEY = 'sk-from-secret-storage-2718';
   const api = vscode.extensions.getExtension('ves-lens.ves-lens')!.exports as TechniquesApi;
   assert.ok(api.storeSecretForTests, 'an extension test run can store a key');
@@ -238,9 +325,11 @@ test('the embeddings API key goes from SecretStorage to the endpoint\'s Authoriz
   assert.ok(commands.includes('vesLens.setEmbeddingsApiKey') && commands.includes('vesLens.clearEmbeddingsApiKey'));
   const endpoint = await startEmbeddingsServer();
   const config = vscode.workspace.getConfiguration('vesLens');
-  const JOIN = "FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+  const JOIN =
+    "FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
   // By the method's name: this bundle's message types are not the extension's (a type from another bundle is refused).
-  const score = async (sql: string) => (await api.client()).sendRequest(ScoreRequest.method, { sql, questionId: 717, phase: 'correctness' });
+  const score = async (sql: string) =>
+    (await api.client()).sendRequest(ScoreRequest.method, { sql, questionId: 717, phase: 'correctness' });
   try {
     await api.storeSecretForTests!('embeddingsApiKey', KEY);
     await config.update('embeddings.provider', 'openai', vscode.ConfigurationTarget.Workspace);
@@ -266,7 +355,8 @@ test('the embeddings API key goes from SecretStorage to the endpoint\'s Authoriz
     assert.deepEqual([...new Set(endpoint.requests.map((r) => r.auth))], [undefined]);
   } finally {
     await vscode.commands.executeCommand('vesLens.clearEmbeddingsApiKey');
-    for (const key of ['embeddings.provider', 'embeddings.url', 'embeddings.model']) await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    for (const key of ['embeddings.provider', 'embeddings.url', 'embeddings.model'])
+      await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
     await endpoint.close();
   }
 });

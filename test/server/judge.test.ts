@@ -14,9 +14,14 @@ import { REPO_ROOT, tempDir } from '../helpers';
 import { ServerProcess } from './lspClient';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const dataset = { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE };
+const dataset = {
+  questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'),
+  goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+  dbRoot: SAMPLE,
+};
 // Question 717: "list all the superpowers of 3-D Man". The first returns gold's rows; the second other rows.
-const SAME_ROWS = "SELECT sp.power_name FROM superpower sp WHERE sp.id IN (SELECT hp.power_id FROM hero_power hp JOIN superhero s ON s.id = hp.hero_id WHERE s.superhero_name = '3-D Man')";
+const SAME_ROWS =
+  "SELECT sp.power_name FROM superpower sp WHERE sp.id IN (SELECT hp.power_id FROM hero_power hp JOIN superhero s ON s.id = hp.hero_id WHERE s.superhero_name = '3-D Man')";
 const OTHER_ROWS = 'SELECT power_name FROM superpower LIMIT 3';
 
 const lensDocument = TextDocument.create('file:///ws/judge.sql', 'sql', 1, `SELECT 1;\n-- bird: 717\n${OTHER_ROWS};\n`);
@@ -24,14 +29,25 @@ const documents = { get: (uri: string) => (uri === lensDocument.uri ? lensDocume
 
 describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback chat server)', () => {
   // The key as the client's SecretStorage gives it (sealed on the way in the real server).
-  const service = new VesLensService({ documents, log: () => {}, docsRoot: '', secret: async (name) => (name === 'judgeApiKey' ? 'sk-test-secret' : undefined) });
+  const service = new VesLensService({
+    documents,
+    log: () => {},
+    docsRoot: '',
+    secret: async (name) => (name === 'judgeApiKey' ? 'sk-test-secret' : undefined),
+  });
   before(() => service.initialize({ dataset, trusted: true }));
   after(() => service.dispose());
 
   const judge = async (script: Script, sql: string, extra: Partial<JudgeParams> = {}) => {
     const chat = await startChatServer(script);
     try {
-      const params: JudgeParams = { sql, questionId: 717, method: 'rose', model: { provider: 'openai', url: chat.url, model: 'judge-model' }, ...extra };
+      const params: JudgeParams = {
+        sql,
+        questionId: 717,
+        method: 'rose',
+        model: { provider: 'openai', url: chat.url, model: 'judge-model' },
+        ...extra,
+      };
       const result = await service.judge(params);
       return { result, requests: chat.requests };
     } finally {
@@ -39,7 +55,7 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
     }
   };
 
-  it('passes a prediction with gold\'s rows when the Refuter upholds it; sends the key as a bearer token', async () => {
+  it("passes a prediction with gold's rows when the Refuter upholds it; sends the key as a bearer token", async () => {
     const { result, requests } = await judge(() => ({ content: refuterReply(false) }), SAME_ROWS);
     assert.equal(result.judge.score, 1);
     assert.equal(result.judge.branch, 'results_match');
@@ -55,7 +71,10 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
   });
 
   it('fails a prediction the Prover rejects, with its reason and expected answer; the Refuter is not asked', async () => {
-    const { result, requests } = await judge(() => ({ content: proverReply(false, 'lists three powers of any hero, not those of 3-D Man') }), OTHER_ROWS);
+    const { result, requests } = await judge(
+      () => ({ content: proverReply(false, 'lists three powers of any hero, not those of 3-D Man') }),
+      OTHER_ROWS,
+    );
     assert.equal(result.judge.score, 0);
     assert.equal(result.judge.branch, 'results_differ');
     assert.equal(result.judge.prover?.verdict, false);
@@ -64,8 +83,14 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
     assert.deepEqual(requests.map(roleOf), ['prover']);
   });
 
-  it('keeps the Refuter\'s gold-fault and ambiguity flags (they never change the score)', async () => {
-    const { result } = await judge((request) => ({ content: roleOf(request) === 'prover' ? proverReply(true) : refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }) }), OTHER_ROWS);
+  it("keeps the Refuter's gold-fault and ambiguity flags (they never change the score)", async () => {
+    const { result } = await judge(
+      (request) => ({
+        content:
+          roleOf(request) === 'prover' ? proverReply(true) : refuterReply(false, { gold_correct: false, ambiguity: 'ambiguous question' }),
+      }),
+      OTHER_ROWS,
+    );
     assert.equal(result.judge.score, 1);
     assert.equal(result.judge.refuter?.gold_correct, false);
     assert.equal(result.judge.refuter?.ambiguity, 'ambiguous question');
@@ -79,7 +104,10 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
   });
 
   it('a 429 is retried (Retry-After honoured), then the verdict counts', async () => {
-    const { result, requests } = await judge((_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '0' } } : { content: refuterReply(false) }), SAME_ROWS);
+    const { result, requests } = await judge(
+      (_request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '0' } } : { content: refuterReply(false) }),
+      SAME_ROWS,
+    );
     assert.equal(result.judge.score, 1);
     assert.equal(result.judge.calls, 1, 'a retried request is one call of the cascade');
     assert.equal(requests.length, 2);
@@ -93,23 +121,32 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
     assert.equal(again.requests.length, 0);
     assert.equal(again.result.judge.score, 1);
     assert.equal(again.result.judge.cached_calls, 1);
-    const files = fs.readdirSync(cacheDir, { recursive: true }).map((f) => path.join(cacheDir, String(f))).filter((f) => fs.statSync(f).isFile());
+    const files = fs
+      .readdirSync(cacheDir, { recursive: true })
+      .map((f) => path.join(cacheDir, String(f)))
+      .filter((f) => fs.statSync(f).isFile());
     assert.equal(files.length, 1);
     assert.doesNotMatch(fs.readFileSync(files[0], 'utf8'), /sk-test-secret/, 'the key is never cached');
   });
 
   it('a refused key stops the judgement with a message naming the command that fixes it', async () => {
-    await assert.rejects(judge(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided' } } }), SAME_ROWS), (error: Error) => {
-      assert.match(error.message, /the endpoint refused the key .*Set Judge API Key.*Incorrect API key/);
-      assert.doesNotMatch(error.message, /sk-test-secret|\n\s+at /);
-      return true;
-    });
+    await assert.rejects(
+      judge(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided' } } }), SAME_ROWS),
+      (error: Error) => {
+        assert.match(error.message, /the endpoint refused the key .*Set Judge API Key.*Incorrect API key/);
+        assert.doesNotMatch(error.message, /sk-test-secret|\n\s+at /);
+        return true;
+      },
+    );
   });
 
   it('offers a Judge lens beside Score against gold, only on a statement bound to a question; it judges the statement as the document has it', async () => {
     const lenses = (await service.codeLenses(lensDocument)).filter((l) => l.command?.command === 'vesLens.judge');
     const offset = lensDocument.getText().indexOf(OTHER_ROWS);
-    assert.deepEqual(lenses.map((l) => [l.command!.title, l.command!.arguments]), [['$(law) Judge', [lensDocument.uri, offset, 717, 0]]]);
+    assert.deepEqual(
+      lenses.map((l) => [l.command!.title, l.command!.arguments]),
+      [['$(law) Judge', [lensDocument.uri, offset, 717, 0]]],
+    );
     const { result } = await judge(() => ({ content: proverReply(false) }), '', { sql: undefined, uri: lensDocument.uri, offset });
     assert.equal(result.predicted_sql, OTHER_ROWS);
     assert.equal(result.judge.score, 0);
@@ -119,7 +156,10 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
     const chat = await startChatServer(() => ({ hang: true }));
     try {
       const abort = new AbortController();
-      const judging = service.judge({ sql: SAME_ROWS, questionId: 717, method: 'rose', model: { provider: 'openai', url: chat.url, model: 'judge-model' } }, abort.signal);
+      const judging = service.judge(
+        { sql: SAME_ROWS, questionId: 717, method: 'rose', model: { provider: 'openai', url: chat.url, model: 'judge-model' } },
+        abort.signal,
+      );
       while (chat.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       const started = Date.now();
       abort.abort();
@@ -132,9 +172,18 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
 
   it('a setting that cannot work is named before any request', async () => {
     const base = { sql: SAME_ROWS, questionId: 717, method: 'rose' as const };
-    await assert.rejects(service.judge({ ...base, model: { provider: 'openai', url: 'localhost:8080', model: 'm' } }), /vesLens\.judge\.url: expected the http\(s\) base URL/);
-    await assert.rejects(service.judge({ ...base, model: { provider: 'openai', url: 'http://127.0.0.1:9/v1', model: ' ' } }), /vesLens\.judge\.model: give the name/);
-    await assert.rejects(service.judge({ ...base, questionId: 999_999, model: { provider: 'openai', url: 'http://127.0.0.1:9/v1', model: 'm' } }), /no question 999999/);
+    await assert.rejects(
+      service.judge({ ...base, model: { provider: 'openai', url: 'localhost:8080', model: 'm' } }),
+      /vesLens\.judge\.url: expected the http\(s\) base URL/,
+    );
+    await assert.rejects(
+      service.judge({ ...base, model: { provider: 'openai', url: 'http://127.0.0.1:9/v1', model: ' ' } }),
+      /vesLens\.judge\.model: give the name/,
+    );
+    await assert.rejects(
+      service.judge({ ...base, questionId: 999_999, model: { provider: 'openai', url: 'http://127.0.0.1:9/v1', model: 'm' } }),
+      /no question 999999/,
+    );
   });
 });
 
@@ -161,15 +210,22 @@ describe('Judge with a vscode.lm model through the client (real server process)'
     assert.equal(result.model, 'vscode-lm:test-vendor/test-family');
     assert.deepEqual(result.judge.usage, { prompt_tokens: 900, completion_tokens: 40 });
     assert.equal(seen.at(-1)?.modelId, 'test-model-1');
-    assert.equal(seen.at(-1)?.messages[0].role, 'system', 'sent as core wrote them: the client folds the system role in (vscode.lm has none)');
+    assert.equal(
+      seen.at(-1)?.messages[0].role,
+      'system',
+      'sent as core wrote them: the client folds the system role in (vscode.lm has none)',
+    );
   });
 
-  it('no model or no consent stops the judgement with the client\'s message, as the request\'s error', async () => {
+  it("no model or no consent stops the judgement with the client's message, as the request's error", async () => {
     answer = () => new ResponseError(ChatCompletionErrors.unavailable, 'no permission to use Test Model: allow VES Lens to use it');
-    await assert.rejects(server.connection.sendRequest(JudgeRequest, { sql: SAME_ROWS, questionId: 717, method: 'rose', model }), (error: ResponseError<unknown>) => {
-      assert.equal(error.message, 'no permission to use Test Model: allow VES Lens to use it');
-      return true;
-    });
+    await assert.rejects(
+      server.connection.sendRequest(JudgeRequest, { sql: SAME_ROWS, questionId: 717, method: 'rose', model }),
+      (error: ResponseError<unknown>) => {
+        assert.equal(error.message, 'no permission to use Test Model: allow VES Lens to use it');
+        return true;
+      },
+    );
   });
 
   it('a request that fails once is a model_error for the pair, not a crash', async () => {

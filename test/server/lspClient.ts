@@ -7,7 +7,18 @@ import { REPO_ROOT } from '../helpers';
 export class ServerProcess {
   readonly connection: MessageConnection;
   private readonly child: ChildProcess;
-  readonly diagnostics = new Map<string, { version?: number; diagnostics: { code: string; message: string; range: { start: { line: number; character: number }; end: { line: number; character: number } }; data: unknown }[] }>();
+  readonly diagnostics = new Map<
+    string,
+    {
+      version?: number;
+      diagnostics: {
+        code: string;
+        message: string;
+        range: { start: { line: number; character: number }; end: { line: number; character: number } };
+        data: unknown;
+      }[];
+    }
+  >();
   private diagnosticWaiters: (() => void)[] = [];
 
   /** `env`: more of the server's environment (the session key a client hands over, see sealedSecret.ts). */
@@ -28,7 +39,12 @@ export class ServerProcess {
   }
 
   async initialize(initializationOptions: object): Promise<unknown> {
-    const result = await this.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
+    const result = await this.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      initializationOptions,
+    });
     await this.connection.sendNotification('initialized', {});
     return result;
   }

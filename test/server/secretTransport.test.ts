@@ -15,9 +15,14 @@ import { REPO_ROOT, tempDir } from '../helpers';
 import { ServerProcess } from './lspClient';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const dataset = { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE };
+const dataset = {
+  questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'),
+  goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+  dbRoot: SAMPLE,
+};
 // Question 717 (the superpowers of 3-D Man), answered with the power's id added: a mismatch, so the semantic techniques embed.
-const PREDICTION = "SELECT T3.power_name, T3.id FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+const PREDICTION =
+  "SELECT T3.power_name, T3.id FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
 const KEY = 'sk-sealed-in-transit-31415';
 
 describe('the embeddings API key between client and server (a real server process)', () => {
@@ -43,12 +48,19 @@ describe('the embeddings API key between client and server (a real server proces
     await endpoint.close();
   });
 
-  it('asks for the key only when a semantic technique embeds, and sends it as the endpoint\'s bearer token', async () => {
+  it("asks for the key only when a semantic technique embeds, and sends it as the endpoint's bearer token", async () => {
     const first = await server.connection.sendRequest(ScoreRequest, { sql: PREDICTION, questionId: 717, phase: 'correctness' });
     assert.deepEqual(asked, [], 'no provider: no key asked for');
-    assert.deepEqual(first.techniques?.techniques.find((t) => t.name === 'semantic_column_and_exact_cell')?.score, { error: 'no embedding provider' });
+    assert.deepEqual(first.techniques?.techniques.find((t) => t.name === 'semantic_column_and_exact_cell')?.score, {
+      error: 'no embedding provider',
+    });
 
-    await server.connection.sendNotification(SettingsNotification, { ...DEFAULT_SETTINGS, embeddingsProvider: 'openai', embeddingsUrl: endpoint.url, embeddingsModel: 'fake' });
+    await server.connection.sendNotification(SettingsNotification, {
+      ...DEFAULT_SETTINGS,
+      embeddingsProvider: 'openai',
+      embeddingsUrl: endpoint.url,
+      embeddingsModel: 'fake',
+    });
     const result = await server.connection.sendRequest(ScoreRequest, { sql: PREDICTION, questionId: 717, phase: 'correctness' });
     assert.deepEqual(asked, ['embeddingsApiKey']);
     assert.ok(endpoint.requests.length > 0);

@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { LSPErrorCodes } from 'vscode-languageserver-protocol';
-import { DatasetSummaryRequest, EvaluateFileRequest, ScoreRequest, SettingsNotification, VerifyHintRequest } from '../../src/shared/protocol';
+import {
+  DatasetSummaryRequest,
+  EvaluateFileRequest,
+  ScoreRequest,
+  SettingsNotification,
+  VerifyHintRequest,
+} from '../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { REPO_ROOT } from '../helpers';
 import { ServerProcess } from './lspClient';
@@ -15,7 +21,8 @@ const dataset = {
   dbRoot: SAMPLE,
 };
 // Sample question 0 is mini-dev question 717 (superhero): the .sql test binds to it with `-- bird: 717`.
-const EXISTS_SQL = "-- bird: 717\nSELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18);\n";
+const EXISTS_SQL =
+  '-- bird: 717\nSELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18);\n';
 
 describe('language server over stdio (a real process)', () => {
   let server: ServerProcess;
@@ -44,7 +51,11 @@ describe('language server over stdio (a real process)', () => {
 
   it('maps diagnostics inside BIRD prediction JSON strings through their escapes', async () => {
     const uri = 'file:///tmp/ves-lens-test/predict.json';
-    const text = JSON.stringify({ '0': "SELECT id\nFROM superhero WHERE superhero_name LIKE \"x\" OR superhero_name LIKE 'Batman'\t----- bird -----\tsuperhero" }, null, 2);
+    const text = JSON.stringify(
+      { '0': 'SELECT id\nFROM superhero WHERE superhero_name LIKE "x" OR superhero_name LIKE \'Batman\'\t----- bird -----\tsuperhero' },
+      null,
+      2,
+    );
     await server.open(uri, 'json', text);
     const diagnostics = await server.diagnosticsFor(uri, 1);
     const like = diagnostics.find((d) => d.code === 'VL006');
@@ -54,9 +65,14 @@ describe('language server over stdio (a real process)', () => {
   });
 
   it('offers code lenses: Score against gold, Explain, Hints (n)', async () => {
-    const lenses = await server.connection.sendRequest<{ command: { title: string; arguments: unknown[] } }[]>('textDocument/codeLens', { textDocument: { uri: 'file:///tmp/ves-lens-test/a.sql' } });
+    const lenses = await server.connection.sendRequest<{ command: { title: string; arguments: unknown[] } }[]>('textDocument/codeLens', {
+      textDocument: { uri: 'file:///tmp/ves-lens-test/a.sql' },
+    });
     const titles = lenses.map((l) => l.command.title);
-    assert.ok(titles.some((t) => /Score against gold \(question 717\)/.test(t)), titles.join(' | '));
+    assert.ok(
+      titles.some((t) => /Score against gold \(question 717\)/.test(t)),
+      titles.join(' | '),
+    );
     assert.ok(titles.some((t) => /Explain/.test(t)));
     assert.ok(titles.some((t) => /Hints \(1\)/.test(t)));
   });
@@ -64,7 +80,10 @@ describe('language server over stdio (a real process)', () => {
   it('offers a quick fix that verifies the rewrite on the database before applying it', async () => {
     const uri = 'file:///tmp/ves-lens-test/a.sql';
     const [diagnostic] = (await server.diagnosticsFor(uri, 1)).filter((d) => d.code === 'VL001');
-    const actions = await server.connection.sendRequest<{ title: string; command?: { arguments: unknown[] } }[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    const actions = await server.connection.sendRequest<{ title: string; command?: { arguments: unknown[] } }[]>(
+      'textDocument/codeAction',
+      { textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic] } },
+    );
     const apply = actions.find((a) => /Verify and apply/.test(a.title));
     assert.ok(apply?.command);
     const verdict = await server.connection.sendRequest(VerifyHintRequest, apply.command.arguments[0] as never);
@@ -75,12 +94,16 @@ describe('language server over stdio (a real process)', () => {
   });
 
   it('hovers a table with its row count and indexes', async () => {
-    const hover = await server.connection.sendRequest<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri: 'file:///tmp/ves-lens-test/a.sql' }, position: { line: 1, character: EXISTS_SQL.split('\n')[1].indexOf('FROM superhero') + 7 } });
+    const hover = await server.connection.sendRequest<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri: 'file:///tmp/ves-lens-test/a.sql' },
+      position: { line: 1, character: EXISTS_SQL.split('\n')[1].indexOf('FROM superhero') + 7 },
+    });
     assert.match(hover.contents.value, /\*\*superhero\*\*: 750 rows/);
   });
 
   it('scores against gold: correctness first, then timing with an interval, and both plans', async () => {
-    const sql = 'SELECT DISTINCT T1.superhero_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T2.hero_id = T1.id WHERE T2.power_id = 18';
+    const sql =
+      'SELECT DISTINCT T1.superhero_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T2.hero_id = T1.id WHERE T2.power_id = 18';
     const first = await server.connection.sendRequest(ScoreRequest, { sql, questionId: 717, phase: 'correctness' });
     assert.equal(first.question.questionId, 717);
     assert.ok(first.goldPlan.nodes.length > 0 && first.predPlan.nodes.length > 0);
@@ -100,7 +123,11 @@ describe('language server over stdio (a real process)', () => {
   it('cancels a runaway prediction: the request ends promptly as cancelled', async () => {
     const source = new CancellationTokenSource();
     const started = Date.now();
-    const pending = server.connection.sendRequest(ScoreRequest, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' }, source.token);
+    const pending = server.connection.sendRequest(
+      ScoreRequest,
+      { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' },
+      source.token,
+    );
     setTimeout(() => source.cancel(), 500);
     await assert.rejects(pending, (error: { code?: number }) => error.code === LSPErrorCodes.RequestCancelled);
     assert.ok(Date.now() - started < 5000, `cancelled after ${Date.now() - started} ms`);
@@ -112,14 +139,21 @@ describe('language server over stdio (a real process)', () => {
   it('takes settings as they change: a shorter time limit applies to the next request', async () => {
     await server.connection.sendNotification(SettingsNotification, { ...DEFAULT_SETTINGS, timeoutSeconds: 0.5 });
     const started = Date.now();
-    const result = await server.connection.sendRequest(ScoreRequest, { sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' });
+    const result = await server.connection.sendRequest(ScoreRequest, {
+      sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c',
+      questionId: 717,
+      phase: 'correctness',
+    });
     assert.equal(result.outcome, 'timeout');
     assert.ok(Date.now() - started < 5000);
     await server.connection.sendNotification(SettingsNotification, { ...DEFAULT_SETTINGS });
   });
 
   it('evaluates a prediction file with the per-difficulty summary', async () => {
-    const result = await server.connection.sendRequest(EvaluateFileRequest, { predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
+    const result = await server.connection.sendRequest(EvaluateFileRequest, {
+      predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+      metrics: ['ex', 'f1'],
+    });
     const total = result.summary.groups.find((g) => g.group === 'total')!;
     assert.equal(total.count, 52);
     assert.equal(total.scores.ex!.toFixed(2), '76.92', 'the same EX as the CLI on the same files');

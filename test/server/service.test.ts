@@ -11,8 +11,13 @@ import { REPO_ROOT, tempDir } from '../helpers';
 import { InMemoryDocuments } from './inMemoryDocuments';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const dataset = { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE };
-const GOLD_717 = "SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
+const dataset = {
+  questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'),
+  goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+  dbRoot: SAMPLE,
+};
+const GOLD_717 =
+  "SELECT T3.power_name FROM superhero AS T1 INNER JOIN hero_power AS T2 ON T1.id = T2.hero_id INNER JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'";
 const NO_ESCAPES = /\u001b/;
 
 describe('VesLensService (in-process)', () => {
@@ -32,9 +37,14 @@ describe('VesLensService (in-process)', () => {
 
     it('says which file is wrong and what was expected when a prediction file is attached as the question file', async () => {
       const other = new VesLensService({ documents, log: () => {}, docsRoot: '' });
-      const summary = await other.initialize({ dataset: { ...dataset, questionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json') }, trusted: true }).then(() => other.summary());
+      const summary = await other
+        .initialize({ dataset: { ...dataset, questionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json') }, trusted: true })
+        .then(() => other.summary());
       assert.equal(summary.questionCount, 0);
-      assert.match(summary.error ?? '', /predict_gpt-4_superhero\.json.*Expected a BIRD question file: a JSON list of objects with "question_id", "db_id"/s);
+      assert.match(
+        summary.error ?? '',
+        /predict_gpt-4_superhero\.json.*Expected a BIRD question file: a JSON list of objects with "question_id", "db_id"/s,
+      );
       await other.dispose();
     });
 
@@ -60,7 +70,11 @@ describe('VesLensService (in-process)', () => {
     });
 
     it('links each rule to its doc, takes a severity setting, and names no command-line option', async () => {
-      const sql = documents.open('file:///ws/a.sql', 'sql', "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\nSELECT COUNT(*) FROM superhero;\n");
+      const sql = documents.open(
+        'file:///ws/a.sql',
+        'sql',
+        "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\nSELECT COUNT(*) FROM superhero;\n",
+      );
       const diagnostics = await service.diagnostics(sql);
       const like = diagnostics.find((d) => d.code === 'VL006');
       assert.ok(like, JSON.stringify(diagnostics));
@@ -73,12 +87,16 @@ describe('VesLensService (in-process)', () => {
     });
 
     it('offers "every rewrite of this rule" when a file has several, and lists them last first', async () => {
-      const text = "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\nSELECT id FROM superhero WHERE full_name LIKE 'Bruce Wayne';\n";
+      const text =
+        "-- db: superhero\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';\nSELECT id FROM superhero WHERE full_name LIKE 'Bruce Wayne';\n";
       const document = documents.open('file:///ws/two.sql', 'sql', text);
       const diagnostics = (await service.diagnostics(document)).filter((d) => d.code === 'VL006');
       assert.equal(diagnostics.length, 2);
       const actions = await service.codeActions(document, [diagnostics[0]]);
-      assert.ok(actions.some((a) => a.title === 'Verify and apply every VL006 rewrite in this file (2)'), actions.map((a) => a.title).join(' | '));
+      assert.ok(
+        actions.some((a) => a.title === 'Verify and apply every VL006 rewrite in this file (2)'),
+        actions.map((a) => a.title).join(' | '),
+      );
       const hints = await service.ruleHints({ uri: document.uri, rule: 'VL006' });
       assert.equal(hints.length, 2);
       assert.ok(hints[0].hintStart > hints[1].hintStart);
@@ -87,7 +105,10 @@ describe('VesLensService (in-process)', () => {
     it('binds a .sql statement to a question only by `-- bird:`, never by its position', async () => {
       const document = documents.open('file:///ws/b.sql', 'sql', 'SELECT 1;\nSELECT 2;\n-- bird: 717\nSELECT 3;\n');
       const titles = (await service.codeLenses(document)).map((l) => l.command!.title);
-      assert.deepEqual(titles.filter((t) => /Score/.test(t)), ['$(beaker) Score against gold (question 717)']);
+      assert.deepEqual(
+        titles.filter((t) => /Score/.test(t)),
+        ['$(beaker) Score against gold (question 717)'],
+      );
       assert.equal(titles.filter((t) => /Explain/.test(t)).length, 3);
       service.applySettings({ ...DEFAULT_SETTINGS, codeLensEnabled: false });
       assert.deepEqual(await service.codeLenses(document), []);
@@ -98,9 +119,15 @@ describe('VesLensService (in-process)', () => {
   describe('explain', () => {
     it('says what is missing: a database comment, a database file, or a dataset', async () => {
       const unbound = documents.open('file:///ws/c.sql', 'sql', 'SELECT 1;\n-- db: formula_1\nSELECT * FROM races;\n');
-      await assert.rejects(service.explain({ uri: unbound.uri, offset: 0 }), /names no database: add `-- db: <db_id>` or `-- bird: <question_id>`/);
+      await assert.rejects(
+        service.explain({ uri: unbound.uri, offset: 0 }),
+        /names no database: add `-- db: <db_id>` or `-- bird: <question_id>`/,
+      );
       const offset = unbound.getText().indexOf('SELECT *');
-      await assert.rejects(service.explain({ uri: unbound.uri, offset }), /database formula_1 \(named by `-- db: formula_1`\) is missing: .*formula_1\/formula_1\.sqlite does not exist/);
+      await assert.rejects(
+        service.explain({ uri: unbound.uri, offset }),
+        /database formula_1 \(named by `-- db: formula_1`\) is missing: .*formula_1\/formula_1\.sqlite does not exist/,
+      );
       const bare = new VesLensService({ documents, log: () => {}, docsRoot: '' });
       await bare.initialize({ trusted: true });
       await assert.rejects(bare.explain({ uri: unbound.uri, offset: 0 }), /no dataset is attached: attach a BIRD dataset/);
@@ -108,7 +135,11 @@ describe('VesLensService (in-process)', () => {
     });
 
     it('sends the typed plan tree with costs, the SQL formatted, and which statement it is', async () => {
-      const document = documents.open('file:///ws/d.sql', 'sql', "-- db: superhero\nSELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18);\n");
+      const document = documents.open(
+        'file:///ws/d.sql',
+        'sql',
+        '-- db: superhero\nSELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18);\n',
+      );
       const result = await service.explain({ uri: document.uri, offset: 20 });
       assert.deepEqual(result.source, { uri: document.uri, line: 2 });
       assert.equal(result.dbId, 'superhero');
@@ -118,7 +149,14 @@ describe('VesLensService (in-process)', () => {
       assert.equal(scan.rowCount, 750);
       assert.equal(scan.ruleCost, 100);
       assert.ok(result.plan.nodes.some((n) => n.kind === 'subquery' && n.correlated));
-      assert.equal(result.plan.nodes.flatMap(function all(n): typeof n[] { return [n, ...n.children.flatMap(all)]; }).filter((n) => n.costliest).length, 1);
+      assert.equal(
+        result.plan.nodes
+          .flatMap(function all(n): (typeof n)[] {
+            return [n, ...n.children.flatMap(all)];
+          })
+          .filter((n) => n.costliest).length,
+        1,
+      );
       assert.match(result.formattedSql, /^SELECT\n  T1\.superhero_name\nFROM\n  superhero AS T1\nWHERE\n  EXISTS \(/);
       assert.doesNotMatch(JSON.stringify(result), NO_ESCAPES);
     });
@@ -126,7 +164,11 @@ describe('VesLensService (in-process)', () => {
 
   describe('score', () => {
     it('shows both results with their columns and says "2 columns vs 1" by name', async () => {
-      const result = await service.score({ sql: "SELECT T3.power_name, T3.id FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'", questionId: 717, phase: 'correctness' });
+      const result = await service.score({
+        sql: "SELECT T3.power_name, T3.id FROM superhero AS T1 JOIN hero_power AS T2 ON T1.id = T2.hero_id JOIN superpower AS T3 ON T2.power_id = T3.id WHERE T1.superhero_name = '3-D Man'",
+        questionId: 717,
+        phase: 'correctness',
+      });
       assert.equal(result.outcome, 'mismatch');
       assert.deepEqual(result.goldPreview.columns, ['power_name']);
       assert.deepEqual(result.predPreview.columns, ['power_name', 'id']);
@@ -139,7 +181,10 @@ describe('VesLensService (in-process)', () => {
       const result = await service.score({ sql: `${GOLD_717} ORDER BY T3.power_name DESC`, questionId: 717, phase: 'correctness' });
       assert.equal(result.ex, 1);
       assert.ok(result.f1! < 1, String(result.f1));
-      assert.match(result.explanations.join('\n'), /EX is 1 \(the same set of rows\) but Soft-F1 is 0\.\d{3}: Soft-F1 pairs predicted row i with gold row i, by position/);
+      assert.match(
+        result.explanations.join('\n'),
+        /EX is 1 \(the same set of rows\) but Soft-F1 is 0\.\d{3}: Soft-F1 pairs predicted row i with gold row i, by position/,
+      );
     });
 
     it('never says "the same steps" for a prediction with no plan', async () => {
@@ -151,10 +196,17 @@ describe('VesLensService (in-process)', () => {
     });
 
     it('aligns the two plans step by step and marks what differs', async () => {
-      const result = await service.score({ sql: "SELECT T3.power_name FROM superpower AS T3 WHERE T3.id IN (SELECT power_id FROM hero_power WHERE hero_id = (SELECT id FROM superhero WHERE superhero_name = '3-D Man'))", questionId: 717, phase: 'correctness' });
+      const result = await service.score({
+        sql: "SELECT T3.power_name FROM superpower AS T3 WHERE T3.id IN (SELECT power_id FROM hero_power WHERE hero_id = (SELECT id FROM superhero WHERE superhero_name = '3-D Man'))",
+        questionId: 717,
+        phase: 'correctness',
+      });
       assert.equal(result.ex, 1);
       const marks = result.planComparison.rows.map((r) => r.mark);
-      assert.ok(marks.some((m) => m !== 'same'), marks.join(','));
+      assert.ok(
+        marks.some((m) => m !== 'same'),
+        marks.join(','),
+      );
       assert.match(result.planComparison.summary, /^the plans differ: rule cost \d+ \(gold\) vs \d+ \(prediction\)/);
       assert.doesNotMatch(JSON.stringify(result), NO_ESCAPES);
     });
@@ -182,7 +234,11 @@ describe('VesLensService (in-process)', () => {
     it('takes a new time limit at once (settings are live)', async () => {
       service.applySettings({ ...DEFAULT_SETTINGS, timeoutSeconds: 0.5 });
       const started = Date.now();
-      const result = await service.score({ sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c', questionId: 717, phase: 'correctness' });
+      const result = await service.score({
+        sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c',
+        questionId: 717,
+        phase: 'correctness',
+      });
       assert.equal(result.outcome, 'timeout');
       assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
       service.applySettings({ ...DEFAULT_SETTINGS });
@@ -207,7 +263,11 @@ describe('VesLensService (in-process)', () => {
   describe('evaluate a prediction file', () => {
     it('streams rows with a reason and a location in the file, and refuses a question file, a tables file and {}', async () => {
       const streamed: ReportRow[] = [];
-      const result = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] }, undefined, (rows) => streamed.push(...rows));
+      const result = await service.evaluateFile(
+        { predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] },
+        undefined,
+        (rows) => streamed.push(...rows),
+      );
       assert.equal(result.partial, false);
       assert.equal(result.questions.length, 52);
       assert.equal(streamed.length, 52);
@@ -219,7 +279,10 @@ describe('VesLensService (in-process)', () => {
       assert.match(lines[q.location!.line], /^\s*"3":/);
       const failed = result.questions.find((r) => r.outcome === 'prediction_error')!;
       assert.match(failed.reason, /no such table: dual/);
-      await assert.rejects(service.evaluateFile({ predictionsFile: dataset.questionsFile }), /a BIRD question file .*not a prediction file/);
+      await assert.rejects(
+        service.evaluateFile({ predictionsFile: dataset.questionsFile }),
+        /a BIRD question file .*not a prediction file/,
+      );
       // A BIRD tables file and {} are refused by what they are, not scored as 52 prediction errors.
       const tables = path.join(tempDir(), 'dev_tables.json');
       fs.writeFileSync(tables, JSON.stringify([{ db_id: 'superhero', table_names_original: ['superhero'], column_names_original: [] }]));
@@ -232,11 +295,14 @@ describe('VesLensService (in-process)', () => {
     it('keeps what it scored when cancelled, and streams rows without waiting for the next one', async () => {
       // Two wrong answers, then a runaway query: cancelled as soon as the first rows arrive.
       const file = path.join(tempDir(), 'slow.json');
-      fs.writeFileSync(file, JSON.stringify([
-        { question_id: 717, predicted_sql: 'SELECT 1' },
-        { question_id: 719, predicted_sql: 'SELECT 2' },
-        { question_id: 723, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
-      ]));
+      fs.writeFileSync(
+        file,
+        JSON.stringify([
+          { question_id: 717, predicted_sql: 'SELECT 1' },
+          { question_id: 719, predicted_sql: 'SELECT 2' },
+          { question_id: 723, predicted_sql: 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c' },
+        ]),
+      );
       service.applySettings({ ...DEFAULT_SETTINGS, timeoutSeconds: 1.5 });
       const abort = new AbortController();
       const streamed: ReportRow[] = [];
@@ -254,14 +320,27 @@ describe('VesLensService (in-process)', () => {
       assert.ok(elapsed < 1400, `the cancelled run took ${elapsed} ms`);
       assert.equal(result.partial, true);
       assert.equal(result.total, 52);
-      assert.deepEqual(result.questions.map((q) => q.question_id), [717, 719]);
+      assert.deepEqual(
+        result.questions.map((q) => q.question_id),
+        [717, 719],
+      );
       assert.equal(result.summary.groups.at(-1)!.count, 2);
     });
 
     it('locates the entries of a JSON list by question_id', async () => {
       const dir = tempDir();
       const file = path.join(dir, 'list.json');
-      fs.writeFileSync(file, JSON.stringify([{ question_id: 718, predicted_sql: 'SELECT 1' }, { question_id: 717, predicted_sql: GOLD_717 }], null, 2));
+      fs.writeFileSync(
+        file,
+        JSON.stringify(
+          [
+            { question_id: 718, predicted_sql: 'SELECT 1' },
+            { question_id: 717, predicted_sql: GOLD_717 },
+          ],
+          null,
+          2,
+        ),
+      );
       const result = await service.evaluateFile({ predictionsFile: file, metrics: ['ex'] });
       const row = result.questions.find((r) => r.question_id === 717)!;
       assert.equal(row.outcome, 'correct');

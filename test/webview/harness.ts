@@ -47,7 +47,9 @@ export function ensureBuilt(): void {
 }
 
 /** Why the page tests cannot run on this machine (Debian's chromium is missing), or false. */
-export const chromiumMissing: string | false = fs.existsSync(CHROMIUM) ? false : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
+export const chromiumMissing: string | false = fs.existsSync(CHROMIUM)
+  ? false
+  : `not installed: ${CHROMIUM} (run scripts/setup-code-server.sh)`;
 
 /** Headless Debian Chromium, with the page assets built first. */
 export function launchChromium(): Promise<Browser> {
@@ -58,32 +60,88 @@ export function launchChromium(): Promise<Browser> {
 /** A subset of VS Code's Dark Modern and Light Modern colours: what panel.css and the scripts read. */
 export const THEMES = {
   dark: {
-    'editor-background': '#1f1f1f', foreground: '#cccccc', descriptionForeground: '#9d9d9d', 'panel-border': '#2b2b2b',
-    'sideBar-background': '#181818', 'charts-yellow': '#cca700', 'charts-blue': '#3794ff', 'charts-lines': 'rgba(204, 204, 204, 0.5)',
-    'charts-foreground': '#cccccc', 'charts-red': '#f14c4c', 'charts-green': '#89d185', 'charts-orange': '#d18616',
-    'testing-iconPassed': '#73c991', 'testing-iconFailed': '#f14c4c', errorForeground: '#f85149',
-    'editorWarning-foreground': '#cca700', 'editorInfo-foreground': '#3794ff', 'textCodeBlock-background': '#2b2b2b', 'button-background': '#0078d4', 'button-foreground': '#ffffff',
-    'button-secondaryBackground': '#313131', 'button-secondaryForeground': '#cccccc', focusBorder: '#0078d4',
-    'settings-dropdownBackground': '#313131', 'settings-dropdownForeground': '#cccccc', 'settings-dropdownBorder': '#3c3c3c',
-    'progressBar-background': '#0078d4', 'debugTokenExpression-name': '#c586c0', 'debugTokenExpression-string': '#ce9178', 'debugTokenExpression-number': '#b5cea8',
-    'editorHoverWidget-background': '#202020', 'editorHoverWidget-border': '#454545', 'input-background': '#313131', 'input-foreground': '#cccccc', 'dropdown-background': '#313131', 'dropdown-foreground': '#cccccc',
+    'editor-background': '#1f1f1f',
+    foreground: '#cccccc',
+    descriptionForeground: '#9d9d9d',
+    'panel-border': '#2b2b2b',
+    'sideBar-background': '#181818',
+    'charts-yellow': '#cca700',
+    'charts-blue': '#3794ff',
+    'charts-lines': 'rgba(204, 204, 204, 0.5)',
+    'charts-foreground': '#cccccc',
+    'charts-red': '#f14c4c',
+    'charts-green': '#89d185',
+    'charts-orange': '#d18616',
+    'testing-iconPassed': '#73c991',
+    'testing-iconFailed': '#f14c4c',
+    errorForeground: '#f85149',
+    'editorWarning-foreground': '#cca700',
+    'editorInfo-foreground': '#3794ff',
+    'textCodeBlock-background': '#2b2b2b',
+    'button-background': '#0078d4',
+    'button-foreground': '#ffffff',
+    'button-secondaryBackground': '#313131',
+    'button-secondaryForeground': '#cccccc',
+    focusBorder: '#0078d4',
+    'settings-dropdownBackground': '#313131',
+    'settings-dropdownForeground': '#cccccc',
+    'settings-dropdownBorder': '#3c3c3c',
+    'progressBar-background': '#0078d4',
+    'debugTokenExpression-name': '#c586c0',
+    'debugTokenExpression-string': '#ce9178',
+    'debugTokenExpression-number': '#b5cea8',
+    'editorHoverWidget-background': '#202020',
+    'editorHoverWidget-border': '#454545',
+    'input-background': '#313131',
+    'input-foreground': '#cccccc',
+    'dropdown-background': '#313131',
+    'dropdown-foreground': '#cccccc',
   },
   light: {
-    'editor-background': '#ffffff', foreground: '#3b3b3b', descriptionForeground: '#3b3b3b', 'panel-border': '#e5e5e5',
-    'sideBar-background': '#f8f8f8', 'charts-yellow': '#bf8803', 'charts-blue': '#1a85ff', 'charts-lines': 'rgba(59, 59, 59, 0.5)',
-    'charts-foreground': '#3b3b3b', 'charts-red': '#e51400', 'charts-green': '#388a34', 'charts-orange': '#d18616',
-    'testing-iconPassed': '#388a34', 'testing-iconFailed': '#f14c4c', errorForeground: '#f85149',
-    'editorWarning-foreground': '#bf8803', 'editorInfo-foreground': '#1a85ff', 'textCodeBlock-background': '#f2f2f2', 'button-background': '#005fb8', 'button-foreground': '#ffffff',
-    'button-secondaryBackground': '#e5e5e5', 'button-secondaryForeground': '#3b3b3b', focusBorder: '#005fb8',
-    'settings-dropdownBackground': '#ffffff', 'settings-dropdownForeground': '#3b3b3b', 'settings-dropdownBorder': '#cecece',
-    'progressBar-background': '#005fb8', 'debugTokenExpression-name': '#9b46b0', 'debugTokenExpression-string': '#a31515', 'debugTokenExpression-number': '#098658',
-    'editorHoverWidget-background': '#f8f8f8', 'editorHoverWidget-border': '#c8c8c8', 'input-background': '#ffffff', 'input-foreground': '#3b3b3b', 'dropdown-background': '#ffffff', 'dropdown-foreground': '#3b3b3b',
+    'editor-background': '#ffffff',
+    foreground: '#3b3b3b',
+    descriptionForeground: '#3b3b3b',
+    'panel-border': '#e5e5e5',
+    'sideBar-background': '#f8f8f8',
+    'charts-yellow': '#bf8803',
+    'charts-blue': '#1a85ff',
+    'charts-lines': 'rgba(59, 59, 59, 0.5)',
+    'charts-foreground': '#3b3b3b',
+    'charts-red': '#e51400',
+    'charts-green': '#388a34',
+    'charts-orange': '#d18616',
+    'testing-iconPassed': '#388a34',
+    'testing-iconFailed': '#f14c4c',
+    errorForeground: '#f85149',
+    'editorWarning-foreground': '#bf8803',
+    'editorInfo-foreground': '#1a85ff',
+    'textCodeBlock-background': '#f2f2f2',
+    'button-background': '#005fb8',
+    'button-foreground': '#ffffff',
+    'button-secondaryBackground': '#e5e5e5',
+    'button-secondaryForeground': '#3b3b3b',
+    focusBorder: '#005fb8',
+    'settings-dropdownBackground': '#ffffff',
+    'settings-dropdownForeground': '#3b3b3b',
+    'settings-dropdownBorder': '#cecece',
+    'progressBar-background': '#005fb8',
+    'debugTokenExpression-name': '#9b46b0',
+    'debugTokenExpression-string': '#a31515',
+    'debugTokenExpression-number': '#098658',
+    'editorHoverWidget-background': '#f8f8f8',
+    'editorHoverWidget-border': '#c8c8c8',
+    'input-background': '#ffffff',
+    'input-foreground': '#3b3b3b',
+    'dropdown-background': '#ffffff',
+    'dropdown-foreground': '#3b3b3b',
   },
 };
 export type Theme = keyof typeof THEMES;
 
 function pageHtml(script: string, theme: Theme): string {
-  const variables = Object.entries(THEMES[theme]).map(([name, value]) => `--vscode-${name}: ${value};`).join(' ');
+  const variables = Object.entries(THEMES[theme])
+    .map(([name, value]) => `--vscode-${name}: ${value};`)
+    .join(' ');
   // As webview.ts builds it, plus the theme VS Code injects (variables on <html>, a class on <body>).
   return `<!DOCTYPE html><html lang="en" style="--vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; --vscode-editor-font-size: 13px; ${variables}">
 <head><meta charset="UTF-8"><title>Panel</title>
@@ -95,11 +153,18 @@ function pageHtml(script: string, theme: Theme): string {
 
 export type TestPage = Page & { errors: string[] };
 
-export async function openPanelPage(browser: Browser, script: string, theme: Theme = 'dark', viewport = { width: 1000, height: 1300 }): Promise<TestPage> {
+export async function openPanelPage(
+  browser: Browser,
+  script: string,
+  theme: Theme = 'dark',
+  viewport = { width: 1000, height: 1300 },
+): Promise<TestPage> {
   const page = (await browser.newPage({ viewport })) as TestPage;
   page.errors = [];
   page.on('pageerror', (error) => page.errors.push(String(error)));
-  page.on('console', (message) => { if (message.type() === 'error') page.errors.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.errors.push(message.text());
+  });
   await page.route('http://webview.test/**', (route) => {
     const name = new URL(route.request().url()).pathname.slice(1);
     if (name === 'index.html') return route.fulfill({ contentType: 'text/html', body: pageHtml(script, theme) });
@@ -109,13 +174,21 @@ export async function openPanelPage(browser: Browser, script: string, theme: The
     return route.fulfill({ contentType: type, body: fs.readFileSync(path.join(REPO_ROOT, file)) });
   });
   await page.goto('http://webview.test/index.html');
-  await page.waitForFunction(() => window.ready === true && typeof window.Chart === 'function' && typeof window.hljs === 'object' && customElements.get('vscode-button') !== undefined);
+  await page.waitForFunction(
+    () =>
+      window.ready === true &&
+      typeof window.Chart === 'function' &&
+      typeof window.hljs === 'object' &&
+      customElements.get('vscode-button') !== undefined,
+  );
   return page;
 }
 
 export const post = (page: Page, message: object) => page.evaluate((m) => window.postMessage(m, '*'), message);
 export const appText = (page: Page) => page.locator('#app').innerText();
-export const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+export const settle = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 /** Whether anything sticks out of the page sideways (tables and plans must scroll inside their own box). */
-export const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+export const overflowsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
 declare const document: any;

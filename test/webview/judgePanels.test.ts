@@ -32,8 +32,18 @@ function judgement(fields: Partial<JudgeResult['judge']> = {}, of: Pick<JudgeRes
       score: 1,
       method: 'rose',
       branch: 'results_differ',
-      prover: { verdict: true, reason: 'It lists the powers of the hero named 3-D Man, as asked.', expected_answer: 'the names of 3-D Man\'s superpowers', sql_description: 'joins the hero to his powers and selects their names' },
-      refuter: { overturn: false, judgement: 'The gold joins on the wrong key, so its rows are not the question\'s answer; the prediction is right.', ambiguity: 'ambiguous question', gold_correct: false },
+      prover: {
+        verdict: true,
+        reason: 'It lists the powers of the hero named 3-D Man, as asked.',
+        expected_answer: "the names of 3-D Man's superpowers",
+        sql_description: 'joins the hero to his powers and selects their names',
+      },
+      refuter: {
+        overturn: false,
+        judgement: "The gold joins on the wrong key, so its rows are not the question's answer; the prediction is right.",
+        ambiguity: 'ambiguous question',
+        gold_correct: false,
+      },
       error: null,
       pred_rows: 4,
       gold_rows: 4,
@@ -61,7 +71,10 @@ describe('the Judge in the Score and report pages (Chromium)', { skip, timeout: 
       const page = await openPanelPage(browser, 'score.js', theme);
       await post(page, { type: 'result', result: score, partial: false, context: CONTEXT });
       await settle(page);
-      assert.match(await appText(page), /Judge \(does the prediction answer the question\?[\s\S]*Judge\s+with the model set in vesLens\.judge/);
+      assert.match(
+        await appText(page),
+        /Judge \(does the prediction answer the question\?[\s\S]*Judge\s+with the model set in vesLens\.judge/,
+      );
       await page.locator('vscode-button#judge').click();
       assert.deepEqual(await page.evaluate(() => window.posted.at(-1)), { type: 'judge', context: CONTEXT });
 
@@ -79,10 +92,19 @@ describe('the Judge in the Score and report pages (Chromium)', { skip, timeout: 
       assert.match(shown, /JUDGE\s+1\s+answers/i);
       assert.match(shown, /METHOD\s+rose\s+results differ: the Prover, then the Refuter if it passed/i);
       assert.match(shown, /MODEL\s+judge-model\s+2 requests \(1 from the cache\) · 2,310 prompt \+ 184 completion tokens/i);
-      assert.match(shown, /the Refuter says the gold SQL looks wrong\s+the Refuter finds an ambiguous question\s+for annotators: these flags never change the score/);
-      assert.match(shown, /Prover passes \(judged without the gold\)\s+reason\s+It lists the powers[\s\S]*expected answer\s+the names of 3-D Man's superpowers/);
-      assert.match(shown, /Refuter upholds \(with the gold as a noisy reference\)\s+judgement\s+The gold joins on the wrong key[\s\S]*ambiguity\s+ambiguous question\s+gold correct\s+no/);
-      assert.equal(await page.locator('canvas').count(), canvases, 'the score\'s charts stay (only the Judge section is redrawn)');
+      assert.match(
+        shown,
+        /the Refuter says the gold SQL looks wrong\s+the Refuter finds an ambiguous question\s+for annotators: these flags never change the score/,
+      );
+      assert.match(
+        shown,
+        /Prover passes \(judged without the gold\)\s+reason\s+It lists the powers[\s\S]*expected answer\s+the names of 3-D Man's superpowers/,
+      );
+      assert.match(
+        shown,
+        /Refuter upholds \(with the gold as a noisy reference\)\s+judgement\s+The gold joins on the wrong key[\s\S]*ambiguity\s+ambiguous question\s+gold correct\s+no/,
+      );
+      assert.equal(await page.locator('canvas').count(), canvases, "the score's charts stay (only the Judge section is redrawn)");
       assert.equal(await overflowsSideways(page), false);
       await page.locator('#judge').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(SHOTS, `judge-verdict-${theme}.png`), fullPage: true });
@@ -105,7 +127,17 @@ describe('the Judge in the Score and report pages (Chromium)', { skip, timeout: 
       await post(page, { type: 'judging', context: other, model: 'judge-model' });
       await settle(page);
       assert.match(await appText(page), /^Judging…\s+Judge[\s\S]*asking judge-model…/);
-      const failed = judgement({ score: null, prover: null, refuter: null, calls: 2, cached_calls: 0, error: 'judge_error: no JSON object in the reply; after one retry: no JSON object in the reply' }, { question: score.question, predSql: 'SELECT\n  1' });
+      const failed = judgement(
+        {
+          score: null,
+          prover: null,
+          refuter: null,
+          calls: 2,
+          cached_calls: 0,
+          error: 'judge_error: no JSON object in the reply; after one retry: no JSON object in the reply',
+        },
+        { question: score.question, predSql: 'SELECT\n  1' },
+      );
       await post(page, { type: 'judgement', judgement: failed, context: other });
       await settle(page);
       const text = await appText(page);
@@ -113,9 +145,13 @@ describe('the Judge in the Score and report pages (Chromium)', { skip, timeout: 
       assert.match(text, /JUDGE\s+–\s+no verdict/i);
       assert.match(text, /no verdict: judge_error: no JSON object in the reply; after one retry/);
       assert.match(text, /SQL\s+gold\s+SELECT[\s\S]*prediction\s+SELECT\s+1/);
-      assert.doesNotMatch(text, /time ratio/i, 'the other prediction\'s score is gone');
+      assert.doesNotMatch(text, /time ratio/i, "the other prediction's score is gone");
       await page.screenshot({ path: path.join(SHOTS, `judge-error-alone-${theme}.png`), fullPage: true });
-      await post(page, { type: 'judge-failed', message: 'the endpoint refused the key: run "VES Lens: Set Judge API Key"', cancelled: false });
+      await post(page, {
+        type: 'judge-failed',
+        message: 'the endpoint refused the key: run "VES Lens: Set Judge API Key"',
+        cancelled: false,
+      });
       await settle(page);
       assert.match(await appText(page), /could not judge: the endpoint refused the key/);
       assert.deepEqual(page.errors, []);
@@ -125,17 +161,42 @@ describe('the Judge in the Score and report pages (Chromium)', { skip, timeout: 
 
   it('the report gets a judge column only when a question was judged: the verdict for the same prediction, the flags always', async () => {
     const service = new VesLensService({ documents: { get: () => undefined, all: () => [] }, log: () => {}, docsRoot: '' });
-    await service.initialize({ dataset: { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE }, trusted: true });
-    const report = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
+    await service.initialize({
+      dataset: {
+        questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'),
+        goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+        dbRoot: SAMPLE,
+      },
+      trusted: true,
+    });
+    const report = await service.evaluateFile({
+      predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'),
+      metrics: ['ex', 'f1'],
+    });
     await service.dispose();
     const [first, second] = report.questions;
-    const flag = (row: typeof first, fields: Partial<JudgeFlag>): JudgeFlag => ({ score: 1, error: null, goldFlagged: false, ambiguity: null, judgement: 'the gold is wrong', predictedSql: row.predicted_sql, model: 'openai-compatible:judge-model', ...fields });
+    const flag = (row: typeof first, fields: Partial<JudgeFlag>): JudgeFlag => ({
+      score: 1,
+      error: null,
+      goldFlagged: false,
+      ambiguity: null,
+      judgement: 'the gold is wrong',
+      predictedSql: row.predicted_sql,
+      model: 'openai-compatible:judge-model',
+      ...fields,
+    });
     for (const theme of ['light', 'dark'] as const) {
       const page = await openPanelPage(browser, 'report.js', theme, { width: 1400, height: 900 });
       await post(page, { type: 'report', file: 'predict.json', result: report });
       await settle(page);
       assert.doesNotMatch(await page.locator('table.questions thead').innerText(), /judge/, 'no judge column without judgements');
-      await post(page, { type: 'judgements', byQuestion: { [String(first.question_id)]: flag(first, { goldFlagged: true, ambiguity: 'ambiguous schema' }), [String(second.question_id)]: flag(second, { score: 0, predictedSql: 'SELECT another prediction' }) } });
+      await post(page, {
+        type: 'judgements',
+        byQuestion: {
+          [String(first.question_id)]: flag(first, { goldFlagged: true, ambiguity: 'ambiguous schema' }),
+          [String(second.question_id)]: flag(second, { score: 0, predictedSql: 'SELECT another prediction' }),
+        },
+      });
       await settle(page);
       assert.match(await page.locator('table.questions thead').innerText(), /pred ms\s+judge/);
       const cell = (row: typeof first) => page.locator(`tr[data-question="${row.question_id}"] td.judge-cell`).innerText();

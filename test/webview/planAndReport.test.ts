@@ -15,7 +15,8 @@ declare const window: any, document: any;
 
 const SHOTS = path.join(REPO_ROOT, 'test-results', 'webview');
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const CORRELATED = 'SELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18) ORDER BY T1.superhero_name';
+const CORRELATED =
+  'SELECT T1.superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18) ORDER BY T1.superhero_name';
 const skip = chromiumMissing;
 
 describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, () => {
@@ -27,7 +28,14 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     const service = new VesLensService({ documents: { get: () => undefined, all: () => [] }, log: () => {}, docsRoot: '' });
-    await service.initialize({ trusted: true, dataset: { questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'), goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'), dbRoot: SAMPLE } });
+    await service.initialize({
+      trusted: true,
+      dataset: {
+        questionsFile: path.join(SAMPLE, 'mini_dev_superhero.json'),
+        goldFile: path.join(SAMPLE, 'mini_dev_superhero_gold.sql'),
+        dbRoot: SAMPLE,
+      },
+    });
     explain = await service.explain({ sql: CORRELATED, dbId: 'superhero' });
     timing = await service.timeQuery({ sql: CORRELATED, dbId: 'superhero', questionId: 717 });
     report = await service.evaluateFile({ predictionsFile: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), metrics: ['ex', 'f1'] });
@@ -42,7 +50,10 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       await post(page, { type: 'plan', explain: { ...explain, source: { uri: 'file:///ws/predicted.sql', line: 2 } }, following: true });
       await settle(page);
       const shown = await appText(page);
-      assert.match(shown, /^Query plan · predicted\.sql, line 2\s+database superhero · SQLite 3\.\d+\.\d+ · follows edits to the statement/);
+      assert.match(
+        shown,
+        /^Query plan · predicted\.sql, line 2\s+database superhero · SQLite 3\.\d+\.\d+ · follows edits to the statement/,
+      );
       assert.match(shown, /RULE COST\s+\d+[\s\S]*ROW VISITS\s+~[\d.]+[KM]?/i);
       const cards = page.locator('.plan-tree .plan-node');
       assert.ok((await cards.count()) >= 4);
@@ -51,7 +62,10 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       const widths = await page.locator('.cost-fill').evaluateAll((bars) => bars.map((b) => parseFloat((b as any).style.width)));
       assert.ok(widths.every((w) => w >= 0 && w <= 100) && widths.some((w) => w > 50), widths.join(','));
       await page.locator('.plan-node.kind-subquery').first().hover();
-      assert.match(await page.locator('#plan-tip').innerText(), /CORRELATED (SCALAR|LIST) SUBQUERY: it refers to the outer query, so it runs again for every outer row: [\d.K]+ times/);
+      assert.match(
+        await page.locator('#plan-tip').innerText(),
+        /CORRELATED (SCALAR|LIST) SUBQUERY: it refers to the outer query, so it runs again for every outer row: [\d.K]+ times/,
+      );
       await page.screenshot({ path: path.join(SHOTS, `plan-panel-${theme}.png`), fullPage: true });
       await page.locator('.plan-node.kind-temp-btree').first().hover();
       assert.match(await page.locator('#plan-tip').innerText(), /USE TEMP B-TREE FOR ORDER BY: no index yields the rows in the order/);
@@ -81,12 +95,20 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     assert.match(shown, /The rule behind the rule cost: every full SCAN \+100, every temp B-tree \+50, a SEARCH 0\./);
     await page.locator('.row').screenshot({ path: path.join(SHOTS, 'plan-rule-cost-light.png') });
     // A plan with one SCAN and no temp B-tree does not list one.
-    const scanOnly = { ...explain, plan: { ...explain.plan, rule: 100, nodes: [{ ...explain.plan.nodes[0], ruleCost: 100, children: [] }] } };
+    const scanOnly = {
+      ...explain,
+      plan: { ...explain.plan, rule: 100, nodes: [{ ...explain.plan.nodes[0], ruleCost: 100, children: [] }] },
+    };
     await post(page, { type: 'plan', explain: scanOnly, following: false });
     shown = await appText(page);
     assert.match(shown, /RULE COST\s+100\s+this plan: 1 SCAN × 100\s+ROW VISITS/i);
     // A syntax error: the error, not cards of zeros.
-    const broken = { ...explain, sql: 'SELEC 1', formattedSql: 'SELEC 1', plan: { error: 'near "SELEC": syntax error', rule: 0, work: 0, nodes: [] } };
+    const broken = {
+      ...explain,
+      sql: 'SELEC 1',
+      formattedSql: 'SELEC 1',
+      plan: { error: 'near "SELEC": syntax error', rule: 0, work: 0, nodes: [] },
+    };
     await post(page, { type: 'plan', explain: broken, following: false });
     shown = await appText(page);
     assert.match(shown, /SQLite cannot plan this statement: near "SELEC": syntax error/);
@@ -105,7 +127,7 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     assert.match(shown, /TIME\s+[\d.]+ ms\s+95 % interval of the median: [\d.]+–[\d.]+ ms/i);
     assert.match(shown, /Result\s+result · 1 column · \d+ rows/);
     assert.doesNotMatch(shown, /ratio|R-VES reward/i);
-    assert.ok(await page.locator('.plan-node').count() >= 4);
+    assert.ok((await page.locator('.plan-node').count()) >= 4);
     await page.screenshot({ path: path.join(SHOTS, 'time-alone-dark.png'), fullPage: true });
     await page.close();
   });
@@ -121,7 +143,10 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       assert.match(await appText(page), /52 of 52 questions shown/);
       const header = await page.locator('table.questions thead').innerText();
       // Each quantity under its own name: the terms each metric averages, the reward, and both timed ratios.
-      assert.match(header, /question ▲\s+database\s+difficulty\s+outcome\s+reason\s+EX\s+Soft-F1\s+VES term √ratio\s+R-VES reward\s+R-VES term √reward\s+time ratio \(VES, first row\)\s+R-VES ratio \(all rows\)\s+gold ms\s+pred ms/);
+      assert.match(
+        header,
+        /question ▲\s+database\s+difficulty\s+outcome\s+reason\s+EX\s+Soft-F1\s+VES term √ratio\s+R-VES reward\s+R-VES term √reward\s+time ratio \(VES, first row\)\s+R-VES ratio \(all rows\)\s+gold ms\s+pred ms/,
+      );
       await page.selectOption('#outcome', 'failures');
       assert.equal(await rows.count(), 12);
       await page.selectOption('#difficulty', 'challenging');
@@ -163,9 +188,25 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     for (const row of rows.slice(0, 5)) Object.assign(row, { outcome: 'skipped', ex: 0, f1: null, reason: 'database missing: not scored' });
     const correct = rows.filter((row) => row.outcome === 'correct');
     const [fastAllRows, fastFirstRow] = correct;
-    Object.assign(fastAllRows, { ves: Math.sqrt(0.74), time_ratio: 0.74, time_ratio_interval: [0.7, 0.79], rves_time_ratio: 65.2, rves_time_ratio_interval: [60.1, 108],
-      rves_reward: 1.25, rves: Math.sqrt(1.25), reason: "correct; 0.74× gold's speed to the first row (VES), 65.2× over all rows (R-VES)" });
-    Object.assign(fastFirstRow, { ves: Math.sqrt(3), time_ratio: 3, time_ratio_interval: [2.8, 3.2], rves_time_ratio: 0.5, rves_time_ratio_interval: [0.45, 0.55], rves_reward: 0.75, rves: Math.sqrt(0.75) });
+    Object.assign(fastAllRows, {
+      ves: Math.sqrt(0.74),
+      time_ratio: 0.74,
+      time_ratio_interval: [0.7, 0.79],
+      rves_time_ratio: 65.2,
+      rves_time_ratio_interval: [60.1, 108],
+      rves_reward: 1.25,
+      rves: Math.sqrt(1.25),
+      reason: "correct; 0.74× gold's speed to the first row (VES), 65.2× over all rows (R-VES)",
+    });
+    Object.assign(fastFirstRow, {
+      ves: Math.sqrt(3),
+      time_ratio: 3,
+      time_ratio_interval: [2.8, 3.2],
+      rves_time_ratio: 0.5,
+      rves_time_ratio_interval: [0.45, 0.55],
+      rves_reward: 0.75,
+      rves: Math.sqrt(0.75),
+    });
     await post(page, { type: 'report', file: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), result: { ...report, questions: rows } });
     await settle(page);
     const ids = () => page.locator('table.questions tbody tr').evaluateAll((trs) => trs.map((tr: any) => tr.getAttribute('data-question')));
@@ -173,7 +214,10 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     assert.deepEqual((await ids()).slice(-5), skippedIds, 'skipped questions come after every scored one');
     assert.match(await appText(page), /5 questions skipped \(database missing; listed last\)/);
     const rowText = await page.locator(`tr[data-question="${fastAllRows.question_id}"]`).innerText();
-    assert.match(rowText, /correct; 0\.74× gold's speed to the first row \(VES\), 65\.2× over all rows \(R-VES\)\s+1\s+1\.000\s+0\.860\s+1\.25\s+1\.118\s+0\.74×\s+65\.20×/);
+    assert.match(
+      rowText,
+      /correct; 0\.74× gold's speed to the first row \(VES\), 65\.2× over all rows \(R-VES\)\s+1\s+1\.000\s+0\.860\s+1\.25\s+1\.118\s+0\.74×\s+65\.20×/,
+    );
     const sortBy = async (label: string) => {
       await page.locator('table.questions thead button', { hasText: label }).click();
       await page.locator('table.questions thead button', { hasText: label }).click(); // descending
@@ -194,7 +238,10 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     const page = await openPanelPage(browser, 'report.js', 'light', { width: 560, height: 900 });
     await post(page, { type: 'report', file: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), result: report });
     await settle(page);
-    const width = await page.locator('table.questions td.reason').first().evaluate((td: any) => td.getBoundingClientRect().width);
+    const width = await page
+      .locator('table.questions td.reason')
+      .first()
+      .evaluate((td: any) => td.getBoundingClientRect().width);
     assert.ok(width >= 250, `the reason column is ${width}px wide`);
     assert.equal(await overflowsSideways(page), false);
     await page.screenshot({ path: path.join(SHOTS, 'report-narrow-light.png') });

@@ -23,7 +23,10 @@ const skip = chromiumMissing;
 /** 12 sample questions; a: GPT-4's predictions with the first four broken; b: GPT-4's predictions as they are. */
 function inputs(dir: string) {
   const questions = JSON.parse(fs.readFileSync(path.join(SAMPLE, 'mini_dev_superhero.json'), 'utf8')).slice(0, 12);
-  const predictions = Object.values(JSON.parse(fs.readFileSync(path.join(SAMPLE, 'predict_gpt-4_superhero.json'), 'utf8'))).slice(0, 12) as string[];
+  const predictions = Object.values(JSON.parse(fs.readFileSync(path.join(SAMPLE, 'predict_gpt-4_superhero.json'), 'utf8'))).slice(
+    0,
+    12,
+  ) as string[];
   fs.writeFileSync(path.join(dir, 'q.json'), JSON.stringify(questions));
   const worse = predictions.map((p, i) => (i < 4 ? 'SELECT 1\t----- bird -----\tsuperhero' : p));
   fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify(Object.fromEntries(worse.map((p, i) => [String(i), p]))));
@@ -31,7 +34,20 @@ function inputs(dir: string) {
 }
 
 function auditEntry(index: number, extra: Partial<GoldAuditEntry>): GoldAuditEntry {
-  return { index, question_id: 700 + index, db_id: 'superhero', difficulty: 'simple', gold_sql: `SELECT ${index} FROM superhero`, status: 'ok', plan: { rule: 100, work: 750, scans: 1, temp_btrees: 0, correlated_subqueries: 0 }, rewrites: [], indexes: [], reasons: [], score: 0, ...extra };
+  return {
+    index,
+    question_id: 700 + index,
+    db_id: 'superhero',
+    difficulty: 'simple',
+    gold_sql: `SELECT ${index} FROM superhero`,
+    status: 'ok',
+    plan: { rule: 100, work: 750, scans: 1, temp_btrees: 0, correlated_subqueries: 0 },
+    rewrites: [],
+    indexes: [],
+    reasons: [],
+    score: 0,
+    ...extra,
+  };
 }
 
 describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => {
@@ -44,7 +60,16 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     inputs(dir);
     const base = ['--questions', path.join(dir, 'q.json'), '--db-root', SAMPLE, '--no-progress'];
     for (const name of ['a', 'b']) {
-      const result = run(['eval', ...base, '--predictions', path.join(dir, `${name}.json`), '--json', path.join(dir, `${name}-report.json`), '--html', path.join(dir, `${name}.html`)]);
+      const result = run([
+        'eval',
+        ...base,
+        '--predictions',
+        path.join(dir, `${name}.json`),
+        '--json',
+        path.join(dir, `${name}-report.json`),
+        '--html',
+        path.join(dir, `${name}.html`),
+      ]);
       assert.equal(result.status, 0, result.stderr);
     }
     pages.eval = path.join(dir, 'a.html');
@@ -52,11 +77,30 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     const compared = run(['compare', path.join(dir, 'a-report.json'), path.join(dir, 'b-report.json'), '--html', pages.compare]);
     assert.equal(compared.status, 0, compared.stderr);
     const entries = [
-      auditEntry(0, { status: 'gold_error', error: 'no such column: x', plan: null, reasons: ['the gold SQL fails: no such column: x'], score: 1000 }),
+      auditEntry(0, {
+        status: 'gold_error',
+        error: 'no such column: x',
+        plan: null,
+        reasons: ['the gold SQL fails: no such column: x'],
+        score: 1000,
+      }),
       auditEntry(1, {
-        rewrites: [{ rule: 'VL001', title: 'IN / EXISTS subquery that can be a JOIN', kind: 'speed', sql: 'SELECT 1', status: 'faster', message: 'same rows', gain: { ratio: 40, low: 30, high: 50, verdict: 'faster' } }],
+        rewrites: [
+          {
+            rule: 'VL001',
+            title: 'IN / EXISTS subquery that can be a JOIN',
+            kind: 'speed',
+            sql: 'SELECT 1',
+            status: 'faster',
+            message: 'same rows',
+            gain: { ratio: 40, low: 30, high: 50, verdict: 'faster' },
+          },
+        ],
         faster_predictions: { files: 2, of: 4, factor: 2, best: 60, sources: [] },
-        reasons: ['2 of 4 prediction files have a correct prediction at least 2× faster (best 60×)', 'VL001 rewrite is 40× as fast, same rows'],
+        reasons: [
+          '2 of 4 prediction files have a correct prediction at least 2× faster (best 60×)',
+          'VL001 rewrite is 40× as fast, same rows',
+        ],
         score: 120,
       }),
       auditEntry(2, {}),
@@ -69,7 +113,11 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
   after(async () => browser?.close());
 
   /** Opens a report with every non-local request blocked; returns the page and what it tried to fetch. */
-  async function open(file: string, colorScheme: 'light' | 'dark' = 'light', viewport = { width: 1280, height: 900 }): Promise<{ page: Page; attempted: string[]; errors: string[] }> {
+  async function open(
+    file: string,
+    colorScheme: 'light' | 'dark' = 'light',
+    viewport = { width: 1280, height: 900 },
+  ): Promise<{ page: Page; attempted: string[]; errors: string[] }> {
     const context = await browser.newContext({ viewport, colorScheme, offline: true });
     const attempted: string[] = [];
     const errors: string[] = [];
@@ -88,21 +136,45 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     return { page, attempted, errors };
   }
 
-  const visibleRows = (page: Page, table: string) => page.$$eval(`#${table} tbody tr`, (rows: any[]) => rows.filter((r) => !r.hidden).map((r) => ({ id: r.id, outcome: r.getAttribute('data-outcome'), change: r.getAttribute('data-change'), kind: r.getAttribute('data-kind') })));
+  const visibleRows = (page: Page, table: string) =>
+    page.$$eval(`#${table} tbody tr`, (rows: any[]) =>
+      rows
+        .filter((r) => !r.hidden)
+        .map((r) => ({
+          id: r.id,
+          outcome: r.getAttribute('data-outcome'),
+          change: r.getAttribute('data-change'),
+          kind: r.getAttribute('data-kind'),
+        })),
+    );
 
   it('eval --html: summary, per-difficulty bars, ratio distribution, cost scatter, and a question table that filters, searches and sorts', async () => {
     const { page, attempted, errors } = await open(pages.eval);
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'a-report.json'), 'utf8'));
-    const summary = await page.$$eval('table.summary tbody tr', (rows: any[]) => rows.map((r) => [...r.cells].map((c: any) => c.textContent)));
-    assert.deepEqual(summary[0], ['count', ...Object.entries(report.summary).filter(([g]) => g !== 'skipped').map(([, g]: [string, any]) => String(g.count))]);
+    const summary = await page.$$eval('table.summary tbody tr', (rows: any[]) =>
+      rows.map((r) => [...r.cells].map((c: any) => c.textContent)),
+    );
+    assert.deepEqual(summary[0], [
+      'count',
+      ...Object.entries(report.summary)
+        .filter(([g]) => g !== 'skipped')
+        .map(([, g]: [string, any]) => String(g.count)),
+    ]);
     assert.equal(summary[1][0], 'EX');
     assert.equal(summary[1][summary[1].length - 1], report.summary.total.ex.toFixed(2));
     // Bars: one per difficulty and total, for each of the four metrics; their values are the summary's.
     const exBars = await page.$$eval('#bars-ex rect.bar', (bars: any[]) => bars.map((b) => Number(b.getAttribute('data-value'))));
-    assert.deepEqual(exBars, Object.entries(report.summary).filter(([g]) => g !== 'skipped').map(([, g]: [string, any]) => g.ex));
+    assert.deepEqual(
+      exBars,
+      Object.entries(report.summary)
+        .filter(([g]) => g !== 'skipped')
+        .map(([, g]: [string, any]) => g.ex),
+    );
     assert.equal(await page.locator('#bars-rves rect.bar').count(), exBars.length);
     const timed = report.questions.filter((q: any) => q.rves_time_ratio > 0 || q.time_ratio > 0).length;
-    const histogram = await page.$$eval('#ratio-histogram rect.bar', (bars: any[]) => bars.reduce((s, b) => s + Number(b.getAttribute('data-value')), 0));
+    const histogram = await page.$$eval('#ratio-histogram rect.bar', (bars: any[]) =>
+      bars.reduce((s, b) => s + Number(b.getAttribute('data-value')), 0),
+    );
     assert.equal(histogram, timed);
     assert.ok((await page.locator('#cost-scatter circle.dot').count()) > 0, 'cost against time has points');
     assert.match(await page.locator('#cost-rho').innerText(), /Spearman ρ estimate/);
@@ -115,7 +187,10 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     assert.ok(correct.every((r) => r.outcome.split(' ').includes('correct')));
     await page.selectOption('select[data-filter="outcome"]', '');
     await page.fill('input[data-search-for="questions"]', String(report.questions[5].question_id));
-    assert.deepEqual((await visibleRows(page, 'questions')).map((r) => r.id), ['q-5']);
+    assert.deepEqual(
+      (await visibleRows(page, 'questions')).map((r) => r.id),
+      ['q-5'],
+    );
     await page.fill('input[data-search-for="questions"]', 'superpower');
     assert.ok((await visibleRows(page, 'questions')).length >= 1, 'the search reads the SQL too');
     await page.fill('input[data-search-for="questions"]', '');
@@ -131,7 +206,10 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     const { page, attempted, errors } = await open(pages.compare, 'dark');
     const rows = await page.$$eval('#comparison tbody tr', (trs: any[]) => trs.map((r) => r.cells[0].textContent));
     assert.deepEqual(rows.slice(0, 4), ['EX', 'Soft-F1', 'VES', 'R-VES']);
-    assert.match(await page.locator('#comparison tbody tr:first-child td[data-key="ex"]').innerText(), /^[+−±][\d.]+ \[[+−±][\d.]+, [+−±][\d.]+\]$/);
+    assert.match(
+      await page.locator('#comparison tbody tr:first-child td[data-key="ex"]').innerText(),
+      /^[+−±][\d.]+ \[[+−±][\d.]+, [+−±][\d.]+\]$/,
+    );
     assert.match(await page.locator('[data-mcnemar]').innerText(), /^p [=<] [\d.]+$/);
     const nowCorrect = Number(/\((\d+)\)/.exec(await page.locator('h3[data-change="now_correct"]').innerText())![1]);
     assert.ok(nowCorrect >= 1, 'the four broken predictions of a are correct in b');
@@ -139,7 +217,11 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     const changed = await visibleRows(page, 'questions');
     assert.equal(changed.length, nowCorrect);
     assert.ok(changed.every((r) => r.change.includes('now_correct')));
-    assert.equal(await page.locator('#bars-ex rect.bar').count(), 2 * (await page.locator('#bars-ex text.tick[text-anchor="middle"]').count()), 'one bar per run and group');
+    assert.equal(
+      await page.locator('#bars-ex rect.bar').count(),
+      2 * (await page.locator('#bars-ex text.tick[text-anchor="middle"]').count()),
+      'one bar per run and group',
+    );
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(background, 'rgb(13, 17, 23)', 'prefers-color-scheme: dark');
     await page.screenshot({ path: path.join(SHOTS, 'compare-dark.png'), fullPage: true });
@@ -153,10 +235,19 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
   it('the audit page: ranked gold first, filter by what was found', async () => {
     const { page, attempted, errors } = await open(pages.audit);
     const ranked = await visibleRows(page, 'audit');
-    assert.deepEqual(ranked.map((r) => r.id), ['q-0', 'q-1', 'q-2']);
+    assert.deepEqual(
+      ranked.map((r) => r.id),
+      ['q-0', 'q-1', 'q-2'],
+    );
     await page.selectOption('select[data-filter="kind"]', 'faster_rewrite');
-    assert.deepEqual((await visibleRows(page, 'audit')).map((r) => r.id), ['q-1']);
-    assert.deepEqual(await page.$$eval('#audit-kinds rect.bar', (bars: any[]) => bars.map((b) => Number(b.getAttribute('data-value')))), [1, 0, 1, 1, 0, 0]);
+    assert.deepEqual(
+      (await visibleRows(page, 'audit')).map((r) => r.id),
+      ['q-1'],
+    );
+    assert.deepEqual(
+      await page.$$eval('#audit-kinds rect.bar', (bars: any[]) => bars.map((b) => Number(b.getAttribute('data-value')))),
+      [1, 0, 1, 1, 0, 0],
+    );
     await page.screenshot({ path: path.join(SHOTS, 'audit-light.png'), fullPage: true });
     assert.deepEqual(attempted, []);
     assert.deepEqual(errors, []);
@@ -175,7 +266,10 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= 421), true, 'nothing sticks out sideways');
       // Filtering still hides rows in the card layout.
       await page.selectOption('select[data-filter="kind"]', 'faster_rewrite');
-      assert.deepEqual((await visibleRows(page, 'audit')).map((r) => r.id), ['q-1']);
+      assert.deepEqual(
+        (await visibleRows(page, 'audit')).map((r) => r.id),
+        ['q-1'],
+      );
       assert.equal(await page.locator('#q-0').isVisible(), false);
       await page.screenshot({ path: path.join(SHOTS, `audit-narrow-${colorScheme}.png`), fullPage: true });
       assert.deepEqual(errors, []);

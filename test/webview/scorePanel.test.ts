@@ -31,9 +31,11 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
   });
   after(async () => browser?.close());
 
-  const open = (theme: keyof typeof THEMES = 'dark', viewport?: { width: number; height: number }) => openPanelPage(browser, 'score.js', theme, viewport);
+  const open = (theme: keyof typeof THEMES = 'dark', viewport?: { width: number; height: number }) =>
+    openPanelPage(browser, 'score.js', theme, viewport);
   // Results carry what they scored, as the extension posts them.
-  const post = (page: Page, message: { type: string; [key: string]: unknown }) => postRaw(page, message.type === 'result' ? { context: CONTEXT, ...message } : message);
+  const post = (page: Page, message: { type: string; [key: string]: unknown }) =>
+    postRaw(page, message.type === 'result' ? { context: CONTEXT, ...message } : message);
   const text = appText;
   const errorsOf = (page: Page) => (page as Page & { errors: string[] }).errors;
 
@@ -48,9 +50,18 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const shown = await text(page);
       assert.doesNotMatch(shown, /\u001b/);
       assert.doesNotMatch(shown, /\[2m|\{"|":/, 'no escape-code remnants or raw JSON');
-      assert.match(shown, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i);
-      assert.match(shown, /R-VES ratio \(all rows\)\s+0\.96×\s+a repeat run: 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+no measurable difference/i);
-      assert.match(shown, /R-VES reward\s+0\.75\s+bucket 0\.5 ≤ ratio < 1\s+near a bucket edge: a repeat run lands in\s+1\s+16 %\s+0\.75\s+84 %\s+→ expected reward 0\.79/i);
+      assert.match(
+        shown,
+        /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i,
+      );
+      assert.match(
+        shown,
+        /R-VES ratio \(all rows\)\s+0\.96×\s+a repeat run: 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+no measurable difference/i,
+      );
+      assert.match(
+        shown,
+        /R-VES reward\s+0\.75\s+bucket 0\.5 ≤ ratio < 1\s+near a bucket edge: a repeat run lands in\s+1\s+16 %\s+0\.75\s+84 %\s+→ expected reward 0\.79/i,
+      );
       assert.match(shown, /Ratio as the data grows\s+prediction and gold grow alike: 0\.98× at ×1, 0\.90× at ×100/);
       assert.equal(await page.locator('canvas').count(), 2, 'the samples chart and the scale chart');
       assert.equal(await page.locator('vscode-button#rerun:not([disabled])').count(), 1);
@@ -60,9 +71,22 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       // The scale chart has log axes, the ratio 1 line, and ticks at the measured scales.
       const scale = await page.evaluate(() => {
         const chart = window.Chart.getChart(document.querySelectorAll('canvas')[1]);
-        return { x: chart.scales.x.type, y: chart.scales.y.type, ticks: chart.scales.x.ticks.map((t: { value: number }) => t.value), one: chart.data.datasets[1].data };
+        return {
+          x: chart.scales.x.type,
+          y: chart.scales.y.type,
+          ticks: chart.scales.x.ticks.map((t: { value: number }) => t.value),
+          one: chart.data.datasets[1].data,
+        };
       });
-      assert.deepEqual(scale, { x: 'logarithmic', y: 'logarithmic', ticks: [1, 10, 100], one: [{ x: 1 / 1.4, y: 1 }, { x: 140, y: 1 }] });
+      assert.deepEqual(scale, {
+        x: 'logarithmic',
+        y: 'logarithmic',
+        ticks: [1, 10, 100],
+        one: [
+          { x: 1 / 1.4, y: 1 },
+          { x: 140, y: 1 },
+        ],
+      });
       await page.screenshot({ path: path.join(SHOTS, `score-timed-${theme}.png`), fullPage: true });
       assert.deepEqual(errorsOf(page), []);
       await page.close();
@@ -92,12 +116,17 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     const page = await open('dark');
     await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
     await settle(page);
-    const legendColours = () => page.evaluate(() => [...document.querySelectorAll('canvas')].map((c: unknown) => window.Chart.getChart(c).legend.options.labels.color));
+    const legendColours = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('canvas')].map((c: unknown) => window.Chart.getChart(c).legend.options.labels.color),
+      );
     assert.deepEqual(await legendColours(), [THEMES.dark.foreground, THEMES.dark.foreground]);
     // As VS Code does it: the kind on <body> first, the colours on <html> a moment later.
     await page.evaluate((light) => {
       document.body.className = 'vscode-light';
-      setTimeout(() => { for (const [name, value] of Object.entries(light)) document.documentElement.style.setProperty(`--vscode-${name}`, value as string); }, 30);
+      setTimeout(() => {
+        for (const [name, value] of Object.entries(light)) document.documentElement.style.setProperty(`--vscode-${name}`, value as string);
+      }, 30);
     }, THEMES.light);
     await page.waitForTimeout(200);
     await settle(page);
@@ -118,7 +147,10 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await settle(page);
     assert.match(await text(page), /Ratio as the data grows\s+not enough scales measured to say how it grows\s+not measured at ×100/);
     const points = await page.evaluate(() => window.Chart.getChart(document.querySelectorAll('canvas')[1]).data.datasets[0].data);
-    assert.deepEqual(points, [{ x: 1, y: 1.02 }, { x: 10, y: 0.4 }]);
+    assert.deepEqual(points, [
+      { x: 1, y: 1.02 },
+      { x: 10, y: 0.4 },
+    ]);
     await page.close();
   });
 
@@ -151,7 +183,17 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await post(page, { type: 'result', result: first, partial: true });
     assert.match(await text(page), /time ratio\s+…\s+timing runs in progress[\s\S]*timing prediction and gold…\s+Cancel/i);
     assert.equal(await page.locator('#rerun').count(), 0);
-    await post(page, { type: 'result', result: { ...first, outcome: 'mismatch', ex: 0, f1: 0.5, difference: { pred_rows: 2, gold_rows: 1, missing: [['Agility', null]], extra: [['Super Strength', 3]] } }, partial: false });
+    await post(page, {
+      type: 'result',
+      result: {
+        ...first,
+        outcome: 'mismatch',
+        ex: 0,
+        f1: 0.5,
+        difference: { pred_rows: 2, gold_rows: 1, missing: [['Agility', null]], extra: [['Super Strength', 3]] },
+      },
+      partial: false,
+    });
     const shown = await text(page);
     assert.equal(await page.locator('#rerun').count(), 0);
     assert.match(shown, /gold rows the prediction lacks \(first 5\)\s+Agility\s+NULL/);
@@ -170,7 +212,10 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await page.waitForTimeout(1200); // the elapsed-seconds counter ticks
     const during = await text(page);
     assert.match(during, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28×/i, 'the old numbers stay');
-    assert.match(during, /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run until the new ones arrive/);
+    assert.match(
+      during,
+      /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run until the new ones arrive/,
+    );
     assert.equal(await page.locator('#rerun[disabled]').count(), 1);
     assert.equal(await page.locator('vscode-progress-ring').count(), 1);
     assert.equal(await page.locator('canvas').count(), 2, 'the charts stay too');
@@ -180,7 +225,10 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await post(page, { type: 'result', result: thorough, partial: false });
     await settle(page);
     const after = await text(page);
-    assert.match(after, /time ratio \(VES, first row\)\s+0\.27×\s+a repeat run: 0\.26–0\.28× \(95 %\)\s+10 blocks · 80 runs\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i);
+    assert.match(
+      after,
+      /time ratio \(VES, first row\)\s+0\.27×\s+a repeat run: 0\.26–0\.28× \(95 %\)\s+10 blocks · 80 runs\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i,
+    );
     assert.doesNotMatch(after, /re-running/);
     assert.equal(await page.locator('#rerun:not([disabled])').count(), 1);
     assert.deepEqual(errorsOf(page), []);
@@ -214,7 +262,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     const shown = await text(page);
     assert.match(shown, /SQL\s+gold\s+SELECT\s+T3\.power_name\s+FROM/);
     assert.match(shown, /prediction\s+SELECT\s+sp\.power_name\s+FROM\s+superpower sp/);
-    assert.ok(await page.locator('pre.sql .hljs-keyword').count() > 4, 'keywords highlighted');
+    assert.ok((await page.locator('pre.sql .hljs-keyword').count()) > 4, 'keywords highlighted');
     assert.match(shown, /Results\s+gold · 1 column · 4 rows\s+power_name\s+Agility/);
     assert.equal(await page.locator('table.preview th', { hasText: 'power_name' }).count(), 2);
     // Plans: one card per step on each side, aligned, the costliest marked, what differs said.
@@ -223,7 +271,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     assert.ok(cards >= 6, `${cards} step cards`);
     assert.equal(await page.locator('.plan-compare .compare-cell.gold .plan-node.costliest').count(), 1);
     assert.equal(await page.locator('.plan-compare .compare-cell.pred .plan-node.costliest').count(), 1);
-    assert.ok(await page.locator('.compare-row.mark-gold-only, .compare-row.mark-pred-only, .compare-row.mark-changed').count() > 0);
+    assert.ok((await page.locator('.compare-row.mark-gold-only, .compare-row.mark-pred-only, .compare-row.mark-changed').count()) > 0);
     // Hovering a step explains its operator and its cost.
     await page.locator('.plan-compare .plan-node.kind-scan').first().hover();
     const tip = await page.locator('#plan-tip').innerText();
@@ -253,7 +301,10 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const page = await open('dark', { width, height: 900 });
       await post(page, { type: 'result', result: fixture('timed-717.json'), partial: false });
       await settle(page);
-      const right = await page.locator('.plan-compare .compare-cell.pred .plan-node').first().evaluate((n: any) => n.getBoundingClientRect().right);
+      const right = await page
+        .locator('.plan-compare .compare-cell.pred .plan-node')
+        .first()
+        .evaluate((n: any) => n.getBoundingClientRect().right);
       assert.ok(right <= width, `the prediction's first step ends at ${right}px in a ${width}px panel`);
       assert.equal(await overflowsSideways(page), false);
       await page.locator('.plans').screenshot({ path: path.join(SHOTS, `score-plans-narrow-${width}-dark.png`) });
@@ -277,18 +328,31 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       await post(page, { type: 'result', result, partial: false });
       await settle(page);
       const shown = await text(page);
-      assert.match(shown, /R-VES ratio \(all rows\)\s+65\.2×\s+a repeat run: 46\.1–92\.2× \(95 %\)\s+1 block · 1 run\s+one block: the interval is the usual spread between runs \(calibrated beforehand\), not measured on this pair\s+prediction faster/i);
+      assert.match(
+        shown,
+        /R-VES ratio \(all rows\)\s+65\.2×\s+a repeat run: 46\.1–92\.2× \(95 %\)\s+1 block · 1 run\s+one block: the interval is the usual spread between runs \(calibrated beforehand\), not measured on this pair\s+prediction faster/i,
+      );
       assert.match(shown, /time ratio \(VES, first row\)\s+0\.26×[\s\S]*4 blocks · 24 runs\s+gold faster/i, 'several blocks: no such line');
-      assert.match(shown, /R-VES reward\s+1\.25\s+bucket ratio ≥ 2\s+settled: 100 % of repeat runs\s+R-VES term √reward: 1\.118 \(R-VES = 100 × its mean\)/i);
+      assert.match(
+        shown,
+        /R-VES reward\s+1\.25\s+bucket ratio ≥ 2\s+settled: 100 % of repeat runs\s+R-VES term √reward: 1\.118 \(R-VES = 100 × its mean\)/i,
+      );
       assert.doesNotMatch(shown, /1 blocks|1 runs/);
       // The growth chart says which ratio it plots, and names the card that shows it at ×1.
-      assert.match(shown, /The chart plots the R-VES ratio \(all rows\) \(its card above: 65\.2× at ×1\): every row fetched, on each scaled copy; the time ratio \(VES, first row\) times only up to the first row/);
+      assert.match(
+        shown,
+        /The chart plots the R-VES ratio \(all rows\) \(its card above: 65\.2× at ×1\): every row fetched, on each scaled copy; the time ratio \(VES, first row\) times only up to the first row/,
+      );
       const axes = await page.evaluate(() => {
         const [samples, scale] = [...document.querySelectorAll('canvas')].map((c: unknown) => window.Chart.getChart(c));
         return { samplesY: samples.scales.y.type, scaleY: scale.options.scales.y.title.text, scaleSeries: scale.data.datasets[0].label };
       });
       // One 15 ms stall must not flatten sub-millisecond samples: the samples chart has a log axis.
-      assert.deepEqual(axes, { samplesY: 'logarithmic', scaleY: ['R-VES ratio (all rows)', 'above 1: prediction faster'], scaleSeries: 'R-VES ratio (all rows), gold ÷ prediction' });
+      assert.deepEqual(axes, {
+        samplesY: 'logarithmic',
+        scaleY: ['R-VES ratio (all rows)', 'above 1: prediction faster'],
+        scaleSeries: 'R-VES ratio (all rows), gold ÷ prediction',
+      });
       await page.locator('.row.cards').screenshot({ path: path.join(SHOTS, `score-cards-one-block-${theme}.png`) });
       await page.screenshot({ path: path.join(SHOTS, `score-quantities-${theme}.png`), fullPage: true });
       assert.deepEqual(errorsOf(page), []);
@@ -309,13 +373,22 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     assert.equal(axis.type, 'logarithmic');
     assert.ok(axis.max >= 15 && axis.min < 0.1, JSON.stringify(axis));
     assert.ok(axis.pixelsPerDecade > 30, `a factor of ten below 1 ms spans ${axis.pixelsPerDecade}px`);
-    await page.locator('.chart').first().screenshot({ path: path.join(SHOTS, 'score-samples-log-light.png') });
+    await page
+      .locator('.chart')
+      .first()
+      .screenshot({ path: path.join(SHOTS, 'score-samples-log-light.png') });
     await page.close();
   });
 
   it('names the columns when their number differs, and explains Soft-F1 below 1 for a correct result', async () => {
     const page = await open();
-    const result = { ...fixture('timed-717.json'), timings: {}, explanations: ['2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name". EX compares whole rows, so no row can match.'] };
+    const result = {
+      ...fixture('timed-717.json'),
+      timings: {},
+      explanations: [
+        '2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name". EX compares whole rows, so no row can match.',
+      ],
+    };
     await post(page, { type: 'result', result, partial: false });
     assert.match(await text(page), /2 columns vs 1: the prediction returns "power_name", "id", gold returns "power_name"/);
     await page.close();
@@ -324,13 +397,24 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
   it('says which query has no plan instead of "the same steps"', async () => {
     const page = await open();
     const result = fixture('timed-717.json');
-    const broken = { ...result, outcome: 'prediction_error', ex: 0, error: 'no such column: nope', timings: {}, predPlan: { error: 'no such column: nope', rule: 0, work: 0, nodes: [] },
-      planComparison: { rows: result.planComparison.rows.filter((r) => r.gold).map((r) => ({ gold: r.gold, depth: r.depth, mark: 'gold-only' })), differences: [], summary: 'the prediction has no plan: no such column: nope' } };
+    const broken = {
+      ...result,
+      outcome: 'prediction_error',
+      ex: 0,
+      error: 'no such column: nope',
+      timings: {},
+      predPlan: { error: 'no such column: nope', rule: 0, work: 0, nodes: [] },
+      planComparison: {
+        rows: result.planComparison.rows.filter((r) => r.gold).map((r) => ({ gold: r.gold, depth: r.depth, mark: 'gold-only' })),
+        differences: [],
+        summary: 'the prediction has no plan: no such column: nope',
+      },
+    };
     await post(page, { type: 'result', result: broken, partial: false });
     const shown = await text(page);
     assert.match(shown, /the prediction has no plan: no such column: nope/);
     assert.doesNotMatch(shown, /same steps/);
-    assert.ok(await page.locator('.compare-gap', { hasText: 'no step here in the prediction' }).count() > 0);
+    assert.ok((await page.locator('.compare-gap', { hasText: 'no step here in the prediction' }).count()) > 0);
     await page.close();
   });
 
@@ -396,15 +480,25 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
         assert.match(text, /predicted cells count every predicted column · embeddings: the local model/);
         // The details open on the semantic partial technique: surname matched to last_name by meaning.
         assert.equal(await shown(page), 'semantic_column_and_partial_cell');
-        assert.match(text, /Column alignment\s+predicted column\s+gold column\s+similarity\s+surname\s+last_name\s+0\.896\s+matched\s+first_name\s+first_name\s+1\.000\s+matched\s+phone\s+no gold column\s+–\s+extra: its cells count against precision/);
+        assert.match(
+          text,
+          /Column alignment\s+predicted column\s+gold column\s+similarity\s+surname\s+last_name\s+0\.896\s+matched\s+first_name\s+first_name\s+1\.000\s+matched\s+phone\s+no gold column\s+–\s+extra: its cells count against precision/,
+        );
         assert.match(text, /Rows\s+gold · 5 rows: 3 exact · 2 partial · 0 none/);
         assert.match(text, /3\s+partial 0\.50 with prediction #3\s+Edwardo\s+Ing/);
         assert.match(text, /prediction · 5 rows: 3 exact · 2 partial · 0 none/);
         assert.match(text, /SQLMorph's code projects each side in its own column order/, 'the notes');
         assert.equal(await page.locator('#techniques tr.fate-partial').count(), 4, 'two partial rows on each side');
         // In those rows the last name differs (Ing against ING): marked on both sides, with the other value on hover.
-        assert.deepEqual(await page.locator('#techniques td.cell-differs').evaluateAll((cells) => cells.map((c: any) => [c.textContent, c.title])),
-          [['Ing', 'prediction #3 has ING'], ['Nash', 'prediction #4 has NASH'], ['ING', 'gold #3 has Ing'], ['NASH', 'gold #4 has Nash']]);
+        assert.deepEqual(
+          await page.locator('#techniques td.cell-differs').evaluateAll((cells) => cells.map((c: any) => [c.textContent, c.title])),
+          [
+            ['Ing', 'prediction #3 has ING'],
+            ['Nash', 'prediction #4 has NASH'],
+            ['ING', 'gold #3 has Ing'],
+            ['NASH', 'gold #4 has Nash'],
+          ],
+        );
         assert.deepEqual(await page.locator('#techniques th.unaligned').allInnerTexts(), ['phone']);
         assert.equal(await overflowsSideways(page), false, 'nothing overflows the panel');
         await page.locator('#techniques').screenshot({ path: path.join(SHOTS, `score-techniques-${theme}.png`) });
@@ -435,15 +529,22 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const page = await open('light');
       const result = techniquesFixture();
       const view = result.techniques as TechniquesView;
-      for (const t of view.techniques) if (/semantic/.test(t.name)) Object.assign(t, { score: { error: 'no embedding provider' }, columns: undefined, rows: undefined });
+      for (const t of view.techniques)
+        if (/semantic/.test(t.name)) Object.assign(t, { score: { error: 'no embedding provider' }, columns: undefined, rows: undefined });
       view.embeddings = null;
-      view.setup = { hint: 'The semantic techniques match columns and rows by meaning, so they need embeddings: set vesLens.embeddings.provider.', action: 'settings' };
+      view.setup = {
+        hint: 'The semantic techniques match columns and rows by meaning, so they need embeddings: set vesLens.embeddings.provider.',
+        action: 'settings',
+      };
       // A long result: the panel lists the first rows, and says so.
       view.gold = { ...view.gold!, rowCount: 1234 };
       await show(page, result);
       const text = await section(page);
       // An optional feature not set up: one quiet line naming the techniques, not a red error row for each.
-      assert.match(text, /Not scored \(optional, needs embeddings\): semantic_column_and_exact_cell, semantic_column_and_partial_cell, unified_column_and_semantic_row\./);
+      assert.match(
+        text,
+        /Not scored \(optional, needs embeddings\): semantic_column_and_exact_cell, semantic_column_and_partial_cell, unified_column_and_semantic_row\./,
+      );
       assert.doesNotMatch(text, /semantic_column_and_exact_cell\s+no embedding provider/);
       assert.match(text, /need embeddings: set vesLens\.embeddings\.provider\.\s+Embeddings Settings/);
       assert.equal(await shown(page), 'exact_column_and_partial_cell', 'the details open on a technique that scored');
@@ -468,7 +569,10 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       view.sameRows = true;
       await show(page, result);
       await pick(page, 'exact_column_and_partial_cell');
-      assert.match(await section(page), /Column alignment\s+The two results hold the same set of rows: every technique scores 1 without matching columns or rows/);
+      assert.match(
+        await section(page),
+        /Column alignment\s+The two results hold the same set of rows: every technique scores 1 without matching columns or rows/,
+      );
       await show(page, { ...techniquesFixture(), techniques: null });
       assert.equal(await page.locator('#techniques').count(), 0);
       assert.doesNotMatch(await text(page), /Partial credit/);

@@ -21,7 +21,10 @@ function kindsOf(entry: GoldAuditEntry): string[] {
 function row(entry: GoldAuditEntry, rank: number | null): string {
   const kinds = kindsOf(entry);
   const rewrites = entry.rewrites
-    .map((r) => `<div><strong>${escapeHtml(r.rule)}</strong> <span class="${r.status === 'faster' ? 'up' : r.status === 'changes-results' ? 'down' : 'muted'}">${escapeHtml(r.status.replace(/-/g, ' '))}${r.gain ? ` ${fmt(r.gain.ratio)}× [${fmt(r.gain.low)}–${fmt(r.gain.high)}]` : ''}</span><details><summary>rewrite</summary><div class="sql">${escapeHtml(r.sql)}</div><div class="small muted">${escapeHtml(r.message)}</div></details></div>`)
+    .map(
+      (r) =>
+        `<div><strong>${escapeHtml(r.rule)}</strong> <span class="${r.status === 'faster' ? 'up' : r.status === 'changes-results' ? 'down' : 'muted'}">${escapeHtml(r.status.replace(/-/g, ' '))}${r.gain ? ` ${fmt(r.gain.ratio)}× [${fmt(r.gain.low)}–${fmt(r.gain.high)}]` : ''}</span><details><summary>rewrite</summary><div class="sql">${escapeHtml(r.sql)}</div><div class="small muted">${escapeHtml(r.message)}</div></details></div>`,
+    )
     .join('');
   const indexes = entry.indexes
     .map((i) => {
@@ -55,8 +58,14 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
 }
 
 /** The page's header lines: which files, which engine (`audit --html` and the editor's "Save as HTML" write the same page). */
-export function auditHtmlMeta(inputs: { questions: string; gold?: string; dbRoot: string }, tool: { sqlite: string; version: string }): string[] {
-  return [`questions ${inputs.questions}${inputs.gold ? ` · gold ${inputs.gold}` : ''} · databases ${inputs.dbRoot}`, `SQLite ${tool.sqlite} · VES Lens ${tool.version}`];
+export function auditHtmlMeta(
+  inputs: { questions: string; gold?: string; dbRoot: string },
+  tool: { sqlite: string; version: string },
+): string[] {
+  return [
+    `questions ${inputs.questions}${inputs.gold ? ` · gold ${inputs.gold}` : ''} · databases ${inputs.dbRoot}`,
+    `SQLite ${tool.sqlite} · VES Lens ${tool.version}`,
+  ];
 }
 
 /** The gold audit as one self-contained page: what was found, a chart of the kinds, plan cost against time, and the ranked table with filter and search. */
@@ -64,14 +73,48 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const rankOf = new Map(audit.ranked.map((e, i) => [e, i + 1]));
   const ordered = [...audit.ranked, ...audit.entries.filter((e) => !rankOf.has(e))];
   const kinds = ['gold_error', 'correctness', 'faster_rewrite', 'faster_prediction', 'index', 'grows'];
-  const labels: Record<string, string> = { gold_error: 'gold fails', correctness: 'correctness hazard', faster_rewrite: 'faster rewrite', faster_prediction: 'faster prediction', index: 'index gain', grows: 'grows at scale' };
+  const labels: Record<string, string> = {
+    gold_error: 'gold fails',
+    correctness: 'correctness hazard',
+    faster_rewrite: 'faster rewrite',
+    faster_prediction: 'faster prediction',
+    index: 'index gain',
+    grows: 'grows at scale',
+  };
   const counts = kinds.map((k) => audit.entries.filter((e) => kindsOf(e).includes(k)).length);
-  const chart = barChart({ id: 'audit-kinds', title: 'What was found', categories: kinds.map((k) => labels[k]), series: [{ label: 'gold SQL', values: counts }], yLabel: 'gold SQL', format: (v) => String(Math.round(v)), yMax: Math.max(4, Math.ceil(Math.max(...counts) / 4) * 4) });
-  const gains = audit.entries.flatMap((e) => {
-    const best = Math.max(0, ...e.rewrites.filter((r) => r.status === 'faster').map((r) => r.gain!.ratio), ...(e.faster_predictions?.best ? [e.faster_predictions.best] : []));
-    return e.plan && best > 0 ? [{ x: Math.max(1, e.plan.work), y: best, title: `question ${e.question_id}: ~${e.plan.work} row visits, ${fmt(best)}× faster available`, key: String(e.index) }] : [];
+  const chart = barChart({
+    id: 'audit-kinds',
+    title: 'What was found',
+    categories: kinds.map((k) => labels[k]),
+    series: [{ label: 'gold SQL', values: counts }],
+    yLabel: 'gold SQL',
+    format: (v) => String(Math.round(v)),
+    yMax: Math.max(4, Math.ceil(Math.max(...counts) / 4) * 4),
   });
-  const scatter = logScatter({ id: 'audit-scatter', title: 'Gold plan cost against the best measured speed-up found', series: [{ label: 'gold SQL with a faster form', className: 's0', points: gains }], xLabel: 'row-aware estimate of the gold (log)', yLabel: 'speed-up (log)' });
+  const gains = audit.entries.flatMap((e) => {
+    const best = Math.max(
+      0,
+      ...e.rewrites.filter((r) => r.status === 'faster').map((r) => r.gain!.ratio),
+      ...(e.faster_predictions?.best ? [e.faster_predictions.best] : []),
+    );
+    return e.plan && best > 0
+      ? [
+          {
+            x: Math.max(1, e.plan.work),
+            y: best,
+            title: `question ${e.question_id}: ~${e.plan.work} row visits, ${fmt(best)}× faster available`,
+            key: String(e.index),
+          },
+        ]
+      : [];
+  });
+  const scatter = logScatter({
+    id: 'audit-scatter',
+    title: 'Gold plan cost against the best measured speed-up found',
+    series: [{ label: 'gold SQL with a faster form', className: 's0', points: gains }],
+    xLabel: 'row-aware estimate of the gold (log)',
+    yLabel: 'speed-up (log)',
+  });
   const auditedCounts = auditCounts(audit.entries);
   const notAudited = notAuditedText(auditedCounts);
   const audited = `${audit.entries.length} gold SQL${notAudited ? `: ${auditedCounts.audited} audited and ${escapeHtml(notAudited)}` : ''}`;
@@ -82,12 +125,25 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const files = audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : '';
   const summary =
     `<p>${audited}; ${audit.ranked.length} worth another look.${measuredNote}${files}</p>` + `<div class="charts">${chart}${scatter}</div>`;
-  const head = ['#', 'score'].map((h) => sortableTh(h, 'number')).join('') + ['question', 'database', 'difficulty'].map((h) => sortableTh(h, 'text', false)).join('') + '<th>why</th>' + sortableTh('plan cost', 'number') + '<th>rewrites</th><th>indexes</th><th>at scale</th>' + sortableTh('faster predictions', 'number');
+  const head =
+    ['#', 'score'].map((h) => sortableTh(h, 'number')).join('') +
+    ['question', 'database', 'difficulty'].map((h) => sortableTh(h, 'text', false)).join('') +
+    '<th>why</th>' +
+    sortableTh('plan cost', 'number') +
+    '<th>rewrites</th><th>indexes</th><th>at scale</th>' +
+    sortableTh('faster predictions', 'number');
   const filters = [
     { name: 'kind', label: 'found', values: audit.entries.some((e) => e.status === 'skipped') ? [...kinds, 'not_audited'] : kinds },
     { name: 'difficulty', label: 'difficulty', values: [...new Set(audit.entries.map((e) => e.difficulty).filter(Boolean))] },
     { name: 'db', label: 'database', values: [...new Set(audit.entries.map((e) => e.db_id))].sort() },
   ];
   const table = `${tableControls('audit', filters, 'search question, database, gold SQL, reason…')}<div class="scroll"><table id="audit" data-filterable><thead><tr>${head}</tr></thead><tbody>${ordered.map((e) => row(e, rankOf.get(e) ?? null)).join('\n')}</tbody></table></div>`;
-  return htmlPage({ title: 'VES Lens gold audit', meta, sections: [{ id: 'summary', title: 'Summary', html: summary }, { id: 'ranked', title: 'Gold SQL, worth another look first', html: table }] });
+  return htmlPage({
+    title: 'VES Lens gold audit',
+    meta,
+    sections: [
+      { id: 'summary', title: 'Summary', html: summary },
+      { id: 'ranked', title: 'Gold SQL, worth another look first', html: table },
+    ],
+  });
 }

@@ -34,5 +34,12 @@ function headline(entry: GoldAuditEntry): Pick<AuditMark, 'kind' | 'headline'> {
 
 /** One mark per gold worth another look, in the audit's ranking. */
 export function auditMarks(audit: GoldAudit): AuditMark[] {
-  return audit.ranked.map((entry, i) => ({ questionId: String(entry.question_id), dbId: entry.db_id, rank: i + 1, score: entry.score, ...headline(entry), reasons: entry.reasons }));
+  return audit.ranked.map((entry, i) => ({
+    questionId: String(entry.question_id),
+    dbId: entry.db_id,
+    rank: i + 1,
+    score: entry.score,
+    ...headline(entry),
+    reasons: entry.reasons,
+  }));
 }

@@ -4,7 +4,9 @@ import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, notAuditedText } fr
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
 
 function entryLines(entry: GoldAuditEntry, rank: number): string[] {
-  const lines = [`${pc.bold(`${rank}.`)} question ${entry.question_id} (${entry.db_id}${entry.difficulty ? `, ${entry.difficulty}` : ''})${entry.plan ? pc.dim(`  rule cost ${entry.plan.rule} · ~${compactNumber(entry.plan.work)} row visits`) : ''}`];
+  const lines = [
+    `${pc.bold(`${rank}.`)} question ${entry.question_id} (${entry.db_id}${entry.difficulty ? `, ${entry.difficulty}` : ''})${entry.plan ? pc.dim(`  rule cost ${entry.plan.rule} · ~${compactNumber(entry.plan.work)} row visits`) : ''}`,
+  ];
   lines.push(pc.dim(`   ${entry.gold_sql.replace(/\s+/g, ' ').slice(0, 160)}${entry.gold_sql.length > 160 ? '…' : ''}`));
   for (const reason of entry.reasons) lines.push(`   - ${reason}`);
   const best = entry.rewrites.find((r) => r.kind === 'speed' && r.status === 'faster');

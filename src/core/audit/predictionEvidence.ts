@@ -27,13 +27,19 @@ function evidence(file: string, results: readonly ReportQuestion[]): PredictionE
  * (a report of another question file matches by question_id and database where it can). Returns the evidence
  * and how many questions it covers.
  */
-export function evidenceFromReport(loaded: LoadedReport, questions: readonly Question[]): { evidence: PredictionEvidence; matched: number } {
+export function evidenceFromReport(
+  loaded: LoadedReport,
+  questions: readonly Question[],
+): { evidence: PredictionEvidence; matched: number } {
   const byPosition = new Map(loaded.report.questions.map((q) => [q.index, q]));
   const byId = new Map(loaded.report.questions.map((q) => [`${q.question_id}@${q.db_id}`, q]));
   const matched: ReportQuestion[] = [];
   for (const question of questions) {
     const atPosition = byPosition.get(question.index);
-    const hit = atPosition && String(atPosition.question_id) === String(question.questionId) ? atPosition : byId.get(`${question.questionId}@${question.dbId}`);
+    const hit =
+      atPosition && String(atPosition.question_id) === String(question.questionId)
+        ? atPosition
+        : byId.get(`${question.questionId}@${question.dbId}`);
     if (hit) matched.push({ ...hit, index: question.index });
   }
   return { evidence: evidence(loaded.file, matched), matched: matched.length };
@@ -48,9 +54,24 @@ export async function evidenceFromPredictions(
   questions: Question[],
   gold: GoldFile | undefined,
   problems: InputProblem[],
-  options: { dbRoot: string; timeoutMs: number; maxRows: number; goldFrom: GoldSource; onProgress?: (progress: EvalProgress) => void; signal?: AbortSignal },
+  options: {
+    dbRoot: string;
+    timeoutMs: number;
+    maxRows: number;
+    goldFrom: GoldSource;
+    onProgress?: (progress: EvalProgress) => void;
+    signal?: AbortSignal;
+  },
 ): Promise<PredictionEvidence> {
   const tasks = buildTasks(questions, predictions, gold, problems, { goldFrom: options.goldFrom });
-  const results = await evaluateTasks(tasks, { dbRoot: options.dbRoot, metrics: ['ex', 'rves'], timing: 'fast', timeoutMs: options.timeoutMs, maxRows: options.maxRows, onProgress: options.onProgress, signal: options.signal });
+  const results = await evaluateTasks(tasks, {
+    dbRoot: options.dbRoot,
+    metrics: ['ex', 'rves'],
+    timing: 'fast',
+    timeoutMs: options.timeoutMs,
+    maxRows: options.maxRows,
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
   return evidence(predictions.file, results);
 }

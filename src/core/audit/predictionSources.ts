@@ -22,7 +22,9 @@ export function isEvalReport(file: string): boolean {
 /** Reads every prediction input before any slow work, so a wrong file stops the audit at once (InputFileError names it). */
 export function readPredictionSources(files: readonly string[], questions: readonly Question[]): PredictionSource[] {
   const dbIds = new Set(questions.map((q) => q.dbId).filter(Boolean));
-  return files.map((file): PredictionSource => (isEvalReport(file) ? { file, report: loadEvalReport(file, 'eval report') } : { file, predictions: loadPredictions(file, { dbIds }) }));
+  return files.map((file): PredictionSource =>
+    isEvalReport(file) ? { file, report: loadEvalReport(file, 'eval report') } : { file, predictions: loadPredictions(file, { dbIds }) },
+  );
 }
 
 export interface EvidenceOptions {
@@ -41,13 +43,24 @@ export interface EvidenceOptions {
  * What each prediction input says about the gold: a report is matched to the questions (one of other questions
  * is refused; one covering only some is a headline problem), a prediction file is scored as `eval` would.
  */
-export async function gatherEvidence(sources: readonly PredictionSource[], questions: Question[], gold: GoldFile | undefined, problems: InputProblem[], options: EvidenceOptions): Promise<PredictionEvidence[]> {
+export async function gatherEvidence(
+  sources: readonly PredictionSource[],
+  questions: Question[],
+  gold: GoldFile | undefined,
+  problems: InputProblem[],
+  options: EvidenceOptions,
+): Promise<PredictionEvidence[]> {
   const evidence: PredictionEvidence[] = [];
   for (const source of sources) {
     if ('report' in source) {
       const { evidence: found, matched } = evidenceFromReport(source.report, questions);
-      if (matched === 0) throw new InputFileError({ file: source.file, message: `an eval report of other questions (none of its questions is in ${options.questionsFile})` });
-      if (matched < questions.length) problems.push({ file: source.file, message: `covers ${matched} of the ${questions.length} questions`, headline: true });
+      if (matched === 0)
+        throw new InputFileError({
+          file: source.file,
+          message: `an eval report of other questions (none of its questions is in ${options.questionsFile})`,
+        });
+      if (matched < questions.length)
+        problems.push({ file: source.file, message: `covers ${matched} of the ${questions.length} questions`, headline: true });
       evidence.push(found);
       continue;
     }

@@ -26,7 +26,10 @@ export function readTextFile(file: string, what = 'text file'): string {
     const stat = fs.statSync(file);
     if (stat.isDirectory()) throw Object.assign(new Error('is a folder'), { code: 'EISDIR' });
     if (stat.size > MAX_INPUT_BYTES) {
-      throw new InputFileError({ file, message: `${(stat.size / 2 ** 20).toFixed(0)} MiB: too large for a ${what} (at most ${MAX_INPUT_BYTES / 2 ** 20} MiB)` });
+      throw new InputFileError({
+        file,
+        message: `${(stat.size / 2 ** 20).toFixed(0)} MiB: too large for a ${what} (at most ${MAX_INPUT_BYTES / 2 ** 20} MiB)`,
+      });
     }
     bytes = fs.readFileSync(file);
   } catch (error) {

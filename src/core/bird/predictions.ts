@@ -85,9 +85,15 @@ function fromObjectFile(file: string, text: string, data: Record<string, unknown
       return { sql: ' ', where };
     }
     const { sql, dbId, extraSeparators } = splitBirdEntry(value);
-    if (extraSeparators) problems.push({ file, where, message: `more than one "${BIRD_SEPARATOR.trim()}" separator; the first part is the SQL` });
+    if (extraSeparators)
+      problems.push({ file, where, message: `more than one "${BIRD_SEPARATOR.trim()}" separator; the first part is the SQL` });
     if (position === firstOddKey) {
-      problems.push({ file, where, message: `keys are not 0, 1, 2, ... (from ${where} on); entries pair with questions by position, as the official scripts do`, headline: true });
+      problems.push({
+        file,
+        where,
+        message: `keys are not 0, 1, 2, ... (from ${where} on); entries pair with questions by position, as the official scripts do`,
+        headline: true,
+      });
     }
     return { sql, dbId, where };
   });
@@ -99,7 +105,10 @@ function looksLikeQuestionFile(data: unknown[]): boolean {
   const objects = data.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
   if (objects.length === 0 || objects.length < data.length) return false;
   return objects.every(
-    (record) => typeof record.question === 'string' && typeof record.SQL === 'string' && !SQL_FIELDS.some((f) => f !== 'SQL' && f !== 'sql' && typeof record[f] === 'string'),
+    (record) =>
+      typeof record.question === 'string' &&
+      typeof record.SQL === 'string' &&
+      !SQL_FIELDS.some((f) => f !== 'SQL' && f !== 'sql' && typeof record[f] === 'string'),
   );
 }
 
@@ -114,7 +123,8 @@ function fromListFile(file: string, text: string, data: unknown[], what: string)
   if (looksLikeQuestionFile(data)) {
     throw new InputFileError({
       file,
-      message: 'a BIRD question file (every item has "question" and the gold "SQL", none a prediction field), not a prediction file: scoring it would compare the gold with itself. A prediction file names its SQL predicted_sql (or pred_sql, prediction, sql).',
+      message:
+        'a BIRD question file (every item has "question" and the gold "SQL", none a prediction field), not a prediction file: scoring it would compare the gold with itself. A prediction file names its SQL predicted_sql (or pred_sql, prediction, sql).',
     });
   }
   const kind = jsonFileKind(data);
@@ -135,7 +145,11 @@ function fromListFile(file: string, text: string, data: unknown[], what: string)
       return;
     }
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push({ file, where, message: 'expected an object with question_id and predicted_sql, or a SQL string; scored as an empty query' });
+      problems.push({
+        file,
+        where,
+        message: 'expected an object with question_id and predicted_sql, or a SQL string; scored as an empty query',
+      });
       predictions.push({ sql: ' ', where });
       return;
     }
@@ -159,7 +173,11 @@ function fromListFile(file: string, text: string, data: unknown[], what: string)
   });
   const pairing = withIds === predictions.length && withIds > 0 ? 'question_id' : 'position';
   if (withIds > 0 && pairing === 'position') {
-    problems.push({ file, message: `only ${withIds} of ${predictions.length} items have a question_id; all pair by position`, headline: true });
+    problems.push({
+      file,
+      message: `only ${withIds} of ${predictions.length} items have a question_id; all pair by position`,
+      headline: true,
+    });
   }
   return { file, format: 'json-list', pairing, predictions, problems, ...(goldField ? { goldField } : {}) };
 }
@@ -179,7 +197,9 @@ function fromLinesFile(file: string, text: string, dbIds?: ReadonlySet<string>):
     const tail = line.slice(tab + 1).trim();
     return (dbIds ? dbIds.has(tail) : /^\w+$/.test(tail)) ? tail : undefined;
   };
-  const goldShaped = lines.some((line) => !line.includes(BIRD_SEPARATOR)) && lines.every((line) => line.includes(BIRD_SEPARATOR) || line.trim() === '' || tabTail(line) !== undefined);
+  const goldShaped =
+    lines.some((line) => !line.includes(BIRD_SEPARATOR)) &&
+    lines.every((line) => line.includes(BIRD_SEPARATOR) || line.trim() === '' || tabTail(line) !== undefined);
   const predictions = lines.map((line, i): Prediction => {
     const where = `line ${i + 1}`;
     if (line.includes(BIRD_SEPARATOR)) return { ...splitBirdEntry(line), where };

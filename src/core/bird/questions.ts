@@ -45,11 +45,15 @@ export function loadQuestions(file: string): QuestionFile {
   const data = parseJsonFile(file, text);
   if (!Array.isArray(data)) {
     const shape = typeof data === 'object' && data !== null ? ' (an object: the official prediction format?)' : '';
-    throw new InputFileError({ file, message: `a question file must be a JSON list of question objects; this holds ${data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data}${shape}` });
+    throw new InputFileError({
+      file,
+      message: `a question file must be a JSON list of question objects; this holds ${data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data}${shape}`,
+    });
   }
   const records = data.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
   if (data.length > 0 && !records.some((r) => typeof r.question === 'string' || typeof r.SQL === 'string' || typeof r.db_id === 'string')) {
-    const predictions = records.some((r) => PREDICTION_FIELDS.some((f) => typeof r[f] === 'string')) || data.every((item) => typeof item === 'string');
+    const predictions =
+      records.some((r) => PREDICTION_FIELDS.some((f) => typeof r[f] === 'string')) || data.every((item) => typeof item === 'string');
     throw new InputFileError({
       file,
       message: `no item has "question", "SQL" or "db_id": not a BIRD question file${predictions ? ' (it looks like a prediction file)' : ''}`,

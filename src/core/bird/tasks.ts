@@ -23,7 +23,7 @@ export const GOLD_SOURCES: readonly GoldSource[] = ['questions', 'gold-file', 'p
 export function describeGoldSource(source: GoldSource, gold?: GoldFile, predictions?: PredictionFile): string {
   if (source === 'gold-file') return `the gold file ${gold?.file ?? ''}`.trim();
   if (source === 'predictions') return `the prediction file's ${predictions?.goldField ?? 'gold_sql'} field`;
-  return 'the question file\'s SQL field';
+  return "the question file's SQL field";
 }
 
 /** Gold texts that differ only in spacing or a final semicolon run the same query. */
@@ -65,25 +65,53 @@ export function buildTasks(
       const key = String(prediction.questionId);
       if (byId.has(key)) {
         repeated++;
-        problems.push({ file: predictions.file, where: prediction.where, message: `question_id ${key} appears again; the first one is used` });
+        problems.push({
+          file: predictions.file,
+          where: prediction.where,
+          message: `question_id ${key} appears again; the first one is used`,
+        });
       } else byId.set(key, i);
     });
     const known = new Set(questions.map((question) => String(question.questionId)));
     const unknown = [...byId.keys()].filter((id) => !known.has(id));
     const answered = questions.filter((question) => byId.has(String(question.questionId))).length;
     if (answered === 0 && p > 0) {
-      headline(predictions.file, `none of the ${plural(p, 'prediction')}' question_id is in the question file: is it the question file they were made for? Every question scores 0 (no prediction)`);
+      headline(
+        predictions.file,
+        `none of the ${plural(p, 'prediction')}' question_id is in the question file: is it the question file they were made for? Every question scores 0 (no prediction)`,
+      );
     } else {
-      if (answered < q) headline(predictions.file, `${p} predictions for ${q} questions: paired by question_id, ${plural(q - answered, 'question has', 'questions have')} no prediction (scored 0 as prediction errors)`);
-      if (unknown.length) headline(predictions.file, `${plural(unknown.length, 'prediction names a question_id', 'predictions name question_ids')} the question file does not have (ignored): ${someOf(unknown)}`);
+      if (answered < q)
+        headline(
+          predictions.file,
+          `${p} predictions for ${q} questions: paired by question_id, ${plural(q - answered, 'question has', 'questions have')} no prediction (scored 0 as prediction errors)`,
+        );
+      if (unknown.length)
+        headline(
+          predictions.file,
+          `${plural(unknown.length, 'prediction names a question_id', 'predictions name question_ids')} the question file does not have (ignored): ${someOf(unknown)}`,
+        );
     }
-    if (repeated) headline(predictions.file, `${plural(repeated, 'question_id appears', 'question_ids appear')} more than once; the first of each is used`);
+    if (repeated)
+      headline(
+        predictions.file,
+        `${plural(repeated, 'question_id appears', 'question_ids appear')} more than once; the first of each is used`,
+      );
   } else if (p === 0) {
-    headline(predictions.file, `no predictions (the file is ${predictions.empty ? 'empty' : 'an empty list or object'}) for ${q} questions: every question scores 0 as a prediction error`);
+    headline(
+      predictions.file,
+      `no predictions (the file is ${predictions.empty ? 'empty' : 'an empty list or object'}) for ${q} questions: every question scores 0 as a prediction error`,
+    );
   } else if (p < q) {
-    headline(predictions.file, `${p} predictions for ${q} questions: paired by position, ${plural(q - p, 'question has', 'questions have')} no prediction (scored 0 as prediction errors)`);
+    headline(
+      predictions.file,
+      `${p} predictions for ${q} questions: paired by position, ${plural(q - p, 'question has', 'questions have')} no prediction (scored 0 as prediction errors)`,
+    );
   } else if (p > q) {
-    headline(predictions.file, `${p} predictions for ${q} questions: paired by position, the last ${plural(p - q, 'prediction is', 'predictions are')} ignored`);
+    headline(
+      predictions.file,
+      `${p} predictions for ${q} questions: paired by position, the last ${plural(p - q, 'prediction is', 'predictions are')} ignored`,
+    );
   }
   if (gold && gold.entries.length !== q) {
     const g = gold.entries.length;
@@ -169,7 +197,10 @@ export function buildTasks(
     );
   }
   if (gold && goldDbMismatch.length) {
-    headline(gold.file, `${goldDbMismatch.length} of ${Math.min(q, gold.entries.length)} gold lines name another database than their question (first: ${goldDbMismatch[0]}): is it the gold file of this question file?`);
+    headline(
+      gold.file,
+      `${goldDbMismatch.length} of ${Math.min(q, gold.entries.length)} gold lines name another database than their question (first: ${goldDbMismatch[0]}): is it the gold file of this question file?`,
+    );
   }
   if (carriedGold > 0 && carriedGoldDiffers.length) {
     const field = predictions.goldField ?? 'gold_sql';
@@ -180,11 +211,14 @@ export function buildTasks(
       goldFrom === 'predictions'
         ? `scored against the prediction file's ${field}, which differs from ${gold ? 'the gold file' : "the question file's SQL"} for ${plural(carriedGoldDiffers.length, 'question')} (question ${someOf(carriedGoldDiffers)})`
         : `the prediction file carries its own gold (${field}) for ${plural(carriedGold, 'question')}; it differs from the gold used ` +
-          `(${used}) for ${carriedGoldDiffers.length} (question ${someOf(carriedGoldDiffers)}). Scores use ${used}${choice ? `; ${choice}` : ''}`,
+            `(${used}) for ${carriedGoldDiffers.length} (question ${someOf(carriedGoldDiffers)}). Scores use ${used}${choice ? `; ${choice}` : ''}`,
     );
   }
   if (noDbId.length) {
-    headline(options.questionsFile ?? 'question file', `${plural(noDbId.length, 'question has', 'questions have')} no db_id and no gold line naming a database: skipped (question ${someOf(noDbId)})`);
+    headline(
+      options.questionsFile ?? 'question file',
+      `${plural(noDbId.length, 'question has', 'questions have')} no db_id and no gold line naming a database: skipped (question ${someOf(noDbId)})`,
+    );
   }
   return tasks;
 }

@@ -25,6 +25,12 @@ export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingP
   let provider: EmbeddingProvider;
   if (settings.provider === 'none') return undefined;
   if (settings.provider === 'local') provider = new LocalEmbeddings();
-  else provider = new OpenAiEmbeddings({ baseUrl: settings.url ?? DEFAULT_EMBEDDINGS_URL, model: settings.model ?? DEFAULT_EMBEDDINGS_MODEL, apiKey: settings.apiKey, keyHint: settings.keyHint });
+  else
+    provider = new OpenAiEmbeddings({
+      baseUrl: settings.url ?? DEFAULT_EMBEDDINGS_URL,
+      model: settings.model ?? DEFAULT_EMBEDDINGS_MODEL,
+      apiKey: settings.apiKey,
+      keyHint: settings.keyHint,
+    });
   return settings.cacheDir === false ? provider : new CachedEmbeddings(provider, settings.cacheDir ?? defaultCacheDir());
 }

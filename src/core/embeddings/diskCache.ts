@@ -76,7 +76,10 @@ export class CachedEmbeddings implements EmbeddingProvider {
     });
     if (missing.length) {
       this.requested += missing.length;
-      const vectors = await this.provider.embed(missing.map((m) => m.text), signal);
+      const vectors = await this.provider.embed(
+        missing.map((m) => m.text),
+        signal,
+      );
       missing.forEach(({ key }, i) => {
         found.set(key, vectors[i]);
         this.write(key, vectors[i]);

@@ -103,14 +103,20 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
       let suggestedWaitMs: number | undefined;
       try {
         const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 120_000);
-        const response = await fetch(this.url, { method: 'POST', headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+        const response = await fetch(this.url, {
+          method: 'POST',
+          headers,
+          body,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
         status = response.status;
         text = await response.text();
         suggestedWaitMs = retryAfterMs(response.headers);
       } catch (error) {
         if (signal?.aborted) throw error;
         const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
-        if (attempt >= retries) throw new EmbeddingError(`the embeddings endpoint ${this.url} cannot be reached: ${cause} (after ${attempt + 1} attempts)`);
+        if (attempt >= retries)
+          throw new EmbeddingError(`the embeddings endpoint ${this.url} cannot be reached: ${cause} (after ${attempt + 1} attempts)`);
         await abortableDelay(Math.min(base * 2 ** attempt, 30_000), signal);
         continue;
       }
@@ -119,13 +125,19 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
         await abortableDelay(Math.min(suggestedWaitMs ?? base * 2 ** attempt, 30_000), signal);
         continue;
       }
-      const what = status === 401 ? ` (is the API key set? ${this.options.keyHint ?? 'it is read from the environment variable the options name'})` : '';
-      throw new EmbeddingError(`the embeddings endpoint ${this.url} answered ${status}${what}: ${serverMessage(text)}${RETRYABLE(status) ? ` (after ${attempt + 1} attempts)` : ''}`);
+      const what =
+        status === 401
+          ? ` (is the API key set? ${this.options.keyHint ?? 'it is read from the environment variable the options name'})`
+          : '';
+      throw new EmbeddingError(
+        `the embeddings endpoint ${this.url} answered ${status}${what}: ${serverMessage(text)}${RETRYABLE(status) ? ` (after ${attempt + 1} attempts)` : ''}`,
+      );
     }
   }
 
   private parse(text: string, count: number): Float32Array[] {
-    const bad = (why: string) => new EmbeddingError(`the embeddings endpoint ${this.url} answered with something that is not an embeddings response (${why})`);
+    const bad = (why: string) =>
+      new EmbeddingError(`the embeddings endpoint ${this.url} answered with something that is not an embeddings response (${why})`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -138,7 +150,8 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
     const vectors: Float32Array[] = new Array(count);
     data.forEach((item: { index?: unknown; embedding?: unknown }, position) => {
       const index = item?.index === undefined ? position : item.index;
-      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || vectors[index]) throw bad(`item ${position} has index ${JSON.stringify(index)}`);
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= count || vectors[index])
+        throw bad(`item ${position} has index ${JSON.stringify(index)}`);
       const vector = vectorOf(item?.embedding);
       if (!vector) throw bad(`item ${position} has no vector of numbers`);
       vectors[index] = vector;

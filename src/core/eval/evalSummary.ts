@@ -48,7 +48,13 @@ export function summarize(results: readonly QuestionResult[], metrics: readonly 
     const rank = (d: string) => (DIFFICULTY_ORDER.includes(d) ? DIFFICULTY_ORDER.indexOf(d) : DIFFICULTY_ORDER.length);
     return rank(a) - rank(b) || a.localeCompare(b);
   });
-  const groups = difficulties.map((d) => summarizeGroup(d, results.filter((r) => r.difficulty === d), metrics));
+  const groups = difficulties.map((d) =>
+    summarizeGroup(
+      d,
+      results.filter((r) => r.difficulty === d),
+      metrics,
+    ),
+  );
   groups.push(summarizeGroup('total', [...results], metrics));
   const databases: Record<string, number> = {};
   for (const r of results) if (r.outcome === 'skipped') databases[r.db_id] = (databases[r.db_id] ?? 0) + 1;

@@ -4,7 +4,17 @@ import { DatabaseConnection } from '../db/engine';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
 import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
-import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, fullRatioByScale, PairTimer, PairTiming, probabilityBelowFor, runPairTimer, timeInPasses } from '../timing/fast';
+import {
+  DEFAULT_FAST_TIMING,
+  FastTimingOptions,
+  freshConnectionTimer,
+  fullRatioByScale,
+  PairTimer,
+  PairTiming,
+  probabilityBelowFor,
+  runPairTimer,
+  timeInPasses,
+} from '../timing/fast';
 import { IDENTICAL } from '../timing/estimate';
 import { measureOfficial, OFFICIAL_ITERATIONS, officialLoopLimitMs } from '../timing/official';
 import { sameProgram } from '../timing/sameProgram';
@@ -100,7 +110,12 @@ function failureText(who: string, run: { status: 'ok' } | QueryFailure): string 
  * (memory stays bounded whatever it returns); when gold fails, the prediction still runs, to report it too.
  */
 async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: QuestionResult, options: EvalOptions) {
-  const limits = () => ({ deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows, signal: options.signal });
+  const limits = () => ({
+    deadline: performance.now() + options.timeoutMs,
+    budgetMs: options.timeoutMs,
+    maxRows: options.maxRows,
+    signal: options.signal,
+  });
   const shared = limits();
   const gold = await readQuery(db, task.goldSql ?? ' ', shared);
   const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);
@@ -203,16 +218,25 @@ function fastOptions(options: EvalOptions): FastTimingOptions {
   const settle: FastTimingOptions['settle'] = { ratioOf: ves ? ['first-row'] : [], bucketOf: rves ? ['full'] : [] };
   // The order alternates: with the prediction always first, short blocks after other pairs' work made it pay
   // the cold start, and first-row ratios read 1.5-3 % below the official loop's (bench/timing.mjs).
-  return { ...DEFAULT_FAST_TIMING, quantities, settle, timeoutMs: options.timeoutMs, officialLimitMs: officialLoopLimitMs(options.timeoutMs), ...options.fastTiming };
+  return {
+    ...DEFAULT_FAST_TIMING,
+    quantities,
+    settle,
+    timeoutMs: options.timeoutMs,
+    officialLimitMs: officialLoopLimitMs(options.timeoutMs),
+    ...options.fastTiming,
+  };
 }
 
 /** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */
-type TimingPlan = { kind: 'time'; dbPath: string; gold: string; pred: string } | { kind: 'identical' } | { kind: 'untimeable'; note: string };
+type TimingPlan =
+  { kind: 'time'; dbPath: string; gold: string; pred: string } | { kind: 'identical' } | { kind: 'untimeable'; note: string };
 
 async function planTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<TimingPlan> {
   const gold = runnableBody(task.goldSql ?? '');
   const pred = runnableBody(task.predictedSql ?? '');
-  if ('status' in gold || 'status' in pred || !gold.body || !pred.body) return { kind: 'untimeable', note: 'an empty query cannot be timed; efficiency scored 0' };
+  if ('status' in gold || 'status' in pred || !gold.body || !pred.body)
+    return { kind: 'untimeable', note: 'an empty query cannot be timed; efficiency scored 0' };
   // Identical programs do identical work: timing them could only measure noise. The official protocol
   // still times them, as the scripts do.
   if (options.timing === 'fast' && (await sameProgram(db, gold.body, pred.body))) return { kind: 'identical' };
@@ -223,15 +247,24 @@ async function timeOfficially(plan: { dbPath: string; gold: string; pred: string
   // Each metric's own script times something different: run only the protocols asked for.
   const iterations = options.officialIterations ?? OFFICIAL_ITERATIONS;
   return {
-    ves: options.metrics.includes('ves') ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'ves', options.timeoutMs, iterations) : undefined,
-    rves: options.metrics.includes('rves') ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'rves', options.timeoutMs, iterations) : undefined,
+    ves: options.metrics.includes('ves')
+      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'ves', options.timeoutMs, iterations)
+      : undefined,
+    rves: options.metrics.includes('rves')
+      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'rves', options.timeoutMs, iterations)
+      : undefined,
   };
 }
 
 const fromPair = (timing: Partial<PairTiming>) => ({ ves: timing['first-row'], rves: timing.full });
 
 const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions) =>
-  new PairTimer(freshConnectionTimer(plan.dbPath, plan.gold), freshConnectionTimer(plan.dbPath, plan.pred), fastOptions(options), options.signal);
+  new PairTimer(
+    freshConnectionTimer(plan.dbPath, plan.gold),
+    freshConnectionTimer(plan.dbPath, plan.pred),
+    fastOptions(options),
+    options.signal,
+  );
 
 function timingFailed(result: QuestionResult, error: Error, options: EvalOptions): void {
   result.notes.push(`timing failed: ${error.message}; efficiency scored 0`);
@@ -281,7 +314,6 @@ async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: E
   result.time_ratio_by_scale = byScale;
   result.growth = growthVerdict(byScale);
 }
-
 
 /** Correctness of one task (EX, Soft-F1, outcome); efficiency zeroed unless the pair is correct. */
 async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {

@@ -56,23 +56,32 @@ export function loadEvalReport(file: string, what = 'eval report'): LoadedReport
     const kind = first && typeof first === 'object' && 'question' in first ? 'a BIRD question file' : 'a JSON list (a prediction file?)';
     fail(file, undefined, `${kind}, not an ${what}: give the file \`ves-lens eval --json\` wrote`);
   }
-  if (!value || typeof value !== 'object') fail(file, undefined, `not an ${what}: expected the JSON object \`ves-lens eval --json\` writes`);
+  if (!value || typeof value !== 'object')
+    fail(file, undefined, `not an ${what}: expected the JSON object \`ves-lens eval --json\` writes`);
   const report = value as EvalReportJson;
   if (!Array.isArray(report.questions)) {
     const values = Object.values(report as object);
     const looksLikePredictions = values.length > 0 && values.every((v) => typeof v === 'string');
-    fail(file, 'key "questions"', looksLikePredictions ? `a prediction file, not an ${what}: score it first with \`ves-lens eval --json\`` : `no "questions" list: not an ${what} (written by \`ves-lens eval --json\`)`);
+    fail(
+      file,
+      'key "questions"',
+      looksLikePredictions
+        ? `a prediction file, not an ${what}: score it first with \`ves-lens eval --json\``
+        : `no "questions" list: not an ${what} (written by \`ves-lens eval --json\`)`,
+    );
   }
   report.questions.forEach((q, i) => {
     const where = `questions[${i}]`;
     if (!q || typeof q !== 'object') fail(file, where, 'expected an object');
-    if (typeof q.question_id !== 'number' && typeof q.question_id !== 'string') fail(file, `${where}.question_id`, 'missing (a number or a string)');
+    if (typeof q.question_id !== 'number' && typeof q.question_id !== 'string')
+      fail(file, `${where}.question_id`, 'missing (a number or a string)');
     if (q.ex !== 0 && q.ex !== 1) fail(file, `${where}.ex`, `expected 0 or 1, got ${JSON.stringify(q.ex)}`);
     if (typeof q.outcome !== 'string') fail(file, `${where}.outcome`, 'missing');
     if (typeof q.index !== 'number') fail(file, `${where}.index`, 'missing (the position in the question file)');
     for (const key of ['f1', 'ves', 'rves', 'time_ratio', 'gold_ms', 'pred_ms'] as const) {
       const v = q[key];
-      if (v !== null && v !== undefined && typeof v !== 'number') fail(file, `${where}.${key}`, `expected a number or null, got ${JSON.stringify(v)}`);
+      if (v !== null && v !== undefined && typeof v !== 'number')
+        fail(file, `${where}.${key}`, `expected a number or null, got ${JSON.stringify(v)}`);
     }
   });
   return { file, label: path.basename(file), report };
@@ -86,7 +95,9 @@ export function uniqueLabels(files: readonly string[]): string[] {
     if (same === 1) return name;
     const parent = path.basename(path.dirname(path.resolve(files[i])));
     const longer = `${parent}/${name}`;
-    return files.slice(0, i).some((f, j) => names[j] === name && path.basename(path.dirname(path.resolve(f))) === parent) ? `${longer} (${i + 1})` : longer;
+    return files.slice(0, i).some((f, j) => names[j] === name && path.basename(path.dirname(path.resolve(f))) === parent)
+      ? `${longer} (${i + 1})`
+      : longer;
   });
 }
 

@@ -26,9 +26,18 @@ export interface EvalInputs {
 }
 
 /** The --json document: tool, inputs, summary (per difficulty and total), problems, and every question. */
-export function evalReport(tool: ToolInfo, inputs: EvalInputs, summary: EvalSummary, problems: readonly InputProblem[], questions: readonly QuestionResult[]) {
+export function evalReport(
+  tool: ToolInfo,
+  inputs: EvalInputs,
+  summary: EvalSummary,
+  problems: readonly InputProblem[],
+  questions: readonly QuestionResult[],
+) {
   const groups = Object.fromEntries(
-    summary.groups.map((g) => [g.group, { count: g.count, ...g.scores, outcomes: g.outcomes, ...(g.techniques ? { techniques: g.techniques } : {}) }]),
+    summary.groups.map((g) => [
+      g.group,
+      { count: g.count, ...g.scores, outcomes: g.outcomes, ...(g.techniques ? { techniques: g.techniques } : {}) },
+    ]),
   );
   return {
     tool,

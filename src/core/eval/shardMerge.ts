@@ -43,45 +43,76 @@ function unique(lists: readonly (readonly string[])[]): string[] {
  * evaluations, a shard given twice, a missing shard, or a report that is no shard. `extraHeadline` adds
  * headline problems computed over all questions (the command passes eval's unusable-database check).
  */
-export function mergeShardReports(shards: readonly LoadedReport[], extraHeadline?: (questions: QuestionResult[], inputs: Record<string, unknown>) => string[]): MergedShards {
+export function mergeShardReports(
+  shards: readonly LoadedReport[],
+  extraHeadline?: (questions: QuestionResult[], inputs: Record<string, unknown>) => string[],
+): MergedShards {
   if (shards.length === 0) throw new Error('no shard reports to merge');
   const notes: string[] = [];
   const first = shards[0];
-  for (const s of shards) if (!s.report.inputs?.shard) fail(s.file, 'inputs.shard', 'not a shard report: write shards with `ves-lens eval --shard i/n --json ...`');
+  for (const s of shards)
+    if (!s.report.inputs?.shard)
+      fail(s.file, 'inputs.shard', 'not a shard report: write shards with `ves-lens eval --shard i/n --json ...`');
   const count = first.report.inputs!.shard!.count;
   const total = first.report.inputs!.shard!.of_questions;
   const byIndex = new Map<number, LoadedReport>();
   for (const s of shards) {
     const info = s.report.inputs!.shard!;
-    if (info.count !== count) fail(s.file, 'inputs.shard.count', `a shard of ${info.count}, but ${first.file} is a shard of ${count}: shards of different splits`);
-    if (info.of_questions !== total) fail(s.file, 'inputs.shard.of_questions', `${info.of_questions} questions in its question file, ${first.file} ${total}: shards of different question files`);
+    if (info.count !== count)
+      fail(s.file, 'inputs.shard.count', `a shard of ${info.count}, but ${first.file} is a shard of ${count}: shards of different splits`);
+    if (info.of_questions !== total)
+      fail(
+        s.file,
+        'inputs.shard.of_questions',
+        `${info.of_questions} questions in its question file, ${first.file} ${total}: shards of different question files`,
+      );
     const other = byIndex.get(info.index);
     if (other) fail(s.file, 'inputs.shard.index', `shard ${info.index}/${count} again (also ${other.file})`);
     byIndex.set(info.index, s);
     const inputs = s.report.inputs as Record<string, unknown>;
     const firstInputs = first.report.inputs as Record<string, unknown>;
     for (const key of SAME_INPUTS) {
-      if (JSON.stringify(inputs[key]) !== JSON.stringify(firstInputs[key])) fail(s.file, `inputs.${key}`, `${JSON.stringify(inputs[key])}, but ${JSON.stringify(firstInputs[key])} in ${first.file}: shards of different evaluations`);
+      if (JSON.stringify(inputs[key]) !== JSON.stringify(firstInputs[key]))
+        fail(
+          s.file,
+          `inputs.${key}`,
+          `${JSON.stringify(inputs[key])}, but ${JSON.stringify(firstInputs[key])} in ${first.file}: shards of different evaluations`,
+        );
     }
     for (const key of SAME_FILE_NAMES) {
-      const name = (v: unknown) => (typeof v === 'string' ? path.basename(v) : v ?? null);
-      if (name(inputs[key]) !== name(firstInputs[key])) fail(s.file, `inputs.${key}`, `${JSON.stringify(inputs[key])}, but ${JSON.stringify(firstInputs[key])} in ${first.file}: shards of different evaluations`);
+      const name = (v: unknown) => (typeof v === 'string' ? path.basename(v) : (v ?? null));
+      if (name(inputs[key]) !== name(firstInputs[key]))
+        fail(
+          s.file,
+          `inputs.${key}`,
+          `${JSON.stringify(inputs[key])}, but ${JSON.stringify(firstInputs[key])} in ${first.file}: shards of different evaluations`,
+        );
     }
     s.report.questions.forEach((q, i) => {
-      if ((q.index - (info.index - 1)) % count !== 0) fail(s.file, `questions[${i}].index`, `question ${q.question_id} at position ${q.index} is not in shard ${info.index}/${count}`);
+      if ((q.index - (info.index - 1)) % count !== 0)
+        fail(s.file, `questions[${i}].index`, `question ${q.question_id} at position ${q.index} is not in shard ${info.index}/${count}`);
     });
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length) {
-    throw new InputFileError({ file: first.file, message: `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: give all ${count} shard reports` });
+    throw new InputFileError({
+      file: first.file,
+      message: `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: give all ${count} shard reports`,
+    });
   }
   const versions = new Set(shards.map((s) => `${s.report.tool?.version} / SQLite ${s.report.tool?.sqlite}`));
   if (versions.size > 1) notes.push(`the shards ran different versions (${[...versions].join('; ')}): the merged report names the first's`);
 
   const questions: ReportQuestion[] = shards.flatMap((s) => s.report.questions).sort((a, b) => a.index - b.index);
-  const expected = Array.from({ length: count }, (_, i) => i + 1).reduce((n, i) => n + Math.max(0, Math.ceil((total - (i - 1)) / count)), 0);
+  const expected = Array.from({ length: count }, (_, i) => i + 1).reduce(
+    (n, i) => n + Math.max(0, Math.ceil((total - (i - 1)) / count)),
+    0,
+  );
   if (questions.length !== expected) {
-    throw new InputFileError({ file: first.file, message: `the shards hold ${questions.length} questions, but a split of ${total} questions into ${count} has ${expected}: a shard report is incomplete` });
+    throw new InputFileError({
+      file: first.file,
+      message: `the shards hold ${questions.length} questions, but a split of ${total} questions into ${count} has ${expected}: a shard report is incomplete`,
+    });
   }
 
   const inputs = { ...(first.report.inputs as Record<string, unknown>) };
@@ -90,11 +121,17 @@ export function mergeShardReports(shards: readonly LoadedReport[], extraHeadline
   const summary = summarize(questions, metrics);
   const merged = evalReport(first.report.tool as never, inputs as unknown as EvalInputs, summary, [], questions);
   const isHeadline = (p: string) => !UNUSABLE_DATABASE.test(p);
-  const headline = [...unique(shards.map((s) => (s.report.headline_problems ?? []).filter(isHeadline))), ...(extraHeadline?.(questions, inputs) ?? [])];
+  const headline = [
+    ...unique(shards.map((s) => (s.report.headline_problems ?? []).filter(isHeadline))),
+    ...(extraHeadline?.(questions, inputs) ?? []),
+  ];
   const headlineSet = new Set(shards.flatMap((s) => s.report.headline_problems ?? []));
   const others = unique(shards.map((s) => (s.report.problems ?? []).filter((p) => !headlineSet.has(p))));
   const known = new Set(Object.keys(merged));
   const dropped = [...new Set(shards.flatMap((s) => Object.keys(s.report)).filter((k) => !known.has(k)))];
   if (dropped.length) notes.push(`top-level keys not merged (no rule to combine them): ${dropped.join(', ')}`);
-  return { report: { ...merged, inputs, problems: [...headline, ...others], headline_problems: headline, questions } as EvalReportJson, notes };
+  return {
+    report: { ...merged, inputs, problems: [...headline, ...others], headline_problems: headline, questions } as EvalReportJson,
+    notes,
+  };
 }

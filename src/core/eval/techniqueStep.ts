@@ -63,7 +63,8 @@ export function techniqueStep(options: TechniqueOptions): TechniqueStep {
     if (empty) {
       // SQLMorph's adapter fails on a string with no statement (cursor.description is None): all 0.
       result.techniques = everywhere(techniques, zeros);
-      if (result.outcome === 'correct') result.notes.push('techniques: a query with no statement fails in SQLMorph\'s adapter: every technique scores 0 (EX here is 1)');
+      if (result.outcome === 'correct')
+        result.notes.push("techniques: a query with no statement fails in SQLMorph's adapter: every technique scores 0 (EX here is 1)");
       return;
     }
     if (result.outcome === 'correct') {
@@ -73,20 +74,33 @@ export function techniqueStep(options: TechniqueOptions): TechniqueStep {
     if (result.outcome !== 'mismatch') {
       if (BOUND.test(result.error ?? '')) result.techniques = error(result.error ?? 'result too large');
       else result.techniques = everywhere(techniques, zeros);
-      if (result.outcome === 'refused') result.notes.push('techniques: scored 0, as SQLMorph scores a query its adapter cannot read (VES Lens does not run this statement)');
+      if (result.outcome === 'refused')
+        result.notes.push(
+          'techniques: scored 0, as SQLMorph scores a query its adapter cannot read (VES Lens does not run this statement)',
+        );
       return;
     }
-    const read = (sql: string) => readTypedResult(db, sql, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows, maxBytes: TECHNIQUE_RESULT_BYTES, signal: limits.signal });
+    const read = (sql: string) =>
+      readTypedResult(db, sql, {
+        deadline: performance.now() + limits.timeoutMs,
+        budgetMs: limits.timeoutMs,
+        maxRows: limits.maxRows,
+        maxBytes: TECHNIQUE_RESULT_BYTES,
+        signal: limits.signal,
+      });
     const gold = await read(task.goldSql ?? ' ');
     const predicted = gold.status === 'ok' ? await read(task.predictedSql ?? ' ') : gold;
     if (gold.status !== 'ok' || predicted.status !== 'ok') {
       const failure = gold.status !== 'ok' ? gold : predicted;
-      result.techniques = error(`${gold.status !== 'ok' ? 'gold' : 'prediction'} re-read for the techniques: ${'message' in failure ? failure.message : ''}`);
+      result.techniques = error(
+        `${gold.status !== 'ok' ? 'gold' : 'prediction'} re-read for the techniques: ${'message' in failure ? failure.message : ''}`,
+      );
       return;
     }
     const report = await scoreTechniques(gold.table, predicted.table, { ...options, techniques, signal: limits.signal });
     result.techniques = report.scores;
-    for (const note of [...gold.notes.map((n) => `gold ${n}`), ...predicted.notes.map((n) => `prediction ${n}`)]) result.notes.push(`techniques: ${note}`);
+    for (const note of [...gold.notes.map((n) => `gold ${n}`), ...predicted.notes.map((n) => `prediction ${n}`)])
+      result.notes.push(`techniques: ${note}`);
     result.notes.push(...report.notes);
   }
 }

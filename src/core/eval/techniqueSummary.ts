@@ -31,7 +31,10 @@ export function summarizeTechniques(results: readonly QuestionResult[]): Partial
       for (const s of scores) total += s[key];
       return (total / scores.length) * 100;
     };
-    out[name] = name === 'execution_accuracy' ? { count: scores.length, EX: mean('EX') } : { count: scores.length, EX: mean('EX'), EXP: mean('EXP'), EXR: mean('EXR'), F1: mean('F1') };
+    out[name] =
+      name === 'execution_accuracy'
+        ? { count: scores.length, EX: mean('EX') }
+        : { count: scores.length, EX: mean('EX'), EXP: mean('EXP'), EXR: mean('EXR'), F1: mean('F1') };
   }
   return out;
 }

@@ -39,7 +39,10 @@ const idOf = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? S
 
 /** SQL texts that differ only in spacing or a final semicolon are the same prediction. */
 export function normalizeSql(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim().replace(/(\s*;)+$/, '');
+  return sql
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(\s*;)+$/, '');
 }
 
 function labelValue(value: unknown): boolean | undefined {
@@ -56,15 +59,19 @@ function labelValue(value: unknown): boolean | undefined {
  */
 export function loadLabels(file: string): LabelFile {
   const data = parseJsonFile(file, readTextFile(file, 'label file'));
-  if (!Array.isArray(data)) throw new InputFileError({ file, message: 'a label file must be a JSON list of {question_id, predicted_sql, label}' });
-  if (data.length && !data.some((item) => isRecord(item) && 'label' in item)) throw new InputFileError({ file, message: 'no item has a "label": not a label file' });
+  if (!Array.isArray(data))
+    throw new InputFileError({ file, message: 'a label file must be a JSON list of {question_id, predicted_sql, label}' });
+  if (data.length && !data.some((item) => isRecord(item) && 'label' in item))
+    throw new InputFileError({ file, message: 'no item has a "label": not a label file' });
   const items: Labelled[] = [];
   const unusable: string[] = [];
   data.forEach((item, i) => {
     const id = isRecord(item) ? idOf(item.question_id) : undefined;
     const label = isRecord(item) ? labelValue(item.label) : undefined;
     if (!isRecord(item) || id === undefined || label === undefined) {
-      unusable.push(`item ${i}: ${!isRecord(item) ? 'not an object' : id === undefined ? 'no question_id' : `label is ${JSON.stringify(item.label) ?? 'missing'}`}`);
+      unusable.push(
+        `item ${i}: ${!isRecord(item) ? 'not an object' : id === undefined ? 'no question_id' : `label is ${JSON.stringify(item.label) ?? 'missing'}`}`,
+      );
       return;
     }
     items.push({ questionId: id, sql: typeof item.predicted_sql === 'string' ? item.predicted_sql : undefined, label });
@@ -108,10 +115,17 @@ function judgeBranch(judge: Record<string, unknown>): string | undefined {
 export function loadVerdicts(file: string, use?: 'judge' | 'ex'): VerdictFile {
   const data = parseJsonFile(file, readTextFile(file, 'verdict file'));
   if (Array.isArray(data)) {
-    if (use) throw new InputFileError({ file, message: `--use ${use}: this is a list (ROSE's eval_results.json), which has one verdict per item` });
+    if (use)
+      throw new InputFileError({
+        file,
+        message: `--use ${use}: this is a list (ROSE's eval_results.json), which has one verdict per item`,
+      });
     if (data.length && !data.some((item) => isRecord(item) && 'score' in item)) {
       const labels = data.some((item) => isRecord(item) && 'label' in item);
-      throw new InputFileError({ file, message: `no item has a "score": not ROSE's eval_results.json${labels ? ' (it looks like a label file)' : ''}` });
+      throw new InputFileError({
+        file,
+        message: `no item has a "score": not ROSE's eval_results.json${labels ? ' (it looks like a label file)' : ''}`,
+      });
     }
     const items = data.filter(isRecord).map((item, i): Verdict => {
       const score = item.score;
@@ -126,23 +140,39 @@ export function loadVerdicts(file: string, use?: 'judge' | 'ex'): VerdictFile {
     return { file, kind: 'rose', items };
   }
   if (!isRecord(data) || !Array.isArray(data.questions)) {
-    throw new InputFileError({ file, message: "expected ROSE's eval_results.json (a list), or a JSON report of `ves-lens judge` or `ves-lens eval` (an object with \"questions\")" });
+    throw new InputFileError({
+      file,
+      message:
+        'expected ROSE\'s eval_results.json (a list), or a JSON report of `ves-lens judge` or `ves-lens eval` (an object with "questions")',
+    });
   }
   const questions = data.questions.filter(isRecord);
   const hasJudge = questions.some((q) => 'judge' in q);
-  if (use === 'judge' && !hasJudge) throw new InputFileError({ file, message: '--use judge: this report has no judge verdicts (an `eval` report?)' });
+  if (use === 'judge' && !hasJudge)
+    throw new InputFileError({ file, message: '--use judge: this report has no judge verdicts (an `eval` report?)' });
   const kind: VerdictKind = use ?? (hasJudge ? 'judge' : 'ex');
   const items = questions.map((q, i): Verdict => {
     const questionId = idOf(q.question_id) ?? `item ${i}`;
     const sql = typeof q.predicted_sql === 'string' ? q.predicted_sql : undefined;
     if (kind === 'ex') {
       if (q.outcome === 'skipped') return { questionId, sql, verdict: null, why: 'skipped (database not under --db-root)' };
-      return { questionId, sql, verdict: q.ex === 1 ? true : q.ex === 0 ? false : null, why: q.ex === 1 || q.ex === 0 ? undefined : 'no ex' };
+      return {
+        questionId,
+        sql,
+        verdict: q.ex === 1 ? true : q.ex === 0 ? false : null,
+        why: q.ex === 1 || q.ex === 0 ? undefined : 'no ex',
+      };
     }
     const judge = isRecord(q.judge) ? q.judge : undefined;
     if (!judge) return { questionId, sql, verdict: null, why: 'not judged (skipped)' };
     const score = judge.score;
-    return { questionId, sql, verdict: score === 1 ? true : score === 0 ? false : null, branch: judgeBranch(judge), why: typeof judge.error === 'string' ? judge.error : undefined };
+    return {
+      questionId,
+      sql,
+      verdict: score === 1 ? true : score === 0 ? false : null,
+      branch: judgeBranch(judge),
+      why: typeof judge.error === 'string' ? judge.error : undefined,
+    };
   });
   return { file, kind, items };
 }
@@ -200,7 +230,11 @@ export function agreement(labels: LabelFile, verdicts: VerdictFile): AgreementRe
         match = candidates[0];
         byIdOnly++;
       } else {
-        mismatches.sql_differs.push({ question_id: v.questionId, label_sql: `${candidates.length} labelled predictions`, verdict_sql: '(the verdict names no SQL)' });
+        mismatches.sql_differs.push({
+          question_id: v.questionId,
+          label_sql: `${candidates.length} labelled predictions`,
+          verdict_sql: '(the verdict names no SQL)',
+        });
         continue;
       }
     } else {
@@ -219,7 +253,8 @@ export function agreement(labels: LabelFile, verdicts: VerdictFile): AgreementRe
     pairs.push({ label: match.label, verdict: v.verdict, branch: v.branch });
   }
   const differs = new Set(mismatches.sql_differs.map((d) => d.question_id));
-  for (const item of labels.items) if (!used.has(item) && !differs.has(item.questionId)) mismatches.labels_without_verdict.push(item.questionId);
+  for (const item of labels.items)
+    if (!used.has(item) && !differs.has(item.questionId)) mismatches.labels_without_verdict.push(item.questionId);
   const by_branch: Record<string, AgreementStats> = {};
   const branches = [...new Set(pairs.map((p) => p.branch).filter((b): b is string => b !== undefined))];
   for (const branch of branches) by_branch[branch] = agreementStats(confusionOf(pairs.filter((p) => p.branch === branch)));

@@ -93,14 +93,21 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
   }
   // The judge holds both whole results of up to JUDGE_CONCURRENCY_BOUND pairs at once: each result gets its
   // share of the one-result byte budget, so memory stays under the same bound as eval's.
-  const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_SQL_TIMEOUT_MS, maxRows: options.maxRows ?? 500_000, maxBytes: JUDGE_RESULT_BYTES, signal: options.signal };
+  const limits = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_SQL_TIMEOUT_MS,
+    maxRows: options.maxRows ?? 500_000,
+    maxBytes: JUDGE_RESULT_BYTES,
+    signal: options.signal,
+  };
   const facts = (options.facts ?? new DatabaseFactsCache()).get(input.dbId, input.dbPath);
   const ask = { cache: options.cache, signal: options.signal };
   const db = await openDatabase(input.dbPath);
   try {
     const pred = await runForJudge(db, input.predictedSql, limits);
     if (pred.status !== 'ok') {
-      notes.push(`the prediction ${pred.status === 'timeout' ? 'timed out' : pred.status === 'refused' ? 'was refused' : 'failed'}: ${pred.message}; scores 0 without a call`);
+      notes.push(
+        `the prediction ${pred.status === 'timeout' ? 'timed out' : pred.status === 'refused' ? 'was refused' : 'failed'}: ${pred.message}; scores 0 without a call`,
+      );
       return outcome('prediction_failed', { score: 0 });
     }
     const predRows = pred.result.rowCount;
@@ -112,7 +119,9 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
 
     const prover = async (sqls: string[]) => {
       const database = await describeDatabase(db, facts, sqls);
-      return tally.add(await askForJson(options.model, proverMessages({ ...base, database, predictedResult }), readProver, { ...ask, keys: PROVER_KEYS }));
+      return tally.add(
+        await askForJson(options.model, proverMessages({ ...base, database, predictedResult }), readProver, { ...ask, keys: PROVER_KEYS }),
+      );
     };
     const proverOutcome = (branch: JudgeBranch, answer: AskResult<ProverVerdict>) =>
       outcome(branch, {
@@ -125,7 +134,11 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
 
     if (method === 'prover-only') return proverOutcome('prover_only', await prover([input.predictedSql]));
     if (!gold || gold.status !== 'ok') {
-      notes.push(gold ? `the gold ${gold.status === 'timeout' ? 'timed out' : 'failed'}: ${gold.message}; the Prover judges alone` : 'no gold SQL: the Prover judges alone');
+      notes.push(
+        gold
+          ? `the gold ${gold.status === 'timeout' ? 'timed out' : 'failed'}: ${gold.message}; the Prover judges alone`
+          : 'no gold SQL: the Prover judges alone',
+      );
       return proverOutcome('gold_failed', await prover([input.predictedSql]));
     }
     const goldSql = input.goldSql as string;
@@ -136,10 +149,19 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
       // FLEX anchors on EX: BIRD's set equality decides its strict or lenient prompt.
       const resultsMatch = sameResultSet(pred.result.rows, gold.result.rows);
       const answer: AskResult<FlexVerdict> = tally.add(
-        await askForJson(options.model, flexMessages({ ...base, database, goldSql, resultsMatch, predictedResult, goldResult }), readFlex, { ...ask, keys: FLEX_KEYS }),
+        await askForJson(options.model, flexMessages({ ...base, database, goldSql, resultsMatch, predictedResult, goldResult }), readFlex, {
+          ...ask,
+          keys: FLEX_KEYS,
+        }),
       );
       notes.push(resultsMatch ? 'results match under EX: the strict prompt' : 'results differ under EX: the lenient prompt');
-      return outcome('flex', { score: answer.value ? (answer.value.correct ? 1 : 0) : null, flex: answer.value ?? null, error: answer.error ?? null, pred_rows: predRows, gold_rows: goldRows });
+      return outcome('flex', {
+        score: answer.value ? (answer.value.correct ? 1 : 0) : null,
+        flex: answer.value ?? null,
+        error: answer.error ?? null,
+        pred_rows: predRows,
+        gold_rows: goldRows,
+      });
     }
 
     const refuterOutcome = (branch: JudgeBranch, proverAnswer: ProverVerdict | null, answer: AskResult<RefuterVerdict>) =>
@@ -152,8 +174,18 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
         gold_rows: goldRows,
       });
 
-    if (sameResults({ columnCount: pred.result.columns.length, rows: pred.result.rows }, { columnCount: gold.result.columns.length, rows: gold.result.rows })) {
-      const answer = tally.add(await askForJson(options.model, refuterMessagesForSameResults({ ...base, database, goldSql }), readRefuter, { ...ask, keys: REFUTER_KEYS }));
+    if (
+      sameResults(
+        { columnCount: pred.result.columns.length, rows: pred.result.rows },
+        { columnCount: gold.result.columns.length, rows: gold.result.rows },
+      )
+    ) {
+      const answer = tally.add(
+        await askForJson(options.model, refuterMessagesForSameResults({ ...base, database, goldSql }), readRefuter, {
+          ...ask,
+          keys: REFUTER_KEYS,
+        }),
+      );
       return refuterOutcome('results_match', null, answer);
     }
     const proverAnswer = await prover([input.predictedSql]);
@@ -161,7 +193,14 @@ export async function judgePair(input: JudgePairInput, options: JudgePairOptions
     const answer = tally.add(
       await askForJson(
         options.model,
-        refuterMessagesForDifferentResults({ ...base, database, goldSql, predictedResult, goldResult, proverReason: proverAnswer.value.reason }),
+        refuterMessagesForDifferentResults({
+          ...base,
+          database,
+          goldSql,
+          predictedResult,
+          goldResult,
+          proverReason: proverAnswer.value.reason,
+        }),
         readRefuter,
         { ...ask, keys: REFUTER_KEYS },
       ),

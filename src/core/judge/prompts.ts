@@ -95,7 +95,8 @@ Reply with one JSON object and nothing else, keys in this order:
 {"judgement": "<one sentence>", "overturn": true or false, "ambiguity": "ambiguous question" or "ambiguous schema" or "na" (both comma-separated if both apply), "gold_correct": true or false}
 "overturn": true rejects the prediction; false upholds the Prover's acceptance.`;
 
-const REFUTER_STEPS = 'Follow the four steps (differences, semantics, cause, decision) and return ONLY the JSON object. "overturn": true rejects the prediction, false upholds it.';
+const REFUTER_STEPS =
+  'Follow the four steps (differences, semantics, cause, decision) and return ONLY the JSON object. "overturn": true rejects the prediction, false upholds it.';
 
 /** Results differ and the Prover passed the prediction: both results and the Prover's reason. */
 export function refuterMessagesForDifferentResults(
@@ -143,7 +144,9 @@ Uphold for: equivalent logic written differently (extracting the month vs a date
  * FLEX (Kim et al., NAACL 2025) as a baseline: one call that sees both SQLs, anchored on EX. Matching results
  * get a strict prompt (matching is no proof of correctness), differing ones a lenient prompt with both results.
  */
-export function flexMessages(input: PromptCase & { goldSql: string; resultsMatch: boolean; predictedResult: string; goldResult: string }): ChatMessage[] {
+export function flexMessages(
+  input: PromptCase & { goldSql: string; resultsMatch: boolean; predictedResult: string; goldResult: string },
+): ChatMessage[] {
   const system = input.resultsMatch
     ? `You judge whether a predicted SQL query answers a question about a SQLite database, given a reference (gold) SQL query. The two queries return the same result, but that does not prove the prediction correct. It is incorrect if it filters wrongly or misses a condition the question states, joins redundantly in a way that changes the meaning, mishandles NULLs in aggregates (COUNT(*) vs COUNT(column) on a nullable column), ignores that several rows may share a minimum or maximum, or abuses LIMIT or GROUP BY. A missing DISTINCT is acceptable.
 Reply with one JSON object and nothing else: {"reason": "<one or two sentences>", "correct": true or false}`
@@ -158,7 +161,10 @@ Reply with one JSON object and nothing else: {"reason": "<one or two sentences>"
   if (!input.resultsMatch) {
     parts.push(section('Result of the predicted SQL', input.predictedResult), section('Result of the gold SQL', input.goldResult));
   }
-  parts.push(`Note: the two queries have ${input.resultsMatch ? 'the same' : 'different'} execution results.`, section('Hint', input.evidence));
+  parts.push(
+    `Note: the two queries have ${input.resultsMatch ? 'the same' : 'different'} execution results.`,
+    section('Hint', input.evidence),
+  );
   return [
     { role: 'system', content: system },
     { role: 'user', content: parts.join('\n\n') },

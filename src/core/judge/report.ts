@@ -8,7 +8,11 @@ const score = (value: number | null) => (value === null ? '-' : value.toFixed(2)
 /** The per-difficulty table: EX as `eval` prints it, the judge's score beside it, and what the judge overturns. */
 export function judgeTable(summary: JudgeSummary): string {
   const groups = summary.groups;
-  const table = new Table({ head: ['', ...groups.map((g) => g.group)], style: TABLE_STYLE, colAligns: ['left', ...groups.map(() => 'right' as const)] });
+  const table = new Table({
+    head: ['', ...groups.map((g) => g.group)],
+    style: TABLE_STYLE,
+    colAligns: ['left', ...groups.map(() => 'right' as const)],
+  });
   table.push(['count', ...groups.map((g) => String(g.count))]);
   table.push(['EX', ...groups.map((g) => score(g.ex))]);
   table.push(['Judge', ...groups.map((g) => score(g.judge))]);
@@ -29,7 +33,8 @@ const BRANCH_LABELS: Record<string, string> = {
   flex: 'one FLEX call',
 };
 
-const reasonOf = (q: JudgedQuestion) => q.judge?.refuter?.judgement || q.judge?.prover?.reason || q.judge?.flex?.reason || q.judge?.notes[0] || '';
+const reasonOf = (q: JudgedQuestion) =>
+  q.judge?.refuter?.judgement || q.judge?.prover?.reason || q.judge?.flex?.reason || q.judge?.notes[0] || '';
 
 /** Which way the pairs went, where the judge and EX part, the Refuter's flags for annotators, errors, and the cost. */
 export function judgeDetails(questions: readonly JudgedQuestion[], summary: JudgeSummary, limit = 8): string {
@@ -43,11 +48,31 @@ export function judgeDetails(questions: readonly JudgedQuestion[], summary: Judg
     if (hits.length > limit) lines.push(pc.dim(`  ... and ${hits.length - limit} more (all in --json)`));
   };
   const judged = questions.filter((q) => q.judge && q.judge.score !== null);
-  list('EX 1, judged 0', judged.filter((q) => q.ex === 1 && q.judge!.score === 0), reasonOf);
-  list('EX 0, judged 1', judged.filter((q) => q.ex === 0 && q.judge!.score === 1), reasonOf);
-  list('the Refuter says the gold is wrong', questions.filter((q) => q.judge?.refuter?.gold_correct === false), (q) => q.judge!.refuter!.judgement);
-  list('the Refuter finds ambiguity', questions.filter((q) => q.judge?.refuter && q.judge.refuter.ambiguity !== 'na'), (q) => `${q.judge!.refuter!.ambiguity}: ${q.judge!.refuter!.judgement}`);
-  list('no verdict', questions.filter((q) => q.judge && q.judge.score === null), (q) => q.judge!.error ?? '');
+  list(
+    'EX 1, judged 0',
+    judged.filter((q) => q.ex === 1 && q.judge!.score === 0),
+    reasonOf,
+  );
+  list(
+    'EX 0, judged 1',
+    judged.filter((q) => q.ex === 0 && q.judge!.score === 1),
+    reasonOf,
+  );
+  list(
+    'the Refuter says the gold is wrong',
+    questions.filter((q) => q.judge?.refuter?.gold_correct === false),
+    (q) => q.judge!.refuter!.judgement,
+  );
+  list(
+    'the Refuter finds ambiguity',
+    questions.filter((q) => q.judge?.refuter && q.judge.refuter.ambiguity !== 'na'),
+    (q) => `${q.judge!.refuter!.ambiguity}: ${q.judge!.refuter!.judgement}`,
+  );
+  list(
+    'no verdict',
+    questions.filter((q) => q.judge && q.judge.score === null),
+    (q) => q.judge!.error ?? '',
+  );
   return lines.join('\n');
 }
 

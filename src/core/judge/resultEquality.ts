@@ -47,7 +47,9 @@ function sameCounts(a: Map<string, number>, b: Map<string, number>): boolean {
 /** Every way to pick, for each gold column, a predicted column with the same signature (product of permutations). */
 function* columnOrders(groups: readonly { gold: number[]; predicted: number[] }[], width: number): Generator<number[]> {
   const permutations = (items: number[]): number[][] =>
-    items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+    items.length <= 1
+      ? [items]
+      : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
   const options = groups.map((g) => permutations(g.predicted));
   const order = new Array<number>(width);
   function* walk(g: number): Generator<number[]> {

@@ -55,7 +55,9 @@ export async function judgeAll(inputs: readonly JudgePairInput[], options: Judge
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, JUDGE_CONCURRENCY_BOUND, inputs.length)) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, JUDGE_CONCURRENCY_BOUND, inputs.length)) }, worker),
+    );
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

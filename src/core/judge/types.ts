@@ -37,7 +37,8 @@ export interface FlexVerdict {
  * - `gold_failed`: the gold failed (or there is none): the Prover alone (ROSE crashes here);
  * - `prover_only`, `flex`: the other methods.
  */
-export type JudgeBranch = 'no_prediction' | 'prediction_failed' | 'results_match' | 'results_differ' | 'gold_failed' | 'prover_only' | 'flex';
+export type JudgeBranch =
+  'no_prediction' | 'prediction_failed' | 'results_match' | 'results_differ' | 'gold_failed' | 'prover_only' | 'flex';
 
 export interface TokenUsage {
   prompt_tokens: number;

@@ -4,11 +4,15 @@ import { FlexVerdict, ProverVerdict, RefuterVerdict } from './types';
 
 function missing(key: string, value: Record<string, unknown>): { ok: false; error: string } {
   const keys = Object.keys(value);
-  const found = key in value ? `its "${key}" is ${JSON.stringify(value[key])?.slice(0, 40)}` : `it has ${keys.length ? `only the keys ${keys.map((k) => `"${k}"`).join(', ')}` : 'no keys'}`;
+  const found =
+    key in value
+      ? `its "${key}" is ${JSON.stringify(value[key])?.slice(0, 40)}`
+      : `it has ${keys.length ? `only the keys ${keys.map((k) => `"${k}"`).join(', ')}` : 'no keys'}`;
   return { ok: false, error: `the JSON object has no boolean "${key}" (${found})` };
 }
 
-export const PROVER_KEYS = '"expected_answer", "sql_description", "reason", "verdict" (true or false) and, if verdict is true, "result_evidence"';
+export const PROVER_KEYS =
+  '"expected_answer", "sql_description", "reason", "verdict" (true or false) and, if verdict is true, "result_evidence"';
 export const REFUTER_KEYS = '"judgement", "overturn" (true or false), "ambiguity" and "gold_correct" (true or false)';
 export const FLEX_KEYS = '"reason" and "correct" (true or false)';
 

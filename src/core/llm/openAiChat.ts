@@ -112,7 +112,10 @@ export class OpenAiChatModel implements ChatModel {
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) controller.abort();
-    const body: Record<string, unknown> = { model: this.options.model, messages: messages.map((m) => ({ role: m.role, content: m.content })) };
+    const body: Record<string, unknown> = {
+      model: this.options.model,
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    };
     if (this.options.temperature !== undefined) body.temperature = this.options.temperature;
     Object.assign(body, this.options.extraBody ?? {});
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
@@ -124,7 +127,8 @@ export class OpenAiChatModel implements ChatModel {
         response = await this.fetchImpl(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
         text = await response.text();
       } catch (error) {
-        if (timedOut) throw new ChatModelError(`no reply from ${this.url} within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout', { retryable: true });
+        if (timedOut)
+          throw new ChatModelError(`no reply from ${this.url} within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout', { retryable: true });
         if (signal?.aborted) throw new ChatModelError('cancelled', 'cancelled');
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         const reason = cause?.code ?? cause?.message ?? (error as Error).message;
@@ -135,7 +139,11 @@ export class OpenAiChatModel implements ChatModel {
         const status = response.status;
         const retryable = status === 429 || status === 408 || status >= 500;
         const fatal = status === 401 || status === 403 || status === 404;
-        const failure = new ChatModelError(`${this.url} answered ${status}${response.statusText ? ` ${response.statusText}` : ''}: ${errorDetail(text)}`, 'http', { status, retryable, fatal });
+        const failure = new ChatModelError(
+          `${this.url} answered ${status}${response.statusText ? ` ${response.statusText}` : ''}: ${errorDetail(text)}`,
+          'http',
+          { status, retryable, fatal },
+        );
         Object.assign(failure, { retryAfterMs: retryAfterMs(response.headers) });
         throw failure;
       }
@@ -147,11 +155,15 @@ export class OpenAiChatModel implements ChatModel {
       }
       const choice = (parsed as { choices?: { message?: { content?: unknown } }[] }).choices?.[0];
       const content = messageText(choice?.message?.content);
-      if (content === undefined) throw new ChatModelError(`${this.url} answered without choices[0].message.content`, 'protocol', { retryable: true });
+      if (content === undefined)
+        throw new ChatModelError(`${this.url} answered without choices[0].message.content`, 'protocol', { retryable: true });
       const usage = (parsed as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }).usage;
       return {
         text: content,
-        usage: usage && typeof usage.prompt_tokens === 'number' ? { promptTokens: usage.prompt_tokens, completionTokens: Number(usage.completion_tokens) || 0 } : undefined,
+        usage:
+          usage && typeof usage.prompt_tokens === 'number'
+            ? { promptTokens: usage.prompt_tokens, completionTokens: Number(usage.completion_tokens) || 0 }
+            : undefined,
       };
     } finally {
       clearTimeout(timer);

@@ -29,7 +29,9 @@ export function rvesBucketUncertain(low: number, high: number): boolean {
 /** The reward of each R-VES bucket with its ratio range [atLeast, below), from the lowest reward up. */
 export const RVES_BUCKET_RANGES: readonly { reward: number; atLeast: number; below: number }[] = [
   { reward: 0.25, atLeast: 0, below: 0.25 },
-  ...[...RVES_BUCKETS].reverse().map((bucket, i, all) => ({ reward: bucket.reward, atLeast: bucket.atLeast, below: all[i + 1]?.atLeast ?? Infinity })),
+  ...[...RVES_BUCKETS]
+    .reverse()
+    .map((bucket, i, all) => ({ reward: bucket.reward, atLeast: bucket.atLeast, below: all[i + 1]?.atLeast ?? Infinity })),
 ];
 
 export interface RvesOutlook {

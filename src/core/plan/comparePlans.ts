@@ -24,11 +24,19 @@ function describeAccess(node: CostedNode): string {
 }
 
 function traits(plan: ExplainedPlan): PlanTraits {
-  const result: PlanTraits = { access: new Map(), tempBTrees: new Map(), correlated: 0, automaticIndexes: [], subqueryResults: 0, subqueryScans: 0 };
+  const result: PlanTraits = {
+    access: new Map(),
+    tempBTrees: new Map(),
+    correlated: 0,
+    automaticIndexes: [],
+    subqueryResults: 0,
+    subqueryScans: 0,
+  };
   // A SCAN naming a co-routine or materialized subquery reads its result, not a table (even where an alias
   // inside the subquery resolves the same name to a table).
   const producers = new Set<string>();
-  for (const node of walkPlan(plan.nodes)) if ((node.kind === 'co-routine' || node.kind === 'materialize') && node.subquery) producers.add(node.subquery.toLowerCase());
+  for (const node of walkPlan(plan.nodes))
+    if ((node.kind === 'co-routine' || node.kind === 'materialize') && node.subquery) producers.add(node.subquery.toLowerCase());
   for (const node of walkPlan(plan.nodes)) {
     if (node.kind === 'co-routine' || node.kind === 'materialize') result.subqueryResults++;
     if (node.kind === 'scan-subquery' || (node.kind === 'scan' && producers.has((node.table ?? '').toLowerCase()))) {
@@ -52,7 +60,8 @@ function traits(plan: ExplainedPlan): PlanTraits {
 /** What the predicted plan does differently from the gold plan, step kind by step kind. */
 export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): PlanDifference[] {
   // A query without a plan (a compile error, a refusal) takes no steps to compare: say so, never "the same steps".
-  if (gold.error && predicted.error) return [{ direction: 0, message: `neither query has a plan (gold: ${gold.error}; prediction: ${predicted.error})` }];
+  if (gold.error && predicted.error)
+    return [{ direction: 0, message: `neither query has a plan (gold: ${gold.error}; prediction: ${predicted.error})` }];
   if (gold.error) return [{ direction: 0, message: `the gold has no plan: ${gold.error}` }];
   if (predicted.error) return [{ direction: 0, message: `the prediction has no plan: ${predicted.error}` }];
   const g = traits(gold);
@@ -72,16 +81,40 @@ export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): Pla
     if (delta > 0) out.push({ direction: -1, message: `new temp B-tree for ${purpose}${delta > 1 ? ` (×${delta})` : ''}` });
     if (delta < 0) out.push({ direction: 1, message: `no temp B-tree for ${purpose} (gold has ${-delta})` });
   }
-  if (p.correlated > g.correlated) out.push({ direction: -1, message: `${p.correlated - g.correlated} more correlated subquer${p.correlated - g.correlated > 1 ? 'ies' : 'y'} (re-run for every outer row)` });
-  if (p.correlated < g.correlated) out.push({ direction: 1, message: `${g.correlated - p.correlated} fewer correlated subquer${g.correlated - p.correlated > 1 ? 'ies' : 'y'}` });
+  if (p.correlated > g.correlated)
+    out.push({
+      direction: -1,
+      message: `${p.correlated - g.correlated} more correlated subquer${p.correlated - g.correlated > 1 ? 'ies' : 'y'} (re-run for every outer row)`,
+    });
+  if (p.correlated < g.correlated)
+    out.push({
+      direction: 1,
+      message: `${g.correlated - p.correlated} fewer correlated subquer${g.correlated - p.correlated > 1 ? 'ies' : 'y'}`,
+    });
   const autoDelta = p.automaticIndexes.length - g.automaticIndexes.length;
-  if (autoDelta > 0) out.push({ direction: -1, message: `builds ${autoDelta} more automatic index${autoDelta > 1 ? 'es' : ''} at run time (${p.automaticIndexes.join(', ')})` });
+  if (autoDelta > 0)
+    out.push({
+      direction: -1,
+      message: `builds ${autoDelta} more automatic index${autoDelta > 1 ? 'es' : ''} at run time (${p.automaticIndexes.join(', ')})`,
+    });
   if (autoDelta < 0) out.push({ direction: 1, message: `builds ${-autoDelta} fewer automatic index${-autoDelta > 1 ? 'es' : ''}` });
   const resultDelta = p.subqueryResults - g.subqueryResults;
-  if (resultDelta > 0) out.push({ direction: -1, message: `computes ${resultDelta} more subquery result${resultDelta > 1 ? 's' : ''} (CO-ROUTINE or MATERIALIZE) and reads it back` });
-  if (resultDelta < 0) out.push({ direction: 1, message: `computes ${-resultDelta} fewer subquery result${-resultDelta > 1 ? 's' : ''} (gold has a CO-ROUTINE or MATERIALIZE step more)` });
+  if (resultDelta > 0)
+    out.push({
+      direction: -1,
+      message: `computes ${resultDelta} more subquery result${resultDelta > 1 ? 's' : ''} (CO-ROUTINE or MATERIALIZE) and reads it back`,
+    });
+  if (resultDelta < 0)
+    out.push({
+      direction: 1,
+      message: `computes ${-resultDelta} fewer subquery result${-resultDelta > 1 ? 's' : ''} (gold has a CO-ROUTINE or MATERIALIZE step more)`,
+    });
   const scanDelta = p.subqueryScans - g.subqueryScans;
-  if (resultDelta === 0 && scanDelta !== 0) out.push({ direction: scanDelta > 0 ? -1 : 1, message: `${Math.abs(scanDelta)} ${scanDelta > 0 ? 'more' : 'fewer'} pass${Math.abs(scanDelta) > 1 ? 'es' : ''} over a subquery's result` });
+  if (resultDelta === 0 && scanDelta !== 0)
+    out.push({
+      direction: scanDelta > 0 ? -1 : 1,
+      message: `${Math.abs(scanDelta)} ${scanDelta > 0 ? 'more' : 'fewer'} pass${Math.abs(scanDelta) > 1 ? 'es' : ''} over a subquery's result`,
+    });
   // Whatever the traits above miss, a different rule cost is a difference: never report "the same steps" then.
   if (out.length === 0 && gold.cost.rule !== predicted.cost.rule) {
     out.push({ direction: predicted.cost.rule < gold.cost.rule ? 1 : -1, message: `rule cost ${gold.cost.rule} → ${predicted.cost.rule}` });

@@ -55,7 +55,8 @@ function rowsPerSearch(node: PlanNode, table: TableInfo | undefined): number {
   const ranges = terms.filter((t) => /[<>]/.test(t)).length;
   const indexedColumns = node.constraint.match(/[\w"]+(?=\s*(?:[=<>]|IN))/g)?.length ?? 0;
   const index = table?.indexes.find((i) => i.name === node.index);
-  const unique = node.index === 'INTEGER PRIMARY KEY' || node.index === 'PRIMARY KEY' || (index?.unique && index.columns.length <= indexedColumns);
+  const unique =
+    node.index === 'INTEGER PRIMARY KEY' || node.index === 'PRIMARY KEY' || (index?.unique && index.columns.length <= indexedColumns);
   if (unique && ranges === 0) return 1;
   let rows = equalities > 0 ? Math.min(total, ROWS_PER_EQUALITY) : total;
   for (let i = 0; i < ranges; i++) rows *= RANGE_FRACTION;
@@ -74,7 +75,16 @@ function costLevel(nodes: readonly PlanNode[], outerLoops: number, context: Cost
   const producedBy = new Map<string, number>(); // rows of materialised subqueries / CTEs, for their scans
   for (const node of nodes) {
     const table = tableOf(node, context);
-    const base = { ...node, realTable: table?.name, rowCount: table?.rowCount, ruleCost: 0, rowsOut: 1, loops, work: 0, children: [] as CostedNode[] };
+    const base = {
+      ...node,
+      realTable: table?.name,
+      rowCount: table?.rowCount,
+      ruleCost: 0,
+      rowsOut: 1,
+      loops,
+      work: 0,
+      children: [] as CostedNode[],
+    };
     switch (node.kind) {
       case 'scan': {
         base.ruleCost = 100;

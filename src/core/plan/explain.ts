@@ -29,7 +29,10 @@ export async function explainQuery(db: DatabaseConnection, sql: string, schema: 
 
 /** Annotates a plan tree (from a database, a scratch copy or a fixture) against a schema. */
 export function explainTree(sql: string, tree: readonly PlanNode[], schema: SchemaInfo): ExplainedPlan {
-  const aliases = tableAliases(sql, [...schema.tables.values()].map((t) => t.name));
+  const aliases = tableAliases(
+    sql,
+    [...schema.tables.values()].map((t) => t.name),
+  );
   const { nodes, cost } = costPlan(tree, { aliases, tables: schema.tables });
   return { sql, nodes, cost };
 }

@@ -45,7 +45,12 @@ interface ColumnUse {
 const RANGE_OPERATORS = new Set(['>', '<', '>=', '<=', 'BETWEEN', 'NOT BETWEEN']);
 
 /** Which table a column reference of node-sql-parser's tree reads, among its SELECT's FROM items. */
-function resolveColumn(ref: Node, items: readonly FromItem[], schema: SchemaInfo, ctes: ReadonlySet<string>): { table: TableInfo; column: string } | undefined {
+function resolveColumn(
+  ref: Node,
+  items: readonly FromItem[],
+  schema: SchemaInfo,
+  ctes: ReadonlySet<string>,
+): { table: TableInfo; column: string } | undefined {
   const column = String(ref.column?.expr?.value ?? ref.column ?? '');
   if (!column) return undefined;
   const resolved = resolveColumnIn(schema, [items], ref.table ? String(ref.table) : undefined, column, ctes);
@@ -142,7 +147,12 @@ async function planOn(scratch: WritableDatabase, sql: string, body: string, sche
  * With `measure`, times the query with the used indexes on a temporary copy of the database against the
  * original. The original file is never modified.
  */
-export async function adviseIndexes(db: DatabaseConnection, sql: string, schema: SchemaInfo, options: { measure?: boolean; timeoutMs?: number } = {}): Promise<IndexAdvice> {
+export async function adviseIndexes(
+  db: DatabaseConnection,
+  sql: string,
+  schema: SchemaInfo,
+  options: { measure?: boolean; timeoutMs?: number } = {},
+): Promise<IndexAdvice> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return { sql, verdicts: [], error: runnable.message };
   const proposals = proposeIndexes(runnable.body, schema);
@@ -165,7 +175,13 @@ export async function adviseIndexes(db: DatabaseConnection, sql: string, schema:
     await scratch.close();
   }
   if (options.measure) {
-    for (const verdict of verdicts.filter((v) => v.used)) verdict.measured = await measureWithIndex(db.path, runnable.body, verdict.candidate, options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs);
+    for (const verdict of verdicts.filter((v) => v.used))
+      verdict.measured = await measureWithIndex(
+        db.path,
+        runnable.body,
+        verdict.candidate,
+        options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs,
+      );
   }
   return { sql, baseline, verdicts };
 }

@@ -37,8 +37,16 @@ export async function rerankCandidates(
       ranked.push({ index, sql, executable: false, error: plan.error, plan });
       continue;
     }
-    const run = await readQuery(db, sql, { deadline: performance.now() + limits.timeoutMs, budgetMs: limits.timeoutMs, maxRows: limits.maxRows });
-    ranked.push(run.status === 'ok' ? { index, sql, executable: true, plan, rows: run.rows.length } : { index, sql, executable: false, error: run.message, plan });
+    const run = await readQuery(db, sql, {
+      deadline: performance.now() + limits.timeoutMs,
+      budgetMs: limits.timeoutMs,
+      maxRows: limits.maxRows,
+    });
+    ranked.push(
+      run.status === 'ok'
+        ? { index, sql, executable: true, plan, rows: run.rows.length }
+        : { index, sql, executable: false, error: run.message, plan },
+    );
   }
   return ranked.sort(
     (a, b) =>

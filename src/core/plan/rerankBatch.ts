@@ -72,30 +72,46 @@ export function candidatesFromList(file: string, questions: readonly Question[],
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
       const where = `item ${i}`;
-      if (!item || typeof item !== 'object' || Array.isArray(item)) throw new InputFileError({ file, where, message: 'expected an object with question_id and a list of candidate SQL' });
+      if (!item || typeof item !== 'object' || Array.isArray(item))
+        throw new InputFileError({ file, where, message: 'expected an object with question_id and a list of candidate SQL' });
       const record = item as Record<string, unknown>;
-      if (typeof record.question_id !== 'number' && typeof record.question_id !== 'string') throw new InputFileError({ file, where, message: 'no question_id' });
+      if (typeof record.question_id !== 'number' && typeof record.question_id !== 'string')
+        throw new InputFileError({ file, where, message: 'no question_id' });
       const field = SQL_LIST_FIELDS.find((f) => Array.isArray(record[f]));
       if (!field) throw new InputFileError({ file, where, message: `no list of candidate SQL (one of ${SQL_LIST_FIELDS.join(', ')})` });
       entries.push({ id: String(record.question_id), list: record[field], where: `${where}.${field}` });
     });
   } else if (value && typeof value === 'object') {
     for (const [key, list] of Object.entries(value)) {
-      if (!Array.isArray(list)) throw new InputFileError({ file, where: `key ${JSON.stringify(key)}`, message: 'expected a list of candidate SQL' });
+      if (!Array.isArray(list))
+        throw new InputFileError({ file, where: `key ${JSON.stringify(key)}`, message: 'expected a list of candidate SQL' });
       entries.push({ id: key, list, where: `key ${JSON.stringify(key)}` });
     }
   } else {
-    throw new InputFileError({ file, message: 'expected a JSON list of {question_id, candidates: [...]} (or an object of question_id → [SQL, ...])' });
+    throw new InputFileError({
+      file,
+      message: 'expected a JSON list of {question_id, candidates: [...]} (or an object of question_id → [SQL, ...])',
+    });
   }
   const byId = new Map<string, { list: unknown[]; where: string }>();
   for (const entry of entries) {
-    if (byId.has(entry.id)) problems.push({ file, where: entry.where, message: `question_id ${entry.id} appears again; the first one is used` });
+    if (byId.has(entry.id))
+      problems.push({ file, where: entry.where, message: `question_id ${entry.id} appears again; the first one is used` });
     else byId.set(entry.id, { list: entry.list as unknown[], where: entry.where });
   }
   const known = new Set(questions.map((q) => String(q.questionId)));
   const unknown = [...byId.keys()].filter((id) => !known.has(id));
-  if (byId.size > 0 && unknown.length === byId.size) throw new InputFileError({ file, message: `none of its question_ids is in the question file: is it the question file they were made for?` });
-  if (unknown.length) problems.push({ file, message: `${unknown.length} question_ids are not in the question file (ignored): ${unknown.slice(0, 5).join(', ')}`, headline: true });
+  if (byId.size > 0 && unknown.length === byId.size)
+    throw new InputFileError({
+      file,
+      message: `none of its question_ids is in the question file: is it the question file they were made for?`,
+    });
+  if (unknown.length)
+    problems.push({
+      file,
+      message: `${unknown.length} question_ids are not in the question file (ignored): ${unknown.slice(0, 5).join(', ')}`,
+      headline: true,
+    });
   let without = 0;
   const sets = questions.map((question) => {
     const entry = byId.get(String(question.questionId));
@@ -107,21 +123,33 @@ export function candidatesFromList(file: string, questions: readonly Question[],
       if (typeof sql === 'string') return { sql, source: `${entry.where}[${k}]` };
       const object = sql && typeof sql === 'object' ? (sql as Record<string, unknown>) : {};
       const text = ['sql', 'SQL', 'predicted_sql', 'prediction'].map((f) => object[f]).find((v) => typeof v === 'string');
-      if (typeof text !== 'string') problems.push({ file, where: `${entry.where}[${k}]`, message: 'not an SQL string: scored as an empty query' });
+      if (typeof text !== 'string')
+        problems.push({ file, where: `${entry.where}[${k}]`, message: 'not an SQL string: scored as an empty query' });
       return { sql: typeof text === 'string' ? text : ' ', source: `${entry.where}[${k}]` };
     });
     return { question, candidates };
   });
-  if (without) problems.push({ file, message: `${without} of ${questions.length} questions have no candidates: their prediction is empty (scored 0)`, headline: true });
+  if (without)
+    problems.push({
+      file,
+      message: `${without} of ${questions.length} questions have no candidates: their prediction is empty (scored 0)`,
+      headline: true,
+    });
   return sets;
 }
 
 /** K prediction files (any format `eval` reads), each paired with the questions as `eval` pairs it: candidate k of a question is file k's prediction. */
-export function candidatesFromPredictionFiles(files: readonly PredictionFile[], questions: Question[], problems: InputProblem[]): QuestionCandidates[] {
+export function candidatesFromPredictionFiles(
+  files: readonly PredictionFile[],
+  questions: Question[],
+  problems: InputProblem[],
+): QuestionCandidates[] {
   const perFile = files.map((file) => buildTasks(questions, file, undefined, problems));
   return questions.map((question, q) => ({
     question,
-    candidates: perFile.flatMap((tasks, k) => (tasks[q].predictedSql === undefined ? [] : [{ sql: tasks[q].predictedSql!, source: files[k].file }])),
+    candidates: perFile.flatMap((tasks, k) =>
+      tasks[q].predictedSql === undefined ? [] : [{ sql: tasks[q].predictedSql!, source: files[k].file }],
+    ),
   }));
 }
 
@@ -156,7 +184,10 @@ function summarizeCorrelation(questions: readonly RerankedQuestion[], key: 'rule
   return {
     mean_per_question: perQuestion.length ? perQuestion.reduce((a, b) => a + b, 0) / perQuestion.length : null,
     questions: perQuestion.length,
-    pooled: spearman(points.map((c) => (key === 'rule' ? c.rule! : c.work!)), points.map((c) => c.ms!)),
+    pooled: spearman(
+      points.map((c) => (key === 'rule' ? c.rule! : c.work!)),
+      points.map((c) => c.ms!),
+    ),
     statements: points.length,
   };
 }
@@ -203,20 +234,46 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
       }
       const connection = await connections.forQuestion(question.dbId);
       if (connection instanceof DatabaseUnavailable) {
-        results.push({ ...base, chosen: 0, sql: first, note: `${connection.message}: the first candidate is kept`, candidates: set.candidates.map((c, index) => ({ index, source: c.source, executable: false, error: connection.message, rule: null, work: null })) });
+        results.push({
+          ...base,
+          chosen: 0,
+          sql: first,
+          note: `${connection.message}: the first candidate is kept`,
+          candidates: set.candidates.map((c, index) => ({
+            index,
+            source: c.source,
+            executable: false,
+            error: connection.message,
+            rule: null,
+            work: null,
+          })),
+        });
         continue;
       }
-      const ranked = await rerankCandidates(connection.db, set.candidates.map((c) => c.sql), connection.schema, { timeoutMs: options.timeoutMs, maxRows: options.maxRows }, options.by);
+      const ranked = await rerankCandidates(
+        connection.db,
+        set.candidates.map((c) => c.sql),
+        connection.schema,
+        { timeoutMs: options.timeoutMs, maxRows: options.maxRows },
+        options.by,
+      );
       const times = new Map<string, number | null>();
       const candidates: CandidateOutcome[] = [];
       for (const r of [...ranked].sort((a, b) => a.index - b.index)) {
-        const outcome: CandidateOutcome = { index: r.index, source: set.candidates[r.index].source, executable: r.executable, rule: r.plan.error ? null : r.plan.cost.rule, work: r.plan.error ? null : r.plan.cost.work };
+        const outcome: CandidateOutcome = {
+          index: r.index,
+          source: set.candidates[r.index].source,
+          executable: r.executable,
+          rule: r.plan.error ? null : r.plan.cost.rule,
+          work: r.plan.error ? null : r.plan.cost.work,
+        };
         if (r.error) outcome.error = r.error;
         if (r.rows !== undefined) outcome.rows = r.rows;
         if (options.measure && r.executable) {
           const runnable = runnableBody(r.sql);
           if (!('status' in runnable)) {
-            if (!times.has(runnable.body)) times.set(runnable.body, await measureMs(connection.path, runnable.body, options.timeoutMs, options.samples ?? 5));
+            if (!times.has(runnable.body))
+              times.set(runnable.body, await measureMs(connection.path, runnable.body, options.timeoutMs, options.samples ?? 5));
             outcome.ms = times.get(runnable.body)!;
           }
         }
@@ -228,7 +285,16 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
         : { ...base, chosen: 0, sql: first, note: 'no candidate runs: the first is kept', candidates };
       if (options.measure) {
         const points = distinctMeasured(candidates);
-        result.rho = { rule: spearman(points.map((c) => c.rule!), points.map((c) => c.ms!)), estimate: spearman(points.map((c) => c.work!), points.map((c) => c.ms!)) };
+        result.rho = {
+          rule: spearman(
+            points.map((c) => c.rule!),
+            points.map((c) => c.ms!),
+          ),
+          estimate: spearman(
+            points.map((c) => c.work!),
+            points.map((c) => c.ms!),
+          ),
+        };
       }
       results.push(result);
       options.onProgress?.(done + 1, sets.length);
@@ -237,7 +303,8 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
     await connections.closeAll();
   }
   const report: RerankReport = { by: options.by, questions: results, changed: results.filter((r) => r.chosen !== 0).length };
-  if (options.measure) report.correlation = { rule: summarizeCorrelation(results, 'rule'), estimate: summarizeCorrelation(results, 'estimate') };
+  if (options.measure)
+    report.correlation = { rule: summarizeCorrelation(results, 'rule'), estimate: summarizeCorrelation(results, 'estimate') };
   return report;
 }
 

@@ -64,7 +64,15 @@ export interface CompareOptions {
   muchFactor?: number;
 }
 
-const LABELS: Record<string, string> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES', gold_ms: 'gold ms (mean)', pred_ms: 'predicted ms (mean)', judge: 'judge' };
+const LABELS: Record<string, string> = {
+  ex: 'EX',
+  f1: 'Soft-F1',
+  ves: 'VES',
+  rves: 'R-VES',
+  gold_ms: 'gold ms (mean)',
+  pred_ms: 'predicted ms (mean)',
+  judge: 'judge',
+};
 
 /** A technique score of a question, from `techniques.<name>`: a number, or an object's `score` / `f1` / `F1`. */
 function techniqueScores(q: ReportQuestion): Map<string, number> {
@@ -121,8 +129,12 @@ function alignQuestions(runs: readonly LoadedReport[]): { keys: string[]; byRun:
     const missing = keys.filter((k) => !byRun[i].has(k));
     const extra = [...byRun[i].keys()].filter((k) => !byRun[0].has(k));
     if (missing.length === 0 && extra.length === 0) continue;
-    const shardHint = [first, run].some((r) => r.report.inputs?.shard) ? ' (a shard of an evaluation: combine the shards with `ves-lens merge` first)' : '';
-    const example = missing.length ? `${describeQuestion(byRun[0].get(missing[0])!)} is only in ${first.file}` : `${describeQuestion(byRun[i].get(extra[0])!)} is only in ${run.file}`;
+    const shardHint = [first, run].some((r) => r.report.inputs?.shard)
+      ? ' (a shard of an evaluation: combine the shards with `ves-lens merge` first)'
+      : '';
+    const example = missing.length
+      ? `${describeQuestion(byRun[0].get(missing[0])!)} is only in ${first.file}`
+      : `${describeQuestion(byRun[i].get(extra[0])!)} is only in ${run.file}`;
     throw new InputFileError({
       file: run.file,
       message: `does not cover the same questions as ${first.file}: ${run.report.questions.length} questions against ${first.report.questions.length}, ${missing.length} missing and ${extra.length} not in the first file (${example})${shardHint}; compare reports of the same question file`,
@@ -138,18 +150,29 @@ function alignQuestions(runs: readonly LoadedReport[]): { keys: string[]; byRun:
  */
 export function compareRuns(runs: readonly LoadedReport[], options: CompareOptions = {}): RunComparison {
   if (runs.length < 2) throw new Error('compare needs at least two reports');
-  const bootstrap = { ...DEFAULT_BOOTSTRAP, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.resamples ? { resamples: options.resamples } : {}) };
+  const bootstrap = {
+    ...DEFAULT_BOOTSTRAP,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.resamples ? { resamples: options.resamples } : {}),
+  };
   const muchFactor = options.muchFactor ?? 2;
   const { keys, byRun } = alignQuestions(runs);
   const notes: string[] = [];
   const compared = keys.filter((key) => byRun.every((run) => run.get(key)!.outcome !== 'skipped'));
-  if (compared.length < keys.length) notes.push(`${keys.length - compared.length} questions skipped in at least one run (database not found) are left out of every row`);
+  if (compared.length < keys.length)
+    notes.push(`${keys.length - compared.length} questions skipped in at least one run (database not found) are left out of every row`);
   const metricsOf = runs.map((run) => reportMetrics(run.report));
   const at = (run: number) => compared.map((key) => byRun[run].get(key)!);
 
   const rows: MetricRow[] = [];
   /** A row from a per-question value (null: the question does not count in this row for any run). */
-  const addRow = (key: string, label: string, unit: MetricRow['unit'], value: (q: ReportQuestion, run: number) => number | null, available: (run: number) => boolean) => {
+  const addRow = (
+    key: string,
+    label: string,
+    unit: MetricRow['unit'],
+    value: (q: ReportQuestion, run: number) => number | null,
+    available: (run: number) => boolean,
+  ) => {
     const present = runs.map((_, r) => available(r));
     if (!present.some(Boolean)) return;
     const usable = compared.filter((k) => runs.every((_, r) => !present[r] || value(byRun[r].get(k)!, r) !== null));
@@ -159,17 +182,33 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
     const values = series.map((xs) => (xs ? mean(xs) : null)).map((v) => (v === null ? null : v * scale));
     const deltas = series.slice(1).map((xs) => {
       if (!xs || !series[0]) return null;
-      const d = pairedBootstrap(series[0].map((x) => x * scale), xs.map((x) => x * scale), bootstrap);
+      const d = pairedBootstrap(
+        series[0].map((x) => x * scale),
+        xs.map((x) => x * scale),
+        bootstrap,
+      );
       return d;
     });
     rows.push({ key, label, unit, values, deltas, n: usable.length });
   };
 
   for (const metric of ['ex', 'f1', 'ves', 'rves'] as const) {
-    addRow(metric, LABELS[metric], 'score', (q) => (metric === 'ex' ? q.ex : (q[metric] ?? 0)), (r) => metricsOf[r].includes(metric));
+    addRow(
+      metric,
+      LABELS[metric],
+      'score',
+      (q) => (metric === 'ex' ? q.ex : (q[metric] ?? 0)),
+      (r) => metricsOf[r].includes(metric),
+    );
   }
   for (const key of ['gold_ms', 'pred_ms'] as const) {
-    addRow(key, LABELS[key], 'ms', (q) => milliseconds(q, key), (r) => at(r).some((q) => milliseconds(q, key) !== null));
+    addRow(
+      key,
+      LABELS[key],
+      'ms',
+      (q) => milliseconds(q, key),
+      (r) => at(r).some((q) => milliseconds(q, key) !== null),
+    );
   }
   const judged = (q: ReportQuestion) => (q.judge && typeof q.judge.score === 'number' ? q.judge.score : null);
   addRow('judge', LABELS.judge, 'score', judged, (r) => at(r).some((q) => judged(q) !== null));
@@ -186,7 +225,14 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
     const changes: Record<ChangeKind, QuestionChange[]> = { now_correct: [], now_wrong: [], much_faster: [], much_slower: [] };
     b.forEach((qb, j) => {
       const qa = a[j];
-      const base = { index: qb.index, question_id: qb.question_id, db_id: qb.db_id, difficulty: qb.difficulty, from: qa.outcome, to: qb.outcome };
+      const base = {
+        index: qb.index,
+        question_id: qb.question_id,
+        db_id: qb.db_id,
+        difficulty: qb.difficulty,
+        from: qa.outcome,
+        to: qb.outcome,
+      };
       if (qa.ex === 0 && qb.ex === 1) changes.now_correct.push(base);
       else if (qa.ex === 1 && qb.ex === 0) changes.now_wrong.push(base);
       else if (qa.ex === 1 && qb.ex === 1) {
@@ -203,16 +249,32 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
     });
     changes.much_faster.sort((x, y) => y.factor! - x.factor!);
     changes.much_slower.sort((x, y) => x.factor! - y.factor!);
-    return { file: run.file, label: run.label, ex_mcnemar: mcnemarExact(a.map((q) => q.ex), b.map((q) => q.ex)), changes };
+    return {
+      file: run.file,
+      label: run.label,
+      ex_mcnemar: mcnemarExact(
+        a.map((q) => q.ex),
+        b.map((q) => q.ex),
+      ),
+      changes,
+    };
   });
 
   const timings = runs.map((run) => run.report.inputs?.timing);
-  if (new Set(timings.map(String)).size > 1) notes.push(`the runs were timed differently (${timings.join(' vs ')}): VES, R-VES and times compare within one timing mode only`);
+  if (new Set(timings.map(String)).size > 1)
+    notes.push(`the runs were timed differently (${timings.join(' vs ')}): VES, R-VES and times compare within one timing mode only`);
   const sqlite = runs.map((run) => run.report.tool?.sqlite);
-  if (new Set(sqlite.map(String)).size > 1) notes.push(`the runs used different SQLite versions (${sqlite.join(', ')}): plans and times may differ for that reason alone`);
+  if (new Set(sqlite.map(String)).size > 1)
+    notes.push(`the runs used different SQLite versions (${sqlite.join(', ')}): plans and times may differ for that reason alone`);
 
   return {
-    runs: runs.map((run, r) => ({ file: run.file, label: run.label, summary: run.report.summary, metrics: metricsOf[r], timing: run.report.inputs?.timing ?? null })),
+    runs: runs.map((run, r) => ({
+      file: run.file,
+      label: run.label,
+      summary: run.report.summary,
+      metrics: metricsOf[r],
+      timing: run.report.inputs?.timing ?? null,
+    })),
     rows,
     versus,
     questions: keys.length,

@@ -35,7 +35,17 @@ function niceMax(max: number): number {
  * Grouped vertical bars: one group per category (difficulty, histogram bin), one bar per series (run). Each bar
  * has a tooltip (`<title>`) and `data-value`, so tests and screen readers can read the numbers.
  */
-export function barChart(options: { id: string; title: string; categories: string[]; series: Series[]; yLabel: string; format?: (v: number) => string; yMax?: number; xLabel?: string; slantLabels?: boolean }): string {
+export function barChart(options: {
+  id: string;
+  title: string;
+  categories: string[];
+  series: Series[];
+  yLabel: string;
+  format?: (v: number) => string;
+  yMax?: number;
+  xLabel?: string;
+  slantLabels?: boolean;
+}): string {
   const { categories, series } = options;
   const format = options.format ?? ((v: number) => v.toFixed(2));
   const values = series.flatMap((s) => s.values).filter((v): v is number => v !== null && Number.isFinite(v));
@@ -47,7 +57,9 @@ export function barChart(options: { id: string; title: string; categories: strin
   for (let t = 0; t <= 4; t++) {
     const v = (yMax * t) / 4;
     parts.push(`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${fixed(y(v))}" y2="${fixed(y(v))}"/>`);
-    parts.push(`<text class="tick" x="${MARGIN.left - 6}" y="${fixed(y(v) + 4)}" text-anchor="end">${escapeHtml(Number.isInteger(v) ? String(v) : format(v))}</text>`);
+    parts.push(
+      `<text class="tick" x="${MARGIN.left - 6}" y="${fixed(y(v) + 4)}" text-anchor="end">${escapeHtml(Number.isInteger(v) ? String(v) : format(v))}</text>`,
+    );
   }
   categories.forEach((category, c) => {
     const x0 = MARGIN.left + c * groupW + (groupW - barW * series.length) / 2;
@@ -67,9 +79,16 @@ export function barChart(options: { id: string; title: string; categories: strin
         : `<text class="tick" x="${cx}" y="${cy}" text-anchor="middle">${escapeHtml(category)}</text>`,
     );
   });
-  parts.push(`<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${MARGIN.top + PLOT_H}" y2="${MARGIN.top + PLOT_H}"/>`);
-  if (options.xLabel) parts.push(`<text class="label" x="${MARGIN.left + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`);
-  parts.push(`<text class="label" x="14" y="${MARGIN.top + PLOT_H / 2}" transform="rotate(-90 14 ${MARGIN.top + PLOT_H / 2})" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`);
+  parts.push(
+    `<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${MARGIN.top + PLOT_H}" y2="${MARGIN.top + PLOT_H}"/>`,
+  );
+  if (options.xLabel)
+    parts.push(
+      `<text class="label" x="${MARGIN.left + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`,
+    );
+  parts.push(
+    `<text class="label" x="14" y="${MARGIN.top + PLOT_H / 2}" transform="rotate(-90 14 ${MARGIN.top + PLOT_H / 2})" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`,
+  );
   return `<figure class="chart" id="${escapeHtml(options.id)}"><figcaption>${escapeHtml(options.title)}</figcaption><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(options.title)}">${parts.join('')}</svg>${legend(series.map((s) => s.label))}</figure>`;
 }
 
@@ -101,7 +120,14 @@ export interface ScatterSeries {
 }
 
 /** Log-log scatter (both axes log10): plan cost against measured milliseconds. Non-positive values are left out. */
-export function logScatter(options: { id: string; title: string; series: ScatterSeries[]; xLabel: string; yLabel: string; note?: string }): string {
+export function logScatter(options: {
+  id: string;
+  title: string;
+  series: ScatterSeries[];
+  xLabel: string;
+  yLabel: string;
+  note?: string;
+}): string {
   const all = options.series.flatMap((s) => s.points).filter((p) => p.x > 0 && p.y > 0);
   const parts: string[] = [];
   if (all.length === 0) {
@@ -118,20 +144,30 @@ export function logScatter(options: { id: string; title: string; series: Scatter
   const power = (e: number) => (e >= 0 && e <= 4 ? String(10 ** e) : `1e${e}`);
   for (let e = x0; e <= x0 + xSpan; e++) {
     const x = fixed(MARGIN.left + ((e - x0) / xSpan) * PLOT_W);
-    parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${MARGIN.top + PLOT_H}"/><text class="tick" x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${power(e)}</text>`);
+    parts.push(
+      `<line class="grid" x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${MARGIN.top + PLOT_H}"/><text class="tick" x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${power(e)}</text>`,
+    );
   }
   for (let e = y0; e <= y0 + ySpan; e++) {
     const y = fixed(MARGIN.top + PLOT_H - ((e - y0) / ySpan) * PLOT_H);
-    parts.push(`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y}" y2="${y}"/><text class="tick" x="${MARGIN.left - 6}" y="${y + 4}" text-anchor="end">${e >= -3 && e <= 3 ? String(Number((10 ** e).toFixed(3))) : `1e${e}`}</text>`);
+    parts.push(
+      `<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y}" y2="${y}"/><text class="tick" x="${MARGIN.left - 6}" y="${y + 4}" text-anchor="end">${e >= -3 && e <= 3 ? String(Number((10 ** e).toFixed(3))) : `1e${e}`}</text>`,
+    );
   }
   for (const s of options.series) {
     for (const p of s.points) {
       if (!(p.x > 0 && p.y > 0)) continue;
-      parts.push(`<circle class="dot ${s.className}" cx="${fixed(px(p.x))}" cy="${fixed(py(p.y))}" r="3.2"${p.key ? ` data-key="${escapeHtml(p.key)}"` : ''}><title>${escapeHtml(p.title)}</title></circle>`);
+      parts.push(
+        `<circle class="dot ${s.className}" cx="${fixed(px(p.x))}" cy="${fixed(py(p.y))}" r="3.2"${p.key ? ` data-key="${escapeHtml(p.key)}"` : ''}><title>${escapeHtml(p.title)}</title></circle>`,
+      );
     }
   }
-  parts.push(`<text class="label" x="${MARGIN.left + PLOT_W / 2}" y="${HEIGHT - 8}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`);
-  parts.push(`<text class="label" x="14" y="${MARGIN.top + PLOT_H / 2}" transform="rotate(-90 14 ${MARGIN.top + PLOT_H / 2})" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`);
+  parts.push(
+    `<text class="label" x="${MARGIN.left + PLOT_W / 2}" y="${HEIGHT - 8}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`,
+  );
+  parts.push(
+    `<text class="label" x="14" y="${MARGIN.top + PLOT_H / 2}" transform="rotate(-90 14 ${MARGIN.top + PLOT_H / 2})" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`,
+  );
   const keys = options.series.map((s) => `<span><i class="swatch ${s.className}"></i>${escapeHtml(s.label)}</span>`).join('');
   return `<figure class="chart" id="${escapeHtml(options.id)}"><figcaption>${escapeHtml(options.title)}</figcaption><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(options.title)}">${parts.join('')}</svg><div class="legend">${keys}</div>${options.note ? `<p class="muted small">${escapeHtml(options.note)}</p>` : ''}</figure>`;
 }

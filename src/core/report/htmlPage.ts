@@ -153,10 +153,13 @@ export interface HtmlSection {
 
 /** The whole document: header, a table of contents, the sections; styles and script inline; a CSP that allows no fetch. */
 export function htmlPage(options: { title: string; subtitle?: string; meta?: string[]; sections: HtmlSection[] }): string {
-  const csp = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+  const csp =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
   const nav = options.sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join('');
   const meta = (options.meta ?? []).map((line) => `<div class="muted small">${escapeHtml(line)}</div>`).join('');
-  const body = options.sections.map((s) => `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>${s.html}</section>`).join('\n');
+  const body = options.sections
+    .map((s) => `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>${s.html}</section>`)
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -180,7 +183,11 @@ ${body}
 }
 
 /** Controls for a filterable table: a search box, one select per filter, and the "N of M shown" counter. */
-export function tableControls(tableId: string, filters: { name: string; label: string; values: string[] }[], placeholder = 'search question, database, SQL, error…'): string {
+export function tableControls(
+  tableId: string,
+  filters: { name: string; label: string; values: string[] }[],
+  placeholder = 'search question, database, SQL, error…',
+): string {
   const selects = filters
     .filter((f) => f.values.length > 1)
     .map(

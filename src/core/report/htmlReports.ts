@@ -24,7 +24,10 @@ type GroupSummary = { count?: number; outcomes?: Record<string, number> } & Reco
 
 /** The summary's groups (difficulties, then total), without `skipped`. */
 function groupsOf(report: EvalReportJson): [string, GroupSummary][] {
-  return Object.entries(report.summary ?? {}).filter(([name, value]) => name !== 'skipped' && value && typeof value === 'object') as [string, GroupSummary][];
+  return Object.entries(report.summary ?? {}).filter(([name, value]) => name !== 'skipped' && value && typeof value === 'object') as [
+    string,
+    GroupSummary,
+  ][];
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -34,12 +37,17 @@ function summaryTable(run: HtmlRun): string {
   const metrics = reportMetrics(run.report).filter((m) => METRIC_LABELS[m]);
   const head = `<tr><th></th>${groups.map(([g]) => `<th class="num">${escapeHtml(g)}</th>`).join('')}</tr>`;
   const rows = [`<tr><td>count</td>${groups.map(([, g]) => `<td class="num">${g.count ?? '-'}</td>`).join('')}</tr>`];
-  for (const m of metrics) rows.push(`<tr><td>${METRIC_LABELS[m]}</td>${groups.map(([, g]) => `<td class="num">${formatValue(num(g[m]), 'score')}</td>`).join('')}</tr>`);
+  for (const m of metrics)
+    rows.push(
+      `<tr><td>${METRIC_LABELS[m]}</td>${groups.map(([, g]) => `<td class="num">${formatValue(num(g[m]), 'score')}</td>`).join('')}</tr>`,
+    );
   for (const outcome of OUTCOMES) {
     if (outcome === 'skipped') continue;
     const counts = groups.map(([, g]) => g.outcomes?.[outcome] ?? 0);
     if (counts.every((c) => c === 0)) continue;
-    rows.push(`<tr class="muted"><td>${escapeHtml(outcome.replace(/_/g, ' '))}</td>${counts.map((c) => `<td class="num">${c}</td>`).join('')}</tr>`);
+    rows.push(
+      `<tr class="muted"><td>${escapeHtml(outcome.replace(/_/g, ' '))}</td>${counts.map((c) => `<td class="num">${c}</td>`).join('')}</tr>`,
+    );
   }
   const skipped = (run.report.summary as { skipped?: { count?: number } } | undefined)?.skipped?.count;
   return `<table class="summary" data-run="${escapeHtml(run.label)}"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>${skipped ? `<p class="muted small">${skipped} questions skipped (database not found), counted in no score.</p>` : ''}`;
@@ -61,7 +69,10 @@ function comparisonTable(comparison: RunComparison): string {
     return `<tr><td>${escapeHtml(row.label)}</td>${row.values.map((v) => `<td class="num">${formatValue(v, row.unit)}</td>`).join('')}${deltas.join('')}<td class="num">${row.n}</td></tr>`;
   });
   const tests = comparison.versus
-    .map((v) => `<li>EX, McNemar exact test ${escapeHtml(labels[0])} vs ${escapeHtml(v.label)}: ${v.ex_mcnemar.onlyA} correct only in ${escapeHtml(labels[0])}, ${v.ex_mcnemar.onlyB} only in ${escapeHtml(v.label)}, <strong data-mcnemar>${escapeHtml(formatP(v.ex_mcnemar.p))}</strong></li>`)
+    .map(
+      (v) =>
+        `<li>EX, McNemar exact test ${escapeHtml(labels[0])} vs ${escapeHtml(v.label)}: ${v.ex_mcnemar.onlyA} correct only in ${escapeHtml(labels[0])}, ${v.ex_mcnemar.onlyB} only in ${escapeHtml(v.label)}, <strong data-mcnemar>${escapeHtml(formatP(v.ex_mcnemar.p))}</strong></li>`,
+    )
     .join('');
   const notes = comparison.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   return `<table id="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
@@ -89,7 +100,9 @@ function difficultyBars(runs: readonly HtmlRun[]): string {
 }
 
 function ratioSection(runs: readonly HtmlRun[]): string {
-  const histograms = runs.map((run) => ratioHistogram(run.report.questions.map((q) => comparableRatio(q)?.ratio ?? 0).filter((r) => r > 0)));
+  const histograms = runs.map((run) =>
+    ratioHistogram(run.report.questions.map((q) => comparableRatio(q)?.ratio ?? 0).filter((r) => r > 0)),
+  );
   const timed = histograms.map((h) => h.counts.reduce((a, b) => a + b, 0));
   const chart = barChart({
     id: 'ratio-histogram',
@@ -122,36 +135,66 @@ function costSection(runs: readonly HtmlRun[]): string {
         const cost = q.plan_cost?.[side];
         const ms = side === 'gold' ? q.gold_ms : q.pred_ms;
         if (!cost || ms === null || ms === undefined || q.same_program || !(ms > 0)) return null;
-        return { x: Math.max(1, cost.work), y: ms, rule: cost.rule, title: `question ${q.question_id} (${q.db_id}) ${side}: ~${cost.work} row visits, rule ${cost.rule}, ${ms.toFixed(3)} ms`, key: String(q.index) };
+        return {
+          x: Math.max(1, cost.work),
+          y: ms,
+          rule: cost.rule,
+          title: `question ${q.question_id} (${q.db_id}) ${side}: ~${cost.work} row visits, rule ${cost.rule}, ${ms.toFixed(3)} ms`,
+          key: String(q.index),
+        };
       })
       .filter((p): p is NonNullable<typeof p> => p !== null);
     if (points.length === 0) return;
     series.push({ label, className, points });
-    notes.push(`${label}: Spearman ρ estimate ${formatRho(rho(points.map((p) => p.x), points.map((p) => p.y)))}, rule cost ${formatRho(rho(points.map((p) => p.rule), points.map((p) => p.y)))} (${points.length} queries)`);
+    notes.push(
+      `${label}: Spearman ρ estimate ${formatRho(
+        rho(
+          points.map((p) => p.x),
+          points.map((p) => p.y),
+        ),
+      )}, rule cost ${formatRho(
+        rho(
+          points.map((p) => p.rule),
+          points.map((p) => p.y),
+        ),
+      )} (${points.length} queries)`,
+    );
   };
   addSeries('gold', 'gold', runs[0].report.questions, 'gold');
   runs.forEach((run, i) => addSeries(runs.length === 1 ? 'prediction' : run.label, `s${i % 6}`, run.report.questions, 'pred'));
-  const chart = logScatter({ id: 'cost-scatter', title: 'Plan cost against measured time', series, xLabel: 'row-aware estimate (row visits, log)', yLabel: 'median ms (log)' });
+  const chart = logScatter({
+    id: 'cost-scatter',
+    title: 'Plan cost against measured time',
+    series,
+    xLabel: 'row-aware estimate (row visits, log)',
+    yLabel: 'median ms (log)',
+  });
   return `<div class="charts">${chart}</div><ul class="small" id="cost-rho">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul><p class="muted small">Timed (correct) pairs only: ms is the median of the headline timing (VES's first row when VES was asked). Costs come from EXPLAIN QUERY PLAN (plan_cost in the JSON).</p>`;
 }
 
 function changeSection(comparison: RunComparison): string {
   const labels = comparison.runs.map((r) => r.label);
-  return comparison.versus
-    .map((v) => {
-      const blocks = CHANGE_KINDS.map((kind) => {
-        const list = v.changes[kind];
-        const items = list
-          .map((c) => {
-            const detail = c.factor !== undefined ? `${c.factor >= 1 ? c.factor.toFixed(2) : `1/${(1 / c.factor).toFixed(2)}`}× (ratio ${c.ratios![0].toFixed(2)} → ${c.ratios![1].toFixed(2)})` : `${c.from.replace(/_/g, ' ')} → ${c.to.replace(/_/g, ' ')}`;
-            return `<li><a href="#q-${c.index}">question ${escapeHtml(c.question_id)}</a> (${escapeHtml(c.db_id)}${c.difficulty ? `, ${escapeHtml(c.difficulty)}` : ''}): ${escapeHtml(detail)}</li>`;
-          })
-          .join('');
-        return `<h3 data-change="${kind}">${escapeHtml(CHANGE_LABELS[kind])} (${list.length})</h3>${items ? `<ul class="changes">${items}</ul>` : '<p class="muted small">none</p>'}`;
-      }).join('');
-      return `${comparison.versus.length > 1 ? `<h3>${escapeHtml(v.label)} against ${escapeHtml(labels[0])}</h3>` : ''}${blocks}`;
-    })
-    .join('') + `<p class="muted small">Much faster / slower: both correct, the time ratio changed ×${comparison.muchFactor} or more and the repeat intervals do not overlap.</p>`;
+  return (
+    comparison.versus
+      .map((v) => {
+        const blocks = CHANGE_KINDS.map((kind) => {
+          const list = v.changes[kind];
+          const items = list
+            .map((c) => {
+              const detail =
+                c.factor !== undefined
+                  ? `${c.factor >= 1 ? c.factor.toFixed(2) : `1/${(1 / c.factor).toFixed(2)}`}× (ratio ${c.ratios![0].toFixed(2)} → ${c.ratios![1].toFixed(2)})`
+                  : `${c.from.replace(/_/g, ' ')} → ${c.to.replace(/_/g, ' ')}`;
+              return `<li><a href="#q-${c.index}">question ${escapeHtml(c.question_id)}</a> (${escapeHtml(c.db_id)}${c.difficulty ? `, ${escapeHtml(c.difficulty)}` : ''}): ${escapeHtml(detail)}</li>`;
+            })
+            .join('');
+          return `<h3 data-change="${kind}">${escapeHtml(CHANGE_LABELS[kind])} (${list.length})</h3>${items ? `<ul class="changes">${items}</ul>` : '<p class="muted small">none</p>'}`;
+        }).join('');
+        return `${comparison.versus.length > 1 ? `<h3>${escapeHtml(v.label)} against ${escapeHtml(labels[0])}</h3>` : ''}${blocks}`;
+      })
+      .join('') +
+    `<p class="muted small">Much faster / slower: both correct, the time ratio changed ×${comparison.muchFactor} or more and the repeat intervals do not overlap.</p>`
+  );
 }
 
 function changeOf(comparison: RunComparison | undefined, index: number): { kinds: ChangeKind[]; text: string } {
@@ -262,7 +305,7 @@ function metaLines(runs: readonly HtmlRun[]): string[] {
     const inputs = run.report.inputs ?? {};
     const tool = run.report.tool ?? {};
     const parts = [
-      inputs.predictions ? `predictions ${inputs.predictions}` : run.file ?? '',
+      inputs.predictions ? `predictions ${inputs.predictions}` : (run.file ?? ''),
       inputs.questions ? `questions ${inputs.questions}` : '',
       inputs.timing ? `timing ${inputs.timing}` : '',
       tool.sqlite ? `SQLite ${tool.sqlite}` : '',
@@ -287,7 +330,11 @@ export function evalHtml(run: HtmlRun): string {
 /** `compare --html`: the comparison table with intervals, what changed, the charts per run, every question side by side. */
 export function compareHtml(runs: readonly HtmlRun[], comparison: RunComparison): string {
   const sections: HtmlSection[] = [
-    { id: 'summary', title: 'Comparison', html: comparisonTable(comparison) + runs.map((run) => `<h3>${escapeHtml(run.label)}</h3>${summaryTable(run)}`).join('') },
+    {
+      id: 'summary',
+      title: 'Comparison',
+      html: comparisonTable(comparison) + runs.map((run) => `<h3>${escapeHtml(run.label)}</h3>${summaryTable(run)}`).join(''),
+    },
     { id: 'changes', title: 'What changed', html: changeSection(comparison) },
     { id: 'difficulty', title: 'By difficulty', html: difficultyBars(runs) },
     { id: 'ratios', title: 'Time ratios', html: ratioSection(runs) },
@@ -306,5 +353,10 @@ function problemsHtml(report: EvalReportJson): string {
 /** `eval --html`: the report `eval --json` writes, with each question's SQL from its task. */
 export function evalReportHtml(report: unknown, tasks: readonly EvalTask[], predictionsFile: string): string {
   const sql = new Map(tasks.map((task) => [task.question.index, { gold: task.goldSql, pred: task.predictedSql }]));
-  return evalHtml({ label: predictionsFile.split(/[\\/]/).pop() ?? predictionsFile, file: predictionsFile, report: report as EvalReportJson, sql });
+  return evalHtml({
+    label: predictionsFile.split(/[\\/]/).pop() ?? predictionsFile,
+    file: predictionsFile,
+    report: report as EvalReportJson,
+    sql,
+  });
 }

@@ -43,7 +43,13 @@ export function planLines(plan: ExplainedPlan): string[] {
 const visibleLength = (text: string) => plainText(text).length;
 
 /** Two blocks of lines next to each other, when the terminal is wide enough; one under the other otherwise. */
-export function sideBySide(left: string[], right: string[], leftTitle: string, rightTitle: string, width = process.stdout.columns ?? 160): string[] {
+export function sideBySide(
+  left: string[],
+  right: string[],
+  leftTitle: string,
+  rightTitle: string,
+  width = process.stdout.columns ?? 160,
+): string[] {
   const leftWidth = Math.max(visibleLength(leftTitle), ...left.map(visibleLength));
   const rightWidth = Math.max(visibleLength(rightTitle), ...right.map(visibleLength));
   if (leftWidth + rightWidth + 3 > width) return [pc.bold(leftTitle), ...left, '', pc.bold(rightTitle), ...right];

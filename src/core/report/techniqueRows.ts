@@ -18,7 +18,8 @@ export function techniqueRows(summary: EvalSummary): string[][] {
     if (per.every((t) => !t?.count)) continue;
     const keys: (keyof TechniqueGroupScore)[] = name === 'execution_accuracy' ? ['EX'] : ['EXP', 'EXR', 'F1'];
     for (const key of keys) rows.push([`${name} ${key}`, ...per.map((t) => cell(t?.[key] as number | null | undefined))]);
-    if (summary.groups.some((g) => (g.techniques?.[name]?.count ?? 0) !== g.count)) rows.push([`${name} scored`, ...summary.groups.map((g) => String(g.techniques?.[name]?.count ?? 0))]);
+    if (summary.groups.some((g) => (g.techniques?.[name]?.count ?? 0) !== g.count))
+      rows.push([`${name} scored`, ...summary.groups.map((g) => String(g.techniques?.[name]?.count ?? 0))]);
   }
   return rows;
 }
@@ -37,9 +38,16 @@ export function techniqueNotes(results: readonly QuestionResult[], limit = 4): s
       const score = r.techniques?.[name];
       if (score && isError(score)) reasons.set(score.error, [...(reasons.get(score.error) ?? []), Number(r.question_id)]);
     }
-    for (const [reason, ids] of [...reasons].slice(0, limit)) lines.push(`  ${name}: ${ids.length} not scored: ${reason}${ids.length <= 5 ? ` (questions ${ids.join(', ')})` : ''}`);
+    for (const [reason, ids] of [...reasons].slice(0, limit))
+      lines.push(`  ${name}: ${ids.length} not scored: ${reason}${ids.length <= 5 ? ` (questions ${ids.join(', ')})` : ''}`);
   }
   const differing = scored.filter((r) => r.notes.some((n) => /^[a-z_]+: SQLMorph's/.test(n)));
-  if (differing.length) lines.push(`  ${differing.length} question${differing.length === 1 ? '' : 's'} where SQLMorph's own code raises or reads its result otherwise; VES Lens scores the value the technique means (notes in --json): ${differing.slice(0, 10).map((r) => r.question_id).join(', ')}${differing.length > 10 ? ', ...' : ''}`);
+  if (differing.length)
+    lines.push(
+      `  ${differing.length} question${differing.length === 1 ? '' : 's'} where SQLMorph's own code raises or reads its result otherwise; VES Lens scores the value the technique means (notes in --json): ${differing
+        .slice(0, 10)
+        .map((r) => r.question_id)
+        .join(', ')}${differing.length > 10 ? ', ...' : ''}`,
+    );
   return lines.length ? [pc.bold(`SQLMorph techniques (${scored.length} questions)`), ...lines].join('\n') : '';
 }

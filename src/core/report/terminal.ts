@@ -83,7 +83,10 @@ export function skippedLine(summary: EvalSummary): string {
 export function headlineProblems(problems: readonly InputProblem[]): string {
   const headline = problems.filter((p) => p.headline);
   if (headline.length === 0) return '';
-  return [pc.bold(pc.yellow(`input problems that affect the scores (${headline.length})`)), ...headline.map((p) => `  ${pc.yellow('!')} ${clip(formatProblem(p), 2000)}`)].join('\n');
+  return [
+    pc.bold(pc.yellow(`input problems that affect the scores (${headline.length})`)),
+    ...headline.map((p) => `  ${pc.yellow('!')} ${clip(formatProblem(p), 2000)}`),
+  ].join('\n');
 }
 
 /** Every input problem: the headline ones in full, then the entries' own, a few of them (all in --json). */
@@ -112,13 +115,22 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
   const uncertain = timed.filter((r) => r.rves_uncertain);
   const cutOff = timed.filter((r) => r.past_official_limit);
   const lines = [pc.bold(`efficiency (${timed.length} correct pairs timed)`)];
-  if (same.length) lines.push(`  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`);
-  if (cutOff.length) lines.push(`  ${cutOff.length} would outlast the official timing loop's limit (100 iterations): scored 0 as the official scripts score them (${cutOff.map((r) => `${r.question_id}: ${pastLimitMetrics(r.past_official_limit!)}`).join(', ')})`);
+  if (same.length)
+    lines.push(
+      `  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`,
+    );
+  if (cutOff.length)
+    lines.push(
+      `  ${cutOff.length} would outlast the official timing loop's limit (100 iterations): scored 0 as the official scripts score them (${cutOff.map((r) => `${r.question_id}: ${pastLimitMetrics(r.past_official_limit!)}`).join(', ')})`,
+    );
   if (uncertain.length) {
     const why = 'a repeat run may land in a neighbouring bucket; R-VES counts the expected term, √reward';
     lines.push(`  ${counted(uncertain.length, 'R-VES reward')} not settled (${why}):`);
     for (const r of uncertain.slice(0, limit)) {
-      const p = Object.entries(r.rves_bucket_probabilities ?? {}).sort((a, b) => Number(b[0]) - Number(a[0])).map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`).join(' · ');
+      const p = Object.entries(r.rves_bucket_probabilities ?? {})
+        .sort((a, b) => Number(b[0]) - Number(a[0]))
+        .map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`)
+        .join(' · ');
       const interval = r.rves_time_ratio_interval?.map((x) => x.toFixed(2)).join('–');
       lines.push(`    question ${r.question_id}: ${QUANTITY_LABELS.allRowsRatio} ${r.rves_time_ratio?.toFixed(2)} (${interval}) → ${p}`);
     }

@@ -30,7 +30,12 @@ export interface KeyDomains {
  * the database and from the BIRD schema file) and their domains, by union-find over columns.
  * Tables in `skip` (lower-case names; virtual and shadow tables) take no part.
  */
-export function keyDomains(schema: SchemaInfo, declared: ForeignKey[], bird: BirdKeys | undefined, skip: ReadonlySet<string> = new Set()): KeyDomains {
+export function keyDomains(
+  schema: SchemaInfo,
+  declared: ForeignKey[],
+  bird: BirdKeys | undefined,
+  skip: ReadonlySet<string> = new Set(),
+): KeyDomains {
   const parent = new Map<string, string>();
   const refs = new Map<string, ColumnRef>();
   const unresolved: string[] = [];
@@ -45,7 +50,7 @@ export function keyDomains(schema: SchemaInfo, declared: ForeignKey[], bird: Bir
   const find = (key: string): string => {
     let root = key;
     while (parent.get(root) !== root) root = parent.get(root)!;
-    for (let at = key; at !== root; ) {
+    for (let at = key; at !== root;) {
       const next = parent.get(at)!;
       parent.set(at, root);
       at = next;

@@ -90,7 +90,10 @@ function shiftedValue(column: string, replica: number, shift: DomainShift): stri
   const cases: string[] = [];
   if (shift.width !== undefined) {
     const by = (shift.width * BigInt(replica)).toString();
-    cases.push(`WHEN typeof(${x}) IN ('integer', 'real') THEN ${x} + ${by}`, `WHEN ${integerText(x)} THEN CAST(CAST(${x} AS INTEGER) + ${by} AS TEXT)`);
+    cases.push(
+      `WHEN typeof(${x}) IN ('integer', 'real') THEN ${x} + ${by}`,
+      `WHEN ${integerText(x)} THEN CAST(CAST(${x} AS INTEGER) + ${by} AS TEXT)`,
+    );
   }
   if (shift.report.separator !== null) {
     const suffix = quoteSqlString(`${shift.report.separator}${replica}`);
@@ -189,13 +192,15 @@ async function measureDomains(out: WritableDatabase, domains: ColumnRef[][], fac
       const integers = /^-?\d+$/.test(lo) && /^-?\d+$/.test(hi);
       // Integers: exact. With reals, the width is rounded up to an integer by SQL, which keeps replicas apart as well.
       width = integers ? BigInt(hi) - BigInt(lo) + 1n : /^\d+$/.test(String(stats.approx)) ? BigInt(String(stats.approx)) : undefined;
-      const top = integers && width !== undefined ? BigInt(hi) + width * BigInt(factor - 1) : Number(hi) + Number(width ?? Infinity) * (factor - 1);
+      const top =
+        integers && width !== undefined ? BigInt(hi) + width * BigInt(factor - 1) : Number(hi) + Number(width ?? Infinity) * (factor - 1);
       if (width === undefined || top > 2n ** 63n - 1n) {
         throw new ScaleError(`keys ${names.join(', ')} range from ${lo} to ${hi}: ${factor} replicas do not fit in 64-bit integers`);
       }
     }
     const free = SEPARATORS.find((_, i) => !(Number(stats[`s${i}`]) > 0));
-    if (text && free === undefined) throw new ScaleError(`text keys ${names.join(', ')} contain every replica separator (${SEPARATORS.join(' ')})`);
+    if (text && free === undefined)
+      throw new ScaleError(`text keys ${names.join(', ')} contain every replica separator (${SEPARATORS.join(' ')})`);
     shifts.push({
       width,
       report: {
@@ -270,7 +275,9 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
           const shift = domainOf.get(`${table.name}\u0000${c.name}`);
           return shift ? shiftedValue(c.name, replica, shift) : quoteIdentifier(c.name);
         });
-        await out.exec(`INSERT INTO main.${quoteIdentifier(table.name)} (${columns}) SELECT ${values.join(', ')} FROM src.${quoteIdentifier(table.name)}`);
+        await out.exec(
+          `INSERT INTO main.${quoteIdentifier(table.name)} (${columns}) SELECT ${values.join(', ')} FROM src.${quoteIdentifier(table.name)}`,
+        );
         step(`${table.name} ${replica + 1}/${factor}`);
       }
     }
@@ -297,7 +304,9 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
 
     const tables: TableScaleReport[] = [];
     for (const table of facts.tables) {
-      const [{ n }] = !leftOut.has(table.name.toLowerCase()) ? await out.all(`SELECT count(*) AS n FROM main.${quoteIdentifier(table.name)}`) : [{ n: 0 }];
+      const [{ n }] = !leftOut.has(table.name.toLowerCase())
+        ? await out.all(`SELECT count(*) AS n FROM main.${quoteIdentifier(table.name)}`)
+        : [{ n: 0 }];
       tables.push({
         name: table.name,
         rowsBefore: table.rowCount,
@@ -311,7 +320,8 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
     await out.exec('DETACH DATABASE src');
     await out.close();
     out = undefined;
-    if (!options.overwrite && fs.existsSync(output)) throw new ScaleError(`output exists: ${output} (it appeared while the copy was built)`);
+    if (!options.overwrite && fs.existsSync(output))
+      throw new ScaleError(`output exists: ${output} (it appeared while the copy was built)`);
     fs.renameSync(temp, output);
     return {
       source,

@@ -48,7 +48,13 @@ export async function scaledCopy(sourcePath: string, factor: number, options: Sc
   let build = building.get(output);
   if (!build) {
     // overwrite: another process may finish the same copy first; both copies are identical, the last rename wins.
-    build = scaleDatabase(source, factor, output, { schemaEntry, schemaFile: options.schemaFile, dbId, overwrite: true, onProgress: options.onProgress })
+    build = scaleDatabase(source, factor, output, {
+      schemaEntry,
+      schemaFile: options.schemaFile,
+      dbId,
+      overwrite: true,
+      onProgress: options.onProgress,
+    })
       .then(() => output)
       .finally(() => building.delete(output));
     building.set(output, build);

@@ -127,7 +127,14 @@ export function sqlUnits(languageId: string, text: string): SqlUnit[] {
       const get = (key: string) => findNodeAtLocation(child, [key]);
       const sqlNode = ['predicted_sql', 'pred_sql', 'prediction', 'sql', 'SQL'].map(get).find((n) => n?.type === 'string');
       const questionId = get('question_id')?.value;
-      const unit = sqlNode && stringUnit(text, sqlNode, 'prediction', questionId === undefined ? { questionIndex: index } : { questionId, dbId: get('db_id')?.value });
+      const unit =
+        sqlNode &&
+        stringUnit(
+          text,
+          sqlNode,
+          'prediction',
+          questionId === undefined ? { questionIndex: index } : { questionId, dbId: get('db_id')?.value },
+        );
       if (unit) units.push(unit);
     }
   });

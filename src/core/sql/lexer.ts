@@ -97,7 +97,11 @@ export function significantTokens(sql: string): Token[] {
 /** The name an identifier token stands for: `"a""b"` → a"b, `` `x` `` → x, `[y]` → y, bare words as they are. */
 export function identifierName(text: string): string {
   const open = text[0];
-  if (open === '"' || open === '`') return text.slice(1, -1).split(open + open).join(open);
+  if (open === '"' || open === '`')
+    return text
+      .slice(1, -1)
+      .split(open + open)
+      .join(open);
   if (open === '[') return text.slice(1, -1);
   return text;
 }

@@ -40,10 +40,7 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 const mean = (values: readonly number[]) => sum(values) / values.length;
 
 /** Estimate from per-round ratios grouped by block (each inner list: the ratios of one block). */
-export function estimateRatio(
-  blocks: readonly (readonly number[])[],
-  prior: { logSd: number; df: number } = BLOCK_PRIOR,
-): RatioEstimate {
+export function estimateRatio(blocks: readonly (readonly number[])[], prior: { logSd: number; df: number } = BLOCK_PRIOR): RatioEstimate {
   const logBlocks = blocks.filter((block) => block.length > 0).map((block) => block.map((ratio) => Math.log(Math.max(ratio, 1e-12))));
   if (logBlocks.length === 0) throw new Error('estimateRatio of no samples');
   // Each block is summarised by its Hodges–Lehmann centre (a spike in one of four or more iterations barely

@@ -175,7 +175,12 @@ export class PairTimer {
     const { options } = this;
     const taken = this.blocks[quantity]!.length;
     // Far past the official limit, more blocks cannot change the score: the official scripts give it 0.
-    if (taken >= 1 && options.officialLimitMs !== undefined && this.officialLoopMs(quantity) > OFFICIAL_LIMIT_CERTAIN * options.officialLimitMs) return true;
+    if (
+      taken >= 1 &&
+      options.officialLimitMs !== undefined &&
+      this.officialLoopMs(quantity) > OFFICIAL_LIMIT_CERTAIN * options.officialLimitMs
+    )
+      return true;
     if (taken >= 1 && this.bucketOnly(quantity) && this.farFromBucketEdges(quantity)) return true;
     if (taken < options.minBlocks) return false;
     return taken >= options.maxBlocks || this.spentMs >= options.pairBudgetMs || this.quantitySettled(quantity);
@@ -194,10 +199,12 @@ export class PairTimer {
   private farFromBucketEdges(quantity: TimedQuantity): boolean {
     const iterations = this.blocks[quantity]!.flat();
     if (iterations.some((it) => it.gold + it.pred < LONG_ITERATION_MS)) return false;
-    const rewards = new Set(iterations.flatMap((it) => {
-      const ratio = it.gold / Math.max(it.pred, 1e-6);
-      return [rvesReward(ratio / FAR_FROM_EDGE), rvesReward(ratio * FAR_FROM_EDGE)];
-    }));
+    const rewards = new Set(
+      iterations.flatMap((it) => {
+        const ratio = it.gold / Math.max(it.pred, 1e-6);
+        return [rvesReward(ratio / FAR_FROM_EDGE), rvesReward(ratio * FAR_FROM_EDGE)];
+      }),
+    );
     return rewards.size === 1;
   }
 
@@ -212,7 +219,11 @@ export class PairTimer {
     const loopMs = this.officialLoopMs(quantity);
     if (limitMs === undefined || loopMs * OFFICIAL_LIMIT_CERTAIN < limitMs) return { past: false, note: '' };
     const loop = `the official loop of ${OFFICIAL_ITERATIONS} iterations would take about ${(loopMs / 1000).toFixed(1)} s`;
-    if (loopMs > limitMs) return { past: true, note: `; ${loop}, past the ${limitMs / 1000} s limit: the official scripts cut it off and score 0, and so does fast mode` };
+    if (loopMs > limitMs)
+      return {
+        past: true,
+        note: `; ${loop}, past the ${limitMs / 1000} s limit: the official scripts cut it off and score 0, and so does fast mode`,
+      };
     return { past: false, note: `; ${loop}, near the ${limitMs / 1000} s limit: an official run may cut it off and score 0` };
   }
 
@@ -229,7 +240,8 @@ export class PairTimer {
     if (options.settle.ratioOf.includes(quantity) && !precise) return false;
     // A ratio known to within the precision that still straddles a bucket edge sits on the edge: more
     // blocks would not settle it, and its bucket probabilities already say what a repeat run would do.
-    if (options.settle.bucketOf.includes(quantity) && !precise) return this.farFromBucketEdges(quantity) || !rvesOutlook(probabilityBelowFor(estimate), options.bucketConfidence).uncertain;
+    if (options.settle.bucketOf.includes(quantity) && !precise)
+      return this.farFromBucketEdges(quantity) || !rvesOutlook(probabilityBelowFor(estimate), options.bucketConfidence).uncertain;
     return true;
   }
 
@@ -245,7 +257,10 @@ export class PairTimer {
     const goldSamples = iterations.map((it) => it.gold);
     const predSamples = iterations.map((it) => it.pred);
     const limit = this.officialLimitNote(quantity);
-    const unsettled = limit.past || this.quantitySettled(quantity) ? '' : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
+    const unsettled =
+      limit.past || this.quantitySettled(quantity)
+        ? ''
+        : '; not settled within its blocks and budget: the interval says how far a repeat run may move';
     return {
       protocol: 'fast',
       quantity,
@@ -285,12 +300,22 @@ export async function runPairTimer(timer: PairTimer, signal?: AbortSignal): Prom
 }
 
 /** Times one pair on its own (editor, hints, index advice). */
-export function measurePair(gold: ExecutionTimer, pred: ExecutionTimer, options: FastTimingOptions = DEFAULT_FAST_TIMING, signal?: AbortSignal): Promise<Partial<PairTiming>> {
+export function measurePair(
+  gold: ExecutionTimer,
+  pred: ExecutionTimer,
+  options: FastTimingOptions = DEFAULT_FAST_TIMING,
+  signal?: AbortSignal,
+): Promise<Partial<PairTiming>> {
   return runPairTimer(new PairTimer(gold, pred, options, signal), signal);
 }
 
 /** Gold and prediction on fresh connections to one database. */
-export function measureFast(dbPath: string, goldBody: string, predBody: string, options: FastTimingOptions = DEFAULT_FAST_TIMING): Promise<Partial<PairTiming>> {
+export function measureFast(
+  dbPath: string,
+  goldBody: string,
+  predBody: string,
+  options: FastTimingOptions = DEFAULT_FAST_TIMING,
+): Promise<Partial<PairTiming>> {
   return measurePair(freshConnectionTimer(dbPath, goldBody), freshConnectionTimer(dbPath, predBody), options);
 }
 
@@ -301,7 +326,11 @@ export function measureFast(dbPath: string, goldBody: string, predBody: string, 
  */
 export async function timeInPasses(
   timers: readonly PairTimer[],
-  hooks: { onPass?: (pass: number, pending: number) => void; onError?: (timer: PairTimer, error: Error) => void; signal?: AbortSignal } = {},
+  hooks: {
+    onPass?: (pass: number, pending: number) => void;
+    onError?: (timer: PairTimer, error: Error) => void;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<void> {
   const failed = new Set<PairTimer>();
   for (let pass = 1; ; pass++) {
@@ -330,14 +359,28 @@ export async function fullRatioByScale(
   first: string,
   second: string,
   scales: readonly number[],
-  options: FastTimingOptions & { schemaFile?: string; dbId?: string; cacheDir?: string; signal?: AbortSignal; onError?: (factor: number, error: Error) => void },
+  options: FastTimingOptions & {
+    schemaFile?: string;
+    dbId?: string;
+    cacheDir?: string;
+    signal?: AbortSignal;
+    onError?: (factor: number, error: Error) => void;
+  },
 ): Promise<Record<string, number | null>> {
   const byScale: Record<string, number | null> = {};
   for (const factor of scales) {
     if (options.signal?.aborted) break;
     try {
-      const path = factor === 1 ? dbPath : await scaledCopy(dbPath, factor, { schemaFile: options.schemaFile, dbId: options.dbId, cacheDir: options.cacheDir });
-      const timing = await measurePair(freshConnectionTimer(path, first), freshConnectionTimer(path, second), { ...options, ...SCALE_TIMING }, options.signal);
+      const path =
+        factor === 1
+          ? dbPath
+          : await scaledCopy(dbPath, factor, { schemaFile: options.schemaFile, dbId: options.dbId, cacheDir: options.cacheDir });
+      const timing = await measurePair(
+        freshConnectionTimer(path, first),
+        freshConnectionTimer(path, second),
+        { ...options, ...SCALE_TIMING },
+        options.signal,
+      );
       byScale[factor] = timing.full!.ratio;
     } catch (error) {
       byScale[factor] = null;
@@ -348,4 +391,10 @@ export async function fullRatioByScale(
 }
 
 /** Scaled timing settles the full-execution ratio only, in 2 to 3 blocks. */
-const SCALE_TIMING: Partial<FastTimingOptions> = { quantities: ['full'], settle: { ratioOf: ['full'], bucketOf: [] }, minBlocks: 2, maxBlocks: 3, officialLimitMs: undefined };
+const SCALE_TIMING: Partial<FastTimingOptions> = {
+  quantities: ['full'],
+  settle: { ratioOf: ['full'], bucketOf: [] },
+  minBlocks: 2,
+  maxBlocks: 3,
+  officialLimitMs: undefined,
+};

@@ -18,7 +18,13 @@ export function officialLoopLimitMs(timeoutMs: number, iterations = OFFICIAL_ITE
 }
 
 /** One execution on a fresh connection, timed as the metric's own script times it. */
-async function timeOnFreshConnection(dbPath: string, body: string, protocol: OfficialProtocol, deadline: number, budgetMs: number): Promise<number> {
+async function timeOnFreshConnection(
+  dbPath: string,
+  body: string,
+  protocol: OfficialProtocol,
+  deadline: number,
+  budgetMs: number,
+): Promise<number> {
   if (performance.now() > deadline) throw new QueryTimeout(budgetMs);
   // DAMO times cursor.execute() alone (prepare and the first step); mini_dev times execute, fetchall and close.
   return timeExecution(dbPath, body, protocol === 'ves' ? 'first-row' : 'full', { deadline, budgetMs });
@@ -57,10 +63,16 @@ export async function measureOfficial(
   } catch (error) {
     if (!(error instanceof QueryTimeout)) throw error;
     return {
-      protocol: name, quantity, ratio: 0, low: 0, high: 0, runs: ratios.length,
+      protocol: name,
+      quantity,
+      ratio: 0,
+      low: 0,
+      high: 0,
+      runs: ratios.length,
       goldMs: goldSamples.length ? median(goldSamples) : 0,
       predMs: predSamples.length ? median(predSamples) : 0,
-      goldSamples, predSamples,
+      goldSamples,
+      predSamples,
       note: `the ${iterations} official timing runs did not finish within ${loopLimitMs / 1000} s (${iterations} × the ${timeoutMs / 1000} s time limit, as the scripts' func_timeout); the official scripts score this question 0`,
     };
   }
@@ -88,7 +100,9 @@ export async function measureOfficial(
     predSamples,
     note: kept.length
       ? `${ratios.length - kept.length} of ${ratios.length} ratios dropped by the 3σ cleaning` +
-        (noisy ? `; the mean ratio ${ratio.toFixed(2)} is carried by timing noise (single ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}): the typical ratio is ${typicalRatio.toFixed(2)}` : '')
+        (noisy
+          ? `; the mean ratio ${ratio.toFixed(2)} is carried by timing noise (single ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}): the typical ratio is ${typicalRatio.toFixed(2)}`
+          : '')
       : 'all ratios were equal (σ = 0), so the official 3σ cleaning keeps none and scores 0',
   };
 }

@@ -27,8 +27,13 @@ export function describeSpeed(timing: TimingResult, subject = 'the rewrite'): st
 }
 
 /** "prediction scales worse: 1.0× at ×1, 0.08× at ×100", from the smallest and largest scale measured. */
-export function growthVerdict(byScale: Record<string, number | null>, subjects: { faster: string; slower: string } = { faster: 'prediction', slower: 'gold' }): string {
-  const measured = Object.entries(byScale).filter((entry): entry is [string, number] => entry[1] !== null).sort((a, b) => Number(a[0]) - Number(b[0]));
+export function growthVerdict(
+  byScale: Record<string, number | null>,
+  subjects: { faster: string; slower: string } = { faster: 'prediction', slower: 'gold' },
+): string {
+  const measured = Object.entries(byScale)
+    .filter((entry): entry is [string, number] => entry[1] !== null)
+    .sort((a, b) => Number(a[0]) - Number(b[0]));
   if (measured.length < 2) return 'not enough scales measured to say how it grows';
   const [[smallScale, small], [largeScale, large]] = [measured[0], measured[measured.length - 1]];
   const trend = `${small.toFixed(2)}× at ×${smallScale}, ${large.toFixed(2)}× at ×${largeScale}`;

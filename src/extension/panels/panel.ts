@@ -27,7 +27,12 @@ export class PanelKind<Incoming, Outgoing> {
   }
 
   create(title: string, column = vscode.ViewColumn.Beside): vscode.WebviewPanel {
-    const panel = vscode.window.createWebviewPanel(this.viewType, title, { viewColumn: column, preserveFocus: true }, panelOptions(this.ctx.extension.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      this.viewType,
+      title,
+      { viewColumn: column, preserveFocus: true },
+      panelOptions(this.ctx.extension.extensionUri),
+    );
     this.adopt(panel, title);
     return panel;
   }

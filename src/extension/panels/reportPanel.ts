@@ -10,8 +10,24 @@ import { PanelKind } from './panel';
 
 /** The columns a CSV export has, in order: the JSON contract's names. */
 const CSV_COLUMNS: (keyof ReportRow)[] = [
-  'index', 'question_id', 'db_id', 'difficulty', 'outcome', 'ex', 'f1', 'ves', 'rves', 'rves_reward', 'time_ratio', 'rves_time_ratio',
-  'gold_ms', 'pred_ms', 'same_program', 'reason', 'error', 'predicted_sql',
+  'index',
+  'question_id',
+  'db_id',
+  'difficulty',
+  'outcome',
+  'ex',
+  'f1',
+  'ves',
+  'rves',
+  'rves_reward',
+  'time_ratio',
+  'rves_time_ratio',
+  'gold_ms',
+  'pred_ms',
+  'same_program',
+  'reason',
+  'error',
+  'predicted_sql',
 ];
 
 function csvCell(value: unknown): string {
@@ -42,11 +58,13 @@ export class ReportPanels implements vscode.Disposable {
     this.kind = new PanelKind(ctx, 'vesLens.report', 'report.js', (panel, message) => void this.onMessage(panel, message));
     // Every report page (restored after a reload too) shows the judgements, and each new one at once.
     const open = new Set<vscode.WebviewPanel>();
-    ctx.extension.subscriptions.push(this.kind.onDidCreate((panel) => {
-      open.add(panel);
-      panel.onDidDispose(() => open.delete(panel));
-      this.postJudgements(panel);
-    }));
+    ctx.extension.subscriptions.push(
+      this.kind.onDidCreate((panel) => {
+        open.add(panel);
+        panel.onDidDispose(() => open.delete(panel));
+        this.postJudgements(panel);
+      }),
+    );
     if (judgements) ctx.extension.subscriptions.push(judgements.onDidChange(() => open.forEach((panel) => this.postJudgements(panel))));
   }
 
@@ -59,7 +77,10 @@ export class ReportPanels implements vscode.Disposable {
     if (message.type === 'cancel') this.running.get(panel)?.cancel();
     if (message.type === 'jump') {
       const position = new vscode.Position(message.line, message.character);
-      await vscode.window.showTextDocument(vscode.Uri.file(message.file), { selection: new vscode.Range(position, position), viewColumn: vscode.ViewColumn.One });
+      await vscode.window.showTextDocument(vscode.Uri.file(message.file), {
+        selection: new vscode.Range(position, position),
+        viewColumn: vscode.ViewColumn.One,
+      });
     }
     if (message.type === 'export') {
       const base = message.file.replace(/\.[^.]+$/, '');
@@ -71,7 +92,9 @@ export class ReportPanels implements vscode.Disposable {
       if (!target) return;
       const text = message.format === 'csv' ? reportCsv(message.rows) : `${JSON.stringify(message.rows, null, 2)}\n`;
       await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
-      void vscode.window.showInformationMessage(`VES Lens: ${message.rows.length} questions written to ${vscode.workspace.asRelativePath(target)}`);
+      void vscode.window.showInformationMessage(
+        `VES Lens: ${message.rows.length} questions written to ${vscode.workspace.asRelativePath(target)}`,
+      );
     }
   }
 
@@ -99,7 +122,11 @@ export class ReportPanels implements vscode.Disposable {
     const target = panel;
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `VES Lens: evaluating ${vscode.workspace.asRelativePath(file)}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `VES Lens: evaluating ${vscode.workspace.asRelativePath(file)}`,
+          cancellable: true,
+        },
         (progress, token) => {
           token.onCancellationRequested(() => cancel.cancel());
           let last = 0;
@@ -108,14 +135,23 @@ export class ReportPanels implements vscode.Disposable {
             last = value.percentage;
             this.kind.post(target, { type: 'rows', rows: value.rows, message: value.message, percentage: value.percentage });
           });
-          return client.sendRequest(EvaluateFileRequest, { predictionsFile: file, progressToken }, cancel.token).finally(() => listener.dispose());
+          return client
+            .sendRequest(EvaluateFileRequest, { predictionsFile: file, progressToken }, cancel.token)
+            .finally(() => listener.dispose());
         },
       );
       this.kind.post(target, { type: 'report', file, result });
       this.postJudgements(target);
-      if (result.partial) void vscode.window.showInformationMessage(`VES Lens: evaluation cancelled; the report keeps the ${result.questions.length} questions scored so far.`);
+      if (result.partial)
+        void vscode.window.showInformationMessage(
+          `VES Lens: evaluation cancelled; the report keeps the ${result.questions.length} questions scored so far.`,
+        );
     } catch (error) {
-      this.kind.post(target, { type: 'failed', file, message: isCancellation(error) ? 'cancelled before any question was scored' : (error as Error).message });
+      this.kind.post(target, {
+        type: 'failed',
+        file,
+        message: isCancellation(error) ? 'cancelled before any question was scored' : (error as Error).message,
+      });
       if (!isCancellation(error)) void showError(error);
     } finally {
       if (this.running.get(target) === cancel) this.running.delete(target);

@@ -77,11 +77,20 @@ export class ScorePanel implements vscode.Disposable {
     };
     const progressToken = `vesLens-score-${Date.now()}`;
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: thorough ? `VES Lens: re-timing ${label} with more iterations` : `VES Lens: scoring ${label}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: thorough ? `VES Lens: re-timing ${label} with more iterations` : `VES Lens: scoring ${label}`,
+        cancellable: true,
+      },
       async (progress, token) => {
         token.onCancellationRequested(() => cancel.cancel());
         const steps = client.onProgress(StepProgress, progressToken, ({ message }) => progress.report({ message }));
-        const base: ScoreParams = { ...context.target, questionId: context.questionId, questionIndex: context.questionIndex, progressToken };
+        const base: ScoreParams = {
+          ...context.target,
+          questionId: context.questionId,
+          questionIndex: context.questionIndex,
+          progressToken,
+        };
         try {
           if (!thorough) {
             const first = await client.sendRequest(ScoreRequest, { ...base, phase: 'correctness' }, cancel.token);
@@ -90,7 +99,11 @@ export class ScorePanel implements vscode.Disposable {
           }
           // vesLens.scales: also re-time the pair on scaled copies of its database (the panel draws the ratio against the scale).
           const scales = currentSettings().scales;
-          const full = await client.sendRequest(ScoreRequest, { ...base, phase: 'full', thorough: thorough || undefined, scales: scales.length ? scales : undefined }, cancel.token);
+          const full = await client.sendRequest(
+            ScoreRequest,
+            { ...base, phase: 'full', thorough: thorough || undefined, scales: scales.length ? scales : undefined },
+            cancel.token,
+          );
           post({ type: 'result', result: full, partial: false, context });
         } catch (error) {
           if (isCancellation(error)) post({ type: 'cancelled', rerun: thorough });

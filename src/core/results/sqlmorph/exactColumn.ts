@@ -27,9 +27,19 @@ function columnPairs(common: ReturnType<typeof commonColumns>): ColumnPair[] {
  * The exact technique counts rows equal on all common cells (multiset intersection); the partial one adds
  * the greedy pairing of the rows left over, a pair worth the share of its equal cells.
  */
-export function exactColumnTechnique(gold: ResultTable, predicted: ResultTable, options: { partial: boolean; penalize: boolean }): TechniqueOutcome {
+export function exactColumnTechnique(
+  gold: ResultTable,
+  predicted: ResultTable,
+  options: { partial: boolean; penalize: boolean },
+): TechniqueOutcome {
   const common = commonColumns(gold.columns, predicted.columns);
   const n = common.names.length;
   if (n === 0) return { score: { ...ZERO_SCORES }, notes: [], detail: { columns: [] } };
-  return scoreAlignedColumns(gold, predicted, { gold: common.gold, predicted: common.predicted, columns: columnPairs(common) }, options, []);
+  return scoreAlignedColumns(
+    gold,
+    predicted,
+    { gold: common.gold, predicted: common.predicted, columns: columnPairs(common) },
+    options,
+    [],
+  );
 }

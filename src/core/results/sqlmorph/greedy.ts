@@ -12,7 +12,10 @@
 export const MAX_PARTIAL_PAIRS = 10_000_000;
 
 export class TooManyPairs extends Error {
-  constructor(readonly gold: number, readonly predicted: number) {
+  constructor(
+    readonly gold: number,
+    readonly predicted: number,
+  ) {
     super(
       `partial matching not computed: ${gold.toLocaleString('en-US')} × ${predicted.toLocaleString('en-US')} unmatched rows ` +
         `exceed the bound of ${MAX_PARTIAL_PAIRS.toLocaleString('en-US')} row pairs`,
@@ -32,7 +35,12 @@ export interface GreedyPair {
  * similarity as an index into the caller's distinct similarity values sorted descending, or -1 for a
  * similarity of 0 (never taken).
  */
-export function greedyPairs(goldCount: number, predictedCount: number, levelCount: number, levelOf: (g: number, p: number) => number): GreedyPair[] {
+export function greedyPairs(
+  goldCount: number,
+  predictedCount: number,
+  levelCount: number,
+  levelOf: (g: number, p: number) => number,
+): GreedyPair[] {
   if (goldCount === 0 || predictedCount === 0 || levelCount === 0) return [];
   if (goldCount * predictedCount > MAX_PARTIAL_PAIRS) throw new TooManyPairs(goldCount, predictedCount);
   const pairCount = goldCount * predictedCount;

@@ -42,21 +42,46 @@ export async function scoreQueryTechniques(
   options: TechniqueOptions & { timeoutMs: number; maxRows: number },
 ): Promise<QueryTechniqueReport> {
   const techniques = orderedTechniques(options.techniques);
-  const read = (sql: string): Promise<TypedRead> => readTypedResult(db, sql, { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows, signal: options.signal });
+  const read = (sql: string): Promise<TypedRead> =>
+    readTypedResult(db, sql, {
+      deadline: performance.now() + options.timeoutMs,
+      budgetMs: options.timeoutMs,
+      maxRows: options.maxRows,
+      signal: options.signal,
+    });
   const gold = await read(goldSql);
   const predicted = await read(predictedSql);
-  for (const [side, run] of [['gold', gold], ['prediction', predicted]] as const) {
+  for (const [side, run] of [
+    ['gold', gold],
+    ['prediction', predicted],
+  ] as const) {
     if (run.status === 'ok') continue;
     const unscorable = run.status === 'timeout' || /result (has|holds) more than/.test(run.message);
     const scores = Object.fromEntries(
       techniques.map((name): [TechniqueName, TechniqueScore] => [
         name,
-        unscorable ? { error: run.message } : SEMANTIC_TECHNIQUES.includes(name) && !options.embeddings ? { error: NO_EMBEDDING_PROVIDER } : name === 'execution_accuracy' ? { EX: 0 } : { ...ZERO_SCORES },
+        unscorable
+          ? { error: run.message }
+          : SEMANTIC_TECHNIQUES.includes(name) && !options.embeddings
+            ? { error: NO_EMBEDDING_PROVIDER }
+            : name === 'execution_accuracy'
+              ? { EX: 0 }
+              : { ...ZERO_SCORES },
       ]),
     );
-    return { scores, notes: run.message === EMPTY_QUERY ? [`${side}: ${EMPTY_QUERY}`] : [], details: {}, failure: { side, status: run.status, message: run.message } };
+    return {
+      scores,
+      notes: run.message === EMPTY_QUERY ? [`${side}: ${EMPTY_QUERY}`] : [],
+      details: {},
+      failure: { side, status: run.status, message: run.message },
+    };
   }
   if (gold.status !== 'ok' || predicted.status !== 'ok') throw new Error('unreachable');
   const report = await scoreTechniques(gold.table, predicted.table, { ...options, techniques });
-  return { ...report, notes: [...gold.notes.map((n) => `gold ${n}`), ...predicted.notes.map((n) => `prediction ${n}`), ...report.notes], gold: gold.table, predicted: predicted.table };
+  return {
+    ...report,
+    notes: [...gold.notes.map((n) => `gold ${n}`), ...predicted.notes.map((n) => `prediction ${n}`), ...report.notes],
+    gold: gold.table,
+    predicted: predicted.table,
+  };
 }

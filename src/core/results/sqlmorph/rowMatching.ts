@@ -62,7 +62,13 @@ export function exactRowMatching(gold: readonly PyRow[], predicted: readonly PyR
       const matched = Math.min(group.gold.length, group.predicted.length);
       return group[side].slice(matched).map((index) => ({ row: rows[index], index }));
     });
-  return { matchedRows, goldLeft: leftovers(goldOrder, 'gold', gold), predictedLeft: leftovers(predictedOrder, 'predicted', predicted), goldRows, predictedRows };
+  return {
+    matchedRows,
+    goldLeft: leftovers(goldOrder, 'gold', gold),
+    predictedLeft: leftovers(predictedOrder, 'predicted', predicted),
+    goldRows,
+    predictedRows,
+  };
 }
 
 export interface PartialMatching {

@@ -56,7 +56,10 @@ function techniqueError(error: unknown): { error: string } {
 function setMembership(gold: ResultTable, predicted: ResultTable): TechniqueDetail {
   const goldKeys = new Set(gold.rows.map(pyRowKey));
   const predictedKeys = new Set(predicted.rows.map(pyRowKey));
-  const fate = (keys: Set<string>) => (row: ResultTable['rows'][number]): RowMatch => (keys.has(pyRowKey(row)) ? { kind: 'exact', similarity: 1 } : { kind: 'none' });
+  const fate =
+    (keys: Set<string>) =>
+    (row: ResultTable['rows'][number]): RowMatch =>
+      keys.has(pyRowKey(row)) ? { kind: 'exact', similarity: 1 } : { kind: 'none' };
   return { goldRows: gold.rows.map(fate(predictedKeys)), predictedRows: predicted.rows.map(fate(goldKeys)) };
 }
 
@@ -91,12 +94,18 @@ export async function scoreTechniques(gold: ResultTable, predicted: ResultTable,
     let outcome: TechniqueOutcome;
     try {
       if (SEMANTIC_TECHNIQUES.includes(name) && !options.embeddings) outcome = { score: { error: NO_EMBEDDING_PROVIDER }, notes: [] };
-      else if (name === 'execution_accuracy') outcome = { score: { EX: 0 }, notes: [], detail: options.details ? setMembership(gold, predicted) : undefined };
+      else if (name === 'execution_accuracy')
+        outcome = { score: { EX: 0 }, notes: [], detail: options.details ? setMembership(gold, predicted) : undefined };
       else if (name === 'exact_column_and_exact_cell') outcome = exactColumnTechnique(gold, predicted, { partial: false, penalize });
       else if (name === 'exact_column_and_partial_cell') outcome = exactColumnTechnique(gold, predicted, { partial: true, penalize });
       else if (name === 'no_column_and_partial_cell') outcome = noColumnTechnique(gold, predicted);
-      else if (name === 'unified_column_and_semantic_row') outcome = await unifiedTechnique(gold, predicted, options.embeddings!, options.signal);
-      else outcome = semanticColumnTechnique(gold, predicted, await columnMatch(), { partial: name === 'semantic_column_and_partial_cell', penalize });
+      else if (name === 'unified_column_and_semantic_row')
+        outcome = await unifiedTechnique(gold, predicted, options.embeddings!, options.signal);
+      else
+        outcome = semanticColumnTechnique(gold, predicted, await columnMatch(), {
+          partial: name === 'semantic_column_and_partial_cell',
+          penalize,
+        });
     } catch (error) {
       outcome = { score: techniqueError(error), notes: [] };
     }

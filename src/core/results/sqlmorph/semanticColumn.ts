@@ -42,7 +42,10 @@ function topValues(values: readonly PyValue[], dtype: string): string[] {
     if (entry) entry.count++;
     else counts.set(key, { text: value instanceof PyFloat ? pyFloatRepr(value.value) : pyStr(value), count: 1, first: i });
   });
-  return [...counts.values()].sort((a, b) => b.count - a.count || a.first - b.first).slice(0, 10).map((e) => e.text);
+  return [...counts.values()]
+    .sort((a, b) => b.count - a.count || a.first - b.first)
+    .slice(0, 10)
+    .map((e) => e.text);
 }
 
 /** SQLMorph's text for one column: `Column name: X. Data type: object. Sample values: a, b` (trailing space when no values). */
@@ -87,11 +90,22 @@ export const DUPLICATE_NAMES_NOTE =
  * gold column assigned to the i-th assigned predicted column: wrong when the prediction has more columns than
  * gold. VES Lens uses the assignment's own pairs, and notes where SQLMorph's reading would match others.
  */
-export async function matchColumnsSemantically(gold: ResultTable, predicted: ResultTable, embeddings: EmbeddingProvider, signal?: AbortSignal): Promise<SemanticColumnMatch> {
+export async function matchColumnsSemantically(
+  gold: ResultTable,
+  predicted: ResultTable,
+  embeddings: EmbeddingProvider,
+  signal?: AbortSignal,
+): Promise<SemanticColumnMatch> {
   const notes: string[] = [];
   const repeats = (names: readonly string[]) => new Set(names).size !== names.length;
   if (repeats(gold.columns) || repeats(predicted.columns)) notes.push(DUPLICATE_NAMES_NOTE);
-  const texts = (table: ResultTable) => table.columns.map((name, c) => columnText(name, table.rows.map((row) => row[c])));
+  const texts = (table: ResultTable) =>
+    table.columns.map((name, c) =>
+      columnText(
+        name,
+        table.rows.map((row) => row[c]),
+      ),
+    );
   const goldTexts = texts(gold);
   const predictedTexts = texts(predicted);
   const vectors = await embeddings.embed([...goldTexts, ...predictedTexts], signal);
@@ -108,10 +122,16 @@ export async function matchColumnsSemantically(gold: ResultTable, predicted: Res
     if (above(p, g)) matched.push([p, g]);
   });
   const sqlmorphPairs = colInd.map((g, p) => [p, g] as [number, number]).filter(([p, g]) => above(p, g));
-  const key = (pairs: [number, number][]) => pairs.map((pair) => pair.join(':')).sort().join(',');
+  const key = (pairs: [number, number][]) =>
+    pairs
+      .map((pair) => pair.join(':'))
+      .sort()
+      .join(',');
   if (key(sqlmorphPairs) !== key(matched)) {
     const names = (pairs: [number, number][]) => pairs.map(([p, g]) => `${predicted.columns[p]}→${gold.columns[g]}`).join(', ') || 'none';
-    notes.push(`SQLMorph's enumerate(col_ind) reading of the assignment would match ${names(sqlmorphPairs)}; VES Lens matches the assigned pairs ${names(matched)}`);
+    notes.push(
+      `SQLMorph's enumerate(col_ind) reading of the assignment would match ${names(sqlmorphPairs)}; VES Lens matches the assigned pairs ${names(matched)}`,
+    );
   }
   return { similarity, matched, assigned, notes };
 }
@@ -122,15 +142,35 @@ export async function matchColumnsSemantically(gold: ResultTable, predicted: Res
  * own column order, which misaligns crossed pairs; noted where that happens). The partial technique orders
  * the pairs by (predicted name, gold name), as SQLMorph does, before its greedy step.
  */
-export function semanticColumnTechnique(gold: ResultTable, predicted: ResultTable, match: SemanticColumnMatch, options: { partial: boolean; penalize: boolean }): TechniqueOutcome {
+export function semanticColumnTechnique(
+  gold: ResultTable,
+  predicted: ResultTable,
+  match: SemanticColumnMatch,
+  options: { partial: boolean; penalize: boolean },
+): TechniqueOutcome {
   const notes = [...match.notes];
   let pairs = [...match.matched];
   if (options.partial) {
-    pairs.sort(([p1, g1], [p2, g2]) => compareCodePoints(predicted.columns[p1], predicted.columns[p2]) || compareCodePoints(gold.columns[g1], gold.columns[g2]) || p1 - p2 || g1 - g2);
+    pairs.sort(
+      ([p1, g1], [p2, g2]) =>
+        compareCodePoints(predicted.columns[p1], predicted.columns[p2]) ||
+        compareCodePoints(gold.columns[g1], gold.columns[g2]) ||
+        p1 - p2 ||
+        g1 - g2,
+    );
   } else {
     pairs = pairs.sort((a, b) => a[1] - b[1]);
     const crossed = pairs.some(([p], k) => k > 0 && p < pairs[k - 1][0]);
-    if (crossed) notes.push("SQLMorph's code projects each side in its own column order, so these crossed column pairs would be compared misaligned; VES Lens compares each pair's own columns");
+    if (crossed)
+      notes.push(
+        "SQLMorph's code projects each side in its own column order, so these crossed column pairs would be compared misaligned; VES Lens compares each pair's own columns",
+      );
   }
-  return scoreAlignedColumns(gold, predicted, { gold: pairs.map(([, g]) => g), predicted: pairs.map(([p]) => p), columns: match.assigned }, options, notes);
+  return scoreAlignedColumns(
+    gold,
+    predicted,
+    { gold: pairs.map(([, g]) => g), predicted: pairs.map(([p]) => p), columns: match.assigned },
+    options,
+    notes,
+  );
 }

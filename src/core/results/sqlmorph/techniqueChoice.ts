@@ -13,8 +13,15 @@ import { SEMANTIC_TECHNIQUES, TECHNIQUES, TechniqueName } from './types';
 /** Technique names as given (`all` alone or among them: every technique), in SQLMorph's order; names it does not know are returned apart. */
 export function resolveTechniques(names: readonly string[]): { techniques: TechniqueName[]; unknown: string[] } {
   const wanted = names.map((n) => n.trim()).filter(Boolean);
-  if (wanted.some((n) => n.toLowerCase() === 'all')) return { techniques: [...TECHNIQUES], unknown: wanted.filter((n) => n.toLowerCase() !== 'all' && !TECHNIQUES.includes(n as TechniqueName)) };
-  return { techniques: orderedTechniques(wanted.filter((n): n is TechniqueName => TECHNIQUES.includes(n as TechniqueName))), unknown: wanted.filter((n) => !TECHNIQUES.includes(n as TechniqueName)) };
+  if (wanted.some((n) => n.toLowerCase() === 'all'))
+    return {
+      techniques: [...TECHNIQUES],
+      unknown: wanted.filter((n) => n.toLowerCase() !== 'all' && !TECHNIQUES.includes(n as TechniqueName)),
+    };
+  return {
+    techniques: orderedTechniques(wanted.filter((n): n is TechniqueName => TECHNIQUES.includes(n as TechniqueName))),
+    unknown: wanted.filter((n) => !TECHNIQUES.includes(n as TechniqueName)),
+  };
 }
 
 /** Whether any of the techniques needs embeddings (the three semantic ones). */

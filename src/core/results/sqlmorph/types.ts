@@ -14,7 +14,11 @@ export const TECHNIQUES = [
 export type TechniqueName = (typeof TECHNIQUES)[number];
 
 /** The techniques that need embeddings (column texts or row texts). */
-export const SEMANTIC_TECHNIQUES: readonly TechniqueName[] = ['semantic_column_and_exact_cell', 'semantic_column_and_partial_cell', 'unified_column_and_semantic_row'];
+export const SEMANTIC_TECHNIQUES: readonly TechniqueName[] = [
+  'semantic_column_and_exact_cell',
+  'semantic_column_and_partial_cell',
+  'unified_column_and_semantic_row',
+];
 
 /** A query result as SQLMorph sees it: `cursor.description` names (duplicates kept, in order) and the rows. */
 export interface ResultTable {

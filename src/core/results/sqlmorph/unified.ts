@@ -23,7 +23,12 @@ function rowText(columns: readonly string[], row: readonly PyValue[], union: rea
  * coverage penalty (share of gold names the prediction has; 1 for a one-column gold). Sums stay float32.
  * SQLMorph gives all zeros when exactly one side has no rows; so does this.
  */
-export async function unifiedTechnique(gold: ResultTable, predicted: ResultTable, embeddings: EmbeddingProvider, signal?: AbortSignal): Promise<TechniqueOutcome> {
+export async function unifiedTechnique(
+  gold: ResultTable,
+  predicted: ResultTable,
+  embeddings: EmbeddingProvider,
+  signal?: AbortSignal,
+): Promise<TechniqueOutcome> {
   const P = predicted.rows.length;
   const G = gold.rows.length;
   if (P === 0 || G === 0) {
@@ -32,7 +37,9 @@ export async function unifiedTechnique(gold: ResultTable, predicted: ResultTable
   }
   if (P * G > MAX_UNIFIED_ROW_PAIRS || P + G > MAX_UNIFIED_ROWS) {
     return {
-      score: { error: `row matching not computed: ${P.toLocaleString('en-US')} × ${G.toLocaleString('en-US')} rows exceed the bound (${MAX_UNIFIED_ROWS.toLocaleString('en-US')} rows, ${MAX_UNIFIED_ROW_PAIRS.toLocaleString('en-US')} row pairs)` },
+      score: {
+        error: `row matching not computed: ${P.toLocaleString('en-US')} × ${G.toLocaleString('en-US')} rows exceed the bound (${MAX_UNIFIED_ROWS.toLocaleString('en-US')} rows, ${MAX_UNIFIED_ROW_PAIRS.toLocaleString('en-US')} row pairs)`,
+      },
       notes: [],
     };
   }
