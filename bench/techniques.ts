@@ -16,6 +16,7 @@ import { TechniqueName } from '../src/core/results/sqlmorph/types';
 import { CachedEmbeddings } from '../src/core/embeddings/diskCache';
 import { LocalEmbeddings, localModelInstalled } from '../src/core/embeddings/localModel';
 import { evaluateTasks } from '../src/core/eval/evaluate';
+import { sqliteFolder } from '../src/core/db/source';
 import { buildTasks, EvalTask } from '../src/core/bird/tasks';
 import { databaseExists } from '../src/core/bird/layout';
 import { machineLine, median } from './machine.cjs';
@@ -40,7 +41,14 @@ function tasks(): EvalTask[] {
 
 async function timeRun(all: EvalTask[], techniques?: ReturnType<typeof techniqueStep>): Promise<number> {
   const start = performance.now();
-  await evaluateTasks(all, { dbRoot, metrics: ['ex'], timing: 'fast', timeoutMs: 30_000, maxRows: 500_000, techniques });
+  await evaluateTasks(all, {
+    source: sqliteFolder(dbRoot),
+    metrics: ['ex'],
+    timing: 'fast',
+    timeoutMs: 30_000,
+    maxRows: 500_000,
+    techniques,
+  });
   return performance.now() - start;
 }
 

@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import * as fs from 'fs';
 import * as path from 'path';
 import pc from 'picocolors';
@@ -6,6 +6,8 @@ import packageJson from '../../package.json';
 import { InputFileError } from '../core/bird/problems';
 import { DatabaseError } from '../core/db/database';
 import { sqliteVersion } from '../core/db/engines';
+import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
+import { DatabaseSource, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
 
 export const TOOL_NAME = 'ves-lens';
 export const TOOL_VERSION: string = packageJson.version;
@@ -134,4 +136,62 @@ export function parseScales(text: string): number[] {
     });
   if (factors.length === 0) throw new UsageError('--scales: give at least one factor, e.g. 1,10,100');
   return [...new Set(factors)].sort((a, b) => a - b);
+}
+
+/** The options that say which engine runs a command's SQL and where its databases are. */
+export interface EngineCliOptions {
+  dbRoot?: string;
+  engine?: string;
+  dbUrl?: string;
+  dbLayout?: string;
+}
+
+/** Adds --engine, --db-url and --db-layout to a command that runs SQL (one place for their names and help). */
+export function addEngineOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--engine <engine>', 'what runs the SQL: SQLite files under --db-root, or a PostgreSQL server (--db-url)').choices([
+        'sqlite',
+        'postgres',
+      ]),
+    )
+    .option(
+      '--db-url <url>',
+      'PostgreSQL server: postgresql://user@host:port/database (libpq environment variables fill what it leaves out; a password is never printed)',
+    )
+    .addOption(
+      new Option(
+        '--db-layout <layout>',
+        'how the server holds the BIRD databases: one-database (every table in schema public, as the official dump), schema (one per db_id), database (one per db_id)',
+      ).choices([...POSTGRES_LAYOUTS]),
+    );
+}
+
+/**
+ * Where the command's databases are, from --engine, --db-url, --db-layout and --db-root: SQLite files under
+ * --db-root (the default; the caller checks the folder with its other inputs), or a PostgreSQL server
+ * (--db-url, which implies --engine postgres).
+ */
+export function databaseSource(options: EngineCliOptions): DatabaseSource {
+  const engine = options.engine ?? (options.dbUrl !== undefined ? 'postgres' : 'sqlite');
+  if (engine === 'sqlite') {
+    if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL server; with --engine sqlite give --db-root');
+    if (options.dbLayout !== undefined) throw new UsageError('--db-layout: for a PostgreSQL server (--engine postgres --db-url ...)');
+    if (options.dbRoot === undefined)
+      throw new UsageError('--db-root: give the folder holding <db_id>/<db_id>.sqlite (or --engine postgres --db-url ...)');
+    return sqliteFolder(options.dbRoot);
+  }
+  if (engine !== 'postgres') throw new UsageError(`--engine: expected sqlite or postgres, got ${quoted(engine)}`);
+  if (options.dbUrl === undefined)
+    throw new UsageError('--engine postgres: give the server with --db-url postgresql://user@host:port/database');
+  if (!isPostgresTarget(options.dbUrl))
+    throw new UsageError(`--db-url: expected postgresql://user@host:port/database, got ${quoted(redactText(options.dbUrl))}`);
+  const layout = (options.dbLayout ?? 'one-database') as PostgresLayout;
+  if (!POSTGRES_LAYOUTS.includes(layout))
+    throw new UsageError(`--db-layout: expected one of ${POSTGRES_LAYOUTS.join(', ')}, got ${quoted(layout)}`);
+  try {
+    return postgresServer(options.dbUrl, layout);
+  } catch (error) {
+    throw new UsageError(`--db-url: ${(error as Error).message}`);
+  }
 }

@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
-import { sqliteVersion } from '../core/db/engines';
 import { databaseFileProblem } from '../core/db/databaseFile';
-import { evaluateTasks } from '../core/eval/evaluate';
+import { DatabaseSource, engineLine } from '../core/db/source';
+import { evaluateTasks, NOT_RUN } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/evalSummary';
 import { describeGoldSource, EvalTask } from '../core/bird/tasks';
 import { databasePath } from '../core/bird/layout';
@@ -27,6 +27,9 @@ import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import {
   checkOutputFile,
+  databaseSource,
+  EngineCliOptions,
+  EXIT,
   parseScales,
   positiveInteger,
   quoted,
@@ -38,11 +41,10 @@ import {
   writeOutputFile,
 } from './common';
 
-export interface EvalCommandOptions extends TechniqueCliOptions {
+export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOptions {
   questions: string;
   predictions: string;
   gold?: string;
-  dbRoot: string;
   metrics: string;
   timing: string;
   timeout: string;
@@ -76,7 +78,8 @@ export function parseMetrics(text: string): Metric[] {
  * Databases under --db-root that are there but are no SQLite database (SQLite opens anything and fails only
  * at the first query, so every question on them would be a gold error): one headline problem each.
  */
-function databaseProblems(dbRoot: string, tasks: readonly EvalTask[]): InputProblem[] {
+function databaseProblems(dbRoot: string | undefined, tasks: readonly EvalTask[]): InputProblem[] {
+  if (dbRoot === undefined) return []; // a server's databases are no files
   const counts = new Map<string, number>();
   for (const task of tasks) if (task.question.dbId) counts.set(task.question.dbId, (counts.get(task.question.dbId) ?? 0) + 1);
   const problems: InputProblem[] = [];
@@ -96,9 +99,10 @@ function databaseProblems(dbRoot: string, tasks: readonly EvalTask[]): InputProb
 
 /**
  * A database on which every gold query failed (at least two questions) is damaged or not the one the
- * questions were written for: said once, naming the file, instead of only question by question.
+ * questions were written for: said once, naming the file (or the server's schema or database), instead of
+ * only question by question.
  */
-export function unusableDatabases(dbRoot: string, results: readonly QuestionResult[]): InputProblem[] {
+export function unusableDatabases(source: Pick<DatabaseSource, 'label'>, results: readonly QuestionResult[]): InputProblem[] {
   const byDb = new Map<string, QuestionResult[]>();
   for (const r of results) if (r.outcome !== 'skipped') byDb.set(r.db_id, [...(byDb.get(r.db_id) ?? []), r]);
   const problems: InputProblem[] = [];
@@ -106,7 +110,7 @@ export function unusableDatabases(dbRoot: string, results: readonly QuestionResu
     if (rs.length < 2 || !rs.every((r) => r.outcome === 'gold_error' && /^gold: /.test(r.error ?? ''))) continue;
     const first = (rs[0].error ?? '').replace(/^gold: /, '').replace(/; prediction: .*$/s, '');
     problems.push({
-      file: databasePath(dbRoot, dbId),
+      file: source.label(dbId),
       message: `the gold SQL of all ${rs.length} questions on it fails (first: ${first}): is the database damaged, or another version?`,
       headline: true,
     });
@@ -125,21 +129,29 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
   const goldFromOption = checkScoringOptions(options);
+  const source = databaseSource(options);
+  if (scales && source.engine.name !== 'sqlite')
+    throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
   if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
   const techniques = techniqueSettings(options);
+  if (techniques && source.engine.name !== 'sqlite')
+    throw new UsageError("--techniques: SQLMorph's techniques read SQLite's value types; not with --engine postgres");
   if (options.html) checkOutputFile('--html', options.html, [options.questions, options.predictions, options.gold, options.json]);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (shard && 'error' in shard) throw new UsageError(`--shard: ${shard.error}`);
 
   const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = loadScoringInputs(options, goldFromOption);
-  problems.push(...databaseProblems(options.dbRoot, allTasks));
+  if (source.engine.name === 'sqlite') problems.push(...databaseProblems(options.dbRoot, allTasks));
   // A shard scores every n-th question; the problems above are the whole file's, so every shard reports the same.
   const tasks = shardOf(allTasks, shard, (task) => task.question.index);
-  const sqlite = await sqliteVersion();
+  // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
+  const engine = await source.describe().catch((error: Error) => {
+    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
+  });
 
   const err = process.stderr;
   err.write(
-    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · SQLite ${sqlite} · timing ${timing}\n` +
+    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · timing ${timing}\n` +
       `${tasks.length} questions from ${options.questions}${shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length})` : ''}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
   );
   const atTop = headlineProblems(problems);
@@ -149,8 +161,10 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
       ? new SingleBar({ format: ' {bar} {value}/{total} questions · {eta_formatted} left · {last}', hideCursor: true, stream: err })
       : undefined;
   bar?.start(tasks.length, 0, { last: '' });
+  let serverLost: string | undefined;
   const results = await evaluateTasks(tasks, {
-    dbRoot: options.dbRoot,
+    source,
+    onServerUnavailable: (message) => (serverLost = message),
     metrics,
     timing,
     timeoutMs,
@@ -175,7 +189,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   bar?.stop();
 
   const named = new Set(problems.map((p) => p.file));
-  problems.push(...unusableDatabases(options.dbRoot, results).filter((p) => !named.has(p.file)));
+  problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
   const summary = summarize(results, metrics);
   const out = process.stdout;
   out.write(scoreTable(summary, metrics) + '\n');
@@ -190,11 +204,12 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     if (block) out.write(block + '\n');
   }
   if (options.json || options.html) {
-    await attachPlanCosts(results, tasks, options.dbRoot);
+    await attachPlanCosts(results, tasks, source);
     const report = evalReport(
       await toolInfo(),
       {
         ...scoringInputsJson(options, { predictionFile, goldFrom }),
+        engine,
         metrics,
         timing,
         timeout_s: timeoutMs / 1000,
@@ -214,6 +229,14 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
       writeOutputFile('--html', options.html, evalReportHtml(report, tasks, options.predictions));
       err.write(`wrote ${options.html}\n`);
     }
+  }
+  if (serverLost !== undefined) {
+    const notRun = results.filter((r) => r.error?.startsWith(NOT_RUN)).length;
+    err.write(
+      `${pc.red('error')}: the database server went away during the run (${serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run` +
+        `${options.json || options.html ? '; the report was written' : ''}\n`,
+    );
+    return EXIT.input;
   }
   return 0;
 }

@@ -27,6 +27,7 @@ import {
   writeOutputFile,
 } from './common';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
+import { sqliteFolder } from '../core/db/source';
 
 export interface JudgeCommandOptions {
   questions: string;
@@ -139,7 +140,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       : undefined;
   bar?.start(tasks.length, 0, { phase: 'EX', last: '' });
   const exResults = await evaluateTasks(tasks, {
-    dbRoot: options.dbRoot,
+    source: sqliteFolder(options.dbRoot),
     metrics: ['ex'],
     timing: 'fast',
     timeoutMs,

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
-import { EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
+import { addEngineOptions, EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
 import { runEval } from './evalCommand';
 import { addTechniqueOptions } from './techniqueOptions';
 import { runAgree } from './agreeCommand';
@@ -13,6 +13,7 @@ import { runCompare } from './compareCommand';
 import { runMerge } from './mergeCommand';
 import { runAudit } from './auditCommand';
 import { runScale } from './scaleCommand';
+import { runLoad } from './loadCommand';
 import { COMMAND_LINE_WORDING } from './inputWording';
 import { useInputWording } from '../core/text/inputWording';
 
@@ -37,30 +38,51 @@ program
   .command('eval')
   .description('Score a prediction file against gold as the official BIRD scripts do (EX, Soft-F1, VES, R-VES).')
   .requiredOption('--questions <file>', 'BIRD question file (JSON list: question_id, db_id, SQL, difficulty)')
-  .requiredOption('--predictions <file>', 'predictions: official {"0": "SQL\\t----- bird -----\\tdb_id"}, a JSON list with question_id/predicted_sql, or one SQL a line')
-  .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
-  .option('--gold <file>', 'gold SQL file (SQL<TAB>db_id a line); default: the questions\' SQL field')
+  .requiredOption(
+    '--predictions <file>',
+    'predictions: official {"0": "SQL\\t----- bird -----\\tdb_id"}, a JSON list with question_id/predicted_sql, or one SQL a line',
+  )
+  .option('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite (the SQLite engine, the default)')
+  .option('--gold <file>', "gold SQL file (SQL<TAB>db_id a line); default: the questions' SQL field")
   .option('--metrics <list>', 'comma-separated: ex, f1, ves, rves', 'ex,f1,ves,rves')
-  .addOption(new Option('--timing <mode>', 'fast: adaptive, interleaved, stops at a tight interval; official: 100 runs and 3σ cleaning as the scripts').choices(['fast', 'official']).default('fast'))
+  .addOption(
+    new Option(
+      '--timing <mode>',
+      'fast: adaptive, interleaved, stops at a tight interval; official: 100 runs and 3σ cleaning as the scripts',
+    )
+      .choices(['fast', 'official'])
+      .default('fast'),
+  )
   .option('--timeout <seconds>', 'time limit for one prediction/gold pair', '30')
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
   .option('--iterations <n>', 'runs of each pair with --timing official (official: 100)')
-  .option('--scales <list>', 're-time each correct pair on copies of its database scaled by these factors, e.g. 1,10,100 (built once, cached)')
+  .option(
+    '--scales <list>',
+    're-time each correct pair on copies of its database scaled by these factors, e.g. 1,10,100 (built once, cached)',
+  )
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
-  .option('--json <file>', 'write every question\'s result as JSON')
+  .option('--json <file>', "write every question's result as JSON")
   .option('--html <file>', 'write a self-contained HTML report (tables, charts, every question; works offline)')
   .option('--shard <i/n>', 'score only every n-th question, starting at the i-th (1-based); combine the shards with `ves-lens merge`')
   .option('--no-progress', 'no progress bar')
-  .addOption(new Option('--gold-from <source>', "which gold to score against: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
+  .addOption(
+    new Option(
+      '--gold-from <source>',
+      "which gold to score against: the question file's SQL, the --gold file, or the prediction file's own gold_sql",
+    ).choices(['questions', 'gold-file', 'predictions']),
+  )
   .action(async (options) => {
     process.exitCode = await runEval(options);
   });
 // SQLMorph's techniques: --techniques, --penalize-extra-columns, --embeddings* (cli/techniqueOptions.ts).
 addTechniqueOptions(program.commands.find((command) => command.name() === 'eval')!);
+addEngineOptions(program.commands.find((command) => command.name() === 'eval')!);
 
 program
   .command('compare')
-  .description('Compare eval reports of the same questions: every metric per run, each difference with a 95 % paired bootstrap interval, McNemar\'s exact p for EX, and what changed.')
+  .description(
+    "Compare eval reports of the same questions: every metric per run, each difference with a 95 % paired bootstrap interval, McNemar's exact p for EX, and what changed.",
+  )
   .argument('<reports...>', 'two or more `eval --json` reports (the first is the baseline)')
   .option('--html <file>', 'write the comparison as a self-contained HTML report')
   .option('--json', 'print runs, deltas and ex_mcnemar_p as JSON')
@@ -83,12 +105,17 @@ program
 
 program
   .command('audit')
-  .description('Audit the gold SQL for annotators: plan cost, verified faster rewrites, index advice with measured gains, growth at scale, and faster correct predictions; a ranked list of gold worth another look.')
+  .description(
+    'Audit the gold SQL for annotators: plan cost, verified faster rewrites, index advice with measured gains, growth at scale, and faster correct predictions; a ranked list of gold worth another look.',
+  )
   .requiredOption('--questions <file>', 'BIRD question file')
   .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
   .option('--gold <file>', "gold SQL file (SQL<TAB>db_id a line); default: the questions' SQL field")
-  .option('--predictions <files...>', 'prediction files (any format eval reads) or their `eval --json` reports: how many have a correct prediction at least 2× faster than the gold')
-  .option('--scales <list>', "time the gold on copies of its database scaled by these factors, e.g. 1,10,100: how it grows")
+  .option(
+    '--predictions <files...>',
+    'prediction files (any format eval reads) or their `eval --json` reports: how many have a correct prediction at least 2× faster than the gold',
+  )
+  .option('--scales <list>', 'time the gold on copies of its database scaled by these factors, e.g. 1,10,100: how it grows')
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
   .option('--no-measure', 'skip the measurements of rewrites and indexes (plans and advice only)')
   .option('--timeout <seconds>', 'time limit for one query', '30')
@@ -103,7 +130,9 @@ program
 
 program
   .command('judge')
-  .description('Judge whether each prediction answers its question (ROSE\'s Prover/Refuter, or FLEX) with a chat model behind an OpenAI-compatible API, beside EX.')
+  .description(
+    "Judge whether each prediction answers its question (ROSE's Prover/Refuter, or FLEX) with a chat model behind an OpenAI-compatible API, beside EX.",
+  )
   .requiredOption('--questions <file>', 'BIRD question file (JSON list: question_id, db_id, question, evidence, SQL, difficulty)')
   .requiredOption('--predictions <file>', 'predictions, in any format `eval` reads')
   .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
@@ -111,8 +140,17 @@ program
   .requiredOption('--model <name>', 'the model the endpoint serves, e.g. o3 or gpt-4o')
   .option('--api-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY if set; none for local servers)')
   .option('--gold <file>', "gold SQL file (SQL<TAB>db_id a line); default: the questions' SQL field")
-  .addOption(new Option('--gold-from <source>', "which gold: the question file's SQL, the --gold file, or the prediction file's own gold_sql").choices(['questions', 'gold-file', 'predictions']))
-  .addOption(new Option('--method <method>', 'rose: Prover, then Refuter with the gold; prover-only: the Prover alone; flex: one gold-anchored call').choices(['rose', 'prover-only', 'flex']).default('rose'))
+  .addOption(
+    new Option(
+      '--gold-from <source>',
+      "which gold: the question file's SQL, the --gold file, or the prediction file's own gold_sql",
+    ).choices(['questions', 'gold-file', 'predictions']),
+  )
+  .addOption(
+    new Option('--method <method>', 'rose: Prover, then Refuter with the gold; prover-only: the Prover alone; flex: one gold-anchored call')
+      .choices(['rose', 'prover-only', 'flex'])
+      .default('rose'),
+  )
   .option('--concurrency <n>', 'pairs judged at the same time', '4')
   .option('--timeout <seconds>', 'time limit for each SQL query', '30')
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
@@ -129,7 +167,9 @@ program
 
 program
   .command('agree')
-  .description("Agreement of verdicts with expert labels: Cohen's κ, accuracy, MCC, F1 and the confusion matrix (judge JSON, ROSE's eval_results.json, or an eval JSON for EX).")
+  .description(
+    "Agreement of verdicts with expert labels: Cohen's κ, accuracy, MCC, F1 and the confusion matrix (judge JSON, ROSE's eval_results.json, or an eval JSON for EX).",
+  )
   .requiredOption('--labels <file>', 'expert labels: a JSON list of {question_id, predicted_sql, label} (e.g. ROSE-VEC rose-vec-bird.json)')
   .requiredOption('--verdicts <file>', "a `judge --json` report, ROSE's eval_results.json, or an `eval --json` report (EX)")
   .addOption(new Option('--use <verdict>', 'from a judge report: its judge score (default) or its EX').choices(['judge', 'ex']))
@@ -149,20 +189,32 @@ function sqlCommand(name: string, description: string, database: string) {
     .option('--json', 'print the result as JSON');
 }
 
-sqlCommand('explain', "SQLite's query plan as an annotated tree: scans, searches, temp B-trees, subqueries, with row counts and costs.", 'the SQLite database (opened read-only)')
+sqlCommand(
+  'explain',
+  "SQLite's query plan as an annotated tree: scans, searches, temp B-trees, subqueries, with row counts and costs.",
+  'the SQLite database (opened read-only)',
+)
   .option('--vs <gold-sql>', 'compare with this (gold) query: both plans side by side, and what differs')
   .action(async (sql, options) => {
     process.exitCode = await runExplain(sql, options);
   });
 
-sqlCommand('indexes', 'Propose indexes for a query, check which ones SQLite would use, and (--measure) time them on a temporary copy.', 'the SQLite database (never modified)')
+sqlCommand(
+  'indexes',
+  'Propose indexes for a query, check which ones SQLite would use, and (--measure) time them on a temporary copy.',
+  'the SQLite database (never modified)',
+)
   .option('--measure', 'time the query with each used index on a temporary copy of the database')
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .action(async (sql, options) => {
     process.exitCode = await runIndexes(sql, options);
   });
 
-sqlCommand('hints', 'Rewrite hints (VL001...) with exact ranges; --verify checks each rewrite on the database and measures it.', 'the SQLite database (opened read-only)')
+sqlCommand(
+  'hints',
+  'Rewrite hints (VL001...) with exact ranges; --verify checks each rewrite on the database and measures it.',
+  'the SQLite database (opened read-only)',
+)
   .option('--verify', 'run original and rewrite: same rows (as a set and as a bag)? measured speed-up?')
   .option('--scales <list>', 'with --verify: also time each rewrite on copies of the database scaled by these factors, e.g. 1,10,100')
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: keys for the scaled copies')
@@ -174,13 +226,25 @@ sqlCommand('hints', 'Rewrite hints (VL001...) with exact ranges; --verify checks
 
 program
   .command('rerank')
-  .description('Order candidate SQLs for one question by plan cost, executable ones first (cost-aware re-ranking); with --questions, pick one of K candidates for every question and write a prediction file.')
+  .description(
+    'Order candidate SQLs for one question by plan cost, executable ones first (cost-aware re-ranking); with --questions, pick one of K candidates for every question and write a prediction file.',
+  )
   .option('--db <file>', 'one question: the SQLite database (opened read-only)')
-  .option('--candidates <file>', 'one question: a .sql file (one candidate a statement), a JSON list, or one SQL a line; with --questions: a JSON list of {question_id, candidates: [SQL, ...]}')
+  .option(
+    '--candidates <file>',
+    'one question: a .sql file (one candidate a statement), a JSON list, or one SQL a line; with --questions: a JSON list of {question_id, candidates: [SQL, ...]}',
+  )
   .option('--questions <file>', 'every question of this BIRD question file (with --db-root and --candidates or --predictions)')
   .option('--db-root <dir>', 'with --questions: folder holding <db_id>/<db_id>.sqlite')
-  .option('--predictions <files...>', 'with --questions: K prediction files, candidate k of a question is file k\'s prediction (the first: e.g. greedy decoding)')
-  .addOption(new Option('--by <cost>', 'estimate: row-aware estimate, then rule cost; rule: rule cost alone (SCAN +100, temp B-tree +50, SEARCH 0)').choices(['estimate', 'rule']).default('estimate'))
+  .option(
+    '--predictions <files...>',
+    "with --questions: K prediction files, candidate k of a question is file k's prediction (the first: e.g. greedy decoding)",
+  )
+  .addOption(
+    new Option('--by <cost>', 'estimate: row-aware estimate, then rule cost; rule: rule cost alone (SCAN +100, temp B-tree +50, SEARCH 0)')
+      .choices(['estimate', 'rule'])
+      .default('estimate'),
+  )
   .option('--out <file>', 'with --questions: write the picks as a prediction file (official format) for eval')
   .option('--measure', 'with --questions: time every runnable candidate; Spearman ρ of each cost against the time')
   .option('--no-progress', 'no progress bar')
@@ -193,17 +257,45 @@ program
 
 program
   .command('scale')
-  .description('Write a copy of a database with N times the rows of every table, keys shifted per replica so key joins grow exactly N times.')
+  .description(
+    'Write a copy of a database with N times the rows of every table, keys shifted per replica so key joins grow exactly N times.',
+  )
   .argument('<db>', 'the SQLite database to copy (opened read-only, never modified)')
   .requiredOption('--factor <n>', 'rows multiplier: an integer of at least 1')
   .requiredOption('--out <file>', 'where to write the copy (built beside it, renamed into place when complete)')
-  .option('--schema <file>', "BIRD dev_tables.json / train_tables.json: its primary and foreign keys are shifted too")
+  .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: its primary and foreign keys are shifted too')
   .option('--db-id <id>', 'the --schema entry to use (default: the file name without .sqlite)')
   .option('--overwrite', 'replace --out if it exists')
   .option('--json', 'print the report as JSON')
   .option('--no-progress', 'no progress bar')
   .action(async (db, options) => {
     process.exitCode = await runScale(db, options);
+  });
+
+program
+  .command('load')
+  .description(
+    'Build a PostgreSQL copy of BIRD SQLite databases on which the official PostgreSQL gold runs: names as the official dump has them, lossless types, keys and indexes.',
+  )
+  .requiredOption('--from <db-root>', 'folder holding <db_id>/<db_id>.sqlite (opened read-only)')
+  .requiredOption(
+    '--to <url>',
+    'postgresql://user@host:port/database (libpq environment variables fill what it leaves out; created if missing)',
+  )
+  .option('--db <ids>', 'comma-separated db_ids to load (default: every database under --from)')
+  .addOption(
+    new Option(
+      '--layout <layout>',
+      'one-database: every table in schema public, as the official dump; schema: a schema per db_id; database: a database per db_id',
+    )
+      .choices(['one-database', 'schema', 'database'])
+      .default('one-database'),
+  )
+  .option('--replace', 'drop and reload the tables of these databases where the target has them (refused otherwise)')
+  .option('--json', 'print the report (tables, types, notes) as JSON')
+  .option('--no-progress', 'no progress bar')
+  .action(async (options) => {
+    process.exitCode = await runLoad(options);
   });
 
 let finished = false;
@@ -233,7 +325,9 @@ for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
 process.on('beforeExit', () => {
   if (finished) return;
   finished = true;
-  process.stderr.write(`${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it): the command stopped before it finished (a database call never returned)\n`);
+  process.stderr.write(
+    `${pc.red('unexpected error')} (a bug in ${TOOL_NAME}; please report it): the command stopped before it finished (a database call never returned)\n`,
+  );
   process.exitCode = EXIT.bug;
 });
 

@@ -8,6 +8,7 @@ import { evalHtml } from '../core/report/htmlReports';
 import { outcomeTable, scoreTable } from '../core/report/terminal';
 import { checkOutputFile, UsageError, writeOutputFile } from './common';
 import { unusableDatabases } from './evalCommand';
+import { sqliteFolder } from '../core/db/source';
 
 export interface MergeCommandOptions {
   json?: string;
@@ -26,7 +27,7 @@ export async function runMerge(files: string[], options: MergeCommandOptions): P
     // The database check `eval` runs over its results, now over all of them (a shard sees only its part).
     // As in eval, a database another problem names already is not named again.
     const stated = shards.flatMap((s) => s.report.problems ?? []).filter((p) => !UNUSABLE_DATABASE.test(p));
-    return unusableDatabases(String(inputs.db_root ?? ''), questions)
+    return unusableDatabases(sqliteFolder(String(inputs.db_root ?? '')), questions)
       .filter((p) => !stated.some((text) => text.startsWith(`${p.file}:`) || text.startsWith(`${p.file} (`)))
       .map(formatProblem);
   });

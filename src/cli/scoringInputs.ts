@@ -12,7 +12,8 @@ export interface ScoringInputOptions {
   predictions: string;
   gold?: string;
   goldFrom?: string;
-  dbRoot: string;
+  /** Absent when the databases are on a server (--db-url). */
+  dbRoot?: string;
 }
 
 export interface ScoringInputs {
@@ -34,7 +35,7 @@ export function parseGoldSource(text: string): GoldSource {
 export function checkScoringOptions(options: ScoringInputOptions): GoldSource | undefined {
   const goldFrom = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
   if (goldFrom === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory())
+  if (options.dbRoot !== undefined && (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()))
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   return goldFrom;
 }
@@ -63,6 +64,6 @@ export function scoringInputsJson(options: ScoringInputOptions, inputs: Pick<Sco
     pairing: inputs.predictionFile.pairing,
     gold: options.gold ?? null,
     gold_from: inputs.goldFrom,
-    db_root: options.dbRoot,
+    db_root: options.dbRoot ?? null,
   };
 }

@@ -6,14 +6,17 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConnectionCache, DatabaseUnavailable } from '../../src/core/db/connectionCache';
 import { DatabaseConnection } from '../../src/core/db/engine';
+import { sqliteFolder } from '../../src/core/db/source';
 import { readTypedResult } from '../../src/core/results/sqlmorph/typedResult';
 import { runForJudge } from '../../src/core/judge/runQuery';
 import { resultPreview } from '../../src/server/queryRuns';
 import { makeDatabase, REPO_ROOT, SAMPLE_SUPERHERO, tempDir, useSampleSuperhero } from '../helpers';
 
-/** The driver's package name, spelled so that this file does not match its own search. */
-const DRIVER = ['@vscode', 'sqlite3'].join('/');
-const DRIVER_IMPORT = new RegExp(String.raw`(from\s+|require\(\s*|import\(\s*)['"]${DRIVER}['"]`);
+/** The drivers' package names (SQLite; PostgreSQL's node-postgres, its cursor and URL parser; PGlite), spelled so that this file does not match its own search. */
+const DRIVERS = [['@vscode', 'sqlite3'], ['pg'], ['pg', 'cursor'], ['pg', 'connection', 'string'], ['@electric-sql', 'pglite']].map(
+  (parts) => parts.join(parts[0].startsWith('@') ? '/' : '-'),
+);
+const DRIVER_IMPORT = new RegExp(String.raw`(from\s+|require\(\s*|import\(\s*)['"](${DRIVERS.join('|')})(/[^'"]*)?['"]`);
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -24,7 +27,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the engine seam', () => {
-  it('no file outside src/core/db/ imports the SQLite driver', () => {
+  it('no file outside src/core/db/ imports a database driver (SQLite, PostgreSQL, PGlite)', () => {
     const engineFolder = path.join(REPO_ROOT, 'src', 'core', 'db') + path.sep;
     const offenders = ['src', 'test']
       .flatMap((folder) => sourceFiles(path.join(REPO_ROOT, folder)))
@@ -84,7 +87,7 @@ describe('the engine seam', () => {
       await makeDatabase(path.join(root, 'good', 'good.sqlite'), 'CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1);');
       fs.mkdirSync(path.join(root, 'broken'));
       fs.writeFileSync(path.join(root, 'broken', 'broken.sqlite'), 'not a database at all, just text long enough to be read');
-      const cache = ConnectionCache.withSchema({ dbRoot: root });
+      const cache = ConnectionCache.withSchema({ source: sqliteFolder(root) });
       try {
         const good = await cache.forQuestion('good');
         assert.ok(!(good instanceof DatabaseUnavailable) && good.schema.tables.has('t'));

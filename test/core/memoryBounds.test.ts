@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { REPO_ROOT } from '../helpers';
+import { sqliteFolder } from '../../src/core/db/source';
 
 const SAMPLE_ROOT = path.join(REPO_ROOT, 'sample');
 const SUPERHERO = path.join(SAMPLE_ROOT, 'superhero', 'superhero.sqlite');
@@ -69,7 +70,7 @@ describe('memory bounds', () => {
       notes: [],
     }));
     const results = await evaluateTasks(questions, {
-      dbRoot: SAMPLE_ROOT,
+      source: sqliteFolder(SAMPLE_ROOT),
       metrics: ['ex', 'f1'],
       timing: 'fast',
       timeoutMs: 20_000,

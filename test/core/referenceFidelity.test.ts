@@ -9,6 +9,7 @@ import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { buildTasks } from '../../src/core/bird/tasks';
 import { Outcome } from '../../src/core/eval/types';
 import { BIRD_DATA, birdDataMissing } from '../helpers';
+import { sqliteFolder } from '../../src/core/db/source';
 
 /** The reference's outcome field (ok / error / timeout) as the official scripts see ours. */
 const OFFICIAL_OUTCOME: Record<Outcome, string> = {
@@ -45,7 +46,7 @@ describe('EX and Soft-F1 equal the official mini_dev scripts question by questio
       const predictions = loadPredictions(path.join(predictionDir, file));
       const tasks = buildTasks(questions.questions, predictions, gold, []);
       const results = await evaluateTasks(tasks, {
-        dbRoot: path.join(BIRD_DATA, 'databases'),
+        source: sqliteFolder(path.join(BIRD_DATA, 'databases')),
         metrics: ['ex', 'f1'],
         timing: 'fast',
         timeoutMs: 30_000,

@@ -8,6 +8,7 @@ import { readQuery } from '../../src/core/db/readQuery';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { EvalTask } from '../../src/core/bird/tasks';
 import { makeDatabase, sha256, tempDir } from '../helpers';
+import { sqliteFolder } from '../../src/core/db/source';
 
 const FIXTURE = `
 CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
@@ -55,7 +56,7 @@ describe('nothing a prediction holds can change the database', () => {
     const results = await evaluateTasks(
       statements.map((sql, i) => task(i, sql)),
       {
-        dbRoot: root,
+        source: sqliteFolder(root),
         metrics: ['ex', 'f1'],
         timing: 'fast',
         timeoutMs: 5000,
@@ -95,7 +96,7 @@ describe('runaway queries and huge results', () => {
   it('interrupts a runaway cross join at the timeout, and the run goes on', async () => {
     const started = performance.now();
     const results = await evaluateTasks([task(0, 'SELECT count(*) FROM t a, t b, t c, t d'), task(1, 'SELECT count(*) FROM t')], {
-      dbRoot: root,
+      source: sqliteFolder(root),
       metrics: ['ex', 'f1'],
       timing: 'fast',
       timeoutMs: 1000,
@@ -124,7 +125,13 @@ describe('runaway queries and huge results', () => {
   it('reports a missing database as skipped, not as wrong', async () => {
     const missing = task(0, 'SELECT 1');
     missing.question.dbId = 'absent';
-    const [result] = await evaluateTasks([missing], { dbRoot: root, metrics: ['ex'], timing: 'fast', timeoutMs: 1000, maxRows: 10 });
+    const [result] = await evaluateTasks([missing], {
+      source: sqliteFolder(root),
+      metrics: ['ex'],
+      timing: 'fast',
+      timeoutMs: 1000,
+      maxRows: 10,
+    });
     assert.equal(result.outcome, 'skipped');
     assert.match(result.error ?? '', /absent[\\/]absent\.sqlite/);
   });

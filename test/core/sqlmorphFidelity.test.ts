@@ -12,6 +12,7 @@ import { databaseExists, databasePath } from '../../src/core/bird/layout';
 import { QuestionResult } from '../../src/core/eval/types';
 import { BIRD_DATA, birdDataMissing } from '../helpers';
 import { compareWithOracle, EXACT_TECHNIQUES, OracleAnswer, runOracle } from './sqlmorphOracle';
+import { sqliteFolder } from '../../src/core/db/source';
 
 const skip = birdDataMissing();
 const predictionDir = path.join(BIRD_DATA, 'predictions', 'minidev-official');
@@ -60,7 +61,7 @@ describe(
         { penalize: QuestionResult['techniques']; free: QuestionResult['techniques']; notes: string[] }
       >();
       const results = await evaluateTasks(tasks, {
-        dbRoot,
+        source: sqliteFolder(dbRoot),
         metrics: ['ex'],
         timing: 'fast',
         timeoutMs: 30_000,

@@ -128,6 +128,50 @@ describe('refused is only for what would write or reach outside (issue 8, item 4
   });
 });
 
+describe('refusalReason on PostgreSQL', () => {
+  const allowed = [
+    'SELECT 1',
+    'TABLE hero',
+    'VALUES (1), (2)',
+    'WITH x AS (SELECT 1) SELECT * FROM x',
+    'WITH x AS MATERIALIZED (SELECT 1) SELECT * FROM x',
+    'SELECT pg_sleep(1)',
+    "SELECT nextval('s')",
+    "SELECT name::text, '{1,2}'::int[] FROM hero",
+    'SELECT set_configuration FROM t',
+  ];
+  for (const sql of allowed) it(`runs: ${sql}`, () => assert.equal(refusalReason(sql, 'postgres'), null));
+  const refused: [string, string][] = [
+    ["COPY hero TO '/tmp/x'", 'only read queries run; this statement is a COPY'],
+    ['DO $$ BEGIN END $$', 'only read queries run; this statement is a DO block'],
+    ['SET search_path = x', 'only read queries run; this statement is a SET'],
+    ['CALL p()', 'only read queries run; this statement is a CALL'],
+    ['LISTEN c', 'only read queries run; this statement is a LISTEN'],
+    ["NOTIFY c, 'x'", 'only read queries run; this statement is a NOTIFY'],
+    ['TRUNCATE hero', 'only read queries run; this statement is a TRUNCATE'],
+    ['SELECT pg_terminate_backend(1)', 'pg_terminate_backend() is not allowed'],
+    ['SELECT pg_catalog.PG_CANCEL_BACKEND(1)', 'PG_CANCEL_BACKEND() is not allowed'],
+    ['SELECT "pg_reload_conf"()', 'pg_reload_conf() is not allowed'],
+    ["SELECT pg_read_binary_file('x')", 'pg_read_binary_file() is not allowed'],
+    ["SELECT lo_export(1, '/tmp/x')", 'lo_export() is not allowed'],
+    ["SELECT set_config('a', 'b', false)", 'set_config() is not allowed'],
+    ['SELECT pg_try_advisory_lock(1)', 'pg_try_advisory_lock() is not allowed'],
+    ["SELECT * FROM dblink('x', 'SELECT 1') AS t(a int)", 'dblink() is not allowed'],
+    ['WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x', 'only read queries run; this WITH statement holds a DELETE'],
+    [
+      'WITH x AS NOT MATERIALIZED (INSERT INTO t VALUES (1) RETURNING *) SELECT 1',
+      'only read queries run; this WITH statement holds an INSERT',
+    ],
+    ['SELECT * INTO copy FROM hero', 'only read queries run; SELECT INTO creates a table'],
+  ];
+  for (const [sql, reason] of refused) it(`refuses: ${sql}`, () => assert.equal(refusalReason(sql, 'postgres'), reason));
+  it("leaves SQLite's rules as they were", () => {
+    assert.equal(refusalReason('SET x = 1'), null); // SQLite has no SET: its syntax error is the answer
+    assert.equal(refusalReason('SELECT pg_terminate_backend(1)'), null);
+    assert.equal(refusalReason("SELECT load_extension('x')", 'postgres'), null);
+  });
+});
+
 describe('parameterCount follows sqlite3_bind_parameter_count (issue 8, item 5)', () => {
   // Each count was checked against CPython 3.11: "Incorrect number of bindings supplied. The current statement uses N".
   const cases: [string, number][] = [

@@ -24,6 +24,7 @@ import { Question } from '../../src/core/bird/questions';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { EvalTask } from '../../src/core/bird/tasks';
 import { reportReason } from '../../src/server/explanations';
+import { sqliteFolder } from '../../src/core/db/source';
 
 describe('official 3σ cleaning', () => {
   it('keeps values strictly inside mean ± 3σ (population σ)', () => {
@@ -117,7 +118,14 @@ describe('timing protocols on a real database', () => {
     const question: Question = { index: 0, questionId: 0, dbId: 'limit', question: '', evidence: '', difficulty: 'simple' };
     const task: EvalTask = { question, goldSql: 'SELECT count(*) FROM t', predictedSql: 'SELECT count(id) FROM t', notes: [] };
     const score = (fastTiming?: Partial<FastTimingOptions>) =>
-      evaluateTasks([task], { dbRoot: root, metrics: ['ex', 'ves', 'rves'], timing: 'fast', timeoutMs: 10_000, maxRows: 100, fastTiming });
+      evaluateTasks([task], {
+        source: sqliteFolder(root),
+        metrics: ['ex', 'ves', 'rves'],
+        timing: 'fast',
+        timeoutMs: 10_000,
+        maxRows: 100,
+        fastTiming,
+      });
     // A 5 ms limit: 100 iterations of two fresh-connection executions take far longer.
     const [cut] = await score({ officialLimitMs: 5 });
     assert.equal(cut.ex, 1);

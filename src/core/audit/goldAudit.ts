@@ -2,6 +2,7 @@ import { GoldFile } from '../bird/gold';
 import { Question } from '../bird/questions';
 import { DatabaseConnection } from '../db/engine';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
+import { sqliteFolder } from '../db/source';
 import { readQuery, runnableBody } from '../db/readQuery';
 import { SchemaInfo } from '../db/schema';
 import { analyzeSql } from '../hints/analyze';
@@ -307,7 +308,7 @@ function notAuditedReason(unavailable: DatabaseUnavailable | undefined): NotAudi
  */
 export async function auditGold(items: readonly GoldItem[], options: GoldAuditOptions): Promise<GoldAudit> {
   const entries: GoldAuditEntry[] = [];
-  const connections = ConnectionCache.withSchema({ dbRoot: options.dbRoot });
+  const connections = ConnectionCache.withSchema({ source: sqliteFolder(options.dbRoot) });
   try {
     for (const [i, item] of items.entries()) {
       if (options.signal?.aborted) break;

@@ -6,6 +6,7 @@ import { evaluateTasks, EvalProgress } from '../eval/evaluate';
 import { buildTasks, GoldSource } from '../bird/tasks';
 import { LoadedReport, ReportQuestion } from '../eval/reportFile';
 import { comparableRatio } from '../report/compareRuns';
+import { sqliteFolder } from '../db/source';
 
 /** What one prediction file's prediction of each question did against the gold: correct or not, and its time ratio t_gold / t_pred. */
 export interface PredictionEvidence {
@@ -65,7 +66,7 @@ export async function evidenceFromPredictions(
 ): Promise<PredictionEvidence> {
   const tasks = buildTasks(questions, predictions, gold, problems, { goldFrom: options.goldFrom });
   const results = await evaluateTasks(tasks, {
-    dbRoot: options.dbRoot,
+    source: sqliteFolder(options.dbRoot),
     metrics: ['ex', 'rves'],
     timing: 'fast',
     timeoutMs: options.timeoutMs,

@@ -1,29 +1,40 @@
-import { databaseExists, databasePath } from '../bird/layout';
+import { ServerUnavailable } from './database';
 import { DatabaseConnection } from './engine';
 import { openDatabase } from './engines';
 import { readSchema, SchemaInfo } from './schema';
+import { DatabaseSource, sqliteFolder } from './source';
 
 /** A database that cannot be used, and why: the one message every feature shows for it. */
 export class DatabaseUnavailable extends Error {
+  /** The database's server cannot be reached or went away (nothing else on it can run either). */
+  readonly serverUnavailable: boolean;
+
   constructor(
     readonly reason: 'no-database-named' | 'not-found' | 'cannot-open',
     readonly target: string,
-    cause?: string,
+    cause?: string | Error,
   ) {
     super(
       reason === 'no-database-named'
         ? 'the question names no database: no db_id in the question file or its gold line'
         : reason === 'not-found'
           ? `database not found: ${target}`
-          : `cannot open ${target}: ${cause}`,
+          : `cannot open ${target}: ${cause instanceof Error ? cause.message : cause}`,
     );
+    this.serverUnavailable = cause instanceof ServerUnavailable;
   }
 }
 
 export interface OpenConnection {
   db: DatabaseConnection;
-  /** The target it was opened on (a SQLite file path). */
+  /** The target it was opened on (a SQLite file path, a connection URL without password). */
   path: string;
+}
+
+export interface ConnectionCacheOptions {
+  /** Where the dataset's databases are (forQuestion); default: SQLite files under the working folder. */
+  source?: DatabaseSource;
+  forgetFailures?: boolean;
 }
 
 export interface OpenDatabase extends OpenConnection {
@@ -41,20 +52,20 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
 
   constructor(
     private readonly prepare: (connection: OpenConnection) => Promise<Opened>,
-    private readonly options: { dbRoot?: string; forgetFailures?: boolean } = {},
+    private readonly options: ConnectionCacheOptions = {},
   ) {}
 
   /** Connections only (the eval engine reads no schema). */
-  static connections(options: { dbRoot?: string; forgetFailures?: boolean } = {}): ConnectionCache<OpenConnection> {
+  static connections(options: ConnectionCacheOptions = {}): ConnectionCache<OpenConnection> {
     return new ConnectionCache(async (connection) => connection, options);
   }
 
   /** Connections with their schema, read once. */
-  static withSchema(options: { dbRoot?: string; forgetFailures?: boolean } = {}): ConnectionCache<OpenDatabase> {
+  static withSchema(options: ConnectionCacheOptions = {}): ConnectionCache<OpenDatabase> {
     return new ConnectionCache(async (connection) => ({ ...connection, schema: await readSchema(connection.db) }), options);
   }
 
-  /** A database by its target (a SQLite file path); rejects with DatabaseUnavailable. */
+  /** A database by its target (a SQLite file path, a connection URL); rejects with DatabaseUnavailable. */
   open(target: string): Promise<Opened> {
     let entry = this.entries.get(target);
     if (!entry) {
@@ -70,25 +81,29 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
     try {
       db = await openDatabase(target);
     } catch (error) {
-      throw new DatabaseUnavailable('cannot-open', target, (error as Error).message);
+      throw new DatabaseUnavailable('cannot-open', target, error as Error);
     }
     try {
       return await this.prepare({ db, path: target });
     } catch (error) {
       await db.close();
-      throw new DatabaseUnavailable('cannot-open', target, (error as Error).message);
+      throw new DatabaseUnavailable('cannot-open', target, error as Error);
     }
   }
 
   /**
-   * The database a question names, in BIRD's folder layout under the dataset's dbRoot; the reason it cannot
-   * be used instead of throwing, so batch features can skip the question and go on.
+   * The database a question names, where the dataset's source keeps it (BIRD's folder layout, a server's
+   * layout); the reason it cannot be used instead of throwing, so batch features can skip the question and go on.
    */
   async forQuestion(dbId: string): Promise<Opened | DatabaseUnavailable> {
     if (!dbId) return new DatabaseUnavailable('no-database-named', '');
-    const dbRoot = this.options.dbRoot ?? '';
-    if (!databaseExists(dbRoot, dbId)) return new DatabaseUnavailable('not-found', databasePath(dbRoot, dbId));
-    return this.open(databasePath(dbRoot, dbId)).catch((error: DatabaseUnavailable) => error);
+    const source = this.options.source ?? sqliteFolder('');
+    try {
+      if (!(await source.exists(dbId))) return new DatabaseUnavailable('not-found', source.label(dbId));
+    } catch (error) {
+      return new DatabaseUnavailable('cannot-open', source.label(dbId), error as Error);
+    }
+    return this.open(source.targetFor(dbId)).catch((error: DatabaseUnavailable) => error);
   }
 
   /** Closes every open connection; the cache starts empty again. */

@@ -4,8 +4,44 @@
  */
 import { inputWording } from '../text/inputWording';
 
-/** A value as the engine hands it over: INTEGER and REAL become numbers, TEXT strings, BLOB Buffers. */
-export type SqlValue = number | string | Buffer | null;
+/**
+ * Python's type for a value a server engine hands over that JavaScript has no exact twin for, as the official
+ * scripts' driver (psycopg2) returns it: exact numbers, booleans, dates and times, and what Python cannot hash.
+ */
+export type PythonType = 'int' | 'Decimal' | 'bool' | 'date' | 'datetime' | 'time' | 'timedelta' | 'list' | 'dict';
+
+/**
+ * Such a value: the server's own text (what people see) and its value in one canonical form per type, from which
+ * results/valueKey.ts derives Python's equality. `pythonError` is what Python raises on it (a list in a set, a
+ * date before year 1), which makes the official scripts score the question 0.
+ */
+export class TypedValue {
+  constructor(
+    readonly pythonType: PythonType,
+    readonly text: string,
+    /**
+     * int, Decimal, bool: the exact value as `<integer>e<exponent>` with no trailing zero in the integer (`0e0`
+     * for zero), or NaN, Infinity, -Infinity; date: YYYY-MM-DD; datetime and time: ISO with six fraction digits,
+     * or `@<microseconds since the epoch or midnight, UTC>` when they carry a time zone; timedelta: microseconds.
+     */
+    readonly canonical: string,
+    readonly pythonError?: string,
+  ) {}
+
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/**
+ * A value as the engine hands it over: INTEGER and REAL become numbers, TEXT strings, BLOB Buffers; a server
+ * engine's exact numbers, booleans, dates and times TypedValues.
+ */
+export type SqlValue = number | string | Buffer | null | TypedValue;
 export type Row = SqlValue[];
 
 /** What one value costs in memory beyond its bytes (the driver's native row, the JavaScript value, its key). */
@@ -69,6 +105,12 @@ export class ResultTooLarge extends Error {
 
 /** Thrown for anything the engine rejects; `message` is the engine's own wording without its code prefix. */
 export class DatabaseError extends Error {}
+
+/**
+ * Thrown when a database server cannot be reached or went away (refused, closed, shut down): nothing run on it
+ * afterwards can succeed, so a run stops asking it (the remaining questions are errors, said once).
+ */
+export class ServerUnavailable extends DatabaseError {}
 
 /** CPython's sqlite3 message for SQL holding a NUL character, which it refuses before SQLite sees it. */
 export const NUL_MESSAGE = 'the query contains a null character';

@@ -5,8 +5,8 @@ import { SchemaInfo } from './schema';
 /**
  * The database engine seam. Everything that reaches a database goes through these two interfaces: an engine
  * opens read-only connections to a target and times executions; a connection runs bounded queries, names
- * result columns, explains plans and says whether two statements do the same work. SQLite (sqlite/) is the
- * first implementation; no file outside src/core/db/ imports a driver.
+ * result columns, explains plans and says whether two statements do the same work. SQLite (sqlite/) and
+ * PostgreSQL (postgres/) implement it; no file outside src/core/db/ imports a driver.
  *
  * What a server engine (PostgreSQL, MySQL) implements, without changing any caller:
  * - a target is a connection URL (`postgres://…`, `mysql://…`); engines.ts's engineFor picks the engine by it;
@@ -17,7 +17,8 @@ import { SchemaInfo } from './schema';
  *   batches, so no SQL wrapping is needed;
  * - resultColumns(): the names from the protocol's row description, which keeps repeated names as they are;
  * - explainPlan(): EXPLAIN (FORMAT JSON) (MySQL: EXPLAIN FORMAT=JSON) mapped onto planTree.ts's step kinds;
- * - sameWork(): 'unknown', as there is no bytecode to compare (an equal plan is not proof of equal work);
+ * - sameWork(): no bytecode to compare; PostgreSQL says 'same' only for identical EXPLAIN (VERBOSE, COSTS OFF)
+ *   output (operators, relations, expressions and literals), else 'unknown';
  * - readSchema(): information_schema instead of sqlite_master and PRAGMAs;
  * - timeExecution(): as for SQLite, each execution on a fresh connection opened outside the timed span.
  */
@@ -55,7 +56,7 @@ export interface ColumnNames {
  */
 export interface DatabaseConnection {
   readonly engine: DatabaseEngine;
-  /** The target it was opened on (a SQLite file path). */
+  /** The target it was opened on (a SQLite file path, or a connection URL without its password). */
   readonly path: string;
   close(): Promise<void>;
   /** Interrupts whatever runs on this connection now. */

@@ -1,13 +1,12 @@
 import { RunLimits } from './database';
 import { DatabaseConnection, DatabaseEngine, TimedQuantity } from './engine';
+import { isPostgresTarget } from './postgres/connectionTarget';
+import { postgresEngine } from './postgres/postgresEngine';
 import { sqliteEngine } from './sqlite/sqliteEngine';
 
-/**
- * The engine that serves a target. Every target is a SQLite file today; a server engine will claim its
- * connection URLs here (`postgres://`, `mysql://`), and no caller changes.
- */
-export function engineFor(_target: string): DatabaseEngine {
-  return sqliteEngine;
+/** The engine that serves a target: PostgreSQL for `postgres://` and `postgresql://` URLs, SQLite for a file path. */
+export function engineFor(target: string): DatabaseEngine {
+  return isPostgresTarget(target) ? postgresEngine : sqliteEngine;
 }
 
 /** A read-only connection to a database, by the engine that serves it. */

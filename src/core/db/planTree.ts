@@ -46,5 +46,11 @@ export interface PlanNode {
   subquery?: string;
   /** For compound parts: LEFT-MOST, UNION, UNION ALL, EXCEPT, INTERSECT, MERGE, LEFT, RIGHT. */
   operator?: string;
+  /** A server engine's own operator (PostgreSQL's `Node Type`: `Hash Join`, `Bitmap Heap Scan`, ...). */
+  nodeType?: string;
+  /** The planner's estimates (PostgreSQL: `Plan Rows`, `Startup Cost`, `Total Cost`, in its cost units). */
+  estimatedRows?: number;
+  startupCost?: number;
+  totalCost?: number;
   children: PlanNode[];
 }

@@ -1,19 +1,48 @@
-import { firstStatement, parameterCount, refusalReason } from '../sql/statements';
-import { NUL_MESSAGE, QueryTimeout, ResultLimits, Row, TooManyRows } from './database';
-import { DatabaseConnection } from './engine';
+import { firstStatement, parameterCount, refusalReason, splitStatements, SqlDialect } from '../sql/statements';
+import { NUL_MESSAGE, QueryTimeout, ResultLimits, Row, ServerUnavailable, TooManyRows } from './database';
+import { DatabaseConnection, DatabaseEngine } from './engine';
 
-export type QueryFailure = { status: 'error' | 'timeout' | 'refused'; message: string };
+/** `serverUnavailable`: the server went away (or cannot be reached), so nothing else can run on it either. */
+export type QueryFailure = { status: 'error' | 'timeout' | 'refused'; message: string; serverUnavailable?: true };
 export type QueryRun = { status: 'ok'; rows: Row[] } | QueryFailure;
 
 const SEVERAL_STATEMENTS =
   'holds more than one statement; only one runs per entry (Python\'s sqlite3: "You can only execute one statement at a time.")';
 
+/** The dialect whose statement rules apply on an engine's connections. */
+export function dialectOf(engine: DatabaseEngine): SqlDialect {
+  return engine.name === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** psycopg2's message for an entry that holds no statement (it scores 0 where Python's sqlite3 returns no rows). */
+const EMPTY_QUERY = "can't execute an empty query";
+
+/**
+ * PostgreSQL's rules for an entry, as psycopg2 sends it: the whole text at once, every statement run in turn
+ * and the last one's rows returned; an entry with no statement fails. Each statement must be a read query.
+ */
+function runnableStatements(sql: string): { statements: string[] } | QueryFailure {
+  if (sql.includes('\0')) return { status: 'error', message: NUL_MESSAGE };
+  const statements = splitStatements(sql).map((span) => span.text);
+  if (statements.length === 0) return { status: 'error', message: EMPTY_QUERY };
+  for (const statement of statements) {
+    const reason = refusalReason(statement, 'postgres');
+    if (reason) return { status: 'refused', message: reason };
+  }
+  return { statements };
+}
+
 /**
  * The statement an entry would run, or why it must not: a NUL character (Python's sqlite3 refuses those),
  * anything that would write or reach outside, or more than one statement (Python's sqlite3 refuses those too).
- * An empty body runs as "no rows", as Python's execute(" ") does.
+ * An empty body runs as "no rows", as Python's execute(" ") does. On PostgreSQL: the entry's statements as
+ * one text, as psycopg2 sends them (runnableStatements).
  */
-export function runnableBody(sql: string): { body: string } | QueryFailure {
+export function runnableBody(sql: string, dialect: SqlDialect = 'sqlite'): { body: string } | QueryFailure {
+  if (dialect === 'postgres') {
+    const runnable = runnableStatements(sql);
+    return 'status' in runnable ? runnable : { body: runnable.statements.join(';\n') };
+  }
   if (sql.includes('\0')) return { status: 'error', message: NUL_MESSAGE };
   const { body, hasMoreStatements } = firstStatement(sql);
   const reason = refusalReason(body);
@@ -24,6 +53,7 @@ export function runnableBody(sql: string): { body: string } | QueryFailure {
 
 export function describeFailure(error: unknown): QueryFailure {
   if (error instanceof QueryTimeout) return { status: 'timeout', message: error.message };
+  if (error instanceof ServerUnavailable) return { status: 'error', message: error.message, serverUnavailable: true };
   if (error instanceof TooManyRows) return { status: 'error', message: error.message };
   return { status: 'error', message: (error as Error).message };
 }
@@ -70,11 +100,36 @@ export async function streamQuery(
   limits: ResultLimits,
   onRow: (row: Row) => void,
 ): Promise<{ status: 'ok' } | QueryFailure> {
+  if (dialectOf(db.engine) === 'postgres') return streamStatements(db, sql, limits, onRow);
   const runnable = await checkBeforeRunning(db, sql);
   if ('status' in runnable) return runnable;
   if (runnable.body === '') return { status: 'ok' };
   try {
     await db.streamRows(runnable.body, onRow, limits);
+    return { status: 'ok' };
+  } catch (error) {
+    return describeFailure(error);
+  }
+}
+
+/**
+ * An entry on PostgreSQL: every statement runs in turn under the shared limits; the last one's rows are streamed.
+ * The server parses a whole entry before running any of it, so several statements are each compiled first: a
+ * syntax error anywhere (a Markdown fence after the query) fails the entry before anything runs.
+ */
+async function streamStatements(
+  db: DatabaseConnection,
+  sql: string,
+  limits: ResultLimits,
+  onRow: (row: Row) => void,
+): Promise<{ status: 'ok' } | QueryFailure> {
+  const runnable = runnableStatements(sql);
+  if ('status' in runnable) return runnable;
+  const { statements } = runnable;
+  try {
+    if (statements.length > 1) for (const statement of statements) await db.columnCount(statement);
+    for (const statement of statements.slice(0, -1)) await db.drain(statement, limits);
+    await db.streamRows(statements[statements.length - 1], onRow, limits);
     return { status: 'ok' };
   } catch (error) {
     return describeFailure(error);

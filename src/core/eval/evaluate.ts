@@ -2,7 +2,9 @@ import { StreamingComparison } from '../results/streamingComparison';
 import type { TechniqueStep } from './techniqueStep';
 import { DatabaseConnection } from '../db/engine';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
-import { QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
+import { ServerUnavailable } from '../db/database';
+import { dialectOf, QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
+import { DatabaseSource } from '../db/source';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
 import {
   DEFAULT_FAST_TIMING,
@@ -32,7 +34,6 @@ export interface EvalProgress {
 }
 
 export interface EvalOptions {
-  dbRoot: string;
   metrics: readonly Metric[];
   timing: TimingMode;
   /** Limit for one prediction/gold pair, as the official meta_time_out (30 s). */
@@ -55,6 +56,16 @@ export interface EvalOptions {
   /** BIRD dev_tables.json / train_tables.json for the keys of scaled copies; where scaled copies are cached. */
   schemaFile?: string;
   scaleCacheDir?: string;
+  /**
+   * Called once when the database server went away or cannot be reached mid-run: the question it happened on
+   * and every later one are not run (errors), timed pairs not timed yet fail; the run still ends and reports.
+   */
+  onServerUnavailable?: (message: string) => void;
+}
+
+/** A whole run: where the questions' databases are, besides how to score them. */
+export interface EvalRunOptions extends EvalOptions {
+  source: DatabaseSource;
 }
 
 export const DEFAULT_MAX_ROWS = 500_000;
@@ -118,8 +129,10 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
   });
   const shared = limits();
   const gold = await readQuery(db, task.goldSql ?? ' ', shared);
+  if (gold.status !== 'ok' && gold.serverUnavailable) throw new ServerUnavailable(gold.message);
   const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);
   const pred = await streamQuery(db, task.predictedSql ?? ' ', gold.status === 'ok' ? shared : limits(), (row) => comparison.add(row));
+  if (pred.status !== 'ok' && pred.serverUnavailable) throw new ServerUnavailable(pred.message);
 
   if (gold.status !== 'ok' && gold.status !== 'timeout') {
     result.outcome = 'gold_error';
@@ -134,7 +147,13 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
     result.outcome = 'timeout';
     result.error = pred.status === 'timeout' ? failureText('prediction', pred) : failureText('gold', gold);
   }
-  if (pred.status !== 'ok' || gold.status !== 'ok') {
+  // What Python raises on a value the official script fetched (a list in set(), a date before year 1) scores 0.
+  const raised = pred.status === 'ok' && gold.status === 'ok' ? comparison.pythonError : undefined;
+  if (raised) {
+    result.outcome = raised.side === 'gold' ? 'gold_error' : 'prediction_error';
+    result.error = `${raised.side === 'gold' ? 'gold: ' : ''}Python raises "${raised.message}" on this result, so the official script scores 0`;
+  }
+  if (pred.status !== 'ok' || gold.status !== 'ok' || raised) {
     if (options.metrics.includes('f1')) result.f1 = 0;
     return;
   }
@@ -194,7 +213,7 @@ function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rve
   }
 }
 
-const identicalTiming = (quantity: TimedQuantity): TimingResult => ({
+const identicalTiming = (quantity: TimedQuantity, db: DatabaseConnection): TimingResult => ({
   protocol: 'same-program',
   quantity,
   ratio: IDENTICAL.ratio,
@@ -207,7 +226,10 @@ const identicalTiming = (quantity: TimedQuantity): TimingResult => ({
   goldSamples: [],
   predSamples: [],
   sameProgram: true,
-  note: 'gold and prediction compile to the same SQLite program: identical work, ratio exactly 1, not timed',
+  note:
+    dialectOf(db.engine) === 'postgres'
+      ? 'gold and prediction have the same plan, expressions and literals (EXPLAIN VERBOSE): identical work, ratio exactly 1, not timed'
+      : 'gold and prediction compile to the same SQLite program: identical work, ratio exactly 1, not timed',
 });
 
 function fastOptions(options: EvalOptions): FastTimingOptions {
@@ -233,8 +255,8 @@ type TimingPlan =
   { kind: 'time'; dbPath: string; gold: string; pred: string } | { kind: 'identical' } | { kind: 'untimeable'; note: string };
 
 async function planTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<TimingPlan> {
-  const gold = runnableBody(task.goldSql ?? '');
-  const pred = runnableBody(task.predictedSql ?? '');
+  const gold = runnableBody(task.goldSql ?? '', dialectOf(db.engine));
+  const pred = runnableBody(task.predictedSql ?? '', dialectOf(db.engine));
   if ('status' in gold || 'status' in pred || !gold.body || !pred.body)
     return { kind: 'untimeable', note: 'an empty query cannot be timed; efficiency scored 0' };
   // Identical programs do identical work: timing them could only measure noise. The official protocol
@@ -267,13 +289,14 @@ const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options
   );
 
 function timingFailed(result: QuestionResult, error: Error, options: EvalOptions): void {
+  if (error instanceof ServerUnavailable) options.onServerUnavailable?.(error.message);
   result.notes.push(`timing failed: ${error.message}; efficiency scored 0`);
   zeroEfficiency(result, options.metrics);
 }
 
 /** Scores one task on an open connection to its database, timing it on its own (the editor's Score). */
 export async function scoreTask(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
-  const result = await scoreWithoutTiming(db, task, options);
+  const result = await scoreOrNotRun(db, task, options);
   const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
   if (!plan) return result;
   try {
@@ -281,7 +304,7 @@ export async function scoreTask(db: DatabaseConnection, task: EvalTask, options:
       result.notes.push(plan.note);
       zeroEfficiency(result, options.metrics);
     } else if (plan.kind === 'identical') {
-      applyTimings(result, { ves: identicalTiming('first-row'), rves: identicalTiming('full') }, options);
+      applyTimings(result, { ves: identicalTiming('first-row', db), rves: identicalTiming('full', db) }, options);
     } else if (options.timing === 'official') {
       applyTimings(result, await timeOfficially(plan, options), options);
     } else {
@@ -315,6 +338,30 @@ async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: E
   result.growth = growthVerdict(byScale);
 }
 
+/** How the error of a question its server could not run begins. */
+export const NOT_RUN = 'not run: the database server is unavailable';
+
+/** A question its server could not run (it went away): an error, with efficiency zeroed as officially. */
+function notRun(task: EvalTask, message: string, options: EvalOptions): QuestionResult {
+  const result = emptyResult(task);
+  result.outcome = 'gold_error';
+  result.error = `${NOT_RUN} (${message})`;
+  if (options.metrics.includes('f1')) result.f1 = 0;
+  zeroEfficiency(result, options.metrics);
+  return result;
+}
+
+/** scoreWithoutTiming, or the question not run when its server went away (said through onServerUnavailable). */
+async function scoreOrNotRun(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
+  try {
+    return await scoreWithoutTiming(db, task, options);
+  } catch (error) {
+    if (!(error instanceof ServerUnavailable)) throw error;
+    options.onServerUnavailable?.(error.message);
+    return notRun(task, error.message, options);
+  }
+}
+
 /** Correctness of one task (EX, Soft-F1, outcome); efficiency zeroed unless the pair is correct. */
 async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
   const result = emptyResult(task);
@@ -334,12 +381,21 @@ async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, option
 }
 
 /**
- * Scores every task, one at a time (timings must not compete for the CPU). Questions whose database is
- * not under dbRoot are `skipped`, never scored as wrong. Fast timing runs after all correctness checks, in
- * passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run.
+ * Scores every task, one at a time (timings must not compete for the CPU). Questions whose database the
+ * source does not have are `skipped`, never scored as wrong. Fast timing runs after all correctness checks, in
+ * passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run. A
+ * server that goes away ends the asking: that question and the rest are errors (EvalOptions.onServerUnavailable).
  */
-export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOptions): Promise<QuestionResult[]> {
-  const connections = ConnectionCache.connections({ dbRoot: options.dbRoot });
+export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: EvalRunOptions): Promise<QuestionResult[]> {
+  const connections = ConnectionCache.connections({ source: runOptions.source });
+  // The first report of a lost server is kept (and passed on once); every question after it is not run.
+  let serverLost: string | undefined;
+  const loseServer = (message: string) => {
+    if (serverLost !== undefined) return;
+    serverLost = message;
+    runOptions.onServerUnavailable?.(message);
+  };
+  const options: EvalRunOptions = { ...runOptions, onServerUnavailable: loseServer };
   const results: QuestionResult[] = [];
   const pending: { result: QuestionResult; timer: PairTimer }[] = [];
   const scaled: { result: QuestionResult; plan: TimingPlan }[] = [];
@@ -349,21 +405,24 @@ export async function evaluateTasks(tasks: readonly EvalTask[], options: EvalOpt
     for (const task of tasks) {
       if (options.signal?.aborted) break;
       const { dbId } = task.question;
-      const opened = await connections.forQuestion(dbId);
-      const db = opened instanceof DatabaseUnavailable ? opened : opened.db;
+      const opened = serverLost === undefined ? await connections.forQuestion(dbId) : undefined;
+      if (opened instanceof DatabaseUnavailable && opened.serverUnavailable) loseServer(opened.message);
+      const db = opened instanceof DatabaseUnavailable ? opened : opened?.db;
       let result: QuestionResult;
-      if (db instanceof DatabaseUnavailable) {
+      if (serverLost !== undefined || db === undefined) {
+        result = notRun(task, serverLost ?? '', options);
+      } else if (db instanceof DatabaseUnavailable) {
         result = emptyResult(task);
         result.outcome = 'skipped';
         result.error = db.message;
       } else if (options.timing === 'fast') {
-        result = await scoreWithoutTiming(db, task, options);
+        result = await scoreOrNotRun(db, task, options);
         const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
         if (plan && plan.kind !== 'untimeable' && options.scales?.length) scaled.push({ result, plan });
         if (plan?.kind === 'time') {
           pending.push({ result, timer: pairTimer(plan, options) });
         } else if (plan?.kind === 'identical') {
-          applyTimings(result, { ves: identicalTiming('first-row'), rves: identicalTiming('full') }, options);
+          applyTimings(result, { ves: identicalTiming('first-row', db), rves: identicalTiming('full', db) }, options);
         } else if (plan?.kind === 'untimeable') {
           result.notes.push(plan.note);
           zeroEfficiency(result, options.metrics);

@@ -1,4 +1,5 @@
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
+import type { EngineDescription } from '../db/source';
 import { EvalSummary } from './evalSummary';
 import { Metric, QuestionResult, TimingMode } from './types';
 
@@ -16,7 +17,10 @@ export interface EvalInputs {
   gold: string | null;
   /** Where the gold SQL came from: `questions`, `gold-file` or `predictions` (--gold-from). */
   gold_from: string;
-  db_root: string;
+  /** The SQLite folder; null when the databases are on a server. */
+  db_root: string | null;
+  /** What ran the SQL: engine, version, embedded or server, where (never a password), the server's layout. */
+  engine?: EngineDescription;
   metrics: readonly Metric[];
   timing: TimingMode;
   timeout_s: number;

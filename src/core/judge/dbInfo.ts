@@ -67,6 +67,7 @@ function sample(value: SqlValue): string {
   if (typeof value === 'number') return String(value);
   if (value === null) return 'NULL';
   if (Buffer.isBuffer(value)) return `<blob>`;
+  if (typeof value !== 'string') return value.text; // a server's exact number, boolean, date or time
   const line = value.replace(/\s+/g, ' ');
   return `'${line.length > LONGEST_SAMPLE ? `${line.slice(0, LONGEST_SAMPLE - 1)}…` : line}'`;
 }
@@ -81,7 +82,9 @@ async function describeTable(db: DatabaseConnection, table: TableInfo, descripti
     let values: string[];
     try {
       const col = quoteIdentifier(column.name);
-      const rows = await db.all(`SELECT DISTINCT ${col} AS v FROM (SELECT ${col} FROM ${quoteIdentifier(table.name)} LIMIT ${SAMPLE_WINDOW}) WHERE ${col} IS NOT NULL LIMIT ${SAMPLE_VALUES}`);
+      const rows = await db.all(
+        `SELECT DISTINCT ${col} AS v FROM (SELECT ${col} FROM ${quoteIdentifier(table.name)} LIMIT ${SAMPLE_WINDOW}) WHERE ${col} IS NOT NULL LIMIT ${SAMPLE_VALUES}`,
+      );
       values = rows.map((r) => sample(r.v));
     } catch {
       values = [];
@@ -202,6 +205,9 @@ export async function describeDatabase(db: DatabaseConnection, facts: DatabaseFa
   const blocks = [];
   for (const table of tables) blocks.push(await facts.table(db, table));
   const header = `Database ${facts.dbId} (SQLite). ${tables.length ? 'The tables the SQL names:' : 'The SQL names none of its tables.'}`;
-  const all = `All tables: ${names.slice().sort((a, b) => a.localeCompare(b)).join(', ')}.`;
+  const all = `All tables: ${names
+    .slice()
+    .sort((a, b) => a.localeCompare(b))
+    .join(', ')}.`;
   return [header, ...blocks, all].join('\n');
 }

@@ -16,6 +16,7 @@ function cell(value: SqlValue): string {
   if (value === null) return 'NULL';
   if (typeof value === 'number') return String(value);
   if (Buffer.isBuffer(value)) return `<blob, ${value.length} bytes>`;
+  if (typeof value !== 'string') return value.text; // a server's exact number, boolean, date or time
   if (value === '') return "''";
   const line = value.replace(/\r?\n/g, ' ↵ ').replace(/\|/g, '\\|');
   return line.length > LONGEST_VALUE ? `${line.slice(0, LONGEST_VALUE - 1)}… (${line.length} characters)` : line;

@@ -4,6 +4,7 @@ import { InputFileError, InputProblem } from '../bird/problems';
 import { parseJsonFile, readTextFile } from '../bird/jsonFile';
 import { Question } from '../bird/questions';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
+import { sqliteFolder } from '../db/source';
 import { timeExecution } from '../db/engines';
 import { runnableBody } from '../db/readQuery';
 import { buildTasks } from '../bird/tasks';
@@ -222,7 +223,7 @@ export interface RerankOptions {
  */
 export async function rerankQuestions(sets: readonly QuestionCandidates[], options: RerankOptions): Promise<RerankReport> {
   const results: RerankedQuestion[] = [];
-  const connections = ConnectionCache.withSchema({ dbRoot: options.dbRoot });
+  const connections = ConnectionCache.withSchema({ source: sqliteFolder(options.dbRoot) });
   try {
     for (const [done, set] of sets.entries()) {
       const { question } = set;

@@ -2,7 +2,7 @@ import { DatabaseConnection } from '../db/engine';
 import { openDatabase } from '../db/engines';
 import { readSchema, SchemaInfo } from '../db/schema';
 import { EvalTask } from '../bird/tasks';
-import { databaseExists, databasePath } from '../bird/layout';
+import { DatabaseSource } from '../db/source';
 import { QuestionResult } from '../eval/types';
 import { explainQuery } from '../plan/explain';
 import { PlanCostPair } from '../plan/cost';
@@ -12,19 +12,19 @@ import { PlanCostPair } from '../plan/cost';
  * SQLite's EXPLAIN QUERY PLAN (nothing runs): the HTML report draws them against measured time, and `compare`
  * reads them back from the JSON. Skipped questions get none. Returns a map by question index.
  */
-export async function planCosts(tasks: readonly EvalTask[], dbRoot: string): Promise<Map<number, PlanCostPair>> {
+export async function planCosts(tasks: readonly EvalTask[], source: DatabaseSource): Promise<Map<number, PlanCostPair>> {
   const costs = new Map<number, PlanCostPair>();
   const byDb = new Map<string, EvalTask[]>();
   for (const task of tasks) {
     const dbId = task.question.dbId;
-    if (!dbId || !databaseExists(dbRoot, dbId)) continue;
+    if (!dbId || !(await source.exists(dbId).catch(() => false))) continue;
     byDb.set(dbId, [...(byDb.get(dbId) ?? []), task]);
   }
   for (const [dbId, dbTasks] of byDb) {
     let db: DatabaseConnection;
     let schema: SchemaInfo;
     try {
-      db = await openDatabase(databasePath(dbRoot, dbId));
+      db = await openDatabase(source.targetFor(dbId));
     } catch {
       continue;
     }
@@ -46,8 +46,8 @@ export async function planCosts(tasks: readonly EvalTask[], dbRoot: string): Pro
 }
 
 /** Adds `plan_cost` to each result that has one (the eval JSON's field). */
-export async function attachPlanCosts(results: QuestionResult[], tasks: readonly EvalTask[], dbRoot: string): Promise<void> {
-  const costs = await planCosts(tasks, dbRoot);
+export async function attachPlanCosts(results: QuestionResult[], tasks: readonly EvalTask[], source: DatabaseSource): Promise<void> {
+  const costs = await planCosts(tasks, source);
   for (const result of results) {
     const cost = costs.get(result.index);
     if (cost && result.outcome !== 'skipped') (result as QuestionResult & { plan_cost?: PlanCostPair }).plan_cost = cost;

@@ -8,6 +8,7 @@ import { CHANGE_LABELS, formatDelta, formatP, formatValue } from './compareText'
 import { barChart, escapeHtml, logScatter, ratioHistogram, ScatterSeries } from './htmlCharts';
 import { allRowsRatio, firstRowRatio, RatioWithInterval } from './ratios';
 import { HtmlSection, htmlPage, sortableTh, tableControls } from './htmlPage';
+import { EngineDescription, engineLine } from '../db/source';
 
 /** One run as the report shows it: a label, its report, and (from `eval --html`) each question's SQL by index. */
 export interface HtmlRun {
@@ -308,7 +309,7 @@ function metaLines(runs: readonly HtmlRun[]): string[] {
       inputs.predictions ? `predictions ${inputs.predictions}` : (run.file ?? ''),
       inputs.questions ? `questions ${inputs.questions}` : '',
       inputs.timing ? `timing ${inputs.timing}` : '',
-      tool.sqlite ? `SQLite ${tool.sqlite}` : '',
+      inputs.engine ? engineLine(inputs.engine as EngineDescription) : tool.sqlite ? `SQLite ${tool.sqlite}` : '',
       tool.version ? `VES Lens ${tool.version}` : '',
     ];
     return `${runs.length > 1 ? `${run.label}: ` : ''}${parts.filter(Boolean).join(' · ')}`;

@@ -1,7 +1,7 @@
 import { Row } from '../db/database';
 import { jsonValue } from './jsonValue';
 import { distinctRows, softF1OfDistinct } from '../metrics/softF1';
-import { rowKey } from './valueKey';
+import { pythonErrorOf, rowKey } from './valueKey';
 
 const SAMPLE_SIZE = 5;
 
@@ -20,14 +20,21 @@ export class StreamingComparison {
   private rowCount = 0;
   private goldMatched = 0;
   private allInGold = true;
+  private readonly goldError: string | undefined;
+  private predError: string | undefined;
 
   constructor(private readonly gold: readonly Row[]) {
     this.goldDistinct = distinctRows(gold);
     this.goldKeys = new Set(this.goldDistinct.map(rowKey));
+    for (const row of gold) {
+      this.goldError = pythonErrorOf(row);
+      if (this.goldError !== undefined) break;
+    }
   }
 
   add(row: Row): void {
     this.rowCount++;
+    this.predError ??= pythonErrorOf(row);
     const key = rowKey(row);
     if (this.seen.has(key)) return;
     this.seen.add(key);
@@ -37,6 +44,16 @@ export class StreamingComparison {
       this.allInGold = false;
       if (this.extraSample.length < SAMPLE_SIZE) this.extraSample.push(row);
     }
+  }
+
+  /**
+   * What Python raises on either result (a list in set(), a date psycopg2 cannot make), the prediction's first
+   * as the official script builds its set first: the script then scores the question 0.
+   */
+  get pythonError(): { side: 'prediction' | 'gold'; message: string } | undefined {
+    if (this.predError !== undefined) return { side: 'prediction', message: this.predError };
+    if (this.goldError !== undefined) return { side: 'gold', message: this.goldError };
+    return undefined;
   }
 
   /** BIRD's EX: the two sets of rows are equal. */

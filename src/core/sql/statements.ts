@@ -1,4 +1,4 @@
-import { Token, tokenize } from './lexer';
+import { identifierName, Token, tokenize } from './lexer';
 
 /** One statement of a SQL text: its source range (without the terminating `;`) and its text. */
 export interface StatementSpan {
@@ -116,30 +116,144 @@ const NON_READ_LEADS: Record<string, string> = {
 /** Functions that reach outside the database; refused even inside a SELECT. */
 const FORBIDDEN_FUNCTIONS = new Set(['LOAD_EXTENSION', 'READFILE', 'WRITEFILE', 'EDIT', 'FTS3_TOKENIZER']);
 
+/** The SQL dialect whose rules decide what may run: the engine's (`sqlite`, `postgres`). */
+export type SqlDialect = 'sqlite' | 'postgres';
+
+/**
+ * PostgreSQL's statements that are no read query, beyond those SQLite shares with it. A READ ONLY transaction
+ * refuses most of them anyway; these are refused before anything reaches the server, with one wording.
+ */
+const POSTGRES_NON_READ_LEADS: Record<string, string> = {
+  ...NON_READ_LEADS,
+  ABORT: 'an ABORT',
+  CALL: 'a CALL',
+  CHECKPOINT: 'a CHECKPOINT',
+  CLOSE: 'a CLOSE',
+  CLUSTER: 'a CLUSTER',
+  COMMENT: 'a COMMENT',
+  COPY: 'a COPY',
+  DEALLOCATE: 'a DEALLOCATE',
+  DECLARE: 'a DECLARE',
+  DISCARD: 'a DISCARD',
+  DO: 'a DO block',
+  EXECUTE: 'an EXECUTE',
+  FETCH: 'a FETCH',
+  GRANT: 'a GRANT',
+  IMPORT: 'an IMPORT',
+  LISTEN: 'a LISTEN',
+  LOAD: 'a LOAD',
+  LOCK: 'a LOCK',
+  MERGE: 'a MERGE',
+  MOVE: 'a MOVE',
+  NOTIFY: 'a NOTIFY',
+  PREPARE: 'a PREPARE',
+  REASSIGN: 'a REASSIGN',
+  REFRESH: 'a REFRESH',
+  RESET: 'a RESET',
+  REVOKE: 'a REVOKE',
+  SECURITY: 'a SECURITY LABEL',
+  SET: 'a SET',
+  SHOW: 'a SHOW',
+  START: 'a START TRANSACTION',
+  TRUNCATE: 'a TRUNCATE',
+  UNLISTEN: 'an UNLISTEN',
+};
+
+/**
+ * PostgreSQL functions with effects a rolled-back READ ONLY transaction does not undo (ending or signalling
+ * other sessions, session locks, server files and settings, statistics, large objects, other databases,
+ * SQL run from a string): refused by name, schema-qualified or quoted. pg_sleep is not among them: it runs
+ * into statement_timeout; nextval and setval fail in a read-only transaction on their own.
+ */
+const POSTGRES_FORBIDDEN_FUNCTIONS = new Set([
+  'pg_terminate_backend',
+  'pg_cancel_backend',
+  'pg_reload_conf',
+  'pg_rotate_logfile',
+  'pg_read_file',
+  'pg_read_binary_file',
+  'pg_stat_file',
+  'pg_ls_dir',
+  'set_config',
+  'pg_notify',
+  'pg_switch_wal',
+  'pg_promote',
+  'pg_backup_start',
+  'pg_backup_stop',
+  'pg_start_backup',
+  'pg_stop_backup',
+  'pg_create_restore_point',
+  'pg_wal_replay_pause',
+  'pg_wal_replay_resume',
+  'pg_log_backend_memory_contexts',
+  'pg_logical_emit_message',
+  'pg_drop_replication_slot',
+  'pg_import_system_collations',
+]);
+const POSTGRES_FORBIDDEN_PREFIXES =
+  /^(pg_advisory_|pg_try_advisory_|dblink|lo_|pg_ls_|pg_file_|pg_stat_reset|pg_create_.*_slot$|pg_replication_origin_|query_to_xml|cursor_to_xml)/;
+
+function forbiddenFunction(name: string, dialect: SqlDialect): boolean {
+  if (dialect === 'sqlite') return FORBIDDEN_FUNCTIONS.has(name.toUpperCase());
+  const lower = name.toLowerCase();
+  return POSTGRES_FORBIDDEN_FUNCTIONS.has(lower) || POSTGRES_FORBIDDEN_PREFIXES.test(lower);
+}
+
+/** PostgreSQL's data-modifying CTE: `name AS [NOT] [MATERIALIZED] (INSERT | UPDATE | DELETE | MERGE ...`. */
+function modifyingCte(tokens: readonly Token[]): string | null {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens[i].text.toUpperCase() !== 'AS') continue;
+    let j = i + 1;
+    while (/^(NOT|MATERIALIZED)$/i.test(tokens[j]?.text ?? '')) j++;
+    if (tokens[j]?.text !== '(') continue;
+    const word = tokens[j + 1]?.text.toUpperCase() ?? '';
+    if (['INSERT', 'UPDATE', 'DELETE', 'MERGE'].includes(word))
+      return `only read queries run; this WITH statement holds ${POSTGRES_NON_READ_LEADS[word]}`;
+  }
+  return null;
+}
+
 /**
  * Why a statement must not run, or null when it may. Refused: statements that would write, attach, change a
- * pragma or the transaction, call load_extension() and the like, and EXPLAIN (its result is a program
- * listing that VES Lens's result reader cannot hold). A read-only connection is not enough on its own
- * (VACUUM INTO creates its target file even then). Everything else runs, and what is no SQL at all fails
- * there with SQLite's own syntax error, as it does in the official scripts.
+ * pragma, a setting or the transaction, call load_extension() and the like, and EXPLAIN (its result is a
+ * program listing that VES Lens's result reader cannot hold). A read-only connection is not enough on its own
+ * (VACUUM INTO creates its target file even then; a PostgreSQL session lock outlives a rollback). Everything
+ * else runs, and what is no SQL at all fails there with the engine's own syntax error, as it does in the
+ * official scripts. `postgres` adds PostgreSQL's own statements (COPY, DO, SET, CALL, LISTEN, ...), its
+ * functions with lasting effects, data-modifying CTEs and SELECT INTO.
  */
-export function refusalReason(statement: string): string | null {
+export function refusalReason(statement: string, dialect: SqlDialect = 'sqlite'): string | null {
   const tokens: Token[] = [];
   for (const token of tokenize(statement)) if (token.kind !== 'space' && token.kind !== 'comment') tokens.push(token);
   if (tokens.length === 0) return null;
   for (let i = 0; i + 1 < tokens.length; i++) {
-    const name = tokens[i].text.toUpperCase();
-    if (tokens[i].kind === 'word' && tokens[i + 1].text === '(' && FORBIDDEN_FUNCTIONS.has(name)) {
-      return `${tokens[i].text}() is not allowed`;
+    const { kind, text } = tokens[i];
+    const callable = kind === 'word' || (dialect === 'postgres' && kind === 'quoted');
+    if (callable && tokens[i + 1].text === '(' && forbiddenFunction(identifierName(text), dialect)) {
+      return `${identifierName(text)}() is not allowed`;
     }
   }
+  const leads = dialect === 'postgres' ? POSTGRES_NON_READ_LEADS : NON_READ_LEADS;
   let leadIndex = 0;
   while (tokens[leadIndex]?.text === '(') leadIndex++; // a parenthesised compound member
   const leadToken = tokens[leadIndex];
   if (leadToken?.kind !== 'word') return null;
   const lead = leadToken.text.toUpperCase();
-  if (lead in NON_READ_LEADS) return `only read queries run; this statement is ${NON_READ_LEADS[lead]}`;
+  if (lead in leads) return `only read queries run; this statement is ${leads[lead]}`;
   if (lead === 'EXPLAIN') return 'EXPLAIN is not run: its result is a program listing, not a query result (use `ves-lens explain`)';
+  if (dialect === 'postgres') {
+    if (lead === 'WITH') {
+      const modifying = modifyingCte(tokens);
+      if (modifying) return modifying;
+    }
+    let depth = 0;
+    for (const token of tokens) {
+      if (token.text === '(') depth++;
+      else if (token.text === ')') depth--;
+      else if (depth === 0 && token.kind === 'word' && token.text.toUpperCase() === 'INTO')
+        return 'only read queries run; SELECT INTO creates a table';
+    }
+  }
   if (lead === 'WITH') {
     let depth = 0;
     for (const token of tokens.slice(leadIndex + 1)) {
@@ -147,7 +261,7 @@ export function refusalReason(statement: string): string | null {
       else if (token.text === ')') depth--;
       else if (depth === 0 && token.kind === 'word' && MAIN_STATEMENT_WORDS.has(token.text.toUpperCase())) {
         const main = token.text.toUpperCase();
-        if (main !== 'SELECT' && main !== 'VALUES') return `only read queries run; this WITH statement is ${NON_READ_LEADS[main]}`;
+        if (main !== 'SELECT' && main !== 'VALUES') return `only read queries run; this WITH statement is ${leads[main]}`;
         break;
       }
     }

@@ -26,6 +26,7 @@ import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { UserError } from '../errors';
 import { reportRow } from '../explanations';
+import { sqliteFolder } from '../../core/db/source';
 
 type Predictions = ReturnType<typeof loadPredictions>;
 
@@ -107,7 +108,7 @@ export class ReportProvider {
       batch = [];
     };
     const results = await evaluateTasks(tasks, {
-      dbRoot: state.dataset!.dbRoot,
+      source: sqliteFolder(state.dataset!.dbRoot),
       metrics,
       ...this.context.timing,
       ...(params.timing ? { timing: params.timing } : {}),

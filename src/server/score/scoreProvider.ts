@@ -91,7 +91,6 @@ export class ScoreProvider {
         database.db,
         { question, goldSql, predictedSql: sql, notes: [] },
         {
-          dbRoot: state.dataset!.dbRoot,
           metrics,
           ...this.context.timing,
           ...this.context.limits,

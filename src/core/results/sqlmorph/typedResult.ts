@@ -10,7 +10,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 const MASK_WIDTH = 50;
 
 /** SQLMorph's adapter fails on a statement-less string (`cursor.description` is None): all its techniques score 0. */
-export const EMPTY_QUERY = 'no statement to run (SQLMorph\'s adapter fails on it: cursor.description is None)';
+export const EMPTY_QUERY = "no statement to run (SQLMorph's adapter fails on it: cursor.description is None)";
 
 /**
  * The query that returns `body`'s rows with what node-sqlite3 loses: which values are REAL (one bit per
@@ -35,7 +35,11 @@ export type TypedRead = { status: 'ok'; table: ResultTable; notes: string[] } | 
  * rows with Python's types (INTEGER int, REAL float, TEXT str, BLOB bytes, NULL None), within the same
  * bounds as every other read (rows, bytes, time).
  */
-export async function readTypedResult(db: DatabaseConnection, sql: string, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<TypedRead> {
+export async function readTypedResult(
+  db: DatabaseConnection,
+  sql: string,
+  limits: RunLimits & { maxRows: number; maxBytes?: number },
+): Promise<TypedRead> {
   const runnable = runnableBody(sql);
   if ('status' in runnable) return runnable;
   if (runnable.body === '') return { status: 'error', message: EMPTY_QUERY };
@@ -47,7 +51,7 @@ export async function readTypedResult(db: DatabaseConnection, sql: string, limit
     await db.streamRows(
       typedQuery(runnable.body, columns),
       (raw) => {
-        const row: PyValue[] = raw.slice(0, columns);
+        const row = raw.slice(0, columns) as PyValue[]; // SQLite's values: no TypedValue among them
         for (let m = 0; m < maskCount; m++) {
           let mask = raw[columns + m] as number;
           for (let k = 0; mask > 0; k++, mask = Math.floor(mask / 2)) {

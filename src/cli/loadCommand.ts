@@ -1,0 +1,100 @@
+import { SingleBar } from 'cli-progress';
+import Table from 'cli-table3';
+import pc from 'picocolors';
+import { LOAD_LAYOUTS, LoadError, loadFromSqlite, LoadLayout, LoadReport } from '../core/db/postgres/loadFromSqlite';
+import { redactUrl } from '../core/db/postgres/connectionTarget';
+import { openServerTarget } from '../core/db/postgres/loadTarget';
+import { TABLE_STYLE } from '../core/report/terminal';
+import { counted } from '../core/text/numberText';
+import { TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+
+export interface LoadCommandOptions {
+  from: string;
+  to: string;
+  db?: string;
+  layout: string;
+  replace?: boolean;
+  json?: boolean;
+  progress: boolean;
+}
+
+function parseLayout(text: string): LoadLayout {
+  if (!(LOAD_LAYOUTS as readonly string[]).includes(text))
+    throw new UsageError(`--layout: expected ${LOAD_LAYOUTS.join(', ')}, got "${text}"`);
+  return text as LoadLayout;
+}
+
+function parseDatabases(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const ids = text
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0) throw new UsageError('--db: give one or more db_ids, e.g. superhero,toxicology');
+  return ids;
+}
+
+function summary(report: LoadReport, created: string[]): string {
+  const where = report.layout === 'database' ? 'database' : 'schema';
+  const table = new Table({
+    head: ['db_id', where, 'tables', 'rows', 'seconds'],
+    style: TABLE_STYLE,
+    colAligns: ['left', 'left', 'right', 'right', 'right'],
+  });
+  for (const db of report.databases) {
+    table.push([db.dbId, db.destination, db.tables.length, db.rows.toLocaleString('en-US'), db.seconds.toFixed(1)]);
+  }
+  const lines = [table.toString()];
+  for (const database of created) lines.push(pc.dim(`created database ${database}`));
+  for (const db of report.databases) {
+    if (db.replaced.length) lines.push(pc.dim(`${db.dbId}: dropped and reloaded ${db.replaced.join(', ')}`));
+    for (const note of db.notes) lines.push(pc.yellow(`note: ${db.dbId}: ${note}`));
+  }
+  lines.push(
+    `loaded ${counted(report.rows, 'row')} into PostgreSQL ${report.server} at ${report.target} in ${report.seconds.toFixed(1)} s`,
+  );
+  return lines.join('\n') + '\n';
+}
+
+export async function runLoad(options: LoadCommandOptions): Promise<number> {
+  const layout = parseLayout(options.layout);
+  const dbIds = parseDatabases(options.db);
+  const err = process.stderr;
+  if (!options.json)
+    err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · load ${options.from} → ${redactUrl(options.to)} (layout ${layout})\n`);
+  const bar =
+    options.progress && err.isTTY
+      ? new SingleBar({ format: ' {bar} {value}/{total} rows · {label}', hideCursor: true, stream: err })
+      : undefined;
+  let report: LoadReport;
+  let created: string[];
+  try {
+    const target = await openServerTarget(options.to);
+    created = target.created;
+    try {
+      let started = false;
+      report = await loadFromSqlite(target, {
+        from: options.from,
+        dbIds,
+        layout,
+        replace: options.replace,
+        onProgress: ({ rowsDone, rowsTotal, database, table }) => {
+          const label = `${database}.${table}`;
+          if (!started) bar?.start(rowsTotal, rowsDone, { label });
+          else bar?.update(rowsDone, { label });
+          started = true;
+        },
+      });
+    } finally {
+      await target.close().catch(() => undefined);
+    }
+  } catch (error) {
+    if (error instanceof LoadError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    bar?.stop();
+  }
+  if (options.json) process.stdout.write(JSON.stringify({ tool: await toolInfo(), ...report, created }, null, 2) + '\n');
+  else process.stdout.write(summary(report, created));
+  return 0;
+}

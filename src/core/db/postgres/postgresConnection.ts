@@ -1,0 +1,387 @@
+import * as net from 'net';
+import * as path from 'path';
+import { Client, ClientConfig, FieldDef } from 'pg';
+import Cursor from 'pg-cursor';
+import {
+  DatabaseError,
+  MEMORY_BOUNDS,
+  NUL_MESSAGE,
+  QueryCancelled,
+  QueryTimeout,
+  ResultTooLarge,
+  Row,
+  RunLimits,
+  ServerUnavailable,
+  SqlValue,
+  TooManyRows,
+  TypedValue,
+  VALUE_OVERHEAD_BYTES,
+} from '../database';
+import { ColumnNames, DatabaseConnection, DatabaseEngine, SameWork } from '../engine';
+import { PlanNode } from '../planTree';
+import { SchemaInfo } from '../schema';
+import { clientConfig, redactText, serverSetting } from './connectionTarget';
+import { planTreeOfJson } from './postgresPlan';
+import { readPostgresSchema } from './postgresSchema';
+import { PYTHON_TYPE_PARSERS } from './pythonValues';
+
+/**
+ * Settings of every session: read-only by default (so even a statement outside VES Lens's own READ ONLY
+ * transactions cannot write), and dates in ISO, as psycopg2 sets them and reads them.
+ */
+export const SESSION_SETTINGS = [
+  serverSetting('default_transaction_read_only', 'on'),
+  serverSetting('DateStyle', 'ISO'),
+  serverSetting('IntervalStyle', 'postgres'),
+];
+
+/** Rows asked of the server at a time: results arrive in batches, never whole. */
+const BATCH_ROWS = 1000;
+/** How long after its deadline a statement the server has not stopped is cancelled from here. */
+const CANCEL_GRACE_MS = 250;
+
+/** The protocol fields node-postgres keeps for a cancel request and the socket it reads; its typings leave them out. */
+interface ClientInternals {
+  processID: number | null;
+  secretKey: number | null;
+  connection: { stream: NodeJS.EventEmitter & { destroy(): void } };
+}
+
+/** pg-cursor's protocol handlers, which its typings leave out. */
+interface CursorInternals {
+  handleRowDescription(message: { fields: FieldDef[] }): void;
+  handleError(error: Error): void;
+  _ifNoData(): void;
+}
+
+/** A cursor that only describes its statement: the server parses and plans it, and nothing runs. */
+class DescribingCursor extends Cursor<SqlValue[]> {
+  readonly fields: Promise<FieldDef[]>;
+
+  constructor(text: string) {
+    super(text, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never });
+    const handlers = this as unknown as CursorInternals;
+    const described = handlers.handleRowDescription.bind(this);
+    const failed = handlers.handleError.bind(this);
+    const noData = handlers._ifNoData.bind(this);
+    this.fields = new Promise((resolve, reject) => {
+      handlers.handleRowDescription = (message) => {
+        described(message);
+        resolve(message.fields);
+      };
+      handlers.handleError = (error) => {
+        failed(error);
+        reject(error);
+      };
+      handlers._ifNoData = () => {
+        noData();
+        resolve([]);
+      };
+    });
+  }
+}
+
+/**
+ * A server that went away or takes no connections: PostgreSQL's SQLSTATEs for it (class 08, 57P01-57P03), the
+ * socket's errors (refused, reset, closed, no such socket) and node-postgres's words for a closed connection.
+ */
+function serverGone(error: Error & { code?: string }): boolean {
+  if (error.code && /^[0-9A-Z]{5}$/.test(error.code)) return /^08/.test(error.code) || /^57P0[123]$/.test(error.code);
+  return /Connection terminated|ECONNREFUSED|ECONNRESET|ENOENT|EPIPE|ETIMEDOUT|EHOSTUNREACH|Client has encountered a connection error|not queryable/i.test(
+    `${error.code ?? ''} ${error.message}`,
+  );
+}
+
+/** A driver error as VES Lens words it: the server's message, any password masked, and ServerUnavailable when it went away. */
+export function toDatabaseError(error: unknown): DatabaseError {
+  if (error instanceof DatabaseError) return error;
+  const cause = error as Error & { code?: string };
+  const message = redactText(cause.message || String(cause.code ?? error));
+  return serverGone(cause) ? new ServerUnavailable(message) : new DatabaseError(message);
+}
+
+/** Memory one row costs as SQLite's bound counts it: its values' bytes plus a fixed overhead per value. */
+function rowBytes(row: Row): number {
+  let bytes = VALUE_OVERHEAD_BYTES * row.length;
+  for (const value of row) {
+    if (typeof value === 'string') bytes += value.length;
+    else if (Buffer.isBuffer(value)) bytes += value.length;
+    else if (value instanceof TypedValue) bytes += value.text.length;
+    else if (typeof value === 'number') bytes += 8;
+  }
+  return bytes;
+}
+
+/** Sends PostgreSQL's cancel request for a backend: a message on a connection of its own, which needs no login. */
+export function sendCancelRequest(client: Client): void {
+  const { processID, secretKey } = client as unknown as ClientInternals;
+  if (processID === null || secretKey === null) return;
+  const socket = client.host.startsWith('/')
+    ? net.connect(path.join(client.host, `.s.PGSQL.${client.port}`))
+    : net.connect(client.port, client.host);
+  const packet = Buffer.alloc(16);
+  packet.writeInt32BE(16, 0);
+  packet.writeInt32BE(80877102, 4);
+  packet.writeInt32BE(processID, 8);
+  packet.writeInt32BE(secretKey, 12);
+  socket.on('connect', () => socket.end(packet));
+  socket.on('error', () => socket.destroy());
+}
+
+/** A connected client with the session settings and psycopg2's value types; fails with the server's reason. */
+export async function connectClient(target: string, settings: readonly string[] = SESSION_SETTINGS): Promise<Client> {
+  const client = new Client({ ...clientConfig(target, settings), types: PYTHON_TYPE_PARSERS } as ClientConfig);
+  client.on('error', () => undefined); // a dropped connection fails the next query instead of the process
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw toDatabaseError(error);
+  }
+  return client;
+}
+
+/**
+ * A read-only PostgreSQL connection (node-postgres). Every statement runs in a `BEGIN READ ONLY` transaction
+ * that is rolled back, in a session whose default is read-only too; its deadline is the transaction's
+ * `statement_timeout`, with a cancel request as a backstop and on the caller's abort signal; rows are read
+ * through a cursor in batches, within the same row and byte bounds as SQLite, and a batch whose bytes on the
+ * wire pass the byte bound closes the connection before it fills memory (the next statement reconnects).
+ */
+export class PostgresConnection implements DatabaseConnection {
+  private client: Client | undefined;
+  private broken = false;
+  /** Bytes received in the current batch, and the bound they must stay under (undefined: not guarded). */
+  private batchBytes = 0;
+  private batchLimit: number | undefined;
+  /** The bound a batch passed, which closed the connection (undefined while none did). */
+  private overflow: number | undefined;
+
+  private constructor(
+    readonly engine: DatabaseEngine,
+    readonly path: string,
+  ) {}
+
+  static async open(engine: DatabaseEngine, target: string): Promise<PostgresConnection> {
+    const connection = new PostgresConnection(engine, target);
+    await connection.connected();
+    return connection;
+  }
+
+  private async connected(): Promise<Client> {
+    if (this.client && !this.broken) return this.client;
+    await this.client?.end().catch(() => undefined);
+    this.client = undefined;
+    const client = await connectClient(this.path);
+    this.broken = false;
+    client.on('error', () => (this.broken = true));
+    client.on('end', () => (this.broken = true));
+    (client as unknown as ClientInternals).connection.stream.on('data', (chunk: Buffer) => {
+      if (this.batchLimit === undefined) return;
+      this.batchBytes += chunk.length;
+      if (this.batchBytes > this.batchLimit && this.overflow === undefined) {
+        this.overflow = this.batchLimit;
+        (client as unknown as ClientInternals).connection.stream.destroy();
+      }
+    });
+    this.client = client;
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  interrupt(): void {
+    if (this.client) sendCancelRequest(this.client);
+  }
+
+  async checkReadable(): Promise<void> {
+    await this.all('SELECT count(*) FROM pg_catalog.pg_class');
+  }
+
+  /** The server's version (`SHOW server_version`). */
+  async serverVersion(): Promise<string> {
+    const [row] = await this.all('SHOW server_version');
+    return String(row.server_version);
+  }
+
+  /**
+   * Runs `work` in a READ ONLY transaction under the limits: statement_timeout from the deadline, a cancel
+   * request past it or on the abort signal; always rolled back. Failures come out as VES Lens's errors.
+   */
+  private async inTransaction<T>(limits: RunLimits, work: (client: Client) => Promise<T>): Promise<T> {
+    const remaining = limits.deadline === undefined ? undefined : limits.deadline - performance.now();
+    if (remaining !== undefined && remaining <= 0) throw new QueryTimeout(limits.budgetMs ?? 0);
+    if (limits.signal?.aborted) throw new QueryCancelled();
+    let client: Client;
+    try {
+      client = await this.connected();
+    } catch (error) {
+      throw toDatabaseError(error);
+    }
+    this.overflow = undefined;
+    const onAbort = () => this.interrupt();
+    limits.signal?.addEventListener('abort', onAbort);
+    const timer = remaining === undefined ? undefined : setTimeout(() => this.interrupt(), remaining + CANCEL_GRACE_MS);
+    try {
+      await client.query(
+        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${remaining === undefined ? 0 : Math.max(1, Math.ceil(remaining))}`,
+      );
+      return await work(client);
+    } catch (error) {
+      throw this.failure(error, limits);
+    } finally {
+      clearTimeout(timer);
+      limits.signal?.removeEventListener('abort', onAbort);
+      this.batchLimit = undefined;
+      if (!this.broken) await client.query('ROLLBACK').catch(() => (this.broken = true));
+    }
+  }
+
+  private failure(error: unknown, limits: RunLimits): Error {
+    if (error instanceof TooManyRows || error instanceof ResultTooLarge || error instanceof QueryCancelled || error instanceof QueryTimeout)
+      return error;
+    if (this.overflow !== undefined) return new ResultTooLarge(this.overflow);
+    if ((error as { code?: string }).code === '57014') {
+      if (limits.signal?.aborted) return new QueryCancelled();
+      if (limits.deadline !== undefined) return new QueryTimeout(limits.budgetMs ?? 0);
+    }
+    const failure = toDatabaseError(error);
+    if (failure instanceof ServerUnavailable) this.broken = true;
+    return failure;
+  }
+
+  /** Reads the next batch of a cursor, with the bytes arriving for it bounded. */
+  private readBatch(cursor: Cursor<SqlValue[]>, rows: number, maxBytes: number): Promise<SqlValue[][]> {
+    this.batchBytes = 0;
+    this.batchLimit = maxBytes;
+    return cursor.read(rows);
+  }
+
+  /** Runs a query through a cursor, handing each batch to `onBatch`; closes the cursor when stopped early. */
+  private async readCursor(
+    client: Client,
+    body: string,
+    batchRows: () => number,
+    maxBytes: number,
+    onBatch: (rows: Row[]) => void,
+  ): Promise<void> {
+    if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
+    const cursor = client.query(new Cursor<SqlValue[]>(body, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never }));
+    let finished = false;
+    try {
+      for (;;) {
+        const wanted = batchRows();
+        const rows = await this.readBatch(cursor, wanted, maxBytes);
+        onBatch(rows);
+        if (rows.length < wanted) break;
+      }
+      finished = true;
+    } finally {
+      // A failed cursor has ended its own exchange with the server; one stopped early is closed here.
+      if (!finished && !this.broken && (cursor as unknown as { state: string }).state !== 'error')
+        await cursor.close().catch(() => undefined);
+    }
+  }
+
+  async all(sql: string): Promise<Record<string, SqlValue>[]> {
+    if (sql.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
+    return this.inTransaction({}, async (client) => (await client.query({ text: sql, types: PYTHON_TYPE_PARSERS as never })).rows);
+  }
+
+  /** The statement's result columns from the server's description of it: parsed and planned, not run. */
+  private describe(body: string, limits: RunLimits = {}): Promise<FieldDef[]> {
+    if (body.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
+    return this.inTransaction(limits, async (client) => {
+      const cursor = client.query(new DescribingCursor(body));
+      const fields = await cursor.fields;
+      await cursor.close();
+      return fields;
+    });
+  }
+
+  async columnCount(body: string): Promise<number | undefined> {
+    return (await this.describe(body)).length;
+  }
+
+  async streamRows(body: string, onRow: (row: Row) => void, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<number> {
+    const maxBytes = limits.maxBytes ?? MEMORY_BOUNDS.resultBytes;
+    let count = 0;
+    let bytes = 0;
+    await this.inTransaction(limits, (client) =>
+      this.readCursor(
+        client,
+        body,
+        () => Math.min(BATCH_ROWS, limits.maxRows + 1 - count),
+        maxBytes,
+        (rows) => {
+          for (const row of rows) {
+            if (++count > limits.maxRows) throw new TooManyRows(limits.maxRows);
+            bytes += rowBytes(row);
+            if (bytes > maxBytes) throw new ResultTooLarge(maxBytes);
+            onRow(row);
+          }
+        },
+      ),
+    );
+    return count;
+  }
+
+  async drain(body: string, limits: RunLimits = {}): Promise<void> {
+    await this.inTransaction(limits, (client) =>
+      this.readCursor(
+        client,
+        body,
+        () => BATCH_ROWS,
+        MEMORY_BOUNDS.resultBytes,
+        () => undefined,
+      ),
+    );
+  }
+
+  async firstRow(body: string, limits: RunLimits = {}): Promise<void> {
+    if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
+    await this.inTransaction(limits, async (client) => {
+      const cursor = client.query(new Cursor<SqlValue[]>(body, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never }));
+      await this.readBatch(cursor, 1, MEMORY_BOUNDS.resultBytes);
+      await cursor.close();
+    });
+  }
+
+  /** Names from the statement's row description (what psycopg2's cursor.description holds), repeated names kept. */
+  async resultColumns(body: string, options: { hasRows: boolean; deadline?: number }): Promise<ColumnNames> {
+    const fields = await this.describe(body, { deadline: options.deadline });
+    return { names: fields.map((field) => field.name) };
+  }
+
+  async explainPlan(body: string): Promise<PlanNode[]> {
+    const [row] = await this.all(`EXPLAIN (FORMAT JSON) ${body}`);
+    const plan = Object.values(row)[0];
+    return planTreeOfJson(plan instanceof TypedValue ? JSON.parse(plan.text) : JSON.parse(String(plan)));
+  }
+
+  /** EXPLAIN (VERBOSE, COSTS OFF): the plan with every output expression and literal, without estimates. */
+  private async verbosePlan(body: string): Promise<string> {
+    return (await this.all(`EXPLAIN (VERBOSE, COSTS OFF) ${body}`)).map((row) => String(Object.values(row)[0])).join('\n');
+  }
+
+  /**
+   * The same work when both have the same verbose plan: the same operators on the same relations and indexes,
+   * computing the same expressions with the same literals (a different literal shows, so it is not the same).
+   * A different plan proves nothing either way: `unknown`. A statement that does not compile is `different`.
+   */
+  async sameWork(a: string, b: string): Promise<SameWork> {
+    try {
+      return (await this.verbosePlan(a)) === (await this.verbosePlan(b)) ? 'same' : 'unknown';
+    } catch {
+      return 'different';
+    }
+  }
+
+  readSchema(): Promise<SchemaInfo> {
+    return readPostgresSchema(this);
+  }
+}

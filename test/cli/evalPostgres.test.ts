@@ -1,0 +1,198 @@
+// `ves-lens eval --engine postgres` as users run it, on a real PostgreSQL 15 server (a throwaway cluster on a unix
+// socket) loaded by `ves-lens load`: per-question EX and Soft-F1 equal to mini_dev's psycopg2 scoring on every
+// official PostgreSQL prediction file, what ran the SQL said without the password, clear usage errors, and a
+// server that goes away mid-run (the report written, exit 2, one line).
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
+import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+
+const PYTHON = '/usr/bin/python3';
+const ORACLE = path.join(REPO_ROOT, 'test', 'oracles', 'minidev_pg_ex.py');
+const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
+const GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql');
+const PREDICTIONS = path.join(BIRD_DATA, 'predictions', 'minidev-postgresql');
+
+const missing =
+  localClusterMissing() ||
+  birdDataMissing() ||
+  (spawnSync(PYTHON, ['-c', 'import psycopg2']).status === 0 ? false : `${PYTHON} has no psycopg2 (run scripts/setup-postgres.sh)`);
+
+interface Report {
+  inputs: { engine: { engine: string; version: string; runs: string; location: string; layout: string }; db_root: string | null };
+  questions: { ex: number; f1: number | null; outcome: string; error: string | null; question_id: number }[];
+}
+
+describe('eval --engine postgres', { skip: missing }, () => {
+  let cluster: LocalCluster;
+  before(() => {
+    cluster = startLocalCluster({ database: 'bird' });
+    const load = runCli(['load', '--from', path.join(BIRD_DATA, 'databases'), '--to', cluster.url, '--no-progress']);
+    assert.equal(load.status, 0, load.stderr);
+  });
+  after(() => cluster?.stop());
+
+  for (const file of fs.existsSync(PREDICTIONS) ? fs.readdirSync(PREDICTIONS).sort() : []) {
+    it(`scores ${file} question by question as mini_dev's psycopg2 script does (EX and Soft-F1)`, () => {
+      const predictions = path.join(PREDICTIONS, file);
+      const json = path.join(tempDir(), 'report.json');
+      const run = runCli([
+        'eval',
+        '--engine',
+        'postgres',
+        '--db-url',
+        cluster.url,
+        '--questions',
+        QUESTIONS,
+        '--gold',
+        GOLD,
+        '--predictions',
+        predictions,
+        '--metrics',
+        'ex,f1',
+        '--json',
+        json,
+        '--no-progress',
+      ]);
+      assert.equal(run.status, 0, run.stderr);
+      const oracle = spawnSync(PYTHON, [ORACLE, predictions, GOLD, cluster.socketDir, String(cluster.port), 'postgres', 'bird'], {
+        encoding: 'utf8',
+        maxBuffer: 2 ** 26,
+      });
+      assert.equal(oracle.status, 0, oracle.stderr);
+      const expected = JSON.parse(oracle.stdout) as [number, number][];
+      const { questions } = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+      assert.equal(questions.length, expected.length);
+      const differences = questions
+        .map((q, i) => ({ i, question: q.question_id, ours: [q.ex, q.f1 ?? 0], python: expected[i], outcome: q.outcome, error: q.error }))
+        .filter(({ ours, python }) => ours[0] !== python[0] || Math.abs(ours[1] - python[1]) > 1e-12);
+      assert.deepEqual(differences, []);
+      assert.ok(
+        expected.some(([ex]) => ex === 1),
+        'some predictions are correct',
+      );
+    });
+  }
+
+  it('says what ran the SQL, in the terminal and the JSON, and never the password', () => {
+    const url = cluster.url.replace('postgres@', 'postgres:Sup3rSecretPw@');
+    const json = path.join(tempDir(), 'report.json');
+    const predictions = path.join(PREDICTIONS, 'predict_mini_dev_gpt-4_postgresql.json');
+    const run = runCli([
+      'eval',
+      '--db-url',
+      url,
+      '--questions',
+      QUESTIONS,
+      '--gold',
+      GOLD,
+      '--predictions',
+      predictions,
+      '--metrics',
+      'ex',
+      '--json',
+      json,
+      '--no-progress',
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /PostgreSQL 15\.\d+.*\(server postgresql:\/\/postgres@localhost:\d+\/bird.*one-database layout\)/);
+    const text = fs.readFileSync(json, 'utf8');
+    for (const output of [run.stdout, run.stderr, text]) assert.ok(!output.includes('Sup3rSecretPw'));
+    const { inputs } = JSON.parse(text) as Report;
+    assert.equal(inputs.engine.engine, 'postgres');
+    assert.equal(inputs.engine.runs, 'server');
+    assert.match(inputs.engine.version, /^15\./);
+    assert.equal(inputs.db_root, null);
+  });
+
+  it('refuses what cannot work before any question, naming the option', () => {
+    const common = [
+      'eval',
+      '--questions',
+      QUESTIONS,
+      '--gold',
+      GOLD,
+      '--predictions',
+      path.join(PREDICTIONS, 'predict_mini_dev_gpt-4_postgresql.json'),
+      '--no-progress',
+    ];
+    const cases: [string[], RegExp][] = [
+      [['--engine', 'postgres'], /--engine postgres: give the server with --db-url/],
+      [['--engine', 'sqlite', '--db-url', cluster.url], /--db-url: a PostgreSQL server; with --engine sqlite give --db-root/],
+      [['--db-url', 'mysql://x@y/z'], /--db-url: expected postgresql:\/\/user@host:port\/database/],
+      [['--db-url', cluster.url, '--scales', '1,10'], /--scales: scaled copies are SQLite files/],
+      [
+        ['--db-url', `postgresql://postgres:Sup3rSecretPw@localhost:1/bird?host=${encodeURIComponent(cluster.socketDir)}`],
+        /--db-url: cannot reach the PostgreSQL server: .*ENOENT/,
+      ],
+      [['--db-root', path.join(BIRD_DATA, 'databases'), '--db-layout', 'schema'], /--db-layout: for a PostgreSQL server/],
+    ];
+    for (const [args, message] of cases) {
+      const run = runCli([...common, ...args]);
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.ok(!run.stderr.includes('Sup3rSecretPw') && !/\n\s+at /.test(run.stderr), run.stderr);
+    }
+  });
+
+  it('ends a run whose server goes away: the rest are errors, the report is written, exit 2 with one line', async () => {
+    const doomed = startLocalCluster({ database: 'bird' });
+    const folder = tempDir();
+    const questions = path.join(folder, 'questions.json');
+    const predictions = path.join(folder, 'predictions.json');
+    const json = path.join(folder, 'report.json');
+    const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(3), 1' : `SELECT ${i}`);
+    fs.writeFileSync(
+      questions,
+      JSON.stringify(
+        [0, 1, 2, 3].map((i) => ({ question_id: i, db_id: 'bird', question: 'q', evidence: '', SQL: sql(i), difficulty: 'simple' })),
+      ),
+    );
+    fs.writeFileSync(
+      predictions,
+      JSON.stringify(Object.fromEntries([0, 1, 2, 3].map((i) => [String(i), `${sql(i)}\t----- bird -----\tbird`]))),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'eval',
+        '--db-url',
+        doomed.url,
+        '--questions',
+        questions,
+        '--predictions',
+        predictions,
+        '--metrics',
+        'ex',
+        '--json',
+        json,
+        '--no-progress',
+      ],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const stopper = setTimeout(() => doomed.stop(), 1500);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(stopper);
+    doomed.stop();
+    assert.equal(code, 2, stderr);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('error'));
+    assert.equal(lines.length, 1, stderr);
+    assert.match(
+      lines[0],
+      /^error: the database server went away during the run \(.+\): 3 questions were not run; the report was written$/,
+    );
+    const { questions: results } = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['correct', 'gold_error', 'gold_error', 'gold_error'],
+    );
+  });
+});
