@@ -8,11 +8,15 @@ const esbuild = require('esbuild');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-/** One entry per face (design.md): the command line, the language server, the extension (client). */
+/**
+ * One entry per face (design.md): the command line, the language server, the extension (client); and the
+ * embedded PostgreSQL's worker thread, which the command line and the server start from dist/.
+ */
 const entryPoints = {
   cli: 'src/cli/main.ts',
   server: 'src/server/server.ts',
   extension: 'src/extension/extension.ts',
+  pgliteWorker: 'src/core/db/pglite/pgliteWorker.ts',
 };
 
 /** The webview pages, one bundle each (dist/media/<page>.js), named as the panels load them. */
@@ -121,7 +125,8 @@ async function main() {
     sourcemap: !production,
     minify: production,
     // The local embedding model (optional dependencies, 31 MB of weights) is loaded from node_modules when installed, never bundled.
-    external: ['@vscode/sqlite3', 'vscode', '@energetic-ai/*'],
+    // So is PGlite: it finds its WASM module and data files beside its own script, which a bundle would move.
+    external: ['@vscode/sqlite3', 'vscode', '@energetic-ai/*', '@electric-sql/pglite'],
     // ESM entry points first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
     mainFields: ['module', 'main'],
     logLevel: 'warning',

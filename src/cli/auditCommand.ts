@@ -1,16 +1,31 @@
 import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
+import { Command, Option } from 'commander';
 import pc from 'picocolors';
-import { loadGold } from '../core/bird/gold';
+import { GoldFile, loadGold } from '../core/bird/gold';
 import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
 import { loadQuestions } from '../core/bird/questions';
 import { auditText } from '../core/audit/auditText';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
+import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
+import {
+  DatabaseSource,
+  EngineDescription,
+  engineLine,
+  POSTGRES_LAYOUTS,
+  PostgresLayout,
+  postgresServer,
+  sqliteFolder,
+} from '../core/db/source';
 import {
   checkOutputFile,
+  databaseSource,
+  EngineCliOptions,
+  EXIT,
   parseScales,
+  quoted,
   positiveInteger,
   timeoutMs as parseTimeoutMs,
   toolInfo,
@@ -18,7 +33,7 @@ import {
   writeOutputFile,
 } from './common';
 
-export interface AuditCommandOptions {
+export interface AuditCommandOptions extends EngineCliOptions {
   questions: string;
   dbRoot: string;
   gold?: string;
@@ -32,6 +47,96 @@ export interface AuditCommandOptions {
   json?: string;
   html?: string;
   progress: boolean;
+  compareGold?: string;
+  compareEngine?: string;
+  compareDbUrl?: string;
+  compareDbLayout?: string;
+}
+
+/** Adds the cross-dialect gold check's options to `audit` (one place for their names and help). */
+export function addCompareGoldOptions(command: Command): Command {
+  return command
+    .option(
+      '--compare-gold <file>',
+      "another dialect's gold file (SQL<TAB>db_id a line, in question order, e.g. mini_dev_postgresql_gold.sql): flag each gold whose rows differ from its counterpart's",
+    )
+    .addOption(
+      new Option(
+        '--compare-engine <engine>',
+        "what runs --compare-gold: sqlite (the --db-root files) or postgres (--compare-db-url's server); default: the audit's engine",
+      ).choices(['sqlite', 'postgres']),
+    )
+    .option(
+      '--compare-db-url <url>',
+      'PostgreSQL server holding the databases for --compare-gold, as `ves-lens load` builds them (a password is never printed)',
+    )
+    .addOption(
+      new Option('--compare-db-layout <layout>', 'how that server holds the BIRD databases (as --db-layout)').choices([
+        ...POSTGRES_LAYOUTS,
+      ]),
+    );
+}
+
+/**
+ * Where --compare-gold runs: --compare-engine and --compare-db-url, as --engine and --db-url say it for the
+ * audited gold; by default where the audited gold runs. PostgreSQL without a server is the embedded engine
+ * where the build has one.
+ */
+function comparedGoldSource(options: AuditCommandOptions, auditSource: DatabaseSource): DatabaseSource {
+  if (options.compareEngine === undefined && options.compareDbUrl === undefined && options.compareDbLayout === undefined)
+    return auditSource;
+  const engine = options.compareEngine ?? (options.compareDbUrl !== undefined ? 'postgres' : 'sqlite');
+  if (engine === 'sqlite') {
+    if (options.compareDbUrl !== undefined || options.compareDbLayout !== undefined)
+      throw new UsageError(
+        "--compare-db-url: a PostgreSQL server; with --compare-engine sqlite the compared gold runs on --db-root's files",
+      );
+    return sqliteFolder(options.dbRoot);
+  }
+  if (options.compareDbUrl === undefined) {
+    try {
+      return databaseSource({ engine: 'postgres', dbRoot: options.dbRoot });
+    } catch {
+      throw new UsageError('--compare-engine postgres: give the server with --compare-db-url postgresql://user@host:port/database');
+    }
+  }
+  if (!isPostgresTarget(options.compareDbUrl))
+    throw new UsageError(
+      `--compare-db-url: expected postgresql://user@host:port/database, got ${quoted(redactText(options.compareDbUrl))}`,
+    );
+  try {
+    return postgresServer(options.compareDbUrl, (options.compareDbLayout ?? 'one-database') as PostgresLayout);
+  } catch (error) {
+    throw new UsageError(`--compare-db-url: ${(error as Error).message}`);
+  }
+}
+
+/** The compared gold, its databases and what runs them (connecting once: an unreachable server stops here). */
+async function comparedGold(
+  options: AuditCommandOptions,
+  questionCount: number,
+  auditSource: DatabaseSource,
+): Promise<{ gold: GoldFile; source: DatabaseSource; engine: EngineDescription; problems: InputProblem[] } | undefined> {
+  if (options.compareGold === undefined) {
+    const flags = { compareEngine: '--compare-engine', compareDbUrl: '--compare-db-url', compareDbLayout: '--compare-db-layout' } as const;
+    const stray = (Object.keys(flags) as (keyof typeof flags)[]).find((key) => options[key] !== undefined);
+    if (stray) throw new UsageError(`${flags[stray]}: only with --compare-gold <file>`);
+    return undefined;
+  }
+  if (!fs.existsSync(options.compareGold)) throw new UsageError(`--compare-gold: file not found: ${options.compareGold}`);
+  const source = comparedGoldSource(options, auditSource);
+  const gold = loadGold(options.compareGold);
+  const problems = [...gold.problems];
+  if (gold.entries.length !== questionCount)
+    problems.push({
+      file: gold.file,
+      message: `${gold.entries.length} lines for ${questionCount} questions: paired by position, questions without a line are not compared`,
+      headline: true,
+    });
+  const engine = await source.describe().catch((error: Error) => {
+    throw new UsageError(`--compare-db-url: cannot reach the PostgreSQL server: ${error.message}`);
+  });
+  return { gold, source, engine, problems };
 }
 
 /** `ves-lens audit`: which gold SQL deserve another look, and why (terminal, --json, --html). */
@@ -40,23 +145,34 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   const top = positiveInteger('--top', options.top);
   const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory())
+  const source = databaseSource(options);
+  if (scales && source.engine.name !== 'sqlite')
+    throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
+  if (source.engine.name === 'sqlite' && (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()))
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
-  const inputs = [options.questions, options.gold, ...(options.predictions ?? [])];
+  const inputs = [options.questions, options.gold, options.compareGold, ...(options.predictions ?? [])];
   if (options.json) checkOutputFile('--json', options.json, inputs);
   if (options.html) checkOutputFile('--html', options.html, [...inputs, options.json]);
 
   const questionFile = loadQuestions(options.questions);
   const goldFile = options.gold ? loadGold(options.gold) : undefined;
   const problems: InputProblem[] = [...questionFile.problems, ...(goldFile?.problems ?? [])];
+  const compared = await comparedGold(options, questionFile.questions.length, source);
+  problems.push(...(compared?.problems ?? []));
   const err = process.stderr;
   const bar =
     options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} · {last}', hideCursor: true, stream: err }) : undefined;
 
   // Read every prediction input first (a wrong file stops before any slow work), then score those that need it.
   const sources = readPredictionSources(options.predictions ?? [], questionFile.questions);
+  // What runs the audited gold, asked before any work: a server that cannot be reached stops here, naming --db-url.
+  const engine = await source.describe().catch((error: Error) => {
+    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
+  });
+  if (source.engine.name !== 'sqlite') err.write(`${engineLine(engine)}; index advice needs a scratch copy there: not tried\n`);
   const evidence = await gatherEvidence(sources, questionFile.questions, goldFile, problems, {
     dbRoot: options.dbRoot,
+    source,
     ...limits,
     questionsFile: options.questions,
     onScoring: (file) => {
@@ -73,16 +189,19 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
 
   const items = goldItems(questionFile.questions, goldFile);
   err.write(
-    `auditing ${items.length} gold SQL${options.measure ? ' (rewrites verified and timed, indexes measured on temporary copies)' : ''}${scales ? `, at scales ${scales.join(', ')}` : ''}\n`,
+    `auditing ${items.length} gold SQL${options.measure ? ' (rewrites verified and timed, indexes measured on temporary copies)' : ''}${scales ? `, at scales ${scales.join(', ')}` : ''}` +
+      `${compared ? `; each compared with ${compared.gold.file} on ${engineLine(compared.engine)}` : ''}\n`,
   );
   bar?.start(items.length, 0, { last: '' });
   const audit = await auditGold(items, {
     dbRoot: options.dbRoot,
+    source,
     ...limits,
     measure: options.measure,
     scales,
     schemaFile: options.schema,
     predictions: evidence,
+    ...(compared ? { compareGold: { gold: compared.gold, source: compared.source } } : {}),
     onProgress: (done, _total, item) => bar?.update(done, { last: item ? `question ${item.question.questionId}` : '' }),
   });
   bar?.stop();
@@ -100,6 +219,8 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
         predictions: options.predictions ?? [],
         scales: scales ?? [],
         measured: options.measure,
+        engine,
+        ...(compared ? { compare_gold: options.compareGold, compare_engine: compared.engine } : {}),
       },
       problems: orderProblems(problems).map(formatProblem),
       ...audit,
@@ -111,9 +232,29 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     writeOutputFile(
       '--html',
       options.html,
-      auditHtml(audit, auditHtmlMeta({ questions: options.questions, gold: options.gold, dbRoot: options.dbRoot }, tool)),
+      auditHtml(
+        audit,
+        auditHtmlMeta(
+          {
+            questions: options.questions,
+            gold: options.gold,
+            dbRoot: options.dbRoot,
+            ...(compared ? { comparedGold: { file: compared.gold.file, engine: engineLine(compared.engine) } } : {}),
+          },
+          tool,
+        ),
+      ),
     );
     err.write(`wrote ${options.html}\n`);
+  }
+  const serverLost = audit.cross_dialect?.server_lost;
+  if (serverLost !== undefined) {
+    const { message, not_compared: notCompared } = serverLost;
+    err.write(
+      `${pc.red('error')}: the compared gold's database server went away during the audit (${message}): ` +
+        `${notCompared} question${notCompared === 1 ? ' was' : 's were'} not compared${options.json || options.html ? '; the report was written' : ''}\n`,
+    );
+    return EXIT.input;
   }
   return 0;
 }

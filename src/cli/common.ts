@@ -8,6 +8,9 @@ import { DatabaseError } from '../core/db/database';
 import { sqliteVersion } from '../core/db/engines';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
 import { DatabaseSource, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
+import { defaultEmbeddedCacheDir, EmbeddedLoadProgress } from '../core/db/pglite/embeddedCopy';
+import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
+import { counted } from '../core/text/numberText';
 
 export const TOOL_NAME = 'ves-lens';
 export const TOOL_VERSION: string = packageJson.version;
@@ -144,16 +147,18 @@ export interface EngineCliOptions {
   engine?: string;
   dbUrl?: string;
   dbLayout?: string;
+  /** Where the embedded PostgreSQL keeps its copies of the SQLite databases (--engine postgres without --db-url). */
+  embeddedCache?: string;
 }
 
 /** Adds --engine, --db-url and --db-layout to a command that runs SQL (one place for their names and help). */
 export function addEngineOptions(command: Command): Command {
   return command
     .addOption(
-      new Option('--engine <engine>', 'what runs the SQL: SQLite files under --db-root, or a PostgreSQL server (--db-url)').choices([
-        'sqlite',
-        'postgres',
-      ]),
+      new Option(
+        '--engine <engine>',
+        'what runs the SQL: SQLite files under --db-root, or PostgreSQL: a server (--db-url), else an embedded PostgreSQL loaded from --db-root',
+      ).choices(['sqlite', 'postgres']),
     )
     .option(
       '--db-url <url>',
@@ -164,16 +169,37 @@ export function addEngineOptions(command: Command): Command {
         '--db-layout <layout>',
         'how the server holds the BIRD databases: one-database (every table in schema public, as the official dump), schema (one per db_id), database (one per db_id)',
       ).choices([...POSTGRES_LAYOUTS]),
+    )
+    .option(
+      '--embedded-cache <dir>',
+      `--engine postgres without --db-url: where the embedded PostgreSQL (PGlite) keeps its copy of the --db-root databases (default: ${defaultEmbeddedCacheDir()})`,
     );
+}
+
+/** Says on stderr that the embedded PostgreSQL's copy is being built (once; later runs reuse it), and when it is done. */
+function sayEmbeddedLoad(dbRoot: string): (progress: EmbeddedLoadProgress) => void {
+  let started = 0;
+  return ({ rowsDone, rowsTotal, cacheDir }) => {
+    if (!started) {
+      started = performance.now();
+      process.stderr.write(
+        `loading ${counted(rowsTotal, 'row')} of ${dbRoot} into the embedded PostgreSQL (PGlite), once: the copy is kept in ${cacheDir}\n`,
+      );
+    }
+    if (rowsDone === rowsTotal) process.stderr.write(`loaded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  };
 }
 
 /**
  * Where the command's databases are, from --engine, --db-url, --db-layout and --db-root: SQLite files under
- * --db-root (the default; the caller checks the folder with its other inputs), or a PostgreSQL server
- * (--db-url, which implies --engine postgres).
+ * --db-root (the default; the caller checks the folder with its other inputs), a PostgreSQL server (--db-url,
+ * which implies --engine postgres), or with --engine postgres and no server an embedded PostgreSQL loaded from
+ * the SQLite files under --db-root (--embedded-cache).
  */
 export function databaseSource(options: EngineCliOptions): DatabaseSource {
   const engine = options.engine ?? (options.dbUrl !== undefined ? 'postgres' : 'sqlite');
+  if (options.embeddedCache !== undefined && (engine !== 'postgres' || options.dbUrl !== undefined))
+    throw new UsageError('--embedded-cache: for the embedded PostgreSQL (--engine postgres --db-root, without --db-url)');
   if (engine === 'sqlite') {
     if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL server; with --engine sqlite give --db-root');
     if (options.dbLayout !== undefined) throw new UsageError('--db-layout: for a PostgreSQL server (--engine postgres --db-url ...)');
@@ -182,8 +208,19 @@ export function databaseSource(options: EngineCliOptions): DatabaseSource {
     return sqliteFolder(options.dbRoot);
   }
   if (engine !== 'postgres') throw new UsageError(`--engine: expected sqlite or postgres, got ${quoted(engine)}`);
-  if (options.dbUrl === undefined)
-    throw new UsageError('--engine postgres: give the server with --db-url postgresql://user@host:port/database');
+  if (options.dbUrl === undefined) {
+    // No server: the embedded PostgreSQL, loaded from the SQLite files under --db-root.
+    if (options.dbRoot === undefined)
+      throw new UsageError(
+        '--engine postgres: give the server with --db-url postgresql://user@host:port/database, or --db-root to run an embedded PostgreSQL loaded from its SQLite files',
+      );
+    if (options.dbLayout === 'database')
+      throw new UsageError(
+        '--db-layout database: the embedded PostgreSQL holds one database; use one-database or schema (or a server, --db-url)',
+      );
+    const layout = (options.dbLayout ?? 'one-database') as 'one-database' | 'schema';
+    return embeddedPostgres(options.dbRoot, { layout, cacheDir: options.embeddedCache, onLoad: sayEmbeddedLoad(options.dbRoot) });
+  }
   if (!isPostgresTarget(options.dbUrl))
     throw new UsageError(`--db-url: expected postgresql://user@host:port/database, got ${quoted(redactText(options.dbUrl))}`);
   const layout = (options.dbLayout ?? 'one-database') as PostgresLayout;

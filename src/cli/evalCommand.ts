@@ -4,6 +4,7 @@ import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { DatabaseSource, engineLine } from '../core/db/source';
+import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
 import { evaluateTasks, NOT_RUN } from '../core/eval/evaluate';
 import { summarize } from '../core/eval/evalSummary';
 import { describeGoldSource, EvalTask } from '../core/bird/tasks';
@@ -11,6 +12,9 @@ import { databasePath } from '../core/bird/layout';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/eval/reportJson';
 import { attachPlanCosts } from '../core/report/htmlCosts';
+import { plannerCostLines } from '../core/report/planText';
+import { plannerCostVerdict } from '../core/plan/cost';
+import { ReportQuestion } from '../core/eval/reportFile';
 import { evalReportHtml } from '../core/report/htmlReports';
 import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
 import {
@@ -60,6 +64,8 @@ export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOption
   progress: boolean;
   /** questions, gold-file or predictions (the prediction file's own gold_sql); default: --gold if given, else questions. */
   goldFrom?: string;
+  /** `plan-cost`: also BIRD-Critic's comparison of EXPLAIN (FORMAT JSON) Total Cost (PostgreSQL), beside the timed ratio. */
+  efficiency?: string;
 }
 
 export function parseMetrics(text: string): Metric[] {
@@ -136,6 +142,13 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const techniques = techniqueSettings(options);
   if (techniques && source.engine.name !== 'sqlite')
     throw new UsageError("--techniques: SQLMorph's techniques read SQLite's value types; not with --engine postgres");
+  const planCost = options.efficiency === 'plan-cost';
+  if (options.efficiency !== undefined && options.efficiency !== 'timed' && !planCost)
+    throw new UsageError(`--efficiency: expected timed or plan-cost, got ${quoted(options.efficiency)}`);
+  if (planCost && source.engine.name === 'sqlite')
+    throw new UsageError(
+      "--efficiency plan-cost: BIRD-Critic compares PostgreSQL's EXPLAIN (FORMAT JSON) Total Cost, which SQLite's planner does not give; use --engine postgres (on SQLite, --json's plan_cost holds the rule cost and row visits)",
+    );
   if (options.html) checkOutputFile('--html', options.html, [options.questions, options.predictions, options.gold, options.json]);
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (shard && 'error' in shard) throw new UsageError(`--shard: ${shard.error}`);
@@ -146,7 +159,9 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const tasks = shardOf(allTasks, shard, (task) => task.question.index);
   // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
   const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
+    throw new UsageError(
+      error instanceof EmbeddedUnavailable ? error.message : `--db-url: cannot reach the PostgreSQL server: ${error.message}`,
+    );
   });
 
   const err = process.stderr;
@@ -154,6 +169,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · timing ${timing}\n` +
       `${tasks.length} questions from ${options.questions}${shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length})` : ''}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
   );
+  // An embedded engine's timings are its own (WASM in this process), said before the numbers they make.
+  if (engine.note && metrics.some((metric) => metric === 'ves' || metric === 'rves')) err.write(pc.yellow(`note: ${engine.note}`) + '\n');
   const atTop = headlineProblems(problems);
   if (atTop) err.write(atTop + '\n');
   const bar =
@@ -203,14 +220,21 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   ]) {
     if (block) out.write(block + '\n');
   }
-  if (options.json || options.html) {
+  if (planCost) {
+    // BIRD-Critic's deterministic verdict beside the timed ratio, per question in the JSON's plan_cost.
     await attachPlanCosts(results, tasks, source);
+    for (const result of results as ReportQuestion[]) if (result.plan_cost) result.plan_cost = plannerCostVerdict(result.plan_cost);
+    out.write(plannerCostLines(results).join('\n') + '\n');
+  }
+  if (options.json || options.html) {
+    if (!planCost) await attachPlanCosts(results, tasks, source);
     const report = evalReport(
       await toolInfo(),
       {
         ...scoringInputsJson(options, { predictionFile, goldFrom }),
         engine,
         metrics,
+        efficiency: planCost ? 'plan-cost' : 'timed',
         timing,
         timeout_s: timeoutMs / 1000,
         max_rows: maxRows,

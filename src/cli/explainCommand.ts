@@ -1,20 +1,34 @@
+import * as path from 'path';
 import pc from 'picocolors';
 import { readTextFile } from '../core/bird/jsonFile';
 import { DatabaseConnection } from '../core/db/engine';
 import { engineFor, sqliteVersion } from '../core/db/engines';
+import { EngineDescription, engineLine } from '../core/db/source';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { readSchema, SchemaInfo } from '../core/db/schema';
 import { comparePlans } from '../core/plan/comparePlans';
 import { explainQuery } from '../core/plan/explain';
 import { differenceLines, planLines, sideBySide } from '../core/report/planText';
 import { splitStatements } from '../core/sql/statements';
-import { EXIT, toolInfo, UsageError } from './common';
+import { databaseSource, EngineCliOptions, EXIT, timeoutMs, toolInfo, UsageError } from './common';
 
-export interface ExplainCommandOptions {
-  db: string;
-  file?: string;
+/** A SQLite database file by its name, as BIRD's layout names them. */
+const SQLITE_FILE = /\.(sqlite3?|db)$/i;
+
+/** How long `explain --analyze` lets each query run by default, as eval's per-pair limit. */
+const DEFAULT_ANALYZE_TIMEOUT_MS = 30_000;
+
+export interface ExplainCommandOptions extends SqlCommandOptions {
   vs?: string;
   json?: boolean;
+  analyze?: boolean;
+  timeout?: string;
+}
+
+/** The database options of a command that works on one query: --db, or a PostgreSQL server (--engine, --db-url, --db-layout). */
+export interface SqlCommandOptions extends EngineCliOptions {
+  db?: string;
+  file?: string;
 }
 
 /** The SQL text a command works on: the positional argument, or the whole of --file. */
@@ -55,6 +69,61 @@ export async function openDatabase(file: string, flag = '--db'): Promise<Databas
   return db;
 }
 
+/** A command's open database: the connection, what runs it (for the output), and how it is named. */
+export interface CommandDatabase {
+  db: DatabaseConnection;
+  engine: EngineDescription;
+  /** The --db file, or the server's database (its URL without password, and the db_id's schema or database). */
+  label: string;
+}
+
+/**
+ * The database a one-query command works on: the --db SQLite file (the default), or a PostgreSQL server
+ * (--engine postgres --db-url, which implies it), where --db names the db_id whose schema or database to use
+ * in the `schema` and `database` layouts. Every failure is a UsageError naming the option.
+ */
+export async function openCommandDatabase(options: SqlCommandOptions): Promise<CommandDatabase> {
+  const server = options.engine === 'postgres' || (options.engine === undefined && options.dbUrl !== undefined);
+  if (!server) {
+    if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL server; with --engine sqlite give --db <file>');
+    if (options.dbLayout !== undefined) throw new UsageError('--db-layout: for a PostgreSQL server (--engine postgres --db-url ...)');
+    if (options.db === undefined)
+      throw new UsageError("required option '--db <file>' not specified (the SQLite database; or --engine postgres --db-url <url>)");
+    const db = await openDatabase(options.db);
+    return {
+      db,
+      engine: { engine: db.engine.name, version: await sqliteVersion(), runs: 'embedded', location: options.db },
+      label: options.db,
+    };
+  }
+  // Without a server, a SQLite file given as --db names the folder and db_id an embedded PostgreSQL loads (where the build has one).
+  const fromFile = options.dbUrl === undefined && options.db !== undefined && SQLITE_FILE.test(options.db);
+  const source = databaseSource({ ...options, dbRoot: fromFile ? path.dirname(path.dirname(path.resolve(options.db!))) : undefined });
+  const layout = options.dbLayout ?? 'one-database';
+  if (layout !== 'one-database' && options.db === undefined)
+    throw new UsageError(`--db: with --db-layout ${layout}, name the db_id whose ${layout} to use (e.g. --db superhero)`);
+  const engine = await source.describe().catch((error: Error) => {
+    throw new UsageError(`${fromFile ? '--engine postgres' : '--db-url: cannot reach the PostgreSQL server'}: ${error.message}`);
+  });
+  const dbId = fromFile ? path.basename(options.db!).replace(SQLITE_FILE, '') : (options.db ?? '');
+  if (!(await source.exists(dbId).catch(() => false))) throw new UsageError(`--db: not found: ${source.label(dbId)}`);
+  const label = layout === 'one-database' && !fromFile ? engine.location : source.label(dbId);
+  const target = source.targetFor(dbId);
+  let db: DatabaseConnection;
+  try {
+    db = await source.engine.open(target);
+    await db.checkReadable();
+  } catch (error) {
+    throw new UsageError(`--db-url: ${label}: ${(error as Error).message}`);
+  }
+  return { db, engine, label };
+}
+
+/** The first line of a command's output: what runs the SQL, and on which database. */
+export function engineHeader(opened: CommandDatabase): string {
+  return opened.engine.engine === 'sqlite' ? `SQLite ${opened.engine.version} · ${opened.label}` : engineLine(opened.engine);
+}
+
 /** The schema of an open --db database; a damaged file is a UsageError naming it. */
 export async function databaseSchema(db: DatabaseConnection, flag = '--db'): Promise<SchemaInfo> {
   try {
@@ -66,19 +135,40 @@ export async function databaseSchema(db: DatabaseConnection, flag = '--db'): Pro
 
 export async function runExplain(sql: string | undefined, options: ExplainCommandOptions): Promise<number> {
   const statements = statementsFromArguments(sql, options.file);
-  const db = await openDatabase(options.db);
+  const analyzeLimitMs = options.timeout === undefined ? undefined : timeoutMs('--timeout', options.timeout);
+  if (analyzeLimitMs !== undefined && !options.analyze)
+    throw new UsageError('--timeout: goes with --analyze (the time limit of the run it measures)');
+  const opened = await openCommandDatabase(options);
+  const { db } = opened;
   try {
+    if (options.analyze && !db.explainAnalyze)
+      throw new UsageError(
+        '--analyze: runs the query and measures every plan step (EXPLAIN ANALYZE), which PostgreSQL does and SQLite does not; use --engine postgres --db-url ...',
+      );
     const schema = await databaseSchema(db);
-    const sqlite = await sqliteVersion();
+    const limitMs = analyzeLimitMs ?? DEFAULT_ANALYZE_TIMEOUT_MS;
+    // --analyze runs each query, one time limit each (the server's statement_timeout, a cancel request behind it).
+    const explain = (statement: string) =>
+      explainQuery(db, statement, schema, options.analyze ? { analyze: { deadline: performance.now() + limitMs, budgetMs: limitMs } } : {});
     const plans = [];
-    for (const statement of statements) plans.push(await explainQuery(db, statement, schema));
-    const gold = options.vs ? await explainQuery(db, options.vs, schema) : undefined;
+    for (const statement of statements) plans.push(await explain(statement));
+    const gold = options.vs ? await explain(options.vs) : undefined;
     const differences = gold ? comparePlans(gold, plans[0]) : undefined;
     if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, plans, gold, differences }, null, 2) + '\n');
+      const report = {
+        tool: await toolInfo(),
+        engine: opened.engine,
+        db: opened.label,
+        analyzed: Boolean(options.analyze),
+        plans,
+        gold,
+        differences,
+      };
+      process.stdout.write(JSON.stringify(report, null, 2) + '\n');
       return EXIT.done; // a statement without a plan carries its error in the JSON
     }
-    const out: string[] = [pc.dim(`SQLite ${sqlite} · ${options.db}`)];
+    const out: string[] = [pc.dim(engineHeader(opened))];
+    if (options.analyze) out.push(pc.dim('EXPLAIN (ANALYZE, BUFFERS): each query ran once, read-only; times are per step, all loops'));
     if (gold) {
       out.push(
         ...sideBySide(planLines(gold), planLines(plans[0]), 'gold', 'prediction'),

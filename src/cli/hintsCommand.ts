@@ -3,11 +3,9 @@ import { lineAndColumn } from '../core/bird/problems';
 import { analyzeSql } from '../core/hints/analyze';
 import { Verdict, verifyHint, VerifyLimits } from '../core/hints/verify';
 import { parseScales, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
-import { databaseSchema, openDatabase, sqlFromArguments } from './explainCommand';
+import { databaseSchema, engineHeader, openCommandDatabase, sqlFromArguments, SqlCommandOptions } from './explainCommand';
 
-export interface HintsCommandOptions {
-  db: string;
-  file?: string;
+export interface HintsCommandOptions extends SqlCommandOptions {
   verify?: boolean;
   json?: boolean;
   timeout: string;
@@ -33,8 +31,13 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
   };
   if (limits.scales && !options.verify) throw new UsageError('--scales: goes with --verify (it times each rewrite on scaled copies)');
   const { text, source } = sqlFromArguments(sql, options.file);
-  const db = await openDatabase(options.db);
+  const opened = await openCommandDatabase(options);
+  const { db } = opened;
   try {
+    if (limits.scales && db.engine.name !== 'sqlite')
+      throw new UsageError(
+        '--scales: scaled copies are SQLite files; not with --engine postgres (verification times each rewrite on the server)',
+      );
     const schema = await databaseSchema(db);
     const statements = analyzeSql(text, { schema, reportParseErrors: true });
     const verdicts = new Map<object, Verdict>();
@@ -52,10 +55,13 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
         failed_rules: failedRules ?? [],
         hints: hints.map((hint) => ({ ...hint, position: lineAndColumn(text, hint.range.start), verdict: verdicts.get(hint) ?? null })),
       }));
-      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, source, statements: report }, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify({ tool: await toolInfo(), engine: opened.engine, db: opened.label, source, statements: report }, null, 2) + '\n',
+      );
       return 0;
     }
-    const out: string[] = [];
+    // On a server, say what ran the verification: its speed-ups are that engine's.
+    const out: string[] = options.verify && db.engine.name !== 'sqlite' ? [pc.dim(engineHeader(opened))] : [];
     let count = 0;
     for (const { statement, hints, parseError, failedRules } of statements) {
       const at = lineAndColumn(text, statement.start);

@@ -1,10 +1,8 @@
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { formatProblem, orderProblems } from '../core/bird/problems';
-import { sqliteVersion } from '../core/db/engines';
 import { evaluateTasks } from '../core/eval/evaluate';
 import { describeGoldSource } from '../core/bird/tasks';
-import { databasePath } from '../core/bird/layout';
 import { DatabaseFactsCache } from '../core/judge/dbInfo';
 import { JUDGE_CONCURRENCY_BOUND, JudgePairInput } from '../core/judge/judgePair';
 import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
@@ -17,6 +15,8 @@ import { defaultCacheDir, ReplyCache } from '../core/llm/replyCache';
 import { headlineProblems, problemList } from '../core/report/terminal';
 import {
   checkOutputFile,
+  databaseSource,
+  EngineCliOptions,
   positiveInteger,
   quoted,
   timeoutMs as parseTimeoutMs,
@@ -27,12 +27,11 @@ import {
   writeOutputFile,
 } from './common';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
-import { sqliteFolder } from '../core/db/source';
+import { engineLine } from '../core/db/source';
 
-export interface JudgeCommandOptions {
+export interface JudgeCommandOptions extends EngineCliOptions {
   questions: string;
   predictions: string;
-  dbRoot: string;
   gold?: string;
   goldFrom?: string;
   endpoint: string;
@@ -118,16 +117,20 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const retries = parseRetries(options.retries);
   const temperature = parseTemperature(options.temperature);
   const goldFromOption = checkScoringOptions(options);
+  const source = databaseSource(options);
   if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
   const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
   const { predictionFile, goldFile, goldFrom, problems, tasks } = loadScoringInputs(options, goldFromOption);
-  const sqlite = await sqliteVersion();
+  // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
+  const engine = await source.describe().catch((error: Error) => {
+    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
+  });
 
   const err = process.stderr;
   err.write(
-    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · SQLite ${sqlite} · judge ${method} with ${options.model} at ${chatCompletionsUrl(endpoint)}\n` +
+    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · judge ${method} with ${options.model} at ${chatCompletionsUrl(endpoint)}\n` +
       `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n` +
       `replies cached in ${cacheDir ?? '(no cache)'}\n`,
   );
@@ -140,7 +143,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       : undefined;
   bar?.start(tasks.length, 0, { phase: 'EX', last: '' });
   const exResults = await evaluateTasks(tasks, {
-    source: sqliteFolder(options.dbRoot),
+    source,
     metrics: ['ex'],
     timing: 'fast',
     timeoutMs,
@@ -157,7 +160,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       question: task.question.question,
       evidence: task.question.evidence,
       dbId: task.question.dbId,
-      dbPath: databasePath(options.dbRoot, task.question.dbId),
+      dbPath: source.targetFor(task.question.dbId),
       predictedSql: task.predictedSql,
       goldSql: task.goldSql,
     });
@@ -199,7 +202,10 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const details = judgeDetails(questions, summary);
   if (details) out.write(details + '\n');
   const skipped = exResults.filter((r) => r.outcome === 'skipped').length;
-  if (skipped) out.write(`${pc.yellow('skipped')} ${skipped} question${skipped === 1 ? '' : 's'} whose database is not under --db-root\n`);
+  if (skipped)
+    out.write(
+      `${pc.yellow('skipped')} ${skipped} question${skipped === 1 ? '' : 's'} whose database is not ${source.engine.name === 'sqlite' ? 'under --db-root' : 'on the --db-url server'}\n`,
+    );
   const listed = problemList(problems);
   if (listed) out.write(listed + '\n');
   out.write(usageLine(options.model, summary) + '\n');
@@ -210,6 +216,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       tool: await toolInfo(),
       inputs: {
         ...scoringInputsJson(options, { predictionFile, goldFrom }),
+        engine,
         method,
         endpoint: chatCompletionsUrl(endpoint),
         model: options.model,

@@ -11,7 +11,7 @@ import { runHints } from './hintsCommand';
 import { runIndexes, runRerank } from './planCommands';
 import { runCompare } from './compareCommand';
 import { runMerge } from './mergeCommand';
-import { runAudit } from './auditCommand';
+import { addCompareGoldOptions, runAudit } from './auditCommand';
 import { runScale } from './scaleCommand';
 import { runLoad } from './loadCommand';
 import { COMMAND_LINE_WORDING } from './inputWording';
@@ -55,6 +55,12 @@ program
   )
   .option('--timeout <seconds>', 'time limit for one prediction/gold pair', '30')
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
+  .addOption(
+    new Option(
+      '--efficiency <kind>',
+      "plan-cost (PostgreSQL): also BIRD-Critic's deterministic comparison of EXPLAIN (FORMAT JSON) Total Cost, prediction's vs gold's, beside the timed ratio",
+    ).choices(['timed', 'plan-cost']),
+  )
   .option('--iterations <n>', 'runs of each pair with --timing official (official: 100)')
   .option(
     '--scales <list>',
@@ -109,7 +115,7 @@ program
     'Audit the gold SQL for annotators: plan cost, verified faster rewrites, index advice with measured gains, growth at scale, and faster correct predictions; a ranked list of gold worth another look.',
   )
   .requiredOption('--questions <file>', 'BIRD question file')
-  .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
+  .option('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite (the SQLite engine, the default)')
   .option('--gold <file>', "gold SQL file (SQL<TAB>db_id a line); default: the questions' SQL field")
   .option(
     '--predictions <files...>',
@@ -127,6 +133,9 @@ program
   .action(async (options) => {
     process.exitCode = await runAudit(options);
   });
+// The cross-dialect gold check: --compare-gold, --compare-engine, --compare-db-url, --compare-db-layout (cli/auditCommand.ts).
+addCompareGoldOptions(program.commands.find((command) => command.name() === 'audit')!);
+addEngineOptions(program.commands.find((command) => command.name() === 'audit')!);
 
 program
   .command('judge')
@@ -135,7 +144,7 @@ program
   )
   .requiredOption('--questions <file>', 'BIRD question file (JSON list: question_id, db_id, question, evidence, SQL, difficulty)')
   .requiredOption('--predictions <file>', 'predictions, in any format `eval` reads')
-  .requiredOption('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite')
+  .option('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite (the SQLite engine, the default)')
   .requiredOption('--endpoint <url>', 'base URL of an OpenAI-compatible chat completions API, e.g. https://api.openai.com/v1')
   .requiredOption('--model <name>', 'the model the endpoint serves, e.g. o3 or gpt-4o')
   .option('--api-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY if set; none for local servers)')
@@ -164,6 +173,7 @@ program
   .action(async (options) => {
     process.exitCode = await runJudge(options);
   });
+addEngineOptions(program.commands.find((command) => command.name() === 'judge')!);
 
 program
   .command('agree')
@@ -178,33 +188,44 @@ program
     process.exitCode = await runAgree(options);
   });
 
-/** A command that works on SQL: the query as an argument or every statement of --file, on one database. */
+/** A command that works on SQL: the query as an argument or every statement of --file, on one database (a SQLite file, or a PostgreSQL server). */
 function sqlCommand(name: string, description: string, database: string) {
-  return program
-    .command(name)
-    .description(description)
-    .argument('[sql]', 'the query (or use --file)')
-    .requiredOption('--db <file>', database)
-    .option('--file <file>', 'every statement of a .sql file')
-    .option('--json', 'print the result as JSON');
+  return addEngineOptions(
+    program
+      .command(name)
+      .description(description)
+      .argument('[sql]', 'the query (or use --file)')
+      .option('--db <file>', `${database}; with --engine postgres and --db-layout schema or database: the db_id`)
+      .option('--file <file>', 'every statement of a .sql file')
+      .option('--json', 'print the result as JSON'),
+  );
 }
 
 sqlCommand(
   'explain',
-  "SQLite's query plan as an annotated tree: scans, searches, temp B-trees, subqueries, with row counts and costs.",
+  "The query plan as an annotated tree (SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN (FORMAT JSON)): scans, searches, sorts, joins, subqueries, with row counts and costs.",
   'the SQLite database (opened read-only)',
 )
   .option('--vs <gold-sql>', 'compare with this (gold) query: both plans side by side, and what differs')
+  .option(
+    '--analyze',
+    'PostgreSQL: run each query (read-only) and measure every step: actual rows and loops, time, buffers, misestimated rows (EXPLAIN (ANALYZE, BUFFERS))',
+  )
+  .option('--timeout <seconds>', 'with --analyze: time limit for running one query (default 30)')
   .action(async (sql, options) => {
     process.exitCode = await runExplain(sql, options);
   });
 
 sqlCommand(
   'indexes',
-  'Propose indexes for a query, check which ones SQLite would use, and (--measure) time them on a temporary copy.',
+  'Propose indexes for a query, check which ones the planner would use, and (--measure) time them on a temporary copy (PostgreSQL: on --scratch-url, rolled back).',
   'the SQLite database (never modified)',
 )
   .option('--measure', 'time the query with each used index on a temporary copy of the database')
+  .option(
+    '--scratch-url <url>',
+    'PostgreSQL: a throwaway copy of the databases (ves-lens load) where each index is created and rolled back; the --db-url server is never written',
+  )
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .action(async (sql, options) => {
     process.exitCode = await runIndexes(sql, options);
@@ -229,7 +250,10 @@ program
   .description(
     'Order candidate SQLs for one question by plan cost, executable ones first (cost-aware re-ranking); with --questions, pick one of K candidates for every question and write a prediction file.',
   )
-  .option('--db <file>', 'one question: the SQLite database (opened read-only)')
+  .option(
+    '--db <file>',
+    'one question: the SQLite database (opened read-only); with --engine postgres and a schema or database layout: the db_id',
+  )
   .option(
     '--candidates <file>',
     'one question: a .sql file (one candidate a statement), a JSON list, or one SQL a line; with --questions: a JSON list of {question_id, candidates: [SQL, ...]}',
@@ -254,6 +278,7 @@ program
   .action(async (options) => {
     process.exitCode = await runRerank(options);
   });
+addEngineOptions(program.commands.find((command) => command.name() === 'rerank')!);
 
 program
   .command('scale')
@@ -268,6 +293,12 @@ program
   .option('--overwrite', 'replace --out if it exists')
   .option('--json', 'print the report as JSON')
   .option('--no-progress', 'no progress bar')
+  .addOption(
+    new Option('--engine <engine>', 'scale writes SQLite files only (postgres is refused, with what to do instead)').choices([
+      'sqlite',
+      'postgres',
+    ]),
+  )
   .action(async (db, options) => {
     process.exitCode = await runScale(db, options);
   });

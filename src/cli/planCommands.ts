@@ -3,38 +3,90 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 import { loadPredictions } from '../core/bird/predictions';
 import { readTextFile } from '../core/bird/jsonFile';
+import { DatabaseSource, PostgresLayout, postgresServer } from '../core/db/source';
+import { ExplainedPlan } from '../core/plan/explain';
 import { adviseIndexes } from '../core/plan/indexAdvice';
 import { rerankCandidates } from '../core/plan/rerank';
-import { compactNumber, planLines } from '../core/report/planText';
+import { compactNumber, planLines, plannerCostText } from '../core/report/planText';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { splitStatements } from '../core/sql/statements';
 import { positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
 import { RerankBatchOptions, runRerankBatch } from './rerankBatchCommand';
-import { databaseSchema, openDatabase, statementsFromArguments } from './explainCommand';
+import {
+  CommandDatabase,
+  databaseSchema,
+  engineHeader,
+  openCommandDatabase,
+  SqlCommandOptions,
+  statementsFromArguments,
+} from './explainCommand';
 
-export async function runIndexes(
-  sql: string | undefined,
-  options: { db: string; file?: string; measure?: boolean; json?: boolean; timeout: string },
-): Promise<number> {
+export interface IndexesCommandOptions extends SqlCommandOptions {
+  measure?: boolean;
+  json?: boolean;
+  timeout: string;
+  scratchUrl?: string;
+}
+
+/** The scratch copy index advice may write to on PostgreSQL (never the --db-url database itself), as a target for the command's db_id. */
+function scratchTarget(options: IndexesCommandOptions, opened: CommandDatabase): string | undefined {
+  if (options.scratchUrl === undefined) return undefined;
+  if (opened.db.engine.name === 'sqlite')
+    throw new UsageError(
+      '--scratch-url: for PostgreSQL (--engine postgres); on SQLite every index is tried on a temporary copy of the file',
+    );
+  let scratch: DatabaseSource;
+  try {
+    scratch = postgresServer(options.scratchUrl, (options.dbLayout ?? 'one-database') as PostgresLayout);
+  } catch (error) {
+    throw new UsageError(`--scratch-url: ${(error as Error).message}`);
+  }
+  const target = scratch.targetFor(options.db ?? '');
+  if (target === opened.db.path)
+    throw new UsageError(
+      '--scratch-url: that is the database at --db-url, which is never written; give a throwaway copy (ves-lens load --to <another database>)',
+    );
+  return target;
+}
+
+/** What an index changes in the plan's cost: rule cost and row visits (SQLite), or the planner's cost (PostgreSQL). */
+function costChange(before: ExplainedPlan, after: ExplainedPlan): string {
+  if (before.cost.totalCost !== undefined && after.cost.totalCost !== undefined)
+    return `planner cost ${plannerCostText(before.cost.totalCost)} → ${plannerCostText(after.cost.totalCost)}, rule cost ${before.cost.rule} → ${after.cost.rule}`;
+  return `rule ${before.cost.rule} → ${after.cost.rule}, ~${compactNumber(before.cost.work)} → ~${compactNumber(after.cost.work)} row visits`;
+}
+
+export async function runIndexes(sql: string | undefined, options: IndexesCommandOptions): Promise<number> {
   const limitMs = timeoutMs('--timeout', options.timeout);
   const statements = statementsFromArguments(sql, options.file);
-  const db = await openDatabase(options.db);
+  const opened = await openCommandDatabase(options);
+  const { db } = opened;
   try {
+    const scratch = scratchTarget(options, opened);
     const schema = await databaseSchema(db);
     const advice = [];
     for (const statement of statements)
-      advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: limitMs }));
+      advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: limitMs, scratchTarget: scratch }));
     if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, advice }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ tool: await toolInfo(), engine: opened.engine, db: opened.label, advice }, null, 2) + '\n');
       return 0;
     }
-    const out: string[] = [];
+    const out: string[] = db.engine.name === 'sqlite' ? [] : [pc.dim(engineHeader(opened))];
     for (const item of advice) {
       if (statements.length > 1) out.push('', pc.bold('-- ') + item.sql.replace(/\s+/g, ' ').slice(0, 100));
       if (item.error) {
         out.push(pc.yellow(`no index advice: ${item.error}`));
         continue;
       }
+      if (item.unchecked) {
+        out.push(pc.yellow(item.unchecked.reason));
+        for (const candidate of item.unchecked.candidates)
+          out.push(`${candidate.createSql};  ${pc.dim(`-- ${candidate.reason}`)}  ${pc.dim('? not checked')}`);
+        if (item.unchecked.candidates.length === 0)
+          out.push(pc.dim('no index to propose: the columns it filters, joins or sorts on are indexed already'));
+        continue;
+      }
+      if (item.method) out.push(pc.dim(item.method));
       if (item.verdicts.length === 0)
         out.push(
           pc.dim('no index to propose: the columns it filters, joins or sorts on are indexed already (or it reads no table column)'),
@@ -42,13 +94,7 @@ export async function runIndexes(
       for (const v of item.verdicts) {
         const mark = v.used ? pc.green('✓ planner uses it') : pc.dim('✗ planner ignores it');
         out.push(`${v.candidate.createSql};  ${pc.dim(`-- ${v.candidate.reason}`)}  ${mark}`);
-        if (v.used && v.plan && item.baseline) {
-          out.push(
-            pc.dim(
-              `    plan cost: rule ${item.baseline.cost.rule} → ${v.plan.cost.rule}, ~${compactNumber(item.baseline.cost.work)} → ~${compactNumber(v.plan.cost.work)} row visits`,
-            ),
-          );
-        }
+        if (v.used && v.plan && item.baseline) out.push(pc.dim(`    plan cost: ${costChange(item.baseline, v.plan)}`));
         if (v.measured) {
           const m = v.measured;
           out.push(
@@ -64,40 +110,39 @@ export async function runIndexes(
   }
 }
 
-/** Candidates from a .sql file (one per statement) or any prediction-file format (JSON list, lines). */
-function readCandidates(file: string, dbFile: string): string[] {
+/** Candidates from a .sql file (one per statement) or any prediction-file format (JSON list, lines); `dbId` pairs official-format lines. */
+function readCandidates(file: string, dbId: string): string[] {
   const candidates =
     path.extname(file).toLowerCase() === '.sql'
       ? splitStatements(readTextFile(file, 'candidate file')).map((s) => s.text)
-      : loadPredictions(file, {
-          what: 'candidate file',
-          dbIds: new Set([path.basename(dbFile).replace(/\.(sqlite3?|db)$/i, '')]),
-        }).predictions.map((p) => p.sql);
+      : loadPredictions(file, { what: 'candidate file', dbIds: new Set([dbId]) }).predictions.map((p) => p.sql);
   if (candidates.length === 0) throw new UsageError(`--candidates: ${file} holds no candidate SQL`);
   return candidates;
 }
 
 export async function runRerank(
   options: {
-    db?: string;
     candidates?: string;
     json?: boolean;
     timeout: string;
     maxRows: string;
     by?: string;
-  } & Partial<RerankBatchOptions>,
+  } & SqlCommandOptions &
+    Partial<RerankBatchOptions>,
 ): Promise<number> {
+  const server = options.engine === 'postgres' || (options.engine === undefined && options.dbUrl !== undefined);
   // With a question file: K candidates for every question, one picked each, written as a prediction file.
   if (options.questions || options.dbRoot || options.predictions || options.out) {
-    if (!options.questions || !options.dbRoot)
+    if (!options.questions || (!options.dbRoot && !server))
       throw new UsageError(
-        'rerank: picking for a whole question file needs --questions and --db-root (or give --db and --candidates for one question)',
+        'rerank: picking for a whole question file needs --questions and --db-root (or --engine postgres --db-url), or give --db and --candidates for one question',
       );
-    if (options.db) throw new UsageError('rerank: --db is for one question; with --questions the databases come from --db-root');
-    return runRerankBatch({ ...options, questions: options.questions, dbRoot: options.dbRoot, by: options.by ?? 'estimate' });
+    if (options.db)
+      throw new UsageError('rerank: --db is for one question; with --questions the databases come from --db-root (or the --db-url server)');
+    return runRerankBatch({ ...options, questions: options.questions, by: options.by ?? 'estimate' });
   }
-  if (!options.db || !options.candidates) {
-    const missing = options.db ? "'--candidates <file>'" : "'--db <file>'";
+  if ((!options.db && !server) || !options.candidates) {
+    const missing = options.db || server ? "'--candidates <file>'" : "'--db <file>'";
     throw new UsageError(
       `rerank: required option ${missing} not specified (one question: give --db and --candidates; every question of a question file: --questions, --db-root and --candidates or --predictions)`,
     );
@@ -105,17 +150,22 @@ export async function runRerank(
   if (options.by !== undefined && options.by !== 'estimate' && options.by !== 'rule')
     throw new UsageError(`--by: expected estimate or rule, got ${JSON.stringify(options.by)}`);
   const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
-  const candidates = readCandidates(options.candidates, options.db);
-  const db = await openDatabase(options.db);
+  const dbId = server ? (options.db ?? '') : path.basename(options.db ?? '').replace(/\.(sqlite3?|db)$/i, '');
+  const candidates = readCandidates(options.candidates, dbId);
+  const opened = await openCommandDatabase(options);
+  const { db } = opened;
   try {
     const schema = await databaseSchema(db);
     const ranked = await rerankCandidates(db, candidates, schema, limits, options.by === 'rule' ? 'rule' : 'estimate');
     if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: await toolInfo(), db: options.db, ranked }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ tool: await toolInfo(), engine: opened.engine, db: opened.label, ranked }, null, 2) + '\n');
       return 0;
     }
+    // A planner's plans are ranked by its own cost (rerankCandidates' estimate): the column says so.
+    const planned = ranked.some((c) => c.plan.cost.totalCost !== undefined);
+    if (planned) process.stdout.write(pc.dim(engineHeader(opened)) + '\n');
     const table = new Table({
-      head: ['rank', '#', 'runs', 'rule', 'row visits', 'rows', 'SQL'],
+      head: ['rank', '#', 'runs', 'rule', planned ? 'planner cost' : 'row visits', 'rows', 'SQL'],
       style: TABLE_STYLE,
       colAligns: ['right', 'right', 'left', 'right', 'right', 'right', 'left'],
     });
@@ -125,7 +175,7 @@ export async function runRerank(
         String(c.index),
         c.executable ? pc.green('yes') : pc.red('no'),
         c.executable ? String(c.plan.cost.rule) : '-',
-        c.executable ? compactNumber(c.plan.cost.work) : '-',
+        c.executable ? (planned ? plannerCostText(c.plan.cost.work) : compactNumber(c.plan.cost.work)) : '-',
         c.rows === undefined ? '-' : String(c.rows),
         (c.executable ? c.sql : `${c.sql}\n${pc.red(c.error ?? '')}`).replace(/\s+/g, ' ').slice(0, 90),
       ]);

@@ -12,11 +12,20 @@ import {
   predictionObject,
   rerankQuestions,
 } from '../core/plan/rerankBatch';
-import { checkOutputFile, positiveInteger, timeoutMs, toolInfo, UsageError, writeOutputFile } from './common';
+import { engineLine } from '../core/db/source';
+import {
+  checkOutputFile,
+  databaseSource,
+  EngineCliOptions,
+  positiveInteger,
+  timeoutMs,
+  toolInfo,
+  UsageError,
+  writeOutputFile,
+} from './common';
 
-export interface RerankBatchOptions {
+export interface RerankBatchOptions extends EngineCliOptions {
   questions: string;
-  dbRoot: string;
   candidates?: string;
   predictions?: string[];
   by: string;
@@ -52,7 +61,8 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
     throw new UsageError(
       'rerank --questions: say where to write the picked predictions with --out <file> (or print the report with --json)',
     );
-  if (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory())
+  const source = databaseSource(options);
+  if (source.engine.name === 'sqlite' && (!fs.existsSync(options.dbRoot!) || !fs.statSync(options.dbRoot!).isDirectory()))
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   const inputs = [options.questions, options.candidates, ...predictions];
   if (options.out) checkOutputFile('--out', options.out, inputs);
@@ -69,9 +79,15 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
       );
   const k = Math.max(0, ...sets.map((s) => s.candidates.length));
   const err = process.stderr;
+  // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
+  const engine = await source.describe().catch((error: Error) => {
+    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
+  });
+  const estimate = source.engine.name === 'sqlite' ? 'row-aware estimate' : "the planner's cost";
   err.write(
-    `rerank: ${sets.length} questions, up to ${k} candidates each, by ${by === 'rule' ? 'rule cost (SCAN +100, temp B-tree +50, SEARCH 0)' : 'row-aware estimate, then rule cost'}${options.measure ? '; timing every runnable candidate' : ''}\n`,
+    `rerank: ${sets.length} questions, up to ${k} candidates each, by ${by === 'rule' ? 'rule cost (SCAN +100, temp B-tree +50, SEARCH 0)' : `${estimate}, then rule cost`}${options.measure ? '; timing every runnable candidate' : ''}\n`,
   );
+  if (source.engine.name !== 'sqlite') err.write(`${engineLine(engine)}\n`);
   for (const p of orderProblems(problems).filter((p) => p.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
   const bar =
     options.progress !== false && err.isTTY
@@ -79,7 +95,7 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
       : undefined;
   bar?.start(sets.length, 0);
   const report = await rerankQuestions(sets, {
-    dbRoot: options.dbRoot,
+    source,
     by,
     ...limits,
     measure: options.measure,
@@ -98,7 +114,8 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
           tool: await toolInfo(),
           inputs: {
             questions: options.questions,
-            db_root: options.dbRoot,
+            db_root: options.dbRoot ?? null,
+            engine,
             candidates: options.candidates ?? predictions,
             by,
             out: options.out ?? null,
@@ -130,7 +147,7 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
   if (report.correlation) {
     lines.push('Spearman ρ between plan cost and measured time:');
     lines.push(`  ${correlationLine('rule cost', report.correlation.rule)}`);
-    lines.push(`  ${correlationLine('row-aware estimate', report.correlation.estimate)}`);
+    lines.push(`  ${correlationLine(estimate, report.correlation.estimate)}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
   return 0;

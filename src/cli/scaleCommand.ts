@@ -13,6 +13,7 @@ export interface ScaleCommandOptions {
   overwrite?: boolean;
   json?: boolean;
   progress: boolean;
+  engine?: string;
 }
 
 function parseFactor(text: string): number {
@@ -54,6 +55,10 @@ function summary(report: ScaleReport): string {
 }
 
 export async function runScale(db: string, options: ScaleCommandOptions): Promise<number> {
+  if (options.engine !== undefined && options.engine !== 'sqlite')
+    throw new UsageError(
+      `--engine ${options.engine}: scale writes SQLite files only; to time at scale on PostgreSQL, scale the SQLite file and load the copy (ves-lens load --from <folder of the copy> --to <url>)`,
+    );
   const factor = parseFactor(options.factor);
   const err = process.stderr;
   if (!options.json) err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${db} ×${factor} → ${options.out}\n`);

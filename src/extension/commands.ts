@@ -14,6 +14,7 @@ import { attachDataset, looksLikePredictionFile, looksLikeQuestionFile, pickData
 import { clearEmbeddingsApiKey, setEmbeddingsApiKey } from './embeddingsKey';
 import { showError } from './errors';
 import { JudgeRunner } from './judge';
+import { clearPostgresPassword, setPostgresPassword } from './postgresPassword';
 import { BirdExplorer } from './explorer';
 import { GoldAudits } from './panels/auditPanel';
 import { ReportComparisons } from './panels/comparePanel';
@@ -179,6 +180,8 @@ export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
     },
     [Commands.setEmbeddingsApiKey]: () => setEmbeddingsApiKey(ctx),
     [Commands.clearEmbeddingsApiKey]: () => clearEmbeddingsApiKey(ctx),
+    [Commands.setPostgresPassword]: () => setPostgresPassword(ctx),
+    [Commands.clearPostgresPassword]: () => clearPostgresPassword(ctx),
     [Commands.auditGold]: () => targets.audits.run(),
     [Commands.showGoldAudit]: () => targets.audits.show(),
     [Commands.showFlaggedOnly]: () => targets.explorer.setFlaggedOnly(true),

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import {
   Dataset,
+  DatasetChangedNotification,
   DatasetSummary,
   DatasetSummaryRequest,
   InitializationOptions,
@@ -13,7 +14,7 @@ import {
 } from '../shared/protocol';
 import { newSessionKey, SealedSecret, sealSecret, SESSION_KEY_ENV } from '../shared/sealedSecret';
 import { readSettings, VesLensSettings } from '../shared/settings';
-import { readSecret, SECRET_KEYS } from './secrets';
+import { readSecret, secretStorageKey } from './secrets';
 
 export const DATASET_KEY = 'vesLens.dataset';
 
@@ -54,6 +55,8 @@ export class Ctx implements vscode.Disposable {
         if (event.affectsConfiguration('vesLens')) void this.languageClient?.sendNotification(SettingsNotification, currentSettings());
       }),
     );
+    // Another engine or server in the settings: the server reconnects and says what runs the SQL now.
+    this.onClientStarted((client) => client.onNotification(DatasetChangedNotification, (summary) => void this.refreshDataset(summary)));
   }
 
   get savedDataset(): Dataset | null {
@@ -103,7 +106,7 @@ export class Ctx implements vscode.Disposable {
     const client = new LanguageClient('vesLens', 'VES Lens', serverOptions, clientOptions);
     this.disposeClientSubscriptions();
     this.clientSubscriptions.push(
-      client.onRequest(SecretRequest, ({ name }) => this.sealedSecret(name, sessionKey)),
+      client.onRequest(SecretRequest, ({ name, scope }) => this.sealedSecret(name, scope, sessionKey)),
       client.onDidChangeState((event) => {
         if (event.newState === State.Stopped && this.languageClient === client) {
           this.output.appendLine('The VES Lens language server stopped.');
@@ -129,8 +132,8 @@ export class Ctx implements vscode.Disposable {
   }
 
   /** A secret of SecretStorage, sealed for the server that asks (only the names SECRET_KEYS lists; null when none is stored). */
-  private async sealedSecret(name: SecretName, sessionKey: Buffer): Promise<SealedSecret | null> {
-    const key = Object.hasOwn(SECRET_KEYS, name) ? SECRET_KEYS[name] : undefined;
+  private async sealedSecret(name: SecretName, scope: string | undefined, sessionKey: Buffer): Promise<SealedSecret | null> {
+    const key = secretStorageKey(name, scope);
     const value = key ? await readSecret(this.extension, key) : undefined;
     return value ? sealSecret(value, sessionKey) : null;
   }

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { pairGoldFile } from '../core/bird/goldPairing';
-import { Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
+import { Commands, Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
 import { Ctx, DATASET_KEY } from './ctx';
 import { showError } from './errors';
 
@@ -181,12 +181,29 @@ export async function attachDataset(ctx: Ctx, dataset: Dataset | null): Promise<
   }
   await ctx.extension.workspaceState.update(DATASET_KEY, dataset ?? undefined);
   const missing = summary.databases.filter((d) => !d.present);
-  if (dataset && missing.length === summary.databases.length && missing.length > 0) {
+  if (dataset && summary.engineError) {
+    void showEngineProblem(summary.engineError);
+  } else if (dataset && missing.length === summary.databases.length && missing.length > 0) {
     void vscode.window.showWarningMessage(
-      `VES Lens: none of the ${missing.length} databases of ${path.basename(dataset.questionsFile)} is under ${dataset.dbRoot} (expected <db_id>/<db_id>.sqlite, e.g. ${missing[0].dbId}/${missing[0].dbId}.sqlite).`,
+      summary.engine?.engine === 'postgres'
+        ? `VES Lens: none of the ${missing.length} databases of ${path.basename(dataset.questionsFile)} is on ${summary.engine.line} (looked for ${missing[0].location}; build them with ves-lens load --from ${dataset.dbRoot} --to <url>).`
+        : `VES Lens: none of the ${missing.length} databases of ${path.basename(dataset.questionsFile)} is under ${dataset.dbRoot} (expected <db_id>/<db_id>.sqlite, e.g. ${missing[0].dbId}/${missing[0].dbId}.sqlite).`,
     );
   }
   return summary;
+}
+
+/** The dataset is attached but its engine cannot run SQL: said once, with the two things that fix it. */
+async function showEngineProblem(problem: string): Promise<void> {
+  const password = 'Set PostgreSQL Password';
+  const settings = 'Open Settings';
+  const choice = await vscode.window.showWarningMessage(
+    `VES Lens: the dataset is attached, but its SQL cannot run: ${problem}`,
+    password,
+    settings,
+  );
+  if (choice === password) await vscode.commands.executeCommand(Commands.setPostgresPassword);
+  if (choice === settings) await vscode.commands.executeCommand('workbench.action.openSettings', 'vesLens.postgres');
 }
 
 /** With no dataset attached and BIRD's layout in the workspace, offers to attach it (once per workspace unless accepted). */

@@ -14,7 +14,9 @@ import { GoldAudits } from './panels/auditPanel';
 import { ReportComparisons } from './panels/comparePanel';
 import { ScorePanel } from './panels/scorePanel';
 import { QuestionDocuments } from './questionDocuments';
-import { SECRET_KEYS } from './secrets';
+import { offerToMovePasswordFromUrl } from './postgresPassword';
+import { secretStorageKey } from './secrets';
+import { SETTING_KEYS } from '../shared/settings';
 import { StatusBar } from './statusBar';
 
 let ctx: Ctx | undefined;
@@ -26,7 +28,7 @@ let ctx: Ctx | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<{
   client(): Promise<LanguageClient>;
   useChatModelsForTests(models: ChatModelSource | undefined): void;
-  storeSecretForTests?(name: SecretName, value: string): Thenable<void>;
+  storeSecretForTests?(name: SecretName, value: string, scope?: string): Thenable<void>;
 }> {
   const current = (ctx = new Ctx(context));
   const statusBar = new StatusBar(current);
@@ -51,6 +53,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   context.subscriptions.push(audits);
   const comparisons = new ReportComparisons(current);
   registerCommands(current, { score, plan, reports, questions, judge, audits, explorer, comparisons });
+  // A password written into the URL setting: offered to be moved to SecretStorage (now, and whenever the URL changes).
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(`vesLens.${SETTING_KEYS.postgresUrl}`)) void offerToMovePasswordFromUrl(current);
+    }),
+  );
+  void offerToMovePasswordFromUrl(current);
   try {
     await current.start();
     void offerDetectedDataset(current);
@@ -62,7 +71,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   // box cannot be typed into from the extension host); only in an extension test run, never for other extensions.
   const testing =
     context.extensionMode === vscode.ExtensionMode.Test
-      ? { storeSecretForTests: (name: SecretName, value: string) => context.secrets.store(SECRET_KEYS[name], value) }
+      ? {
+          storeSecretForTests: async (name: SecretName, value: string, scope?: string) => {
+            const key = secretStorageKey(name, scope);
+            if (!key) throw new Error(`no secret ${name}${scope ? ` for ${scope}` : ''}`);
+            await context.secrets.store(key, value);
+          },
+        }
       : {};
   return { client: () => current.client(), useChatModelsForTests, ...testing };
 }

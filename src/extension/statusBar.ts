@@ -3,7 +3,15 @@ import * as vscode from 'vscode';
 import { Commands, DatasetSummary } from '../shared/protocol';
 import { Ctx } from './ctx';
 
-/** The attached dataset and the SQLite version, in the status bar; a click attaches another. */
+/** What runs the SQL, short: `SQLite 3.45.1`, `PostgreSQL 15.10`, `PostgreSQL 17.4 embedded`. */
+function engineLabel(summary: DatasetSummary): string {
+  const engine = summary.engine;
+  if (!engine || engine.engine === 'sqlite') return `SQLite ${engine?.version ?? summary.sqlite}`;
+  // The number only (a server says `15.18 (Debian 15.18-0+deb12u1)`): the tooltip has the whole line.
+  return `PostgreSQL ${engine.version.split(' ')[0]}${engine.runs === 'embedded' ? ' embedded' : ''}`;
+}
+
+/** The attached dataset and what runs its SQL (engine and version), in the status bar; a click attaches another. */
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('vesLens.dataset', vscode.StatusBarAlignment.Left, 50);
 
@@ -25,10 +33,18 @@ export class StatusBar implements vscode.Disposable {
       this.item.text = `$(error) ${path.basename(summary.dataset.questionsFile)}: not a question file · SQLite ${summary.sqlite}`;
       this.item.tooltip = `${summary.error}\n\nClick to attach another dataset.`;
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    } else if (summary.dataset && summary.engineError) {
+      // The dataset stays attached: its questions and documents are there, its SQL cannot run until the engine answers.
+      this.item.text = `$(warning) ${path.basename(summary.dataset.questionsFile)} · ${summary.questionCount} q · database engine unavailable`;
+      this.item.tooltip = `${summary.engineError}\n\nClick to attach another dataset.`;
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (summary.dataset) {
-      this.item.text = `$(database) ${path.basename(summary.dataset.questionsFile)} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · SQLite ${summary.sqlite}`;
+      const engine = summary.engine;
+      this.item.text = `$(database) ${path.basename(summary.dataset.questionsFile)} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · ${engineLabel(summary)}`;
+      // A server's databases are on it; SQLite's, and an embedded engine's copies, come from the dataset's folder.
+      const where = engine?.engine === 'postgres' && engine.runs === 'server' ? `on ${engine.location}` : `\`${summary.dataset.dbRoot}\``;
       this.item.tooltip = new vscode.MarkdownString(
-        `**VES Lens dataset**\n\nQuestions: \`${summary.dataset.questionsFile}\`\n\nGold: \`${summary.dataset.goldFile ?? "the questions' SQL field"}\`\n\nDatabases: \`${summary.dataset.dbRoot}\` (${present} of ${summary.databases.length} present)\n\nSQLite ${summary.sqlite}${summary.problems.length ? `\n\n${summary.problems.length} input problem(s): ${summary.problems.slice(0, 3).join('; ')}` : ''}\n\nClick to attach another dataset.`,
+        `**VES Lens dataset**\n\nQuestions: \`${summary.dataset.questionsFile}\`\n\nGold: \`${summary.dataset.goldFile ?? "the questions' SQL field"}\`\n\nDatabases: ${where} (${present} of ${summary.databases.length} present)\n\nSQL runs on ${engine?.line ?? `SQLite ${summary.sqlite}`}${engine?.note ? `\n\n${engine.note}` : ''}${summary.problems.length ? `\n\n${summary.problems.length} input problem(s): ${summary.problems.slice(0, 3).join('; ')}` : ''}\n\nClick to attach another dataset.`,
       );
     } else {
       this.item.text = `$(database) VES Lens: attach a dataset · SQLite ${summary.sqlite}`;

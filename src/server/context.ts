@@ -5,6 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TimingMode } from '../core/eval/types';
+import type { SqlDialect } from '../core/sql/statements';
 import { JudgeConsentParams, SecretName, VesLensErrorCodes } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
 import { DatasetState } from './datasetState';
@@ -22,8 +23,11 @@ export interface ServiceHost {
   log(message: string): void;
   /** Folder of the rules' docs (docs/rules), linked from each diagnostic's code. */
   docsRoot: string;
-  /** A secret from the client's SecretStorage (the embeddings API key), asked for only when needed; absent: none. */
-  secret?(name: SecretName): Promise<string | undefined>;
+  /**
+   * A secret from the client's SecretStorage (the embeddings API key; the PostgreSQL password of the server URL
+   * `scope`), asked for only when needed; absent: none.
+   */
+  secret?(name: SecretName, scope?: string): Promise<string | undefined>;
   /** Completions from the client's vscode.lm models (the Judge's `vscode-lm` provider); absent: that provider is unavailable. */
   chat?: ClientChat;
   /** The person's consent to send the judge's prompts to an endpoint (JudgeConsentRequest); absent: not asked. */
@@ -55,6 +59,11 @@ export class ServerContext {
 
   get limits(): QueryLimits {
     return { timeoutMs: this.settings.timeoutSeconds * 1000, maxRows: this.settings.maxRows };
+  }
+
+  /** The SQL dialect of the dataset's engine (vesLens.engine): how statements are read, refused and laid out. */
+  get dialect(): SqlDialect {
+    return this.settings.engine === 'postgres' ? 'postgres' : 'sqlite';
   }
 
   /** How a correct pair is timed (settings vesLens.timing.mode and vesLens.timing.iterations). */

@@ -4,13 +4,20 @@ import { formatProblem } from '../core/bird/problems';
 import { loadQuestions, Question } from '../core/bird/questions';
 import { ConnectionCache, OpenDatabase } from '../core/db/connectionCache';
 import { sqliteVersion } from '../core/db/engines';
-import { databasePath } from '../core/bird/layout';
-import { Dataset, DatasetSummary, QuestionInfo } from '../shared/protocol';
+import { DatabaseSource, engineLine, sqliteFolder } from '../core/db/source';
+import { Dataset, DatasetSummary, EngineSummary, QuestionInfo } from '../shared/protocol';
 import { editorText } from './editorText';
 
 export type { OpenDatabase };
 
-/** The attached BIRD dataset and the databases opened for it (read-only, one connection each, kept open). */
+/** How the dataset reaches its databases: a source, or why there is none (said wherever a database is needed). */
+export type DatasetDatabases = { source: DatabaseSource } | { failure: string };
+
+/**
+ * The attached BIRD dataset and the databases opened for it (read-only, one connection each, kept open), through
+ * its DatabaseSource (core/db/source.ts): the SQLite files under its folder, or a PostgreSQL server or embedded
+ * PostgreSQL (the vesLens.engine setting). The source is set by connect(), which also says what runs the SQL.
+ */
 export class DatasetState {
   dataset: Dataset | null = null;
   questions: Question[] = [];
@@ -19,11 +26,22 @@ export class DatasetState {
   /** Why the dataset cannot be used at all, naming the file and what was expected. */
   private error?: string;
   private byId = new Map<string, Question>();
-  /** A file that failed to open is tried again next time: it may have been fixed or copied in meanwhile. */
-  private readonly connections = ConnectionCache.withSchema({ forgetFailures: true });
+  private databases: DatasetDatabases = { source: sqliteFolder('') };
+  private described: EngineSummary | null = null;
+  /** Whether each db_id's database was there when last looked for (the explorer's rows). */
+  private readonly presence = new Map<string, boolean>();
+  /** A database that failed to open is tried again next time: it may have been fixed or copied in meanwhile. */
+  private connections = ConnectionCache.withSchema({ forgetFailures: true });
+  /** Counts attaches and connects: a connect that finishes after a later one started is dropped. */
+  private generation = 0;
   sqlite = '';
 
-  async attach(dataset: Dataset | null): Promise<DatasetSummary> {
+  /**
+   * Reads the dataset's files; `needsDbRoot` when its SQLite folder is what the SQL runs on (or what an embedded
+   * engine is loaded from), so a missing folder makes the dataset unusable. Its databases come with connect().
+   */
+  async attach(dataset: Dataset | null, needsDbRoot = true): Promise<void> {
+    this.generation++; // a connect still under way was for the previous dataset
     await this.closeAll();
     this.dataset = dataset;
     this.questions = [];
@@ -31,6 +49,9 @@ export class DatasetState {
     this.problems = [];
     this.error = undefined;
     this.byId.clear();
+    this.databases = { failure: 'no dataset is attached' };
+    this.described = null;
+    this.presence.clear();
     this.sqlite ||= await sqliteVersion();
     if (dataset) {
       const QUESTION_FILE =
@@ -51,26 +72,87 @@ export class DatasetState {
         }
       }
       if (!this.error && this.questions.length === 0) this.error = `${dataset.questionsFile}: holds no questions. ${QUESTION_FILE}`;
-      if (!this.error && !fs.existsSync(dataset.dbRoot))
+      if (!this.error && needsDbRoot && !fs.existsSync(dataset.dbRoot))
         this.error = `${dataset.dbRoot}: no such folder. Expected the database folder, holding <db_id>/<db_id>.sqlite.`;
       for (const q of this.questions) this.byId.set(String(q.questionId), q);
     }
-    return this.summary();
+  }
+
+  /**
+   * Runs the dataset's SQL through `databases` from now on: what runs it is asked once (a server is reached within
+   * `withinMs`), and each database of the questions is looked for. A failure is kept, worded by `explainFailure`,
+   * and said by every feature. The databases in use stay until the new ones answer; of connects that overlap (the
+   * URL setting typed a key at a time), the last one asked wins.
+   */
+  async connect(databases: DatasetDatabases, options: { withinMs: number; explainFailure: (error: Error) => string }): Promise<void> {
+    const generation = ++this.generation;
+    let outcome = databases;
+    let described: EngineSummary | null = null;
+    if ('source' in databases) {
+      try {
+        const description = await withinTime(databases.source.describe(), options.withinMs);
+        described = { ...description, line: engineLine(description) };
+      } catch (error) {
+        outcome = { failure: editorText(options.explainFailure(error as Error)) };
+      }
+    }
+    if (generation !== this.generation) return;
+    await this.closeAll();
+    this.databases = outcome;
+    this.described = described;
+    this.presence.clear();
+    if (!('source' in outcome)) return;
+    this.connections = ConnectionCache.withSchema({ source: outcome.source, forgetFailures: true });
+    for (const dbId of new Set(this.questions.map((q) => q.dbId))) await this.databaseTarget(dbId);
   }
 
   summary(): DatasetSummary {
     const counts = new Map<string, number>();
     for (const q of this.questions) counts.set(q.dbId, (counts.get(q.dbId) ?? 0) + 1);
+    const source = this.source;
     return {
       dataset: this.dataset,
       sqlite: this.sqlite,
+      engine: this.dataset && !this.error ? this.described : null,
+      engineError: this.dataset && !this.error ? this.engineFailure : undefined,
       questionCount: this.questions.length,
       databases: [...counts]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([dbId, questions]) => ({ dbId, questions, present: this.dbPath(dbId) !== undefined })),
+        .map(([dbId, questions]) => ({
+          dbId,
+          questions,
+          present: this.presence.get(dbId) ?? false,
+          // A SQLite file's place is BIRD's layout under the dataset's folder; a server's is named.
+          ...(source && source.engine.name !== 'sqlite' ? { location: source.label(dbId) } : {}),
+        })),
       problems: this.problems,
       error: this.error,
     };
+  }
+
+  /** Where the dataset's databases are; none when the engine cannot be used (engineFailure says why). */
+  get source(): DatabaseSource | undefined {
+    return 'source' in this.databases ? this.databases.source : undefined;
+  }
+
+  /** Why the dataset's engine cannot run SQL (a server that does not answer, a refused password, no URL). */
+  get engineFailure(): string | undefined {
+    return 'failure' in this.databases && this.dataset ? this.databases.failure : undefined;
+  }
+
+  /** What runs the dataset's SQL, once connected. */
+  get engine(): EngineSummary | null {
+    return this.described;
+  }
+
+  /** What runs the SQL, in one line (`SQLite 3.45.1`, `PostgreSQL 15.10 (server postgresql://…, one-database layout)`). */
+  get engineLine(): string {
+    return this.described?.line ?? `SQLite ${this.sqlite}`;
+  }
+
+  /** The engine's name as messages put it before the engine's own words (`SQLite: no such column`). */
+  get engineName(): string {
+    return this.described?.engine === 'postgres' ? 'PostgreSQL' : 'SQLite';
   }
 
   /** A question by id (`-- bird: 12`) or by position in the question file. */
@@ -100,18 +182,35 @@ export class DatasetState {
     };
   }
 
-  dbPath(dbId: string): string | undefined {
-    if (!this.dataset) return undefined;
-    const file = databasePath(this.dataset.dbRoot, dbId);
-    return fs.existsSync(file) ? file : undefined;
+  /** The target a db_id's database opens on (a SQLite file, a server URL without password), if it is there. */
+  async databaseTarget(dbId: string): Promise<string | undefined> {
+    const source = this.source;
+    if (!this.dataset || !source) return undefined;
+    const present = await source.exists(dbId).catch(() => false);
+    this.presence.set(dbId, present);
+    return present ? source.targetFor(dbId) : undefined;
   }
 
-  /** An open read-only connection and schema for a database file (opened once, then reused). */
-  database(file: string): Promise<OpenDatabase> {
-    return this.connections.open(file);
+  /** How messages name where a db_id's database is looked for (a file's path; a schema, database or tables on a server). */
+  databaseLabel(dbId: string): string {
+    return this.source?.label(dbId) ?? dbId;
+  }
+
+  /** An open read-only connection and schema for a database target (opened once, then reused). */
+  database(target: string): Promise<OpenDatabase> {
+    return this.connections.open(target);
   }
 
   closeAll(): Promise<void> {
     return this.connections.closeAll();
   }
+}
+
+/** `work`, or a failure saying it had no answer within `ms` (a server host that swallows packets never refuses). */
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

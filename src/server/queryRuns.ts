@@ -1,8 +1,8 @@
 import { jsonValue } from '../core/results/jsonValue';
 import { QueryCancelled, Row } from '../core/db/database';
 import { DatabaseConnection } from '../core/db/engine';
-import { timeExecution } from '../core/db/engines';
-import { describeFailure, runnableBody } from '../core/db/readQuery';
+import { engineFor, timeExecution } from '../core/db/engines';
+import { describeFailure, dialectOf, runnableBody } from '../core/db/readQuery';
 import { ResultPreview, TimedAlone } from '../shared/protocol';
 import { editorText } from './editorText';
 
@@ -21,7 +21,7 @@ export async function resultPreview(
   sql: string,
   limits: { timeoutMs: number; maxRows: number; signal?: AbortSignal },
 ): Promise<ResultPreview> {
-  const runnable = runnableBody(sql);
+  const runnable = runnableBody(sql, dialectOf(db.engine));
   if ('status' in runnable) return { columns: [], rows: [], rowCount: null, truncated: false, error: editorText(runnable.message) };
   if (!runnable.body) return { columns: [], rows: [], rowCount: 0, truncated: false };
   const body = quoteless(runnable.body);
@@ -79,7 +79,7 @@ export function medianInterval(sorted: readonly number[]): [number, number] {
  * one untimed warm-up. Runs until both minimums are met (or the budget is spent); the median and its interval.
  */
 export async function timeAlone(dbPath: string, sql: string, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<TimedAlone> {
-  const runnable = runnableBody(sql);
+  const runnable = runnableBody(sql, dialectOf(engineFor(dbPath)));
   if ('status' in runnable) throw new Error(editorText(runnable.message));
   if (!runnable.body) throw new Error('no statement to time');
   const body = quoteless(runnable.body);

@@ -6,7 +6,6 @@
  */
 import * as fs from 'fs';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { databasePath } from '../core/bird/layout';
 import { Question } from '../core/bird/questions';
 import { sqlUnits, SqlUnit } from '../core/sql/documentUnits';
 import { QueryTarget, QuestionInfo, ResultPreview, VesLensErrorCodes } from '../shared/protocol';
@@ -44,8 +43,8 @@ export class QueryTargets {
   async unitDatabase(unit: SqlUnit): Promise<OpenDatabase | undefined> {
     if (!this.context.trusted) return undefined;
     const dbId = this.unitDbId(unit);
-    const file = dbId ? this.state.dbPath(dbId) : undefined;
-    return file ? this.state.database(file).catch(() => undefined) : undefined;
+    const target = dbId ? await this.state.databaseTarget(dbId) : undefined;
+    return target ? this.state.database(target).catch(() => undefined) : undefined;
   }
 
   /** The SQL a request names: given outright, or the unit at an offset of the document as it is now. */
@@ -74,13 +73,13 @@ export class QueryTargets {
    * What keeps a unit from its question or database before anything runs: a `-- bird:` id the question file
    * does not hold, a database file that is not there. Nothing when no dataset is attached (nothing to check).
    */
-  bindingProblems(unit: SqlUnit): BindingProblem[] {
+  async bindingProblems(unit: SqlUnit): Promise<BindingProblem[]> {
     if (!this.state.dataset) return [];
     const problems: BindingProblem[] = [];
     const unknown = this.unknownQuestionId(unit);
     if (unknown !== undefined) problems.push({ kind: 'unknown-question', message: this.unknownQuestionMessage(unknown), comment: 'bird' });
     const dbId = this.unitDbId(unit);
-    if (dbId && !this.state.dbPath(dbId)) {
+    if (dbId && !(await this.state.databaseTarget(dbId))) {
       const comment = unit.dbId ? 'db' : unknown === undefined && unit.questionId !== undefined ? 'bird' : undefined;
       const how =
         comment === 'db'
@@ -102,7 +101,13 @@ export class QueryTargets {
         : 'no dataset is attached: attach a BIRD dataset (VES Lens: Attach a BIRD Dataset) to run SQL on its databases';
     }
     if (!dataset) return `no dataset is attached, so database ${dbId}${how} cannot be found: attach a BIRD dataset first`;
-    return `database ${dbId}${how} is missing: ${databasePath(dataset.dbRoot, dbId)} does not exist`;
+    const engineFailure = this.state.engineFailure;
+    if (engineFailure) return `database ${dbId}${how} cannot be reached: ${engineFailure}`;
+    if (this.context.settings.engine === 'postgres') {
+      const url = this.state.engine?.location ?? 'the server';
+      return `database ${dbId}${how} is missing: ${this.state.databaseLabel(dbId)} does not exist (load it with ves-lens load --from ${dataset.dbRoot} --to ${url} --db ${dbId})`;
+    }
+    return `database ${dbId}${how} is missing: ${this.state.databaseLabel(dbId)} does not exist`;
   }
 
   /** The database of a query target: a path, a db_id, the statement's comments or question, or the default database. */
@@ -119,15 +124,15 @@ export class QueryTargets {
       : !target.dbId && !unit?.questionId && dbId
         ? ' (the vesLens.defaultDatabase setting)'
         : '';
-    const file = dbId ? this.state.dbPath(dbId) : undefined;
-    if (!file) {
+    const databaseTarget = dbId ? await this.state.databaseTarget(dbId) : undefined;
+    if (!databaseTarget) {
       // `-- bird: 99999` names a question, not a database: say that the question is not there.
       const unknownQuestion = !fromComment && !target.dbId && unit ? this.unknownQuestionId(unit) : undefined;
       if (unknownQuestion !== undefined && !dbId)
         throw new UserError(this.unknownQuestionMessage(unknownQuestion), VesLensErrorCodes.badInput);
       throw new UserError(this.noDatabaseMessage(dbId, how), VesLensErrorCodes.noDatabase);
     }
-    return { database: await this.state.database(file), dbId };
+    return { database: await this.state.database(databaseTarget), dbId };
   }
 
   /** The question a query target belongs to: the one it names, else its statement's. */
@@ -137,8 +142,8 @@ export class QueryTargets {
     return question ? this.state.info(question) : undefined;
   }
 
-  /** The question a Score or Judge names, and its database file; or why there is none. */
-  pairQuestion(params: { questionId?: number | string; questionIndex?: number }): { question: Question; file: string } {
+  /** The question a Score or Judge names, and the target its database opens on; or why there is none. */
+  async pairQuestion(params: { questionId?: number | string; questionIndex?: number }): Promise<{ question: Question; target: string }> {
     const question = this.state.question(params.questionId, params.questionIndex);
     if (!question) {
       const message =
@@ -149,9 +154,9 @@ export class QueryTargets {
             : `no question #${params.questionIndex} in the attached question file`;
       throw new UserError(message, VesLensErrorCodes.badInput);
     }
-    const file = this.state.dbPath(question.dbId);
-    if (!file) throw new UserError(this.noDatabaseMessage(question.dbId), VesLensErrorCodes.noDatabase);
-    return { question, file };
+    const target = await this.state.databaseTarget(question.dbId);
+    if (!target) throw new UserError(this.noDatabaseMessage(question.dbId), VesLensErrorCodes.noDatabase);
+    return { question, target };
   }
 
   /** A query's first rows, computed once per database and SQL. */

@@ -24,6 +24,7 @@ import {
   AuditProgress,
   ChatCompletionRequest,
   CompareReportsRequest,
+  DatasetChangedNotification,
   DatasetSummaryRequest,
   EvaluateFileRequest,
   EvaluationProgress,
@@ -32,6 +33,7 @@ import {
   JudgeRequest,
   QuestionDocumentRequest,
   QuestionsRequest,
+  ReconnectRequest,
   RuleHintsRequest,
   ScoreRequest,
   SetDatasetRequest,
@@ -59,10 +61,10 @@ const service = new VesLensService({
   // dist/server.js → docs/rules beside dist (in the .vsix and in the checkout alike).
   docsRoot: path.join(__dirname, '..', 'docs', 'rules'),
   // A client that gave no session key gets no secret asked of it (it could only answer in the clear).
-  secret: async (name) => {
+  secret: async (name, scope) => {
     if (!sessionKey) return undefined;
     try {
-      const sealed = await connection.sendRequest(SecretRequest, { name });
+      const sealed = await connection.sendRequest(SecretRequest, { name, scope });
       return sealed ? unsealSecret(sealed, sessionKey) : undefined;
     } catch (error) {
       connection.console.error(`the client gave no ${name}: ${(error as Error)?.message ?? error}`);
@@ -176,9 +178,11 @@ connection.onHover(async (params) => {
 
 // ---- settings, trust, dataset ---------------------------------------------------------------------------
 
-connection.onNotification(SettingsNotification, (settings) => {
+connection.onNotification(SettingsNotification, async (settings) => {
   // Only what the change needs: the code-lens setting alone redraws lenses and leaves diagnostics as they are.
   const changed = service.applySettings(settings);
+  // Another engine or server: its databases are connected to, and the client told what runs the SQL now.
+  if (changed.databases) void connection.sendNotification(DatasetChangedNotification, await service.reconnect());
   if (changed.diagnostics) refreshDiagnostics();
   if (changed.lenses) refreshLenses();
 });
@@ -192,6 +196,11 @@ connection.onRequest(SetDatasetRequest, async (dataset) => {
   return summary;
 });
 connection.onRequest(DatasetSummaryRequest, () => service.summary());
+connection.onRequest(ReconnectRequest, async () => {
+  const summary = await service.reconnect();
+  refreshAll();
+  return summary;
+});
 connection.onRequest(QuestionsRequest, (params) => service.questions(params?.dbId));
 connection.onRequest(QuestionDocumentRequest, (params, token) => handle(token, () => service.questionDocument(params.questionId)));
 
@@ -207,7 +216,7 @@ connection.onRequest(ScoreRequest, (params, token) =>
 connection.onRequest(JudgeRequest, (params, token) =>
   handle(token, (signal) => service.judge(params, signal, stepReporter(params.progressToken))),
 );
-connection.onRequest(ExplainRequest, (params, token) => handle(token, () => service.explain(params)));
+connection.onRequest(ExplainRequest, (params, token) => handle(token, (signal) => service.explain(params, signal)));
 connection.onRequest(TimeQueryRequest, (params, token) =>
   handle(token, (signal) => service.timeQuery(params, signal, stepReporter(params.progressToken))),
 );

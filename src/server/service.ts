@@ -15,7 +15,8 @@
  *   audit/auditProvider.ts      the gold audit
  */
 import { useInputWording } from '../core/text/inputWording';
-import { Dataset, InitializationOptions } from '../shared/protocol';
+import { redactUrl } from '../core/db/postgres/connectionTarget';
+import { Dataset, DatasetSummary, InitializationOptions } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
 import { AuditProvider } from './audit/auditProvider';
 import { ServerContext, ServiceHost } from './context';
@@ -33,6 +34,8 @@ export { CancelledError, UserError } from './errors';
 
 /** Settings whose change alters the hints (and so the diagnostics and the lenses' hint counts). */
 const HINT_SETTINGS: (keyof VesLensSettings)[] = ['rules', 'diagnosticsInQuestionFiles', 'defaultDatabase'];
+/** Settings that say where the dataset's databases are: a change connects to them anew (reconnect). */
+const ENGINE_SETTINGS: (keyof VesLensSettings)[] = ['engine', 'postgresUrl', 'postgresLayout'];
 
 export class VesLensService {
   private readonly context: ServerContext;
@@ -68,20 +71,33 @@ export class VesLensService {
     await this.attach(options.dataset ?? null);
   }
 
-  /** New settings; says whether diagnostics or lenses must be recomputed. */
-  applySettings(settings: VesLensSettings): { diagnostics: boolean; lenses: boolean } {
+  /** New settings; says whether diagnostics or lenses must be recomputed, and whether the databases must be reconnected. */
+  applySettings(settings: VesLensSettings): { diagnostics: boolean; lenses: boolean; databases: boolean } {
     const before = this.context.settings;
     const after = { ...DEFAULT_SETTINGS, ...settings };
     this.context.settings = after;
     const changed = (key: keyof VesLensSettings) => JSON.stringify(before[key]) !== JSON.stringify(after[key]);
-    const diagnostics = HINT_SETTINGS.some(changed);
+    const databases = ENGINE_SETTINGS.some(changed);
+    const diagnostics = databases || HINT_SETTINGS.some(changed);
     if (diagnostics) this.hints.forgetAll();
     this.context.log(
       `settings: timeout ${after.timeoutSeconds} s, max rows ${after.maxRows}, default database ${after.defaultDatabase || '(none)'}, ` +
         `timing ${after.timingMode}${after.timingMode === 'official' ? ` (${after.timingIterations} iterations)` : ''}, ` +
-        `scales [${after.scales.join(', ')}], techniques [${after.techniques.join(', ')}], embeddings ${after.embeddingsProvider}`,
+        `scales [${after.scales.join(', ')}], techniques [${after.techniques.join(', ')}], embeddings ${after.embeddingsProvider}${after.embeddingsProvider === 'openai' ? ` at ${after.embeddingsUrl}` : ''}, ` +
+        `engine ${after.engine}${after.engine === 'postgres' ? ` (${after.postgresUrl ? redactUrl(after.postgresUrl) : 'embedded'}, ${after.postgresLayout} layout)` : ''}`,
     );
-    return { diagnostics, lenses: diagnostics || changed('codeLensEnabled') };
+    return { diagnostics, lenses: diagnostics || changed('codeLensEnabled'), databases };
+  }
+
+  /**
+   * The dataset's databases connected anew, as the settings and the stored password say now (after an engine
+   * setting changed, or a password was set or cleared): everything derived from the previous ones is forgotten.
+   */
+  async reconnect(): Promise<DatasetSummary> {
+    this.hints.forgetAll();
+    this.targets.forgetPreviews();
+    this.judges.forgetDatabases();
+    return this.datasets.reconnect();
   }
 
   setTrust(trusted: boolean): void {
@@ -116,7 +132,7 @@ export class VesLensService {
   readonly ruleHints: HintsProvider['ruleHints'] = (params) => this.hints.ruleHints(params);
 
   readonly score: ScoreProvider['score'] = (params, signal, progress) => this.scores.score(params, signal, progress);
-  readonly explain: PlanProvider['explain'] = (params) => this.plans.explain(params);
+  readonly explain: PlanProvider['explain'] = (params, signal) => this.plans.explain(params, signal);
   readonly timeQuery: PlanProvider['timeQuery'] = (params, signal, progress) => this.plans.timeQuery(params, signal, progress);
   readonly judge: JudgeProvider['judge'] = (params, signal, progress) => this.judges.judge(params, signal, progress);
   readonly evaluateFile: ReportProvider['evaluateFile'] = (params, signal, onRows) => this.reports.evaluateFile(params, signal, onRows);

@@ -9,6 +9,7 @@ import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
 import type { TimingMode } from '../core/eval/types';
 import { TECHNIQUES, TechniqueName } from '../core/results/sqlmorph/types';
 import type { EmbeddingProviderKind } from '../core/embeddings/createProvider';
+import type { PostgresLayout } from '../core/db/source';
 
 export type RuleSeverity = 'off' | 'hint' | 'information' | 'warning' | 'error';
 export const RULE_SEVERITIES: readonly RuleSeverity[] = ['off', 'hint', 'information', 'warning', 'error'];
@@ -40,7 +41,22 @@ export interface VesLensSettings {
   /** OpenAI-compatible base URL (POST {url}/embeddings) and model, for provider `openai`. */
   embeddingsUrl: string;
   embeddingsModel: string;
+  /** What runs the dataset's SQL: the SQLite files under its database folder, or PostgreSQL. */
+  engine: EngineSetting;
+  /**
+   * The PostgreSQL server (`postgresql://user@host:port/database`, libpq's environment for what it leaves out),
+   * never with a password (that is in SecretStorage, per URL); empty with engine `postgres`: an embedded
+   * PostgreSQL loaded from the dataset's SQLite files.
+   */
+  postgresUrl: string;
+  /** How the server holds the BIRD databases: all in one database (the official dump), a schema or a database per db_id. */
+  postgresLayout: PostgresLayout;
 }
+
+export type EngineSetting = 'sqlite' | 'postgres';
+const ENGINES: Record<EngineSetting, true> = { sqlite: true, postgres: true };
+// core's POSTGRES_LAYOUTS (not imported: the client's bundle must not pull in the database drivers)
+const POSTGRES_LAYOUTS: Record<PostgresLayout, true> = { 'one-database': true, schema: true, database: true };
 
 /** A `vesLens.techniques` entry: a technique of SQLMorph's by its own name, or `all`. */
 export type TechniqueSetting = TechniqueName | 'all';
@@ -63,6 +79,9 @@ export const DEFAULT_SETTINGS: VesLensSettings = {
   // core's DEFAULT_EMBEDDINGS_URL and DEFAULT_EMBEDDINGS_MODEL (test/server/settings.test.ts checks they agree)
   embeddingsUrl: 'https://api.openai.com/v1',
   embeddingsModel: 'text-embedding-3-small',
+  engine: 'sqlite',
+  postgresUrl: '',
+  postgresLayout: 'one-database',
 };
 
 /** Setting keys under `vesLens.` (as package.json names them) for each field. */
@@ -81,6 +100,9 @@ export const SETTING_KEYS: Record<keyof VesLensSettings, string> = {
   embeddingsProvider: 'embeddings.provider',
   embeddingsUrl: 'embeddings.url',
   embeddingsModel: 'embeddings.model',
+  engine: 'engine',
+  postgresUrl: 'postgres.url',
+  postgresLayout: 'postgres.layout',
 };
 
 /**
@@ -97,6 +119,9 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
   const techniques = get(SETTING_KEYS.techniques);
   const provider = get(SETTING_KEYS.embeddingsProvider);
   const timingMode = get(SETTING_KEYS.timingMode);
+  const engine = get(SETTING_KEYS.engine);
+  const layout = get(SETTING_KEYS.postgresLayout);
+  const postgresUrl = get(SETTING_KEYS.postgresUrl);
   const text = (key: 'embeddingsUrl' | 'embeddingsModel') => {
     const value = get(SETTING_KEYS[key]);
     return typeof value === 'string' && value.trim() ? value.trim() : DEFAULT_SETTINGS[key];
@@ -144,7 +169,37 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
         : DEFAULT_SETTINGS.embeddingsProvider,
     embeddingsUrl: text('embeddingsUrl'),
     embeddingsModel: text('embeddingsModel'),
+    engine: typeof engine === 'string' && Object.hasOwn(ENGINES, engine) ? (engine as EngineSetting) : DEFAULT_SETTINGS.engine,
+    postgresUrl: typeof postgresUrl === 'string' ? postgresUrl.trim() : DEFAULT_SETTINGS.postgresUrl,
+    postgresLayout:
+      typeof layout === 'string' && Object.hasOwn(POSTGRES_LAYOUTS, layout) ? (layout as PostgresLayout) : DEFAULT_SETTINGS.postgresLayout,
   };
+}
+
+/**
+ * A PostgreSQL URL without its password (user info and `password=` parameter): what a stored password is kept
+ * under, so a password is only ever sent to the server it was given for. Client and server both key by it.
+ */
+export function passwordScope(url: string): string {
+  try {
+    const parsed = new URL(url.trim());
+    parsed.password = '';
+    parsed.searchParams.delete('password');
+    return parsed.toString();
+  } catch {
+    return url.trim();
+  }
+}
+
+/** The password a URL setting holds itself (settings are plain text: the client offers to move it to SecretStorage). */
+export function passwordInUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url.trim());
+    const password = decodeURIComponent(parsed.password) || parsed.searchParams.get('password') || '';
+    return password || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---- the LLM judge (client side only: the client picks the model and passes it with each Judge request) ----

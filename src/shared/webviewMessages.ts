@@ -53,6 +53,9 @@ export type PlanPanelMessage =
   | { type: 'running'; what: string }
   | { type: 'error'; message: string };
 
+/** Plan panel → extension: run the plan shown with EXPLAIN ANALYZE (PostgreSQL; read-only, within the time limit). */
+export type PlanPanelRequest = { type: 'analyze' };
+
 /** Extension → Report panel. */
 export type ReportPanelMessage =
   | { type: 'start'; file: string }

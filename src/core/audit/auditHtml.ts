@@ -1,4 +1,5 @@
 import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, NOT_AUDITED_LABELS, notAuditedText } from './auditFindings';
+import { CrossDialectCheck, crossDialectText, goldNames, isCrossDialectFinding } from './crossDialect';
 import type { GoldAudit, GoldAuditEntry } from './goldAudit';
 import { barChart, escapeHtml, logScatter } from '../report/htmlCharts';
 import { htmlPage, sortableTh, tableControls } from '../report/htmlPage';
@@ -10,12 +11,29 @@ function kindsOf(entry: GoldAuditEntry): string[] {
   const kinds: string[] = [];
   if (entry.status === 'skipped') kinds.push('not_audited');
   if (entry.status === 'gold_error') kinds.push('gold_error');
+  if (isCrossDialectFinding(entry.cross_dialect)) kinds.push('cross_dialect');
   if (entry.rewrites.some((r) => r.kind === 'correctness' && r.status === 'changes-results')) kinds.push('correctness');
   if (entry.rewrites.some((r) => r.kind === 'speed' && r.status === 'faster')) kinds.push('faster_rewrite');
   if (entry.indexes.some((i) => isFlaggedIndexGain(i.gain))) kinds.push('index');
   if ((entry.faster_predictions?.files ?? 0) > 0) kinds.push('faster_prediction');
   if ((entry.growth?.exponent ?? 0) >= 1.5) kinds.push('grows');
   return kinds;
+}
+
+/** Both golds' SQL and first rows, under a cross-dialect check that is not a plain `same`. */
+function crossDialectEvidence(check: CrossDialectCheck | undefined): string {
+  if (!check || (check.status === 'same' && !check.precision_only)) return '';
+  const { gold, compared } = check.evidence;
+  const names = goldNames(gold.engine, compared?.engine ?? gold.engine);
+  // The audited gold's SQL is in the row already; the compared gold's is shown here.
+  const side = (name: string, result: typeof gold | null, withSql: boolean) =>
+    result
+      ? `<div class="small"><strong>${escapeHtml(name)}</strong>: ${escapeHtml(result.error ?? `${result.rows} row${result.rows === 1 ? '' : 's'}, first ${JSON.stringify(result.first_rows)}`)}</div>` +
+        (withSql ? `<div class="sql">${escapeHtml(result.sql)}</div>` : '')
+      : '';
+  const finding = isCrossDialectFinding(check);
+  const summary = finding ? 'both golds’ results' : `cross-dialect: ${check.precision_only ? 'same past rounding' : 'not compared'}`;
+  return `<details><summary>${escapeHtml(summary)}</summary>${finding ? '' : `<div class="small muted">${escapeHtml(check.detail)}</div>`}${side(names.gold, gold, false)}${side(names.compared, compared, true)}</details>`;
 }
 
 function row(entry: GoldAuditEntry, rank: number | null): string {
@@ -45,12 +63,13 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
     : entry.reasons.length
       ? `<ul class="changes">${entry.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`
       : '<span class="muted">nothing found</span>';
+  const evidence = unrun ? '' : crossDialectEvidence(entry.cross_dialect);
   const score = unrun ? '<td class="num" data-v="">-</td>' : `<td class="num" data-v="${entry.score}">${entry.score.toFixed(1)}</td>`;
   const search = [entry.question_id, entry.db_id, entry.difficulty, entry.gold_sql, notAudited, ...entry.reasons].join(' ').toLowerCase();
   return `<tr id="q-${entry.index}" data-kind="${kinds.join(' ')}" data-difficulty="${escapeHtml(entry.difficulty)}" data-db="${escapeHtml(entry.db_id)}" data-search="${escapeHtml(search)}">
 <td class="num" data-v="${rank ?? ''}">${rank ?? '-'}</td>${score}<td>${escapeHtml(entry.question_id)}</td>
 <td>${escapeHtml(entry.db_id)}</td><td>${escapeHtml(entry.difficulty)}</td>
-<td class="wide">${why}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
+<td class="wide">${why}${evidence}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
 <td class="num" data-v="${entry.plan?.work ?? ''}" title="rule cost · row-aware estimate">${entry.plan ? `${entry.plan.rule} · ~${compactNumber(entry.plan.work)}` : '-'}</td>
 <td class="wide">${rewrites || '<span class="muted">-</span>'}</td><td class="wide">${indexes || '<span class="muted">-</span>'}</td>
 <td class="wide">${entry.growth ? escapeHtml(entry.growth.verdict) : '<span class="muted">-</span>'}</td>
@@ -59,11 +78,12 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
 
 /** The page's header lines: which files, which engine (`audit --html` and the editor's "Save as HTML" write the same page). */
 export function auditHtmlMeta(
-  inputs: { questions: string; gold?: string; dbRoot: string },
+  inputs: { questions: string; gold?: string; dbRoot: string; comparedGold?: { file: string; engine: string } },
   tool: { sqlite: string; version: string },
 ): string[] {
   return [
     `questions ${inputs.questions}${inputs.gold ? ` · gold ${inputs.gold}` : ''} · databases ${inputs.dbRoot}`,
+    ...(inputs.comparedGold ? [`compared gold ${inputs.comparedGold.file} on ${inputs.comparedGold.engine}`] : []),
     `SQLite ${tool.sqlite} · VES Lens ${tool.version}`,
   ];
 }
@@ -72,9 +92,18 @@ export function auditHtmlMeta(
 export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const rankOf = new Map(audit.ranked.map((e, i) => [e, i + 1]));
   const ordered = [...audit.ranked, ...audit.entries.filter((e) => !rankOf.has(e))];
-  const kinds = ['gold_error', 'correctness', 'faster_rewrite', 'faster_prediction', 'index', 'grows'];
+  const kinds = [
+    'gold_error',
+    ...(audit.cross_dialect ? ['cross_dialect'] : []),
+    'correctness',
+    'faster_rewrite',
+    'faster_prediction',
+    'index',
+    'grows',
+  ];
   const labels: Record<string, string> = {
     gold_error: 'gold fails',
+    cross_dialect: 'dialects differ',
     correctness: 'correctness hazard',
     faster_rewrite: 'faster rewrite',
     faster_prediction: 'faster prediction',
@@ -123,8 +152,10 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     ' smaller gains stay in the indexes column.';
   const measuredNote = audit.measured ? threshold : ' Rewrites and indexes were not measured (--no-measure).';
   const files = audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : '';
+  const crossDialect = audit.cross_dialect ? `<p>${escapeHtml(crossDialectText(audit.cross_dialect))}.</p>` : '';
   const summary =
-    `<p>${audited}; ${audit.ranked.length} worth another look.${measuredNote}${files}</p>` + `<div class="charts">${chart}${scatter}</div>`;
+    `<p>${audited}; ${audit.ranked.length} worth another look.${measuredNote}${files}</p>${crossDialect}` +
+    `<div class="charts">${chart}${scatter}</div>`;
   const head =
     ['#', 'score'].map((h) => sortableTh(h, 'number')).join('') +
     ['question', 'database', 'difficulty'].map((h) => sortableTh(h, 'text', false)).join('') +

@@ -1,4 +1,5 @@
 import { isFlaggedIndexGain } from './auditFindings';
+import { goldNames, isCrossDialectFinding } from './crossDialect';
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
 
 /** What an editor marks a flagged question with: the most important finding in a few words, and every reason. */
@@ -8,7 +9,7 @@ export interface AuditMark {
   /** 1: most worth another look. */
   rank: number;
   score: number;
-  kind: 'gold_error' | 'correctness' | 'faster_rewrite' | 'faster_prediction' | 'index' | 'grows' | 'no_rows';
+  kind: 'gold_error' | 'cross_dialect' | 'correctness' | 'faster_rewrite' | 'faster_prediction' | 'index' | 'grows' | 'no_rows';
   /** "fails", "3.1× faster rewrite", "correct prediction 90× faster", ... */
   headline: string;
   reasons: string[];
@@ -19,6 +20,11 @@ const times = (ratio: number) => `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFix
 /** The headline finding, by the audit's own order of importance (a failing gold, a hazard, then measured speed-ups). */
 function headline(entry: GoldAuditEntry): Pick<AuditMark, 'kind' | 'headline'> {
   if (entry.status === 'gold_error') return { kind: 'gold_error', headline: 'fails' };
+  const crossDialect = entry.cross_dialect;
+  if (crossDialect && isCrossDialectFinding(crossDialect)) {
+    const other = goldNames(crossDialect.evidence.gold.engine, crossDialect.evidence.compared?.engine ?? '').compared;
+    return { kind: 'cross_dialect', headline: crossDialect.status === 'different' ? `differs from ${other}` : `${other} fails` };
+  }
   const hazard = entry.rewrites.find((r) => r.kind === 'correctness' && r.status === 'changes-results');
   if (hazard) return { kind: 'correctness', headline: `${hazard.rule} correctness hazard` };
   const best = (ratios: number[]) => Math.max(0, ...ratios);

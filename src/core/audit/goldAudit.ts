@@ -2,8 +2,8 @@ import { GoldFile } from '../bird/gold';
 import { Question } from '../bird/questions';
 import { DatabaseConnection } from '../db/engine';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
-import { sqliteFolder } from '../db/source';
-import { readQuery, runnableBody } from '../db/readQuery';
+import { DatabaseSource, sqliteFolder } from '../db/source';
+import { dialectOf, readQuery, runnableBody } from '../db/readQuery';
 import { SchemaInfo } from '../db/schema';
 import { analyzeSql } from '../hints/analyze';
 import { verifyHint } from '../hints/verify';
@@ -13,6 +13,7 @@ import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { speedVerdict } from '../timing/verdict';
 import { auditCounts, AuditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, MeasuredGain, NotAuditedReason } from './auditFindings';
+import { ComparedGold, ComparedGoldInput, CrossDialectCheck, CrossDialectSummary, isCrossDialectFinding } from './crossDialect';
 import { PredictionEvidence } from './predictionEvidence';
 
 /** One gold SQL to audit: its question and the gold it is scored against. */
@@ -74,6 +75,8 @@ export interface GoldAuditEntry {
     best: number | null;
     sources: { file: string; ratio: number; low: number; high: number }[];
   };
+  /** The gold against its counterpart in another gold file (another dialect): the same rows or not (crossDialect.ts). */
+  cross_dialect?: CrossDialectCheck;
   /** Why it is worth another look, most important first; empty: nothing found. */
   reasons: string[];
   /** Ranking score: a gold that fails first, then a confirmed correctness hazard, then the largest measured speed-ups. */
@@ -94,10 +97,14 @@ export interface GoldAudit {
   counts?: AuditCounts;
   /** An index is flagged when its whole measured interval is at least this factor (see INDEX_GAIN_FACTOR). */
   index_gain_factor?: number;
+  /** With a compared gold (another dialect's gold file): which file, on which engines, how many questions got each status. */
+  cross_dialect?: CrossDialectSummary;
 }
 
 export interface GoldAuditOptions {
   dbRoot: string;
+  /** Where the audited gold runs; default: the SQLite files under dbRoot. */
+  source?: DatabaseSource;
   timeoutMs: number;
   maxRows: number;
   /** Verify rewrites and time indexes (the slow part); without it: plans, hints and index advice only. */
@@ -109,6 +116,8 @@ export interface GoldAuditOptions {
   predictions?: readonly PredictionEvidence[];
   /** A prediction counts as much faster at this ratio (default 2). */
   fasterFactor?: number;
+  /** Another gold file (another dialect's) whose result each gold's must equal (crossDialect.ts). */
+  compareGold?: ComparedGoldInput;
   onProgress?: (done: number, total: number, item: GoldItem) => void;
   signal?: AbortSignal;
 }
@@ -184,6 +193,9 @@ function planFacts(plan: Awaited<ReturnType<typeof explainQuery>>): GoldAuditEnt
 function judge(entry: GoldAuditEntry): void {
   const reasons: { weight: number; text: string }[] = [];
   if (entry.status === 'gold_error') reasons.push({ weight: 1000, text: `the gold SQL fails: ${entry.error}` });
+  // A gold that returns other rows than its counterpart in another dialect: the first correctness finding.
+  if (entry.cross_dialect && isCrossDialectFinding(entry.cross_dialect))
+    reasons.push({ weight: 200, text: `cross-dialect check: ${entry.cross_dialect.detail}` });
   for (const r of entry.rewrites) {
     if (r.kind === 'correctness' && r.status === 'changes-results')
       reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
@@ -215,7 +227,13 @@ function judge(entry: GoldAuditEntry): void {
   entry.score = Number(reasons.reduce((sum, r) => sum + r.weight, 0).toFixed(3));
 }
 
-async function auditOne(item: GoldItem, db: DatabaseConnection, schema: SchemaInfo, options: GoldAuditOptions): Promise<GoldAuditEntry> {
+async function auditOne(
+  item: GoldItem,
+  db: DatabaseConnection,
+  schema: SchemaInfo,
+  options: GoldAuditOptions,
+  compared: ComparedGold | undefined,
+): Promise<GoldAuditEntry> {
   const { question } = item;
   const gold = item.goldSql ?? '';
   const entry: GoldAuditEntry = {
@@ -237,8 +255,12 @@ async function auditOne(item: GoldItem, db: DatabaseConnection, schema: SchemaIn
     entry.status = 'gold_error';
     entry.error = run.message;
   } else entry.rows = run.rows.length;
+  if (compared) {
+    const comparedLimits = { ...limits, deadline: performance.now() + options.timeoutMs };
+    entry.cross_dialect = await compared.check(question, { engine: db.engine.name, sql: gold, run }, comparedLimits);
+  }
   entry.plan = planFacts(await explainQuery(db, gold, schema));
-  const runnable = runnableBody(gold);
+  const runnable = runnableBody(gold, dialectOf(db.engine));
   if (entry.status === 'ok' && !('status' in runnable)) {
     for (const { statement, hints } of analyzeSql(gold, { schema })) {
       for (const hint of hints) {
@@ -303,12 +325,15 @@ function notAuditedReason(unavailable: DatabaseUnavailable | undefined): NotAudi
 /**
  * Audits every gold SQL for annotators: does it run, what its plan costs, which rewrite hints are verified faster
  * (same rows, measured), which indexes SQLite would use and what they gain (measured on a temporary copy), how it
- * grows on scaled copies, and how many prediction files beat it with a correct prediction at least 2× faster.
+ * grows on scaled copies, how many prediction files beat it with a correct prediction at least 2× faster, and
+ * (with compareGold) whether its counterpart in another gold file, another dialect's, returns the same rows.
  * Databases are opened read-only; nothing is modified. `ranked` lists the gold worth another look first.
  */
 export async function auditGold(items: readonly GoldItem[], options: GoldAuditOptions): Promise<GoldAudit> {
   const entries: GoldAuditEntry[] = [];
-  const connections = ConnectionCache.withSchema({ source: sqliteFolder(options.dbRoot) });
+  const source = options.source ?? sqliteFolder(options.dbRoot);
+  const connections = ConnectionCache.withSchema({ source });
+  const compared = options.compareGold && new ComparedGold(options.compareGold);
   try {
     for (const [i, item] of items.entries()) {
       if (options.signal?.aborted) break;
@@ -336,11 +361,12 @@ export async function auditGold(items: readonly GoldItem[], options: GoldAuditOp
         });
         continue;
       }
-      entries.push(await auditOne(item, connection.db, connection.schema, options));
+      entries.push(await auditOne(item, connection.db, connection.schema, options, compared));
     }
     options.onProgress?.(items.length, items.length, items[items.length - 1]);
   } finally {
     await connections.closeAll();
+    await compared?.close();
   }
   const ranked = entries.filter((e) => e.reasons.length > 0).sort((a, b) => b.score - a.score || a.index - b.index);
   return {
@@ -351,6 +377,14 @@ export async function auditGold(items: readonly GoldItem[], options: GoldAuditOp
     prediction_files: (options.predictions ?? []).map((p) => p.file),
     counts: auditCounts(entries),
     index_gain_factor: INDEX_GAIN_FACTOR,
+    ...(compared
+      ? {
+          cross_dialect: compared.summary(
+            source.engine.name,
+            entries.map((e) => e.cross_dialect),
+          ),
+        }
+      : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { evaluateTasks, EvalProgress } from '../eval/evaluate';
 import { buildTasks, GoldSource } from '../bird/tasks';
 import { LoadedReport, ReportQuestion } from '../eval/reportFile';
 import { comparableRatio } from '../report/compareRuns';
-import { sqliteFolder } from '../db/source';
+import { DatabaseSource, sqliteFolder } from '../db/source';
 
 /** What one prediction file's prediction of each question did against the gold: correct or not, and its time ratio t_gold / t_pred. */
 export interface PredictionEvidence {
@@ -57,6 +57,8 @@ export async function evidenceFromPredictions(
   problems: InputProblem[],
   options: {
     dbRoot: string;
+    /** Where the predictions run; default: the SQLite files under dbRoot. */
+    source?: DatabaseSource;
     timeoutMs: number;
     maxRows: number;
     goldFrom: GoldSource;
@@ -66,7 +68,7 @@ export async function evidenceFromPredictions(
 ): Promise<PredictionEvidence> {
   const tasks = buildTasks(questions, predictions, gold, problems, { goldFrom: options.goldFrom });
   const results = await evaluateTasks(tasks, {
-    source: sqliteFolder(options.dbRoot),
+    source: options.source ?? sqliteFolder(options.dbRoot),
     metrics: ['ex', 'rves'],
     timing: 'fast',
     timeoutMs: options.timeoutMs,

@@ -1,3 +1,4 @@
+import { DatabaseSource } from '../db/source';
 import { GoldFile } from '../bird/gold';
 import { parseJsonFile, readTextFile } from '../bird/jsonFile';
 import { loadPredictions, PredictionFile } from '../bird/predictions';
@@ -29,6 +30,8 @@ export function readPredictionSources(files: readonly string[], questions: reado
 
 export interface EvidenceOptions {
   dbRoot: string;
+  /** Where the predictions run; default: the SQLite files under dbRoot. */
+  source?: DatabaseSource;
   timeoutMs: number;
   maxRows: number;
   /** Where the questions came from, for the message of a report of other questions. */
@@ -69,6 +72,7 @@ export async function gatherEvidence(
     evidence.push(
       await evidenceFromPredictions(source.predictions, questions, gold, problems, {
         dbRoot: options.dbRoot,
+        source: options.source,
         timeoutMs: options.timeoutMs,
         maxRows: options.maxRows,
         goldFrom: gold ? 'gold-file' : 'questions',

@@ -1,5 +1,5 @@
 import { Row, RunLimits, SqlValue } from './database';
-import { PlanNode } from './planTree';
+import { MeasuredPlanTree, PlanNode } from './planTree';
 import { SchemaInfo } from './schema';
 
 /**
@@ -88,6 +88,12 @@ export interface DatabaseConnection {
   resultColumns(body: string, options: { hasRows: boolean; deadline?: number }): Promise<ColumnNames>;
   /** The query's plan as the typed plan tree; throws the engine's message when it does not compile. */
   explainPlan(body: string): Promise<PlanNode[]>;
+  /**
+   * Runs the query (read-only, within the limits; its rows are not kept) and returns its plan with what each
+   * step measured: rows, loops, time, buffers (PostgreSQL's EXPLAIN (ANALYZE, BUFFERS)). Absent on an engine
+   * that measures no steps (SQLite).
+   */
+  explainAnalyze?(body: string, limits: RunLimits): Promise<MeasuredPlanTree>;
   /** Whether two statements compile to the same work (SQLite: the same bytecode); a statement that fails is `different`. */
   sameWork(a: string, b: string): Promise<SameWork>;
   /** Tables with columns, indexes, foreign keys and row counts. */

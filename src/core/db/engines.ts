@@ -1,12 +1,16 @@
 import { RunLimits } from './database';
 import { DatabaseConnection, DatabaseEngine, TimedQuantity } from './engine';
+import { isEmbeddedTarget, pgliteEngine } from './pglite/pgliteEngine';
 import { isPostgresTarget } from './postgres/connectionTarget';
 import { postgresEngine } from './postgres/postgresEngine';
 import { sqliteEngine } from './sqlite/sqliteEngine';
 
-/** The engine that serves a target: PostgreSQL for `postgres://` and `postgresql://` URLs, SQLite for a file path. */
+/**
+ * The engine that serves a target: PostgreSQL for `postgres://` and `postgresql://` URLs, the embedded PostgreSQL
+ * for `pglite:` targets (pglite/pgliteEngine.ts), SQLite for a file path.
+ */
 export function engineFor(target: string): DatabaseEngine {
-  return isPostgresTarget(target) ? postgresEngine : sqliteEngine;
+  return isPostgresTarget(target) ? postgresEngine : isEmbeddedTarget(target) ? pgliteEngine : sqliteEngine;
 }
 
 /** A read-only connection to a database, by the engine that serves it. */

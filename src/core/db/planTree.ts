@@ -52,5 +52,25 @@ export interface PlanNode {
   estimatedRows?: number;
   startupCost?: number;
   totalCost?: number;
+  /** A server engine's row filter (PostgreSQL: `Filter`, `Join Filter`), and with ANALYZE the rows it removed (all loops). */
+  filter?: string;
+  rowsRemovedByFilter?: number;
+  /**
+   * What EXPLAIN ANALYZE measured (PostgreSQL): rows per loop, loops (0: never executed), milliseconds per loop
+   * to the first and the last row, and shared buffers found in memory or read, this step and its inputs together.
+   */
+  actualRows?: number;
+  actualLoops?: number;
+  actualStartupMs?: number;
+  actualTotalMs?: number;
+  sharedHitBlocks?: number;
+  sharedReadBlocks?: number;
   children: PlanNode[];
+}
+
+/** A plan the engine measured by running the query (PostgreSQL's EXPLAIN ANALYZE): its steps, and the milliseconds spent planning and executing. */
+export interface MeasuredPlanTree {
+  nodes: PlanNode[];
+  planningMs?: number;
+  executionMs?: number;
 }

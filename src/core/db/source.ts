@@ -26,6 +26,10 @@ export interface EngineDescription {
   /** The database folder, or the server's URL without its password. */
   location: string;
   layout?: PostgresLayout;
+  /** An engine embedded in another build than its own: `embedded PGlite, WASM` (PostgreSQL compiled to WebAssembly). */
+  build?: string;
+  /** What a reader of its results must know (an embedded WASM engine's timings are not a server's). */
+  note?: string;
 }
 
 /**
@@ -120,8 +124,14 @@ export function postgresServer(url: string, layout: PostgresLayout = 'one-databa
   };
 }
 
-/** A one-line account of what ran the SQL: `SQLite 3.45.1` or `PostgreSQL 15.10 (server postgresql://…, one database)`. */
+/**
+ * A one-line account of what ran the SQL: `SQLite 3.45.1`, `PostgreSQL 15.10 (server postgresql://…, one-database
+ * layout)` or `PostgreSQL 18.6 (embedded PGlite, WASM, loaded from sample, one-database layout)`.
+ */
 export function engineLine(description: EngineDescription): string {
   if (description.engine === 'sqlite') return `SQLite ${description.version}`;
-  return `PostgreSQL ${description.version} (${description.runs} ${description.location}, ${description.layout ?? 'one-database'} layout)`;
+  const where = description.build
+    ? `${description.build}, loaded from ${description.location}`
+    : `${description.runs} ${description.location}`;
+  return `PostgreSQL ${description.version} (${where}, ${description.layout ?? 'one-database'} layout)`;
 }

@@ -23,6 +23,8 @@ export interface EvalInputs {
   engine?: EngineDescription;
   metrics: readonly Metric[];
   timing: TimingMode;
+  /** `plan-cost`: each question's plan_cost also holds BIRD-Critic's Total Cost verdict (eval --efficiency plan-cost). */
+  efficiency?: 'timed' | 'plan-cost';
   timeout_s: number;
   max_rows: number;
   /** With --techniques: which ones, penalize_extra_columns, and the embeddings used (never the key). */

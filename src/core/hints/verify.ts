@@ -2,7 +2,8 @@ import { sameResultSet } from '../metrics/executionMatch';
 import { rowKey } from '../results/valueKey';
 import { Row } from '../db/database';
 import { DatabaseConnection } from '../db/engine';
-import { readQuery, runnableBody } from '../db/readQuery';
+import { PlanNode } from '../db/planTree';
+import { dialectOf, readQuery, runnableBody } from '../db/readQuery';
 import { DEFAULT_FAST_TIMING, fullRatioByScale, measureFast } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { describeSpeed, growthVerdict, speedVerdict } from '../timing/verdict';
@@ -26,6 +27,11 @@ export interface Verdict {
   rewrite?: Rewrite;
   /** With scales: t_original / t_rewrite on copies of the database scaled ×N (null where it timed out), and what it says. */
   growth?: { byScale: Record<string, number | null>; verdict: string };
+  /**
+   * On an engine whose planner costs its plans (PostgreSQL): whether it chose the same plan for both forms (the
+   * same operators on the same tables and indexes) and its estimated Total Cost of each.
+   */
+  planner?: { samePlan: boolean; originalCost: number; rewriteCost: number };
   message: string;
 }
 
@@ -57,6 +63,33 @@ export interface VerifyLimits {
   /** Also time a rewrite that returns the same rows on copies of the database scaled by these factors. */
   scales?: readonly number[];
   schemaFile?: string;
+}
+
+/** The plan's shape: each step's operator, table and index, depth first (estimates left out). */
+function planShape(nodes: readonly PlanNode[]): string {
+  return nodes
+    .map((node) => `${node.nodeType ?? node.kind}:${node.table ?? ''}:${node.index ?? ''}(${planShape(node.children)})`)
+    .join(',');
+}
+
+/** Both forms' plans on an engine whose planner costs them; undefined on one that does not (SQLite) or when either fails to plan. */
+async function plannerView(db: DatabaseConnection, original: string, rewrite: string): Promise<Verdict['planner']> {
+  try {
+    const [before, after] = [await db.explainPlan(original), await db.explainPlan(rewrite)];
+    const cost = (nodes: PlanNode[]) => nodes.reduce((sum, node) => sum + (node.totalCost ?? 0), 0);
+    if (!before.some((node) => node.totalCost !== undefined)) return undefined;
+    return { samePlan: planShape(before) === planShape(after), originalCost: cost(before), rewriteCost: cost(after) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the planner made of the rewrite, said after the measurement: a rule that does not help this planner says so. */
+function plannerText(engine: string, planner: NonNullable<Verdict['planner']>, faster: boolean): string {
+  const costs = `planner cost ${planner.originalCost.toFixed(2)} → ${planner.rewriteCost.toFixed(2)}`;
+  if (planner.samePlan)
+    return `${engine}'s planner makes the same plan of both forms (the same operators on the same tables; ${costs})${faster ? '' : ': this rewrite does not help its planner'}`;
+  return `${engine}'s planner makes another plan of the rewrite (${costs})`;
 }
 
 export async function verifyHint(db: DatabaseConnection, original: string, hint: Hint, limits: VerifyLimits): Promise<Verdict> {
@@ -118,8 +151,8 @@ async function verifyRewrite(
       message: `the rewrite returns other rows (${after.rows.length} vs ${beforeRows.length}): not offered as a fix`,
     };
   }
-  const a = runnableBody(original);
-  const b = runnableBody(rewrite.statement);
+  const a = runnableBody(original, dialectOf(db.engine));
+  const b = runnableBody(rewrite.statement, dialectOf(db.engine));
   if ('status' in a || 'status' in b)
     return { status: 'failed', sameSet: set, sameBag: bagEqual, message: 'cannot time a refused statement' };
   // Full execution is what a person waits for; the ratio is t_original / t_rewrite (above 1: the rewrite is faster).
@@ -138,7 +171,14 @@ async function verifyRewrite(
     speedup,
     message: `${rows}; ${describeSpeed(speedup)}`,
   };
-  if (limits.scales?.length) {
+  // A planner that costs its plans says whether the rewrite changed its choice: said beside the measurement, never instead of it.
+  const planner = await plannerView(db, a.body, b.body);
+  if (planner) {
+    verdict.planner = planner;
+    const engine = dialectOf(db.engine) === 'postgres' ? 'PostgreSQL' : db.engine.name;
+    verdict.message += `; ${plannerText(engine, planner, verdict.status === 'faster')}`;
+  }
+  if (limits.scales?.length && db.engine.name === 'sqlite') {
     // How the gain grows with the data: the same pair on scaled copies (a trend, fewer blocks than the verdict).
     const byScale = await fullRatioByScale(db.path, a.body, b.body, limits.scales, { ...timing, schemaFile: limits.schemaFile });
     verdict.growth = { byScale, verdict: growthVerdict(byScale, { faster: 'the rewrite', slower: 'the original' }) };

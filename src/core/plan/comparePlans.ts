@@ -57,6 +57,66 @@ function traits(plan: ExplainedPlan): PlanTraits {
   return result;
 }
 
+/** A planner's plan (PostgreSQL): how each table is read, by operator, and how many of every other operator it has. */
+interface PlannedTraits {
+  access: Map<string, { text: string; full: boolean }[]>;
+  operators: Map<string, number>;
+  correlated: number;
+}
+
+function plannedTraits(plan: ExplainedPlan): PlannedTraits {
+  const result: PlannedTraits = { access: new Map(), operators: new Map(), correlated: 0 };
+  for (const node of walkPlan(plan.nodes)) {
+    const table = node.realTable ?? node.table;
+    if ((node.kind === 'scan' || node.kind === 'search') && table) {
+      const text = `${node.nodeType ?? node.kind}${node.index ? ` using ${node.index}` : ''}`;
+      result.access.set(table, [...(result.access.get(table) ?? []), { text, full: node.kind === 'scan' }]);
+    } else if (node.kind === 'subquery') {
+      if (node.correlated) result.correlated++;
+    } else if (node.nodeType && node.kind !== 'search') {
+      // A Bitmap Index Scan serves the Bitmap Heap Scan above it, which names the table: counted there.
+      result.operators.set(node.nodeType, (result.operators.get(node.nodeType) ?? 0) + 1);
+    }
+  }
+  return result;
+}
+
+/** Operators whose extra copies cost the prediction: sorts and hashes build a whole input before yielding a row. */
+const COSTLY_OPERATORS = new Set(['Sort', 'Incremental Sort', 'Hash', 'Materialize', 'HashAggregate', 'SetOp']);
+
+/** Two planner's plans (PostgreSQL): tables read another way, operators added or dropped, correlated subplans, the planner's cost. */
+function comparePlannedPlans(gold: ExplainedPlan, predicted: ExplainedPlan): PlanDifference[] {
+  const g = plannedTraits(gold);
+  const p = plannedTraits(predicted);
+  const out: PlanDifference[] = [];
+  for (const table of new Set([...g.access.keys(), ...p.access.keys()])) {
+    const before = g.access.get(table) ?? [];
+    const after = p.access.get(table) ?? [];
+    const say = (list: { text: string }[]) => (list.length ? list.map((a) => a.text).join(' + ') : 'not read');
+    if (say(before) === say(after)) continue;
+    const full = (list: { full: boolean }[]) => list.filter((a) => a.full).length;
+    const direction = full(after) < full(before) ? 1 : full(after) > full(before) ? -1 : 0;
+    out.push({ direction, message: `${table}: ${say(before)} → ${say(after)}` });
+  }
+  for (const operator of new Set([...g.operators.keys(), ...p.operators.keys()])) {
+    const before = g.operators.get(operator) ?? 0;
+    const after = p.operators.get(operator) ?? 0;
+    if (before === after) continue;
+    const direction = COSTLY_OPERATORS.has(operator) ? (after > before ? -1 : 1) : 0;
+    out.push({ direction, message: `${operator}: ${before} → ${after} step${after === 1 ? '' : 's'}` });
+  }
+  const correlated = p.correlated - g.correlated;
+  if (correlated !== 0)
+    out.push({
+      direction: correlated > 0 ? -1 : 1,
+      message: `${Math.abs(correlated)} ${correlated > 0 ? 'more' : 'fewer'} correlated subplan${Math.abs(correlated) > 1 ? 's' : ''}${correlated > 0 ? ' (re-run for every outer row)' : ''}`,
+    });
+  const [before, after] = [gold.cost.totalCost ?? 0, predicted.cost.totalCost ?? 0];
+  if (before !== after)
+    out.push({ direction: after < before ? 1 : -1, message: `planner cost ${before.toFixed(2)} → ${after.toFixed(2)}` });
+  return out;
+}
+
 /** What the predicted plan does differently from the gold plan, step kind by step kind. */
 export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): PlanDifference[] {
   // A query without a plan (a compile error, a refusal) takes no steps to compare: say so, never "the same steps".
@@ -64,6 +124,7 @@ export function comparePlans(gold: ExplainedPlan, predicted: ExplainedPlan): Pla
     return [{ direction: 0, message: `neither query has a plan (gold: ${gold.error}; prediction: ${predicted.error})` }];
   if (gold.error) return [{ direction: 0, message: `the gold has no plan: ${gold.error}` }];
   if (predicted.error) return [{ direction: 0, message: `the prediction has no plan: ${predicted.error}` }];
+  if (gold.cost.totalCost !== undefined || predicted.cost.totalCost !== undefined) return comparePlannedPlans(gold, predicted);
   const g = traits(gold);
   const p = traits(predicted);
   const out: PlanDifference[] = [];

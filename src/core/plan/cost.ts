@@ -11,8 +11,33 @@ import { PlanNode } from '../db/planTree';
  */
 export interface PlanCost {
   rule: number;
+  /** Row visits (SQLite); on a server engine whose planner costs its plans, that estimate (its Total Cost). */
   work: number;
+  /**
+   * PostgreSQL: the planner's estimated Total Cost of the statement (`EXPLAIN (FORMAT JSON)`, its root), in the
+   * planner's cost units: what BIRD-Critic compares. Absent on SQLite, which costs no plans.
+   */
+  totalCost?: number;
 }
+
+/** What EXPLAIN ANALYZE measured of one step (PostgreSQL), read as pev2 reads it. */
+export interface StepMeasurement {
+  /** Rows per loop, and loops (0: the step never ran). */
+  rows: number;
+  loops: number;
+  /** Milliseconds of the step with its inputs, all loops; of the step alone (its inputs' time taken out). */
+  totalMs: number;
+  selfMs: number;
+  /** How far the planner's rows per loop were from the actual: a factor of at least 1, `under` when more rows came than estimated. */
+  misestimate: number;
+  direction: 'under' | 'over' | 'exact';
+  /** Shared buffers of the step alone: found in PostgreSQL's cache, read from the operating system. */
+  hitBlocks?: number;
+  readBlocks?: number;
+}
+
+/** A misestimate of rows at least this factor is flagged: plans chosen on such estimates are often the wrong ones. */
+export const MISESTIMATE_FLAG = 10;
 
 export interface CostedNode extends PlanNode {
   /** The real table behind the name the plan shows (alias resolved), and its row count. */
@@ -24,8 +49,10 @@ export interface CostedNode extends PlanNode {
   rowsOut: number;
   /** How many times the step runs (the rows of the loops around it). */
   loops: number;
-  /** Row visits this step and its children cause in all. */
+  /** Row visits this step and its children cause in all (a server's plan: its planner's Total Cost, this step with its inputs). */
   work: number;
+  /** EXPLAIN ANALYZE (PostgreSQL): what this step measured. */
+  measured?: StepMeasurement;
   children: CostedNode[];
 }
 
@@ -161,6 +188,22 @@ function costLevel(nodes: readonly PlanNode[], outerLoops: number, context: Cost
   return { nodes: costed, rows: loops / Math.max(1, outerLoops) };
 }
 
+/** A step's own work: its work less its children's (pev2's exclusive cost on a planner's plan; a correlated subquery's repeats stay its own). */
+export function selfWork(node: CostedNode): number {
+  return Math.max(0, node.work - sumWork(node.children));
+}
+
+/** The step that costs most on its own (its self work), if any step costs anything. */
+export function costliestStep(nodes: readonly CostedNode[]): CostedNode | undefined {
+  let costliest: CostedNode | undefined;
+  const visit = (node: CostedNode) => {
+    if (selfWork(node) > 0 && (!costliest || selfWork(node) > selfWork(costliest))) costliest = node;
+    node.children.forEach(visit);
+  };
+  nodes.forEach(visit);
+  return costliest;
+}
+
 function sumWork(nodes: readonly CostedNode[]): number {
   return nodes.reduce((sum, node) => sum + node.work, 0);
 }
@@ -169,8 +212,89 @@ function sumRule(nodes: readonly CostedNode[]): number {
   return nodes.reduce((sum, node) => sum + node.ruleCost + sumRule(node.children), 0);
 }
 
-/** Annotates a plan tree with both costs. */
+/** BIRD's rule of thumb for one step, on any engine's plan: a full pass +100, a sort or hash its engine builds +50. */
+function ruleCostOf(node: PlanNode): number {
+  return node.kind === 'scan' || node.kind === 'scan-subquery' ? 100 : node.kind === 'temp-btree' ? 50 : 0;
+}
+
+/** A planner's subquery step placed above its plan (postgresPlan.ts): InitPlan when run once, SubPlan when correlated. */
+const isInitPlan = (node: PlanNode) => node.kind === 'subquery' && !node.correlated;
+
+/** Steps under a Gather report time per worker, not per loop (pev2's reading). */
+const GATHERS = new Set(['Gather', 'Gather Merge']);
+
+/** The misestimate of rows per loop, as a factor of at least 1 (an actual or estimated 0 counts as 1). */
+function misestimateOf(estimated: number, actual: number): Pick<StepMeasurement, 'misestimate' | 'direction'> {
+  const e = Math.max(1, estimated);
+  const a = Math.max(1, actual);
+  return { misestimate: Math.max(e / a, a / e), direction: a > e ? 'under' : a < e ? 'over' : 'exact' };
+}
+
+/**
+ * What a step measured, from EXPLAIN ANALYZE's inclusive figures: its time over all loops less its inputs'
+ * (an InitPlan's time and buffers stay with the step whose expression ran it, as pev2 counts them), its
+ * buffers less its inputs', and the factor by which the planner misjudged its rows.
+ */
+function measurementOf(node: PlanNode, children: readonly CostedNode[], underGather: boolean): StepMeasurement | undefined {
+  if (node.actualLoops === undefined) return undefined;
+  const loops = node.actualLoops;
+  const totalMs = (node.actualTotalMs ?? 0) * (underGather ? 1 : loops);
+  const inputs = children.filter((child) => !isInitPlan(child));
+  const sum = (pick: (m: StepMeasurement) => number) =>
+    inputs.reduce((total, child) => total + (child.measured ? pick(child.measured) : 0), 0);
+  const inclusive = (m: StepMeasurement) => m.totalMs;
+  const measurement: StepMeasurement = {
+    rows: node.actualRows ?? 0,
+    loops,
+    totalMs,
+    selfMs: Math.max(0, totalMs - sum(inclusive)),
+    ...(loops === 0 ? { misestimate: 1, direction: 'exact' as const } : misestimateOf(node.estimatedRows ?? 0, node.actualRows ?? 0)),
+  };
+  if (node.sharedHitBlocks !== undefined) measurement.hitBlocks = Math.max(0, node.sharedHitBlocks - sumBlocks(inputs, 'sharedHitBlocks'));
+  if (node.sharedReadBlocks !== undefined)
+    measurement.readBlocks = Math.max(0, node.sharedReadBlocks - sumBlocks(inputs, 'sharedReadBlocks'));
+  return measurement;
+}
+
+/** Inputs' inclusive buffer counts (a planner's subquery step carries its plan's). */
+function sumBlocks(inputs: readonly CostedNode[], field: 'sharedHitBlocks' | 'sharedReadBlocks'): number {
+  return inputs.reduce((total, child) => total + (child[field] ?? (child.kind === 'subquery' ? (child.children[0]?.[field] ?? 0) : 0)), 0);
+}
+
+/**
+ * A plan whose engine costed it (PostgreSQL): each step's work is its planner's Total Cost (the step with its
+ * inputs), so a step's own share is its cost less its inputs' (pev2's exclusive cost); the rule cost as on
+ * SQLite. Rows out are the planner's estimate per loop; loops are measured ones with ANALYZE, else 1.
+ */
+function costPlannedLevel(nodes: readonly PlanNode[], context: CostContext, underGather = false): CostedNode[] {
+  return nodes.map((node) => {
+    const children = costPlannedLevel(node.children, context, underGather || GATHERS.has(node.nodeType ?? ''));
+    const table = tableOf(node, context);
+    // A subquery step placed above a subplan has no cost of its own: it carries its plan's.
+    const wrapped = node.totalCost === undefined ? children[0] : undefined;
+    const costed: CostedNode = {
+      ...node,
+      realTable: table?.name,
+      rowCount: table?.rowCount,
+      ruleCost: ruleCostOf(node),
+      rowsOut: node.estimatedRows ?? wrapped?.rowsOut ?? 1,
+      loops: node.actualLoops ?? wrapped?.loops ?? 1,
+      work: node.totalCost ?? wrapped?.work ?? 0,
+      children,
+    };
+    const measured = wrapped ? wrapped.measured : measurementOf(node, children, underGather);
+    if (measured) costed.measured = wrapped ? { ...measured, selfMs: 0, hitBlocks: 0, readBlocks: 0 } : measured;
+    return costed;
+  });
+}
+
+/** Annotates a plan tree with both costs (a plan its engine costed keeps its planner's costs: costPlannedLevel). */
 export function costPlan(roots: readonly PlanNode[], context: CostContext): { nodes: CostedNode[]; cost: PlanCost } {
+  if (roots.some((root) => root.totalCost !== undefined)) {
+    const nodes = costPlannedLevel(roots, context);
+    const totalCost = Math.round(sumWork(nodes) * 100) / 100;
+    return { nodes, cost: { rule: sumRule(nodes), work: totalCost, totalCost } };
+  }
   const { nodes } = costLevel(roots, 1, context);
   return { nodes, cost: { rule: sumRule(nodes), work: Math.round(sumWork(nodes)) } };
 }
@@ -179,4 +303,20 @@ export function costPlan(roots: readonly PlanNode[], context: CostContext): { no
 export interface PlanCostPair {
   gold: PlanCost | null;
   pred: PlanCost | null;
+  /** `eval --efficiency plan-cost`: the gold's Total Cost over the prediction's (above 1: the prediction's plan is cheaper); null without both. */
+  total_cost_ratio?: number | null;
+  /** BIRD-Critic's deterministic efficiency verdict: 1 when the prediction's Total Cost is below the gold's, else 0; null without both. */
+  pred_cheaper?: 0 | 1 | null;
+}
+
+/**
+ * BIRD-Critic's efficiency comparison (its `performance_compare_by_qep`): the `Total Cost` of each statement's
+ * `EXPLAIN (FORMAT JSON)` root, the solution's strictly below the reference's scores 1. Here the prediction is
+ * the solution and the gold the reference; the ratio gold / prediction reads as the timed ratio does.
+ */
+export function plannerCostVerdict(pair: PlanCostPair): PlanCostPair {
+  const gold = pair.gold?.totalCost;
+  const pred = pair.pred?.totalCost;
+  if (gold === undefined || pred === undefined) return { ...pair, total_cost_ratio: null, pred_cheaper: null };
+  return { ...pair, total_cost_ratio: pred > 0 ? gold / pred : gold > 0 ? null : 1, pred_cheaper: pred < gold ? 1 : 0 };
 }

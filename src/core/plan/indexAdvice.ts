@@ -1,11 +1,12 @@
 import { DatabaseConnection } from '../db/engine';
-import { runnableBody } from '../db/readQuery';
+import { PostgresScratch } from '../db/postgres/scratchDatabase';
+import { dialectOf, runnableBody } from '../db/readQuery';
 import { quoteIdentifier, SchemaInfo, TableInfo } from '../db/schema';
 import { WritableDatabase } from '../db/sqlite/writableDatabase';
 import { isLiteral, Node, parseSql, selectsOf, walkAst } from '../sql/ast';
 import { significantTokens } from '../sql/lexer';
 import { cteNames, FromItem, fromItemsOfSelect, resolveColumnIn } from '../sql/scope';
-import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
+import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, measurePair } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { ExplainedPlan, explainTree, walkPlan } from './explain';
 
@@ -33,6 +34,24 @@ export interface IndexAdvice {
   verdicts: IndexVerdict[];
   /** Why no advice could be given (unparsable SQL, refused statement). */
   error?: string;
+  /**
+   * Candidates proposed but not checked, and why: on a PostgreSQL server no index can be tried without
+   * writing, so without a scratch copy the candidates are only listed.
+   */
+  unchecked?: { candidates: IndexCandidate[]; reason: string };
+  /** How the planner's use was checked and the gain measured (PostgreSQL: on which scratch copy, and how). */
+  method?: string;
+}
+
+/** What index advice needs on PostgreSQL, said where it cannot be given. */
+export const NEEDS_SCRATCH =
+  'index advice on PostgreSQL needs a scratch copy to try each index in (the server at --db-url is never written): build one with `ves-lens load --from <db-root> --to <throwaway url>` and give it as --scratch-url';
+
+export interface IndexAdviceOptions {
+  measure?: boolean;
+  timeoutMs?: number;
+  /** PostgreSQL: a scratch database holding the same tables (a throwaway `ves-lens load` copy), where candidates are created and rolled back. */
+  scratchTarget?: string;
 }
 
 interface ColumnUse {
@@ -151,12 +170,17 @@ export async function adviseIndexes(
   db: DatabaseConnection,
   sql: string,
   schema: SchemaInfo,
-  options: { measure?: boolean; timeoutMs?: number } = {},
+  options: IndexAdviceOptions = {},
 ): Promise<IndexAdvice> {
-  const runnable = runnableBody(sql);
+  const dialect = dialectOf(db.engine);
+  const runnable = runnableBody(sql, dialect);
   if ('status' in runnable) return { sql, verdicts: [], error: runnable.message };
   const proposals = proposeIndexes(runnable.body, schema);
   if ('error' in proposals) return { sql, verdicts: [], error: proposals.error };
+  if (dialect === 'postgres') {
+    if (!options.scratchTarget) return { sql, verdicts: [], unchecked: { candidates: proposals, reason: NEEDS_SCRATCH } };
+    return advisePostgres(sql, runnable.body, schema, proposals, { ...options, scratchTarget: options.scratchTarget });
+  }
   const scratch = await WritableDatabase.schemaCopy(db, schema);
   const verdicts: IndexVerdict[] = [];
   let baseline: ExplainedPlan | undefined;
@@ -186,19 +210,83 @@ export async function adviseIndexes(
   return { sql, baseline, verdicts };
 }
 
+/** An index's gain is a full execution's: t_without / t_with, its ratio settled. */
+const INDEX_TIMING: FastTimingOptions = {
+  ...DEFAULT_FAST_TIMING,
+  quantities: ['full'],
+  settle: { ratioOf: ['full'], bucketOf: [] },
+};
+
 /** t_without / t_with for one index, on a temporary copy of the database that gets the index. */
 async function measureWithIndex(dbPath: string, body: string, index: IndexCandidate, timeoutMs: number): Promise<TimingResult> {
   const copy = await WritableDatabase.copyOf(dbPath);
   try {
     await copy.exec(index.createSql);
     const timing = await measurePair(freshConnectionTimer(dbPath, body), freshConnectionTimer(copy.path, body), {
-      ...DEFAULT_FAST_TIMING,
-      quantities: ['full'],
-      settle: { ratioOf: ['full'], bucketOf: [] },
+      ...INDEX_TIMING,
       timeoutMs,
     });
     return timing.full!;
   } finally {
     await copy.close();
   }
+}
+
+/**
+ * PostgreSQL: each candidate is created on the scratch copy inside a transaction that is rolled back, the
+ * query planned with it (used when its plan names the index); with `measure`, the query is timed without and
+ * with it, alternately, on the scratch session (the index dropped in a rolled-back savepoint for the runs
+ * without it). The scratch copy ends as it began; the server at --db-url is only read.
+ */
+async function advisePostgres(
+  sql: string,
+  body: string,
+  schema: SchemaInfo,
+  proposals: readonly IndexCandidate[],
+  options: IndexAdviceOptions & { scratchTarget: string },
+): Promise<IndexAdvice> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs;
+  const method = `each index created on the scratch copy ${options.scratchTarget} in a transaction that is rolled back${options.measure ? '; timed without and with it, alternately, on one scratch session' : ''}`;
+  let scratch: PostgresScratch;
+  try {
+    scratch = await PostgresScratch.open(options.scratchTarget);
+  } catch (error) {
+    return { sql, verdicts: [], error: `the scratch copy cannot be reached: ${(error as Error).message}`, method };
+  }
+  const verdicts: IndexVerdict[] = [];
+  let baseline: ExplainedPlan | undefined;
+  try {
+    const missing = await scratch.missingTables([...new Set(proposals.map((p) => quoteIdentifier(p.table)))]);
+    if (missing.length)
+      return {
+        sql,
+        verdicts: [],
+        error: `the scratch copy has no table ${missing.join(', ')}: load the same databases into it (ves-lens load)`,
+        method,
+      };
+    for (const proposal of proposals) {
+      const plans = await scratch.plansWithIndex(proposal.createSql, body, timeoutMs);
+      baseline ??= explainTree(sql, plans.without, schema);
+      const plan = explainTree(sql, plans.with, schema);
+      const used = [...walkPlan(plan.nodes)].some((node) => node.index === proposal.name);
+      verdicts.push({ candidate: proposal, used, plan: used ? plan : undefined });
+    }
+    if (options.measure)
+      for (const verdict of verdicts.filter((v) => v.used))
+        verdict.measured = await scratch.timeWithIndex(
+          verdict.candidate.createSql,
+          quoteIdentifier(verdict.candidate.name),
+          body,
+          timeoutMs,
+          async (without, withIndex) => {
+            const timing = await measurePair(without, withIndex, { ...INDEX_TIMING, timeoutMs });
+            return { ...timing.full!, note: 'timed on one scratch session (the index created and rolled back), not on fresh connections' };
+          },
+        );
+  } catch (error) {
+    return { sql, verdicts, baseline, error: (error as Error).message, method };
+  } finally {
+    await scratch.close();
+  }
+  return { sql, baseline, verdicts, method };
 }

@@ -4,9 +4,9 @@ import { InputFileError, InputProblem } from '../bird/problems';
 import { parseJsonFile, readTextFile } from '../bird/jsonFile';
 import { Question } from '../bird/questions';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
-import { sqliteFolder } from '../db/source';
+import { DatabaseSource } from '../db/source';
 import { timeExecution } from '../db/engines';
-import { runnableBody } from '../db/readQuery';
+import { dialectOf, runnableBody } from '../db/readQuery';
 import { buildTasks } from '../bird/tasks';
 import { RerankBy, rerankCandidates } from './rerank';
 
@@ -206,7 +206,8 @@ function distinctMeasured(candidates: readonly (CandidateOutcome & { sql?: strin
 }
 
 export interface RerankOptions {
-  dbRoot: string;
+  /** Where the questions' databases are (SQLite files under a folder, or a PostgreSQL server). */
+  source: DatabaseSource;
   by: RerankBy;
   timeoutMs: number;
   maxRows: number;
@@ -223,7 +224,7 @@ export interface RerankOptions {
  */
 export async function rerankQuestions(sets: readonly QuestionCandidates[], options: RerankOptions): Promise<RerankReport> {
   const results: RerankedQuestion[] = [];
-  const connections = ConnectionCache.withSchema({ source: sqliteFolder(options.dbRoot) });
+  const connections = ConnectionCache.withSchema({ source: options.source });
   try {
     for (const [done, set] of sets.entries()) {
       const { question } = set;
@@ -271,7 +272,7 @@ export async function rerankQuestions(sets: readonly QuestionCandidates[], optio
         if (r.error) outcome.error = r.error;
         if (r.rows !== undefined) outcome.rows = r.rows;
         if (options.measure && r.executable) {
-          const runnable = runnableBody(r.sql);
+          const runnable = runnableBody(r.sql, dialectOf(connection.db.engine));
           if (!('status' in runnable)) {
             if (!times.has(runnable.body))
               times.set(runnable.body, await measureMs(connection.path, runnable.body, options.timeoutMs, options.samples ?? 5));

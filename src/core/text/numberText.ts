@@ -13,3 +13,8 @@ export function ratioText(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '–';
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
+
+/** Milliseconds with the digits a time needs: 250, 12.40, 0.095. */
+export function millisecondsText(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3);
+}

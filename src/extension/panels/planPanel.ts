@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { ExplainRequest, QueryTarget, StepProgress, TimeQueryRequest } from '../../shared/protocol';
-import { PlanPanelMessage } from '../../shared/webviewMessages';
+import { PlanPanelMessage, PlanPanelRequest } from '../../shared/webviewMessages';
 import { Ctx } from '../ctx';
 import { isCancellation, showError } from '../errors';
 import { PanelKind } from './panel';
@@ -26,7 +26,7 @@ class ReusedPanel {
   private panel: vscode.WebviewPanel | undefined;
 
   constructor(
-    readonly kind: PanelKind<PlanPanelMessage, never>,
+    readonly kind: PanelKind<PlanPanelMessage, PlanPanelRequest>,
     onClosed: () => void,
     subscriptions: vscode.Disposable[],
   ) {
@@ -66,13 +66,19 @@ export class PlanPanel implements vscode.Disposable {
   private readonly timings: ReusedPanel;
   /** The document statement the panel follows, if it shows one. */
   private followed: (QueryTarget & { uri: string; offset: number }) | undefined;
+  /** The query the plan panel shows, for its "Run EXPLAIN ANALYZE" button. */
+  private shown: QueryTarget | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly ctx: Ctx) {
     const noRequests = () => {};
+    // The plan page asks for one request: the plan shown, measured (EXPLAIN ANALYZE runs the query once, read-only).
+    const analyze = (_panel: vscode.WebviewPanel, request: PlanPanelRequest) => {
+      if (request.type === 'analyze' && this.shown) void this.explain(this.shown, false, true);
+    };
     this.plans = new ReusedPanel(
-      new PanelKind(ctx, PLAN_VIEW_TYPE, 'plan.js', noRequests),
+      new PanelKind(ctx, PLAN_VIEW_TYPE, 'plan.js', analyze),
       () => (this.followed = undefined),
       this.subscriptions,
     );
@@ -89,10 +95,12 @@ export class PlanPanel implements vscode.Disposable {
     this.debounce = setTimeout(() => void this.explain(followed, true), 400);
   }
 
-  async explain(target: QueryTarget, following = false): Promise<void> {
+  async explain(target: QueryTarget, following = false, analyze = false): Promise<void> {
     try {
       const client = await this.ctx.client();
-      const explain = await client.sendRequest(ExplainRequest, target);
+      if (analyze) this.plans.post({ type: 'running', what: 'running the query with EXPLAIN ANALYZE (read-only)' });
+      const explain = await client.sendRequest(ExplainRequest, { ...target, analyze });
+      this.shown = target;
       const where = explain.source
         ? `${path.basename(vscode.Uri.parse(explain.source.uri).path)}:${explain.source.line}`
         : explain.question

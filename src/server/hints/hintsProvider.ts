@@ -8,6 +8,7 @@ import { CodeAction, CodeLens, Diagnostic, Hover, Position } from 'vscode-langua
 import { hintsForStatement } from '../../core/hints/analyze';
 import { Hint } from '../../core/hints/types';
 import { verifyHint } from '../../core/hints/verify';
+import { dialectOf } from '../../core/db/readQuery';
 import { documentKind, documentOffset, sqlUnits, SqlUnit } from '../../core/sql/documentUnits';
 import { command, Commands, RuleHintsParams, VerifyHintParams, VerifyHintResult } from '../../shared/protocol';
 import { ServerContext } from '../context';
@@ -190,7 +191,7 @@ export class HintsProvider {
     }
     const database = await this.targets.unitDatabase(entry.unit);
     if (!database) {
-      const problem = this.targets.bindingProblems(entry.unit)[0]?.message;
+      const problem = (await this.targets.bindingProblems(entry.unit))[0]?.message;
       return {
         status: 'failed',
         message: problem ?? this.targets.noDatabaseMessage(this.targets.unitDbId(entry.unit)),
@@ -208,7 +209,7 @@ export class HintsProvider {
     // A .sql statement keeps its layout; inside a JSON string the new text must be escaped as JSON.
     const edit =
       document.languageId === 'sql'
-        ? formattedRewriteEdit(document.getText(), entry.unit, splice)
+        ? formattedRewriteEdit(document.getText(), entry.unit, splice, dialectOf(database.db.engine))
         : { ...splice, text: JSON.stringify(splice.text).slice(1, -1) };
     const recommended = hint.kind === 'correctness' || verdict.status === 'faster';
     return { status: verdict.status, message, edit, recommended };

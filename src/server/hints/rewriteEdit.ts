@@ -7,6 +7,7 @@
  * A statement on one line stays on one line: the spliced rewrite already reads like it.
  */
 import { tokenize } from '../../core/sql/lexer';
+import type { SqlDialect } from '../../core/sql/statements';
 import { layoutSql } from '../sqlFormat';
 
 export interface TextEdit {
@@ -39,11 +40,16 @@ function smallestEdit(before: string, after: string, offset: number): TextEdit {
   return { start: offset + prefix, end: offset + before.length - suffix, text: after.slice(prefix, after.length - suffix) };
 }
 
-export function formattedRewriteEdit(documentText: string, statement: StatementRange, rewrite: TextEdit): TextEdit {
+export function formattedRewriteEdit(
+  documentText: string,
+  statement: StatementRange,
+  rewrite: TextEdit,
+  dialect: SqlDialect = 'sqlite',
+): TextEdit {
   const original = documentText.slice(statement.start, statement.end);
   if (!original.includes('\n')) return rewrite;
   const rewritten = documentText.slice(statement.start, rewrite.start) + rewrite.text + documentText.slice(rewrite.end, statement.end);
-  const laidOut = layoutSql(rewritten);
+  const laidOut = layoutSql(rewritten, dialect);
   if (!laidOut) return rewrite;
   const lineStart = documentText.lastIndexOf('\n', statement.start - 1) + 1;
   const indentation = /^[ \t]*/.exec(documentText.slice(lineStart, statement.start))![0];

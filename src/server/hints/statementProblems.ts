@@ -1,11 +1,11 @@
 /**
- * What is wrong with a .sql file's statements before any hint applies, as diagnostics: an error where SQLite
- * cannot compile a statement (its own message), a warning on the `-- bird:` / `-- db:` comment when the
- * question is not in the attached question file or the database file is not there.
+ * What is wrong with a .sql file's statements before any hint applies, as diagnostics: an error where the engine
+ * (SQLite, PostgreSQL) cannot compile a statement (its own message), a warning on the `-- bird:` / `-- db:`
+ * comment when the question is not in the attached question file or its database is not there.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
-import { runnableBody } from '../../core/db/readQuery';
+import { dialectOf, runnableBody } from '../../core/db/readQuery';
 import { SqlUnit } from '../../core/sql/documentUnits';
 import { BindingProblem, QueryTargets } from '../queryTargets';
 import { editorText } from '../editorText';
@@ -23,7 +23,7 @@ const BINDING_COMMENT: Record<NonNullable<BindingProblem['comment']>, RegExp> = 
 const COMPILES_KEPT = 5000;
 
 export class StatementProblems {
-  /** SQLite's compile error (or '' when it compiles) per database file and statement. */
+  /** The engine's compile error (or '' when it compiles) per database target and statement. */
   private readonly compiled = new Map<string, string>();
 
   constructor(private readonly targets: QueryTargets) {}
@@ -37,30 +37,31 @@ export class StatementProblems {
     const diagnostics: Diagnostic[] = [];
     for (const unit of units) {
       if (unit.role !== 'query') continue;
-      const bindings = this.targets.bindingProblems(unit);
+      const bindings = await this.targets.bindingProblems(unit);
       for (const problem of bindings) diagnostics.push(bindingDiagnostic(document, unit, problem));
       if (bindings.some((problem) => problem.kind === 'missing-database')) continue;
-      const error = await this.compileError(unit);
-      if (error) {
+      const compiled = await this.compileError(unit);
+      if (compiled) {
         diagnostics.push({
           range: rangeOf(document, unit.start, unit.end),
           severity: DiagnosticSeverity.Error,
           code: StatementProblemCodes.compileError,
           source: 'VES Lens',
-          message: `SQLite: ${editorText(error)}`,
+          message: `${compiled.engine}: ${editorText(compiled.error)}`,
         });
       }
     }
     return diagnostics;
   }
 
-  /** SQLite's message when the statement does not compile on its database; nothing without one (or untrusted). */
-  private async compileError(unit: SqlUnit): Promise<string | undefined> {
-    const runnable = runnableBody(unit.sql);
-    // A refused statement (a write, several statements) is said when it is run, not as a syntax error.
-    if (!('body' in runnable) || runnable.body === '') return undefined;
+  /** The engine's message when the statement does not compile on its database; nothing without one (or untrusted). */
+  private async compileError(unit: SqlUnit): Promise<{ engine: string; error: string } | undefined> {
     const database = await this.targets.unitDatabase(unit);
     if (!database) return undefined;
+    const dialect = dialectOf(database.db.engine);
+    const runnable = runnableBody(unit.sql, dialect);
+    // A refused statement (a write, several statements) is said when it is run, not as a syntax error.
+    if (!('body' in runnable) || runnable.body === '') return undefined;
     const key = `${database.path}\n${runnable.body}`;
     let error = this.compiled.get(key);
     if (error === undefined) {
@@ -71,7 +72,7 @@ export class StatementProblems {
       this.compiled.set(key, error);
       if (this.compiled.size > COMPILES_KEPT) this.compiled.delete(this.compiled.keys().next().value!);
     }
-    return error || undefined;
+    return error ? { engine: dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', error } : undefined;
   }
 }
 

@@ -73,7 +73,7 @@ export class JudgeProvider {
     const started = performance.now();
     const state = this.context.state;
     const { sql } = this.targets.requestedUnit(params);
-    const { question, file } = this.targets.pairQuestion(params);
+    const { question, target } = await this.targets.pairQuestion(params);
     const model = await this.model(params);
     // Each request said in the progress line: a reasoning model can think for minutes.
     let requests = 0;
@@ -91,7 +91,7 @@ export class JudgeProvider {
     progress?.('running prediction and gold');
     try {
       const { evidence, dbId } = question;
-      const pair = { question: question.question, evidence, dbId, dbPath: file, predictedSql: sql, goldSql };
+      const pair = { question: question.question, evidence, dbId, dbPath: target, predictedSql: sql, goldSql };
       const cache = params.cacheDir ? new ReplyCache(params.cacheDir) : undefined;
       const limits = this.context.limits;
       const outcome = await judgePair(pair, { model: counted, method: params.method, cache, ...limits, signal, facts: this.facts });

@@ -3,21 +3,36 @@
  * the work and the costliest step marked (planView), and two plans aligned step by step (comparePlanViews).
  */
 import { comparePlans } from '../../core/plan/comparePlans';
-import { CostedNode } from '../../core/plan/cost';
-import { ExplainedPlan } from '../../core/plan/explain';
+import { CostedNode, costliestStep, selfWork } from '../../core/plan/cost';
+import { ExplainedPlan, walkPlan } from '../../core/plan/explain';
+import { plannerCostText } from '../../core/report/planText';
 import { AlignedPlanRow, PlanComparison, PlanNodeView, PlanView } from '../../shared/protocol';
 import { editorText } from '../editorText';
 
-/** Row visits of a step alone: its work less its children's (a correlated subquery's repeats stay its own). */
-function selfWork(node: CostedNode): number {
-  return Math.max(0, node.work - node.children.reduce((sum, child) => sum + child.work, 0));
+/** With EXPLAIN ANALYZE: the step that took the most time of its own. */
+function slowestStep(nodes: readonly CostedNode[]): CostedNode | undefined {
+  let slowest: CostedNode | undefined;
+  for (const node of walkPlan(nodes))
+    if (node.measured && node.measured.selfMs > 0 && (!slowest || node.measured.selfMs > slowest.measured!.selfMs)) slowest = node;
+  return slowest;
 }
 
-/** Core's costed plan tree as the webviews draw it: typed fields, each step's share of the cost, the costliest step marked. */
+/**
+ * Core's costed plan tree as the webviews draw it: typed fields, each step's share of the cost, the costliest
+ * step marked (by row visits on SQLite, by its own planner cost on PostgreSQL); with EXPLAIN ANALYZE, what each
+ * step measured and the slowest step.
+ */
 export function planView(plan: ExplainedPlan): PlanView {
-  if (plan.error) return { error: editorText(plan.error), rule: plan.cost.rule, work: plan.cost.work, nodes: [] };
-  const total = Math.max(1, plan.cost.work);
-  let costliest: PlanNodeView | undefined;
+  const costs = {
+    rule: plan.cost.rule,
+    work: plan.cost.work,
+    ...(plan.cost.totalCost !== undefined ? { totalCost: plan.cost.totalCost } : {}),
+  };
+  if (plan.error) return { error: editorText(plan.error), ...costs, nodes: [] };
+  // A planner's costs are small numbers (a cheap plan costs under 1): only row visits are floored at one.
+  const total = plan.cost.totalCost !== undefined ? Math.max(plan.cost.work, 1e-9) : Math.max(1, plan.cost.work);
+  const costliest = costliestStep(plan.nodes);
+  const slowest = slowestStep(plan.nodes);
   const view = (node: CostedNode, path: number[]): PlanNodeView => {
     const out: PlanNodeView = {
       path,
@@ -36,22 +51,28 @@ export function planView(plan: ExplainedPlan): PlanView {
       correlated: node.correlated,
       subquery: node.subquery,
       operator: node.operator,
+      nodeType: node.nodeType,
+      estimatedRows: node.estimatedRows,
+      startupCost: node.startupCost,
+      totalCost: node.totalCost,
+      filter: node.filter,
+      rowsRemovedByFilter: node.rowsRemovedByFilter,
       ruleCost: node.ruleCost,
       rowsOut: node.rowsOut,
       loops: node.loops,
+      measured: node.measured,
       work: node.work,
       share: Math.min(1, node.work / total),
       selfWork: selfWork(node),
-      costliest: false,
+      costliest: node === costliest,
+      ...(slowest ? { slowest: node === slowest } : {}),
       children: [],
     };
-    if (out.selfWork > 0 && (!costliest || out.selfWork > costliest.selfWork)) costliest = out;
     out.children = node.children.map((child, i) => view(child, [...path, i]));
     return out;
   };
   const nodes = plan.nodes.map((node, i) => view(node, [i]));
-  if (costliest) costliest.costliest = true;
-  return { rule: plan.cost.rule, work: plan.cost.work, nodes };
+  return { ...costs, ...(plan.measured ? { measured: plan.measured } : {}), nodes };
 }
 
 interface Flat {
@@ -68,8 +89,23 @@ function flatten(nodes: readonly CostedNode[], path: number[] = [], depth = 0, o
   return out;
 }
 
-/** What a step is about, whatever way it goes: SCAN and SEARCH of one table correspond, so do two ORDER BY sorts. */
+/** PostgreSQL's operators that correspond whatever their method: a join is a join, an aggregate an aggregate. */
+const PLANNED_SUBJECTS: Record<string, string> = {
+  'Nested Loop': 'join',
+  'Hash Join': 'join',
+  'Merge Join': 'join',
+  Aggregate: 'aggregate',
+  GroupAggregate: 'aggregate',
+  HashAggregate: 'aggregate',
+  MixedAggregate: 'aggregate',
+  Sort: 'sort',
+  'Incremental Sort': 'sort',
+};
+
+/** What a step is about, whatever way it goes: SCAN and SEARCH of one table correspond, so do two ORDER BY sorts (two joins of any method on PostgreSQL). */
 function subject(node: CostedNode): string {
+  if (node.nodeType && node.kind !== 'scan' && node.kind !== 'search' && node.kind !== 'subquery')
+    return PLANNED_SUBJECTS[node.nodeType] ?? `op:${node.nodeType}`;
   switch (node.kind) {
     case 'scan':
     case 'search':
@@ -99,6 +135,7 @@ function signature(node: CostedNode): string {
     node.correlated,
     node.subqueryType,
     node.operator,
+    node.nodeType,
   ].join('|');
 }
 
@@ -154,9 +191,13 @@ export function comparePlanViews(gold: ExplainedPlan, pred: ExplainedPlan): Plan
   }
   const rows = alignPlans(gold.nodes, pred.nodes);
   const differences = comparePlans(gold, pred).map((d) => ({ direction: d.direction, message: editorText(d.message) }));
-  const identical = rows.every((row) => row.mark === 'same') && gold.cost.rule === pred.cost.rule;
+  const identical =
+    rows.every((row) => row.mark === 'same') && gold.cost.rule === pred.cost.rule && gold.cost.totalCost === pred.cost.totalCost;
+  const planned = gold.cost.totalCost !== undefined && pred.cost.totalCost !== undefined;
   const summary = identical
     ? 'the two plans take the same steps'
-    : `the plans differ: rule cost ${gold.cost.rule} (gold) vs ${pred.cost.rule} (prediction), ~${Math.round(gold.cost.work).toLocaleString('en-US')} vs ~${Math.round(pred.cost.work).toLocaleString('en-US')} row visits`;
+    : planned
+      ? `the plans differ: planner cost ${plannerCostText(gold.cost.totalCost!)} (gold) vs ${plannerCostText(pred.cost.totalCost!)} (prediction), rule cost ${gold.cost.rule} vs ${pred.cost.rule}`
+      : `the plans differ: rule cost ${gold.cost.rule} (gold) vs ${pred.cost.rule} (prediction), ~${Math.round(gold.cost.work).toLocaleString('en-US')} vs ~${Math.round(pred.cost.work).toLocaleString('en-US')} row visits`;
   return { rows, differences, summary };
 }

@@ -20,11 +20,15 @@ export class PlanProvider {
     private readonly targets: QueryTargets,
   ) {}
 
-  async explain(params: ExplainParams): Promise<ExplainResult> {
+  /** One query's plan; with `analyze`, run and measured step by step (PostgreSQL), within the time limit, cancelled with the request. */
+  async explain(params: ExplainParams, signal?: AbortSignal): Promise<ExplainResult> {
     this.context.requireTrust();
     const { sql, unit, document } = this.targets.requestedUnit(params);
     const { database, dbId } = await this.targets.targetDatabase(params, unit);
-    const plan = await explainQuery(database.db, sql, database.schema);
+    const limitMs = this.context.limits.timeoutMs;
+    const analyze = params.analyze ? { deadline: performance.now() + limitMs, budgetMs: limitMs, signal } : undefined;
+    const plan = await explainQuery(database.db, sql, database.schema, { analyze });
+    if (signal?.aborted) throw new CancelledError();
     return {
       plan: planView(plan),
       sql,
@@ -34,6 +38,7 @@ export class PlanProvider {
       question: this.targets.targetQuestion(params, unit),
       source: unit && document ? { uri: document.uri, line: document.positionAt(unit.start).line + 1 } : undefined,
       sqlite: this.context.state.sqlite,
+      engine: this.context.state.engineLine,
     };
   }
 
@@ -50,6 +55,7 @@ export class PlanProvider {
       dbId,
       plan: planView(plan),
       sqlite: this.context.state.sqlite,
+      engine: this.context.state.engineLine,
     };
     const interrupt = () => database.db.interrupt();
     signal?.addEventListener('abort', interrupt);

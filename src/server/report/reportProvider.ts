@@ -26,7 +26,6 @@ import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { UserError } from '../errors';
 import { reportRow } from '../explanations';
-import { sqliteFolder } from '../../core/db/source';
 
 type Predictions = ReturnType<typeof loadPredictions>;
 
@@ -79,6 +78,8 @@ export class ReportProvider {
     this.context.requireTrust();
     this.context.requireQuestions('evaluating a prediction file');
     const state = this.context.state;
+    const source = state.source;
+    if (!source) throw new UserError(`cannot evaluate: ${state.engineFailure}`, VesLensErrorCodes.noDatabase);
     const problems: InputProblem[] = [];
     let predictions: Predictions;
     try {
@@ -108,7 +109,7 @@ export class ReportProvider {
       batch = [];
     };
     const results = await evaluateTasks(tasks, {
-      source: sqliteFolder(state.dataset!.dbRoot),
+      source,
       metrics,
       ...this.context.timing,
       ...(params.timing ? { timing: params.timing } : {}),
@@ -128,6 +129,7 @@ export class ReportProvider {
       questions: scored.map(toRow),
       problems: problems.map((p) => editorText(formatProblem(p))),
       sqlite: state.sqlite,
+      engine: state.engineLine,
       partial,
       total: tasks.length,
       metrics,

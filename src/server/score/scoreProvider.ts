@@ -4,12 +4,13 @@
  * side by side, why the scores are what they are, and SQLMorph's partial-credit techniques.
  */
 import { QueryCancelled } from '../../core/db/database';
+import { dialectOf } from '../../core/db/readQuery';
 import { scoreTask } from '../../core/eval/evaluate';
 import { Metric, METRICS, QuestionResult } from '../../core/eval/types';
 import { explainQuery } from '../../core/plan/explain';
 import { FastTimingOptions } from '../../core/timing/fast';
 import { TimingResult } from '../../core/timing/types';
-import { ScoreParams, ScoreResult, TechniquesView, TimingSummaries, TimingSummary } from '../../shared/protocol';
+import { EngineSummary, ScoreParams, ScoreResult, TechniquesView, TimingSummaries, TimingSummary } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
@@ -47,6 +48,16 @@ function timingSummaries(timings: QuestionResult['timings']): TimingSummaries {
   return summaries;
 }
 
+/** What a score on PostgreSQL must say beside its numbers: what its engine notes (an embedded one's timings), scales not re-timed. */
+function engineNotes(engine: EngineSummary | null, scales: readonly number[] | undefined): string[] {
+  if (!engine || engine.engine === 'sqlite') return [];
+  const notes: string[] = [];
+  // An embedded engine says itself why its timings are no server's.
+  if (engine.note) notes.push(engine.note);
+  if (scales?.length) notes.push('the ratio at larger data scales is measured on SQLite copies only: not re-timed on PostgreSQL');
+  return notes;
+}
+
 export class ScoreProvider {
   constructor(
     private readonly context: ServerContext,
@@ -78,8 +89,9 @@ export class ScoreProvider {
     const started = performance.now();
     const state = this.context.state;
     const { sql } = this.targets.requestedUnit(params);
-    const { question, file } = this.targets.pairQuestion(params);
-    const database = await state.database(file);
+    const { question, target } = await this.targets.pairQuestion(params);
+    const database = await state.database(target);
+    const dialect = dialectOf(database.db.engine);
     const interrupt = () => database.db.interrupt();
     signal?.addEventListener('abort', interrupt);
     try {
@@ -96,7 +108,8 @@ export class ScoreProvider {
           ...this.context.limits,
           keepSamples: true,
           fastTiming: params.thorough ? THOROUGH_TIMING : undefined,
-          scales: correctnessOnly ? undefined : params.scales,
+          // Scaled copies are SQLite files (core/scale): a server's data is not copied.
+          scales: correctnessOnly || dialect !== 'sqlite' ? undefined : params.scales,
           signal,
         },
       );
@@ -114,8 +127,8 @@ export class ScoreProvider {
         ex: result.ex,
         f1: result.f1,
         error: result.error === null ? null : editorText(result.error),
-        goldSql: formatSql(goldSql),
-        predSql: formatSql(sql),
+        goldSql: formatSql(goldSql, dialect),
+        predSql: formatSql(sql, dialect),
         goldPreview,
         predPreview,
         explanations: scoreExplanations(result, goldPreview, predPreview, { pred: sql, gold: goldSql }),
@@ -134,8 +147,9 @@ export class ScoreProvider {
         predPlan: planView(predPlan),
         planComparison: comparePlanViews(goldPlan, predPlan),
         techniques,
-        notes: result.notes.map(editorText),
+        notes: [...result.notes, ...engineNotes(state.engine, correctnessOnly ? undefined : params.scales)].map(editorText),
         sqlite: state.sqlite,
+        engine: state.engineLine,
         elapsedMs: performance.now() - started,
       };
     } catch (error) {

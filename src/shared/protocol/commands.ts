@@ -30,6 +30,8 @@ export const Commands = {
   clearJudgeApiKey: 'vesLens.clearJudgeApiKey',
   setEmbeddingsApiKey: 'vesLens.setEmbeddingsApiKey',
   clearEmbeddingsApiKey: 'vesLens.clearEmbeddingsApiKey',
+  setPostgresPassword: 'vesLens.setPostgresPassword',
+  clearPostgresPassword: 'vesLens.clearPostgresPassword',
   showOutput: 'vesLens.showOutput',
   restartServer: 'vesLens.restartServer',
   auditGold: 'vesLens.auditGold',

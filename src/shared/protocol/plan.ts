@@ -3,6 +3,7 @@ import { RequestType } from 'vscode-languageserver-protocol';
 import type { PlanNode } from '../../core/db/planTree';
 import type { PlanDifference } from '../../core/plan/comparePlans';
 import type { CostedNode, PlanCost } from '../../core/plan/cost';
+import type { ExplainedPlan } from '../../core/plan/explain';
 import type { QuestionInfo } from './dataset';
 import type { QueryTarget, ResultPreview } from './queries';
 
@@ -24,24 +25,34 @@ export interface PlanNodeView
       | 'correlated'
       | 'subquery'
       | 'operator'
+      | 'nodeType'
+      | 'estimatedRows'
+      | 'startupCost'
+      | 'totalCost'
+      | 'filter'
+      | 'rowsRemovedByFilter'
     >,
-    Pick<CostedNode, 'realTable' | 'rowCount' | 'ruleCost' | 'rowsOut' | 'loops'> {
+    Pick<CostedNode, 'realTable' | 'rowCount' | 'ruleCost' | 'rowsOut' | 'loops' | 'measured'> {
   /** Position in the tree: indexes from the root list down (`[0, 2]`: the first root's third child). */
   path: number[];
-  /** Estimated row visits of this step with its children, and its share of the plan's total (0..1). */
+  /** Estimated row visits of this step with its children (PostgreSQL: its planner's Total Cost), and its share of the plan's total (0..1). */
   work: number;
   share: number;
-  /** Row visits of this step alone (without its children). */
+  /** Row visits of this step alone, without its children (PostgreSQL: its own cost, pev2's exclusive cost). */
   selfWork: number;
-  /** The step with the most row visits of its own in the plan. */
+  /** The step with the most row visits (PostgreSQL: cost) of its own in the plan. */
   costliest: boolean;
+  /** EXPLAIN ANALYZE: the step that took the most time of its own. */
+  slowest?: boolean;
   children: PlanNodeView[];
 }
 
-/** A plan's cards: its steps, and its two costs as core's PlanCost names them (`rule`, `work`). */
+/** A plan's cards: its steps, and its costs as core's PlanCost names them (`rule`, `work`; PostgreSQL's `totalCost`). */
 export interface PlanView extends PlanCost {
-  /** Why there is no plan: SQLite's compile error, or a refusal. */
+  /** Why there is no plan: the engine's compile error, or a refusal. */
   error?: string;
+  /** EXPLAIN ANALYZE (PostgreSQL): the query ran; milliseconds planning and executing it. */
+  measured?: ExplainedPlan['measured'];
   nodes: PlanNodeView[];
 }
 
@@ -64,7 +75,8 @@ export interface PlanComparison {
   summary: string;
 }
 
-export type ExplainParams = QueryTarget;
+/** `analyze`: run the query too and measure each step (PostgreSQL's EXPLAIN ANALYZE, read-only, within the time limit). */
+export type ExplainParams = QueryTarget & { analyze?: boolean };
 
 export interface ExplainResult {
   plan: PlanView;
@@ -77,6 +89,8 @@ export interface ExplainResult {
   /** Where the statement is: the document and 1-based line, when it came from one. */
   source?: { uri: string; line: number };
   sqlite: string;
+  /** What ran the SQL, in one line (DatasetSummary's engine line: engine, version, embedded or server, no password). */
+  engine: string;
 }
 
 export type TimeQueryParams = QueryTarget;
@@ -102,6 +116,8 @@ export interface TimeQueryResult extends TimedAlone {
   plan: PlanView;
   error?: string;
   sqlite: string;
+  /** What ran the SQL, in one line (DatasetSummary's engine line: engine, version, embedded or server, no password). */
+  engine: string;
 }
 
 export const ExplainRequest = new RequestType<ExplainParams, ExplainResult, void>('vesLens/explain');

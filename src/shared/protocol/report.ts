@@ -25,6 +25,8 @@ export interface EvaluateFileResult {
   questions: ReportRow[];
   problems: string[];
   sqlite: string;
+  /** What ran the SQL, in one line (DatasetSummary's engine line: engine, version, embedded or server, no password). */
+  engine: string;
   /** Cancelled before the end: the questions scored so far, and a summary of them only. */
   partial: boolean;
   /** Questions in the file's pairing (all of them, however many were scored). */

@@ -136,6 +136,8 @@ export interface ScoreResult extends ScoredFields {
   /** SQLMorph's partial-credit techniques, each with its matching (null when vesLens.techniques names none). */
   techniques?: TechniquesView | null;
   sqlite: string;
+  /** What ran the SQL, in one line (DatasetSummary's engine line: engine, version, embedded or server, no password). */
+  engine: string;
   elapsedMs: number;
 }
 

@@ -14,13 +14,23 @@ export interface InitializationOptions {
 }
 
 /** The secrets the server may ask the client for, each a SecretStorage entry of the extension's. */
-export type SecretName = 'embeddingsApiKey' | 'judgeApiKey';
+export type SecretName = 'embeddingsApiKey' | 'judgeApiKey' | 'postgresPassword';
+
+export interface SecretParams {
+  name: SecretName;
+  /**
+   * What the secret is for, where one name holds a secret per thing: the PostgreSQL password is kept per server
+   * URL (settings.ts's passwordScope), so it is only ever sent to the server it was given for.
+   */
+  scope?: string;
+}
 
 /**
- * Server → client: a secret when the server needs it (the embeddings API key for a score), sealed with the
- * session key the client put in the server's environment (see sealedSecret.ts); null when none is stored.
+ * Server → client: a secret when the server needs it (the embeddings API key for a score, the PostgreSQL password
+ * when it connects), sealed with the session key the client put in the server's environment (see sealedSecret.ts);
+ * null when none is stored.
  */
-export const SecretRequest = new RequestType<{ name: SecretName }, SealedSecret | null, void>('vesLens/secret');
+export const SecretRequest = new RequestType<SecretParams, SealedSecret | null, void>('vesLens/secret');
 
 /** Client → server: the settings, at start and whenever they change (they take effect at once). */
 export const SettingsNotification = new NotificationType<VesLensSettings>('vesLens/settings');

@@ -52,7 +52,11 @@ export function planComparison(goldPlan: PlanView, predPlan: PlanView, compariso
     const side = (node: PlanNodeView | undefined, which: 'gold' | 'pred') => {
       const cell = h('div', { role: 'cell', className: `compare-cell ${which}` });
       if (node) {
-        const indent = h('div', { className: 'compare-indent' }, stepCard(node, row.mark));
+        const indent = h(
+          'div',
+          { className: 'compare-indent' },
+          stepCard(node, row.mark, (which === 'gold' ? goldPlan : predPlan).totalCost),
+        );
         indent.style.paddingLeft = `${row.depth * 18}px`;
         cell.append(indent);
       } else

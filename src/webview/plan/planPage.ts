@@ -3,15 +3,15 @@
 // here too: the query's milliseconds alone, with an interval, its first rows and its plan.
 // Messages: PlanPanelMessage in src/shared/webviewMessages.ts.
 import { plainText } from '../../core/text/terminalText';
-import type { ExplainResult, PlanNodeView, QuestionInfo } from '../../shared/protocol';
-import type { PlanPanelMessage } from '../../shared/webviewMessages';
+import type { ExplainResult, PlanNodeView, PlanView, QuestionInfo } from '../../shared/protocol';
+import type { PlanPanelMessage, PlanPanelRequest } from '../../shared/webviewMessages';
 import { app, h, icon, render } from '../common/dom';
 import { card, previewTable, sqlBlock } from '../common/elements';
-import { compact, counted, milliseconds } from '../common/format';
+import { compact, counted, fixed, milliseconds } from '../common/format';
 import { panelPage } from '../common/vscodeApi';
 import { planTotals, planTree, ruleBreakdown, RULE_COST_TEXT } from './planTree';
 
-const page = panelPage<PlanPanelMessage, never>(handle);
+const page = panelPage<PlanPanelMessage, PlanPanelRequest>(handle);
 
 function whichQuery(data: ExplainResult): string {
   if (data.source) {
@@ -42,25 +42,68 @@ function countSteps(nodes: readonly PlanNodeView[]): number {
   return nodes.reduce((sum, node) => sum + 1 + countSteps(node.children), 0);
 }
 
+/** The top cards of a plan: PostgreSQL's planner cost (and with ANALYZE, the time it ran) or SQLite's row visits, the rule cost, the steps. */
+function planCards(plan: PlanView): HTMLElement {
+  const steps = card('steps', String(countSteps(plan.nodes)), 'hover a step: what it does');
+  if (plan.totalCost === undefined)
+    return h(
+      'div',
+      { className: 'row' },
+      card('rule cost', String(plan.rule), ruleBreakdown(plan)),
+      card('row visits', `~${compact(plan.work)}`, 'row-aware estimate'),
+      steps,
+    );
+  const measured = plan.measured;
+  return h(
+    'div',
+    { className: 'row' },
+    card('planner cost', fixed(plan.totalCost), "PostgreSQL's estimate (EXPLAIN), in its cost units"),
+    measured?.executionMs !== undefined
+      ? card(
+          'ran in',
+          `${milliseconds(measured.executionMs)} ms`,
+          `EXPLAIN ANALYZE, read-only${measured.planningMs !== undefined ? ` · planning ${milliseconds(measured.planningMs)} ms` : ''}`,
+        )
+      : null,
+    card('rule cost', String(plan.rule), ruleBreakdown(plan)),
+    steps,
+  );
+}
+
+/** PostgreSQL's plan not measured yet: a button that runs the query once (read-only) and shows what each step took. */
+function analyzeButton(plan: PlanView): HTMLElement | null {
+  if (plan.error || plan.totalCost === undefined || plan.measured) return null;
+  return h(
+    'p',
+    { className: 'analyze-row' },
+    h(
+      'vscode-button',
+      { id: 'analyze', secondary: true, icon: 'pulse', onclick: () => page.post({ type: 'analyze' }) },
+      'Run EXPLAIN ANALYZE',
+    ),
+    h('span', { className: 'muted small' }, ' runs the query once, read-only: actual rows, time and buffers of every step'),
+  );
+}
+
 function showPlan(message: Extract<PlanPanelMessage, { type: 'plan' }>): void {
   const e = message.explain;
   const database = e.dbId ?? e.dbPath;
   const following = message.following && h('span', { className: 'following' }, ' · ', icon('sync'), 'follows edits to the statement');
   render(
-    h('h1', {}, 'Query plan ', h('span', { className: 'muted' }, `· ${whichQuery(e)}`)),
-    h('p', { className: 'muted' }, `database ${database} · SQLite ${e.sqlite}`, following),
+    h('h1', {}, e.plan.measured ? 'Query plan, measured ' : 'Query plan ', h('span', { className: 'muted' }, `· ${whichQuery(e)}`)),
+    h('p', { className: 'muted' }, `database ${database} · ${e.engine}`, following),
     questionLine(e.question),
-    // A statement SQLite cannot compile has no plan: its error, not cards of zeros.
+    // A statement the engine cannot compile has no plan: its error, not cards of zeros.
     e.plan.error
-      ? h('p', { className: 'error no-plan' }, icon('error'), ` SQLite cannot plan this statement: ${plainText(e.plan.error)}`)
+      ? h(
+          'p',
+          { className: 'error no-plan' },
+          icon('error'),
+          ` ${(e.engine || 'SQLite').split(' ')[0]} cannot plan this statement: ${plainText(e.plan.error)}`,
+        )
       : [
-          h(
-            'div',
-            { className: 'row' },
-            card('rule cost', String(e.plan.rule), ruleBreakdown(e.plan)),
-            card('row visits', `~${compact(e.plan.work)}`, 'row-aware estimate'),
-            card('steps', String(countSteps(e.plan.nodes)), 'hover a step: what it does'),
-          ),
+          planCards(e.plan),
+          analyzeButton(e.plan),
           h('p', { className: 'muted small rule-text' }, `The rule behind the rule cost: ${RULE_COST_TEXT}.`),
           h('h2', {}, 'Plan'),
           planTree(e.plan),
@@ -83,7 +126,7 @@ function showTiming(message: Extract<PlanPanelMessage, { type: 'timing' }>): voi
     h(
       'p',
       { className: 'muted' },
-      `database ${t.dbId ?? ''} · SQLite ${t.sqlite} · every run on a fresh connection, all rows fetched (R-VES's quantity)`,
+      `database ${t.dbId ?? ''} · ${t.engine} · every run on a fresh connection, all rows fetched (R-VES's quantity)`,
     ),
     questionLine(t.question),
     t.error
@@ -113,7 +156,11 @@ function handle(data: PlanPanelMessage, restored: boolean): void {
   if (data.type === 'plan') showPlan(data);
   else if (data.type === 'timing') showTiming(data);
   else if (data.type === 'running')
-    render(h('h1', {}, 'Timing…'), h('p', { className: 'muted' }, plainText(data.what)), h('vscode-progress-ring'));
+    render(
+      h('h1', {}, data.what.startsWith('timing') ? 'Timing…' : 'Running…'),
+      h('p', { className: 'muted' }, plainText(data.what)),
+      h('vscode-progress-ring'),
+    );
   else if (data.type === 'error') {
     // While following edits, the last plan stays and the error is said above it.
     const main = app();

@@ -1,8 +1,9 @@
 // A plan step in words: its operator, its subject, its index, and what it does and why it costs what it costs
 // (from its own numbers). The plan cards (planTree.ts) show them; the tooltip says the explanation.
 import type { PlanNodeKind } from '../../core/db/planTree';
+import { MISESTIMATE_FLAG } from '../../core/plan/cost';
 import type { PlanNodeView } from '../../shared/protocol';
-import { compact, compactCounted } from '../common/format';
+import { compact, compactCounted, fixed, milliseconds } from '../common/format';
 
 const OPERATOR: Record<PlanNodeKind, string> = {
   scan: 'SCAN',
@@ -23,6 +24,7 @@ const OPERATOR: Record<PlanNodeKind, string> = {
 };
 
 export function operatorName(node: PlanNodeView): string {
+  if (node.nodeType) return node.nodeType; // PostgreSQL's own operator
   if (node.kind === 'search' && node.automatic) return 'SEARCH · AUTOMATIC INDEX';
   if (node.kind === 'subquery') return `${node.correlated ? 'CORRELATED ' : ''}${node.subqueryType ?? ''} SUBQUERY`.trim();
   return OPERATOR[node.kind] ?? String(node.kind).toUpperCase();
@@ -148,4 +150,82 @@ export function explainStep(node: PlanNodeView): string[] {
     default:
       return [`A step this version of VES Lens does not recognise; SQLite says: ${node.detail}.`, `${visits}.`];
   }
+}
+
+/** What each of PostgreSQL's operators does, in a sentence (the tooltip's first line). */
+const PLANNED_OPERATOR: Record<string, string> = {
+  'Seq Scan': 'reads every row of the table, start to end, keeping those that pass its filter',
+  'Index Scan': 'looks rows up through an index and then reads each from the table',
+  'Index Only Scan': 'answers from the index alone, without reading the table (where the visibility map allows)',
+  'Bitmap Index Scan': 'collects the locations of matching rows from an index, for the Bitmap Heap Scan above it',
+  'Bitmap Heap Scan': 'reads the table pages an index bitmap points to, in page order, and rechecks each row',
+  'Nested Loop': 'runs its inner input once for every row of its outer input',
+  'Hash Join': 'builds a hash table of its inner input, then probes it with each row of its outer input',
+  'Merge Join': 'walks two inputs sorted on the join key side by side',
+  Hash: 'builds the in-memory hash table its Hash Join probes',
+  Sort: 'sorts all its input before yielding the first row',
+  'Incremental Sort': 'sorts its input in groups that arrive already sorted on a prefix of the key',
+  Aggregate: 'computes aggregates over all its input, yielding one row',
+  GroupAggregate: 'computes aggregates over input sorted by the group key, one group at a time',
+  HashAggregate: 'groups its input in a hash table, then yields one row per group',
+  MixedAggregate: 'computes several grouping sets, some sorted and some hashed',
+  Materialize: 'keeps its input in memory so that a re-scan (a Nested Loop inner side) does not recompute it',
+  Memoize: 'caches the inner side of a Nested Loop by its parameters',
+  Limit: 'stops its input after the rows asked for',
+  Unique: 'drops adjacent duplicate rows of a sorted input',
+  'Subquery Scan': "reads a subquery's result",
+  'CTE Scan': "reads a WITH query's result",
+  Result: 'computes expressions without reading a table (or filters by a condition known once)',
+  Append: 'yields the rows of each input in turn (UNION ALL, partitions)',
+  SetOp: 'computes INTERSECT or EXCEPT over its sorted or hashed inputs',
+  Gather: 'collects the rows of parallel workers',
+  'Gather Merge': "collects parallel workers' sorted rows, keeping the order",
+  WindowAgg: 'computes window functions over its sorted input',
+};
+
+/** A PostgreSQL step's subject: its table (and alias), else its join, sort or group key. */
+export function plannedSubject(node: PlanNodeView): string {
+  if (node.table) return subjectText(node);
+  if (node.constraint && !node.index) return node.constraint;
+  return node.subquery ? `subquery ${node.subquery}` : '';
+}
+
+/** What EXPLAIN ANALYZE measured of a step, in words. */
+export function measuredText(m: NonNullable<PlanNodeView['measured']>): string {
+  if (m.loops === 0) return 'never executed';
+  const loops = m.loops > 1 ? ` × ${compact(m.loops)} loops` : '';
+  return `actual ${compactCounted(m.rows, 'row')}${loops} · ${milliseconds(m.totalMs)} ms (self ${milliseconds(m.selfMs)} ms)`;
+}
+
+/** A step of PostgreSQL's plan: what the operator does, what the planner estimated, and what ANALYZE measured. */
+export function explainPlannedStep(node: PlanNodeView, planCost: number): string[] {
+  if (node.kind === 'subquery') {
+    const runs = node.correlated
+      ? `a SubPlan: it refers to the outer query, so PostgreSQL runs it again for every row of the step that uses it${node.measured ? ` (${compact(node.measured.loops)} times)` : ''}`
+      : 'an InitPlan: it does not depend on the outer query, so it runs once and its result is reused';
+    return [
+      `${operatorName(node)}: ${runs}.`,
+      `Its cost (${fixed(node.work)}) is one run's; the planner charges its runs to the step that evaluates it, which is where they show as cost of its own.`,
+    ];
+  }
+  const what = PLANNED_OPERATOR[node.nodeType ?? ''] ?? "a step of PostgreSQL's plan";
+  const lines = [`${node.nodeType ?? operatorName(node)}: ${what}.`];
+  const share = Math.round((100 * node.selfWork) / Math.max(planCost, 1e-9));
+  lines.push(
+    `The planner estimated ~${compactCounted(node.estimatedRows ?? node.rowsOut, 'row')} per loop and a cost of ${fixed(node.totalCost ?? node.work)} with its inputs, ` +
+      `${fixed(node.selfWork)} of its own (${share} % of the plan). Costs are the planner's units, not milliseconds.`,
+  );
+  if (node.filter)
+    lines.push(
+      `Filter ${node.filter}${node.rowsRemovedByFilter ? `: ${compactCounted(node.rowsRemovedByFilter, 'row')} read and removed` : ''}.`,
+    );
+  const m = node.measured;
+  if (m) {
+    lines.push(`Measured: ${measuredText(m)}.`);
+    if (m.misestimate >= MISESTIMATE_FLAG)
+      lines.push(
+        `The planner ${m.direction === 'under' ? 'under' : 'over'}estimated its rows ${fixed(m.misestimate, 1)}×: plans chosen on such estimates (join order and method) are often the wrong ones; ANALYZE the tables, or look at the condition.`,
+      );
+  }
+  return lines;
 }

@@ -6,8 +6,9 @@
 import { plainText } from '../../core/text/terminalText';
 import type { AlignedPlanRow, PlanNodeView, PlanView } from '../../shared/protocol';
 import { h, icon } from '../common/dom';
-import { compact, compactCounted, counted } from '../common/format';
-import { explainStep, indexText, operatorName, subjectText } from './planStepText';
+import { MISESTIMATE_FLAG } from '../../core/plan/cost';
+import { compact, compactCounted, counted, fixed, milliseconds } from '../common/format';
+import { explainPlannedStep, explainStep, indexText, measuredText, operatorName, plannedSubject, subjectText } from './planStepText';
 import { hideTip, showTip } from './planTip';
 
 function costBar(share: number): HTMLSpanElement {
@@ -16,8 +17,99 @@ function costBar(share: number): HTMLSpanElement {
   return h('span', { className: 'cost-bar', 'aria-hidden': 'true' }, fill);
 }
 
-/** One step as a card; `mark` says how it compares with the other plan's step beside it. */
-export function stepCard(node: PlanNodeView, mark?: AlignedPlanRow['mark']): HTMLDivElement {
+/** The tooltip's handlers and the card's accessible name, for any step's card. */
+function cardEvents(name: string, lines: string[]) {
+  return {
+    tabindex: 0,
+    role: 'group',
+    'aria-label': `${name}: ${lines.join(' ')}`,
+    onmouseenter: (event: MouseEvent) => showTip(event.currentTarget as HTMLElement, lines),
+    onmouseleave: hideTip,
+    onfocus: (event: FocusEvent) => showTip(event.currentTarget as HTMLElement, lines),
+    onblur: hideTip,
+  };
+}
+
+/**
+ * A step of PostgreSQL's plan as a card (pev2's reading): its operator and table or key, its index, the
+ * planner's rows and cost with its own share of the plan, its filter; with EXPLAIN ANALYZE what it measured,
+ * its own time, shared buffers, and a misestimate of rows from MISESTIMATE_FLAG× flagged.
+ */
+function plannedCard(node: PlanNodeView, planCost: number, mark?: AlignedPlanRow['mark']): HTMLDivElement {
+  const m = node.measured;
+  const misestimated = m !== undefined && m.loops > 0 && m.misestimate >= MISESTIMATE_FLAG;
+  const lines = explainPlannedStep(node, planCost);
+  const className =
+    `plan-node planned kind-${node.kind}` +
+    (node.costliest ? ' costliest' : '') +
+    (node.correlated ? ' costly-kind' : '') +
+    (mark ? ` mark-${mark}` : '');
+  const badges = [
+    node.costliest
+      ? h('span', { className: 'badge costliest-badge', title: 'the step with the highest cost of its own' }, icon('flame'), ' costliest')
+      : null,
+    node.slowest
+      ? h('span', { className: 'badge slowest-badge', title: 'the step that took the most time of its own' }, icon('watch'), ' slowest')
+      : null,
+    misestimated
+      ? h(
+          'span',
+          { className: 'badge misestimate-badge', title: `the planner ${m.direction}estimated its rows ${fixed(m.misestimate, 1)}×` },
+          icon('warning'),
+          ` rows ${fixed(m.misestimate, 0)}× ${m.direction}`,
+        )
+      : null,
+  ];
+  const estimate = node.estimatedRows !== undefined ? `est. ${compactCounted(node.estimatedRows, 'row')}` : null;
+  const meta = [
+    node.rowCount !== undefined ? `${compactCounted(node.rowCount, 'row')} in table` : null,
+    estimate,
+    node.ruleCost ? `rule +${node.ruleCost}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const index = indexText(node);
+  const filter = node.filter
+    ? `filter ${node.filter}${node.rowsRemovedByFilter ? ` · ${compactCounted(node.rowsRemovedByFilter, 'row')} removed` : ''}`
+    : '';
+  const buffers =
+    m && (m.hitBlocks !== undefined || m.readBlocks !== undefined)
+      ? ` · buffers ${compact(m.hitBlocks ?? 0)} hit, ${compact(m.readBlocks ?? 0)} read`
+      : '';
+  return h(
+    'div',
+    { className, ...cardEvents(`${operatorName(node)} ${plannedSubject(node)}`, lines) },
+    h(
+      'div',
+      { className: 'plan-head' },
+      h('span', { className: 'op' }, operatorName(node)),
+      h('span', { className: 'subject' }, plannedSubject(node)),
+      badges,
+    ),
+    index ? h('div', { className: 'plan-index' }, icon('key'), ' ', index) : null,
+    meta ? h('div', { className: 'plan-meta' }, meta) : null,
+    filter ? h('div', { className: 'plan-meta plan-filter' }, filter) : null,
+    h(
+      'div',
+      { className: 'plan-cost' },
+      costBar(node.share),
+      h(
+        'span',
+        { className: 'cost-text' },
+        `cost ${fixed(node.totalCost ?? node.work)} · self ${fixed(node.selfWork)} · ${Math.round(node.share * 100)} %`,
+      ),
+    ),
+    m ? h('div', { className: `plan-measured${misestimated ? ' misestimated' : ''}` }, `${measuredText(m)}${buffers}`) : null,
+    h('div', { className: 'plan-detail', title: "PostgreSQL's own words" }, plainText(node.detail)),
+  );
+}
+
+/**
+ * One step as a card; `mark` says how it compares with the other plan's step beside it. `plannerCost`: the
+ * plan's Total Cost when its engine's planner costed it (PostgreSQL), which draws every step as a planned one.
+ */
+export function stepCard(node: PlanNodeView, mark?: AlignedPlanRow['mark'], plannerCost?: number): HTMLDivElement {
+  if (plannerCost !== undefined) return plannedCard(node, plannerCost, mark);
   const loops = node.loops > 1 ? ` × ${compact(node.loops)} loops` : '';
   const rowsOut = `~${compact(node.rowsOut)} row${node.rowsOut === 1 ? '' : 's'} out${loops}`;
   const meta = [
@@ -40,16 +132,7 @@ export function stepCard(node: PlanNodeView, mark?: AlignedPlanRow['mark']): HTM
     : null;
   return h(
     'div',
-    {
-      className,
-      tabindex: 0,
-      role: 'group',
-      'aria-label': `${operatorName(node)} ${subjectText(node)}: ${lines.join(' ')}`,
-      onmouseenter: (event) => showTip(event.currentTarget as HTMLElement, lines),
-      onmouseleave: hideTip,
-      onfocus: (event) => showTip(event.currentTarget as HTMLElement, lines),
-      onblur: hideTip,
-    },
+    { className, ...cardEvents(`${operatorName(node)} ${subjectText(node)}`, lines) },
     h(
       'div',
       { className: 'plan-head' },
@@ -98,7 +181,9 @@ export function ruleBreakdown(plan: PlanView): string {
 }
 
 export function planTotals(plan: PlanView): string {
-  return `rule cost ${plan.rule} · ~${compact(plan.work)} row visits`;
+  if (plan.totalCost === undefined) return `rule cost ${plan.rule} · ~${compact(plan.work)} row visits`;
+  const ran = plan.measured?.executionMs !== undefined ? ` · ran in ${milliseconds(plan.measured.executionMs)} ms` : '';
+  return `planner cost ${fixed(plan.totalCost)} · rule cost ${plan.rule}${ran}`;
 }
 
 /** One plan as a tree of step cards, each step with children collapsible. */
@@ -118,7 +203,7 @@ export function planTree(plan: PlanView): HTMLElement {
           (event.currentTarget as HTMLElement).replaceWith(toggle(expanded, flip, expanded ? 'collapse' : 'expand'));
         };
         const handle = node.children.length ? toggle(true, flip, 'collapse') : h('span', { className: 'plan-toggle-space' });
-        item.append(h('div', { className: 'plan-row' }, handle, stepCard(node)), children ?? '');
+        item.append(h('div', { className: 'plan-row' }, handle, stepCard(node, undefined, plan.totalCost)), children ?? '');
         return item;
       }),
     );

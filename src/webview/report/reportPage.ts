@@ -337,11 +337,7 @@ function draw(): void {
     h(
       'p',
       { className: 'muted' },
-      [
-        report.file,
-        result ? `SQLite ${result.sqlite}` : '',
-        skipped ? `${counted(skipped, 'question')} skipped (database missing; listed last)` : '',
-      ]
+      [report.file, result ? result.engine : '', skipped ? `${counted(skipped, 'question')} skipped (database missing; listed last)` : '']
         .filter(Boolean)
         .join(' · '),
     ),

@@ -49,7 +49,7 @@ function show(result: ScoreResult, partial: boolean, previous: ScoreResult | nul
           result.notes.map((n) => h('li', {}, plainText(n))),
         )
       : null,
-    h('p', { className: 'muted' }, `SQLite ${result.sqlite} · ${Math.round(result.elapsedMs)} ms`),
+    h('p', { className: 'muted' }, `${result.engine} · ${Math.round(result.elapsedMs)} ms`),
   );
   actions(partial ? 'partial' : 'idle');
 }

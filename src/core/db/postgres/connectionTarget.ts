@@ -45,12 +45,16 @@ export function redactText(text: string): string {
   return out;
 }
 
-/** Takes the password out of a URL, keeps it for connections to the returned target, and returns the target. */
+/**
+ * Takes the password out of a URL, keeps it for connections to the returned target, and returns the target. A URL
+ * without one forgets the target's earlier password (the editor's password was cleared).
+ */
 export function registerPostgresUrl(url: string): string {
   const parsed = parsedUrl(url);
   const password = decodeURIComponent(parsed.password) || parsed.searchParams.get('password') || '';
   const target = redactUrl(url);
   if (password) passwords.set(target, password);
+  else passwords.delete(target);
   return target;
 }
 
@@ -61,6 +65,7 @@ export function deriveTarget(target: string, change: (url: URL) => void): string
   const derived = parsed.toString();
   const password = passwords.get(target);
   if (password) passwords.set(derived, password);
+  else passwords.delete(derived);
   return derived;
 }
 

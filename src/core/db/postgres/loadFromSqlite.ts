@@ -15,6 +15,9 @@ import { ColumnInfo, quoteIdentifier, quoteSqlString, readSchema, SchemaInfo, Ta
 import { identifierProblem, postgresName, qualifiedName, quotePostgresName } from './identifiers';
 import { ColumnLoad, columnLoad, PostgresType, PROFILE_ITEMS, profileOf, profileSelectItems } from './typeMapping';
 
+/** What a load writes, as a number: raise it when that changes, so copies kept from an older load are built again. */
+export const LOADER_VERSION = 1;
+
 /** Runs SQL on a PostgreSQL database: node-postgres's Client and PGlite both have this shape. */
 export interface SqlExecutor {
   /** One statement, with $1, $2, ... parameters. */

@@ -18,10 +18,10 @@ import {
   VALUE_OVERHEAD_BYTES,
 } from '../database';
 import { ColumnNames, DatabaseConnection, DatabaseEngine, SameWork } from '../engine';
-import { PlanNode } from '../planTree';
+import { MeasuredPlanTree, PlanNode } from '../planTree';
 import { SchemaInfo } from '../schema';
 import { clientConfig, redactText, serverSetting } from './connectionTarget';
-import { planTreeOfJson } from './postgresPlan';
+import { measuredPlanOfJson, planTreeOfJson } from './postgresPlan';
 import { readPostgresSchema } from './postgresSchema';
 import { PYTHON_TYPE_PARSERS } from './pythonValues';
 
@@ -38,7 +38,7 @@ export const SESSION_SETTINGS = [
 /** Rows asked of the server at a time: results arrive in batches, never whole. */
 const BATCH_ROWS = 1000;
 /** How long after its deadline a statement the server has not stopped is cancelled from here. */
-const CANCEL_GRACE_MS = 250;
+export const CANCEL_GRACE_MS = 250;
 
 /** The protocol fields node-postgres keeps for a cancel request and the socket it reads; its typings leave them out. */
 interface ClientInternals {
@@ -142,6 +142,20 @@ export async function connectClient(target: string, settings: readonly string[] 
 }
 
 /**
+ * How a connection reaches its PostgreSQL: a server over a socket (the default), or the embedded engine's
+ * sessions (pglite/), which speak the same protocol to the same client.
+ */
+export interface PostgresTransport {
+  /** A connected client whose session has `settings`, reading psycopg2's value types; fails as a DatabaseError. */
+  connect(target: string, settings?: readonly string[]): Promise<Client>;
+  /** Stops what the client's session runs now (on a server: PostgreSQL's cancel request). */
+  cancel(client: Client): void;
+}
+
+/** A PostgreSQL server, over its socket. */
+export const SERVER_TRANSPORT: PostgresTransport = { connect: connectClient, cancel: sendCancelRequest };
+
+/**
  * A read-only PostgreSQL connection (node-postgres). Every statement runs in a `BEGIN READ ONLY` transaction
  * that is rolled back, in a session whose default is read-only too; its deadline is the transaction's
  * `statement_timeout`, with a cancel request as a backstop and on the caller's abort signal; rows are read
@@ -160,10 +174,11 @@ export class PostgresConnection implements DatabaseConnection {
   private constructor(
     readonly engine: DatabaseEngine,
     readonly path: string,
+    private readonly transport: PostgresTransport,
   ) {}
 
-  static async open(engine: DatabaseEngine, target: string): Promise<PostgresConnection> {
-    const connection = new PostgresConnection(engine, target);
+  static async open(engine: DatabaseEngine, target: string, transport = SERVER_TRANSPORT): Promise<PostgresConnection> {
+    const connection = new PostgresConnection(engine, target, transport);
     await connection.connected();
     return connection;
   }
@@ -172,7 +187,7 @@ export class PostgresConnection implements DatabaseConnection {
     if (this.client && !this.broken) return this.client;
     await this.client?.end().catch(() => undefined);
     this.client = undefined;
-    const client = await connectClient(this.path);
+    const client = await this.transport.connect(this.path);
     this.broken = false;
     client.on('error', () => (this.broken = true));
     client.on('end', () => (this.broken = true));
@@ -195,7 +210,7 @@ export class PostgresConnection implements DatabaseConnection {
   }
 
   interrupt(): void {
-    if (this.client) sendCancelRequest(this.client);
+    if (this.client) this.transport.cancel(this.client);
   }
 
   async checkReadable(): Promise<void> {
@@ -361,6 +376,19 @@ export class PostgresConnection implements DatabaseConnection {
     const [row] = await this.all(`EXPLAIN (FORMAT JSON) ${body}`);
     const plan = Object.values(row)[0];
     return planTreeOfJson(plan instanceof TypedValue ? JSON.parse(plan.text) : JSON.parse(String(plan)));
+  }
+
+  /**
+   * EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON): the query runs in the READ ONLY transaction, under its deadline
+   * and signal, and only its plan with each step's measurements comes back (its rows are discarded by the server).
+   */
+  async explainAnalyze(body: string, limits: RunLimits): Promise<MeasuredPlanTree> {
+    if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
+    const { rows } = await this.inTransaction(limits, (client) =>
+      client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${body}`, types: PYTHON_TYPE_PARSERS as never }),
+    );
+    const plan = Object.values(rows[0] as Record<string, SqlValue>)[0];
+    return measuredPlanOfJson(plan instanceof TypedValue ? JSON.parse(plan.text) : JSON.parse(String(plan)));
   }
 
   /** EXPLAIN (VERBOSE, COSTS OFF): the plan with every output expression and literal, without estimates. */

@@ -1,0 +1,218 @@
+/**
+ * The embedded PostgreSQL's copies of BIRD SQLite databases, built once by `ves-lens load`'s loader and kept on
+ * disk: one folder per database root, holding the PostgreSQL data folder of every database under it. A copy is
+ * named by what it was built from (each SQLite file's size and modification time, the loader's version, the
+ * layout), so it is reused while they stay the same and built again when one changes. A copy is built in a
+ * folder of its own and renamed into place when complete, so two processes building at once never share a half.
+ * Statements never run on the kept copy: each process works on a copy of it of its own (workingCopy).
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { databasePath } from '../../bird/layout';
+import {
+  databasesUnder,
+  LOADER_VERSION,
+  LoadError,
+  loadFromSqlite,
+  LoadProgress,
+  LoadReport,
+  SqlExecutor,
+} from '../postgres/loadFromSqlite';
+import { PgliteThread } from './pgliteThread';
+
+/** How the copy holds the databases: all tables in schema public (as the official dump), or a schema per db_id. */
+export type EmbeddedLayout = 'one-database' | 'schema';
+
+export interface EmbeddedCopyOptions {
+  /** Where copies are kept; default defaultEmbeddedCacheDir(). */
+  cacheDir?: string;
+  layout: EmbeddedLayout;
+  /** Told while a copy is built (nothing is said when one is reused). */
+  onLoad?: (progress: EmbeddedLoadProgress) => void;
+}
+
+/** How far the build of a copy is, and where it will be kept. */
+export type EmbeddedLoadProgress = LoadProgress & { cacheDir: string };
+
+/** A kept copy, ready to be worked on. */
+export interface CachedCopy {
+  /** The PostgreSQL data folder. */
+  dataDir: string;
+  /** The PostgreSQL version that built it. */
+  version: string;
+  /** Whether this call built it (else it was kept from an earlier run). */
+  built: boolean;
+  /** The db_ids it holds. */
+  dbIds: string[];
+  /** What the load changed or left out (from the load report), for reports. */
+  notes: string[];
+}
+
+/** What a copy's manifest.json says (written last: a copy without one is incomplete). */
+interface Manifest {
+  key: string;
+  loader: number;
+  postgres: string;
+  layout: EmbeddedLayout;
+  db_root: string;
+  databases: { db_id: string; size: number; mtime_ms: number }[];
+  built: string;
+  rows: number;
+  seconds: number;
+  notes: string[];
+}
+
+/** Where copies are kept unless told otherwise: $XDG_CACHE_HOME/ves-lens/pglite, or ~/.cache/ves-lens/pglite. */
+export function defaultEmbeddedCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'ves-lens', 'pglite');
+}
+
+const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+
+/** The databases under a root and what names their copy: each file's size and modification time. */
+export function copySources(dbRoot: string, layout: EmbeddedLayout): { key: string; databases: Manifest['databases'] } {
+  if (!fs.existsSync(dbRoot) || !fs.statSync(dbRoot).isDirectory()) throw new LoadError(`--db-root: ${dbRoot} is not a folder`);
+  const databases = databasesUnder(dbRoot).map((dbId) => {
+    const stat = fs.statSync(databasePath(dbRoot, dbId));
+    return { db_id: dbId, size: stat.size, mtime_ms: stat.mtimeMs };
+  });
+  if (databases.length === 0) throw new LoadError(`--db-root: ${dbRoot} holds no <db_id>/<db_id>.sqlite`);
+  return { key: hash({ loader: LOADER_VERSION, layout, databases }), databases };
+}
+
+function readManifest(folder: string): Manifest | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(folder, 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process is still running (a folder named after a dead one is left over from a crash). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The loader's statements, run by the build's PGlite thread. */
+function threadExecutor(thread: PgliteThread): SqlExecutor {
+  return {
+    query: async (sql, params) => {
+      const reply = await thread.request({ kind: 'query', sql, params });
+      return { rows: reply.kind === 'rows' ? reply.rows : [] };
+    },
+    exec: async (sql) => void (await thread.request({ kind: 'exec', sql })),
+  };
+}
+
+/** Builds a copy of every database under `dbRoot` in `folder` (a new PostgreSQL data folder), closing it cleanly. */
+async function build(dbRoot: string, folder: string, options: EmbeddedCopyOptions & { cacheDir: string }): Promise<LoadReport> {
+  const thread = new PgliteThread({ dataDir: path.join(folder, 'pgdata'), settings: [] });
+  try {
+    const report = await loadFromSqlite(
+      { main: threadExecutor(thread), label: 'the embedded PostgreSQL' },
+      { from: dbRoot, layout: options.layout, onProgress: (progress) => options.onLoad?.({ ...progress, cacheDir: options.cacheDir }) },
+    );
+    // Every row frozen and visible now: statements that only read never write a page of the copy afterwards.
+    await thread.request({ kind: 'exec', sql: 'VACUUM (FREEZE)' });
+    await thread.request({ kind: 'close' });
+    return report;
+  } finally {
+    await thread.terminate();
+  }
+}
+
+/**
+ * The kept copy of every SQLite database under `dbRoot` (BIRD's layout), built first when there is none for
+ * these files. Fails with a LoadError naming the file or the clash when a database cannot be loaded.
+ */
+export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): Promise<CachedCopy> {
+  const cacheDir = path.resolve(options.cacheDir ?? defaultEmbeddedCacheDir());
+  const root = path.resolve(dbRoot);
+  const { key, databases } = copySources(root, options.layout);
+  const rootFolder = path.join(cacheDir, hash(root));
+  const folder = path.join(rootFolder, key);
+  const kept = readManifest(folder);
+  const dbIds = databases.map((database) => database.db_id);
+  if (kept?.key === key) return { dataDir: path.join(folder, 'pgdata'), version: kept.postgres, built: false, dbIds, notes: kept.notes };
+
+  fs.mkdirSync(rootFolder, { recursive: true });
+  const staging = path.join(rootFolder, `.building-${process.pid}-${Date.now()}`);
+  try {
+    fs.mkdirSync(staging);
+    const report = await build(root, staging, { ...options, cacheDir });
+    const manifest: Manifest = {
+      key,
+      loader: LOADER_VERSION,
+      postgres: report.server,
+      layout: options.layout,
+      db_root: root,
+      databases,
+      built: new Date().toISOString(),
+      rows: report.rows,
+      seconds: report.seconds,
+      notes: report.databases.flatMap((database) => database.notes.map((note) => `${database.dbId}: ${note}`)),
+    };
+    fs.writeFileSync(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    fs.rmSync(folder, { recursive: true, force: true }); // an incomplete copy left by a crash
+    try {
+      fs.renameSync(staging, folder);
+    } catch (error) {
+      // Another process finished the same copy first: use theirs.
+      if (!readManifest(folder)) throw error;
+    }
+    removeOtherCopies(rootFolder, key);
+    return { dataDir: path.join(folder, 'pgdata'), version: manifest.postgres, built: true, dbIds, notes: manifest.notes };
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Copies of the same root built from files since changed, and builds left by dead processes. */
+function removeOtherCopies(rootFolder: string, current: string): void {
+  for (const name of fs.readdirSync(rootFolder)) {
+    const building = /^\.building-(\d+)-/.exec(name);
+    if (name === current || (building && processAlive(Number(building[1])))) continue;
+    fs.rmSync(path.join(rootFolder, name), { recursive: true, force: true });
+  }
+}
+
+/** Drops a kept copy (one PostgreSQL can no longer open, after an upgrade), so the next cachedCopy builds it again. */
+export function forgetCopy(dataDir: string): void {
+  fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+}
+
+const WORKING_PREFIX = 'ves-lens-pglite-';
+
+/**
+ * A copy of a kept data folder for this process alone, removed when the process exits: statements run there, so
+ * the kept copy is never opened by PostgreSQL and a statement stopped mid-way cannot harm it. Copies left by
+ * processes that died are removed first.
+ */
+export function workingCopy(dataDir: string): { dataDir: string; remove(): void } {
+  const temporary = os.tmpdir();
+  for (const name of fs.readdirSync(temporary)) {
+    const owner = name.startsWith(WORKING_PREFIX) ? Number(name.slice(WORKING_PREFIX.length).split('-')[0]) : NaN;
+    if (Number.isInteger(owner) && owner !== process.pid && !processAlive(owner))
+      fs.rmSync(path.join(temporary, name), { recursive: true, force: true });
+  }
+  const folder = fs.mkdtempSync(path.join(temporary, `${WORKING_PREFIX}${process.pid}-`));
+  const remove = () => fs.rmSync(folder, { recursive: true, force: true });
+  process.once('exit', remove);
+  const copy = path.join(folder, 'pgdata');
+  fs.cpSync(dataDir, copy, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
+  return {
+    dataDir: copy,
+    remove: () => {
+      process.removeListener('exit', remove);
+      remove();
+    },
+  };
+}

@@ -1,0 +1,413 @@
+import { Duplex } from 'node:stream';
+import { PgliteThread } from './pgliteThread';
+import {
+  errorResponse,
+  MessageSplitter,
+  NO_ENCRYPTION,
+  optionSettings,
+  QUERY,
+  readStartupPacket,
+  readyForQuery,
+  ReadyForQueryWatcher,
+  startupReply,
+  SYNC,
+  TERMINATE,
+  TransactionStatus,
+} from './wireProtocol';
+
+/** SQLSTATEs of what a session answers itself: a stopped statement, memory past the ceiling, a thread that died. */
+const QUERY_CANCELED = '57014';
+const OUT_OF_MEMORY = '53200';
+const SYSTEM_ERROR = '58000';
+
+/**
+ * The memory PostgreSQL's WASM module may take in a sessions' thread: a statement needing more fails with
+ * PostgreSQL's `out of memory` (pgliteWorker.ts), so the process stays under 1 GiB with the rest of VES Lens.
+ */
+const WASM_MEMORY_LIMIT_BYTES = 512 * 2 ** 20;
+/** The process's resident memory past which a running statement is stopped anyway (ending its thread). */
+const MEMORY_CEILING_BYTES = 960 * 2 ** 20;
+const MEMORY_CHECK_MS = 50;
+
+/**
+ * Settings the sessions never pass on: statement_timeout cannot fire in a WASM engine (no timer signal), so a
+ * statement past its deadline is stopped by ending the thread (EmbeddedSession.cancel) instead.
+ */
+const SETTINGS_LEFT_OUT = new Set(['statement_timeout']);
+
+/** The parameters a session reports at startup (what node-postgres and psycopg2 read). */
+const REPORTED_PARAMETERS = { client_encoding: 'UTF8', DateStyle: 'ISO, MDY', integer_datetimes: 'on', standard_conforming_strings: 'on' };
+
+const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** A simple Query message. */
+function queryMessage(sql: string): Buffer {
+  const body = Buffer.from(`${sql}\0`, 'utf8');
+  const head = Buffer.alloc(5);
+  head.write('Q', 0, 'latin1');
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * One client connection to the embedded PostgreSQL, as node-postgres sees a socket: it writes the protocol and
+ * reads the answers. PGlite has a single session, so EmbeddedPostgres lends it to one connection at a time, for
+ * as long as that connection is inside a transaction or an unfinished exchange, with the connection's own
+ * settings (from its startup packet's options) applied when the session changes hands.
+ */
+export class EmbeddedSession extends Duplex {
+  readonly processId: number;
+  /** Server settings from the startup packet, as `SET` would take them. */
+  settings: [string, string][] = [];
+  /** Whole messages received and not yet run. */
+  pending: Buffer[] = [];
+  status: TransactionStatus = 'I';
+  /** Queries and Syncs sent whose ReadyForQuery has not come back. */
+  awaitingReady = 0;
+  /** An extended-protocol exchange sent without its Sync yet (a cursor between reads). */
+  openExchange = false;
+  /** After a stopped exchange, messages are dropped up to the next Sync, as a server does after an error. */
+  private discardUntilSync = false;
+  private started = false;
+  /** The answers have ended (the connection terminated or closed): nothing more is pushed. */
+  private finished = false;
+  private startupBytes = Buffer.alloc(0);
+  private readonly splitter = new MessageSplitter();
+  readonly watcher = new ReadyForQueryWatcher((status) => {
+    this.status = status;
+    this.awaitingReady = Math.max(0, this.awaitingReady - 1);
+  });
+
+  constructor(
+    private readonly instance: EmbeddedPostgres,
+    processId: number,
+  ) {
+    super({ allowHalfOpen: false });
+    this.processId = processId;
+  }
+
+  /** Whether the session is this connection's until it finishes (a transaction, an exchange, answers still due). */
+  get holdsSession(): boolean {
+    return this.status !== 'I' || this.awaitingReady > 0 || this.openExchange;
+  }
+
+  /** The settings as one key: the session is set up again only when the next connection's differ. */
+  get settingsKey(): string {
+    return JSON.stringify(this.settings);
+  }
+
+  // node-postgres's socket calls: the connection is in this process, so there is nothing to connect or tune.
+  connect(): this {
+    process.nextTick(() => this.emit('connect'));
+    return this;
+  }
+  setNoDelay(): this {
+    return this;
+  }
+  setKeepAlive(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+
+  /** Stops what this connection runs now, as PostgreSQL's cancel request does. */
+  cancel(): void {
+    this.instance.stop(this, QUERY_CANCELED, 'canceling statement due to user request');
+  }
+
+  override _read(): void {}
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    if (!this.started) {
+      this.startup(chunk, done);
+      return;
+    }
+    this.receive(this.splitter.push(chunk));
+    done();
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    this.finish();
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    this.finished = true;
+    this.instance.closed(this);
+    done(error);
+  }
+
+  /** Passes answer bytes to the client, unless the connection has ended. */
+  send(bytes: Buffer): void {
+    if (!this.finished && !this.destroyed) this.push(bytes);
+  }
+
+  /** The connection ends: whatever it runs stops, and its reader sees the end. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.instance.closed(this);
+    this.push(null);
+  }
+
+  /** The startup packet: answered once the engine runs (a thread stopped earlier starts again here, outside any timed span). */
+  private startup(chunk: Buffer, done: (error?: Error | null) => void): void {
+    this.startupBytes = Buffer.concat([this.startupBytes, chunk]);
+    let read: ReturnType<typeof readStartupPacket>;
+    try {
+      read = readStartupPacket(this.startupBytes);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (!read) return done();
+    this.startupBytes = Buffer.alloc(0);
+    if (read.packet.kind === 'encryption-request') {
+      this.send(NO_ENCRYPTION);
+      if (read.rest.length) return this.startup(read.rest, done);
+      return done();
+    }
+    this.settings = optionSettings(read.packet.parameters.options).filter(([name]) => !SETTINGS_LEFT_OUT.has(name.toLowerCase()));
+    this.started = true;
+    const rest = read.rest;
+    this.instance.version().then(
+      (version) => {
+        this.send(startupReply({ ...REPORTED_PARAMETERS, server_version: version }, this.processId));
+        if (rest.length) this.receive(this.splitter.push(rest));
+        done();
+      },
+      (error: Error) => {
+        this.send(errorResponse(SYSTEM_ERROR, error.message));
+        done();
+      },
+    );
+  }
+
+  private receive(messages: Buffer[]): void {
+    let added = false;
+    for (const message of messages) {
+      const type = message[0];
+      if (type === TERMINATE) {
+        this.finish();
+        return;
+      }
+      if (this.discardUntilSync) {
+        if (type === SYNC) {
+          this.discardUntilSync = false;
+          this.send(readyForQuery('I'));
+        }
+        continue;
+      }
+      this.pending.push(message);
+      added = true;
+    }
+    if (added) this.instance.ready(this);
+  }
+
+  /** Takes the pending messages to run, noting the answers they are owed. */
+  takePending(): Buffer {
+    for (const message of this.pending) {
+      if (message[0] === QUERY || message[0] === SYNC) {
+        this.awaitingReady++;
+        this.openExchange = false;
+      } else this.openExchange = true;
+    }
+    const batch = Buffer.concat(this.pending);
+    this.pending = [];
+    return batch;
+  }
+
+  /**
+   * What the connection is told when its statement was stopped (or the engine died under it): the error, and the
+   * ReadyForQuery a Query or Sync is owed; an exchange without its Sync drops what follows up to it, as a server
+   * does. The transaction went with the stopped engine: the session is idle.
+   */
+  answerStopped(code: string, message: string): void {
+    const owed = this.awaitingReady > 0 || this.pending.some((m) => m[0] === QUERY || m[0] === SYNC);
+    const exchangeOpen = this.openExchange || this.pending.some((m) => m[0] !== QUERY && m[0] !== SYNC);
+    this.pending = [];
+    this.status = 'I';
+    this.awaitingReady = 0;
+    this.openExchange = false;
+    this.watcher.reset();
+    // Set before the error goes out: the client may answer it (a Sync) within the same call.
+    this.discardUntilSync = !owed && exchangeOpen;
+    this.send(owed ? Buffer.concat([errorResponse(code, message), readyForQuery('I')]) : errorResponse(code, message));
+  }
+}
+
+/**
+ * The embedded PostgreSQL of one data folder: a PGlite thread (started when first needed, and again after it was
+ * stopped) shared by any number of client connections (EmbeddedSession), one at a time. A statement is stopped by
+ * ending the thread: past its deadline or on a cancel (the session's connection is told as a server tells it),
+ * when the connection reading it goes away, or when the process's memory passes MEMORY_CEILING_BYTES.
+ */
+export class EmbeddedPostgres {
+  private thread: PgliteThread | undefined;
+  private readonly waiting: EmbeddedSession[] = [];
+  /** The connection the session is lent to (while it holds it, no other runs). */
+  private owner: EmbeddedSession | undefined;
+  /** A closed owner whose transaction is to be rolled back before the session changes hands. */
+  private abandoned: EmbeddedSession | undefined;
+  /** The settings the thread's session has now (EmbeddedSession.settingsKey). */
+  private configured: string | undefined;
+  private running: { session: EmbeddedSession; stopped?: { code: string; message: string } } | undefined;
+  private busy = false;
+  private nextProcessId = 1;
+  private closing = false;
+
+  constructor(
+    readonly dataDir: string,
+    /** Settings of the whole instance, given at every start (default_transaction_read_only). */
+    private readonly instanceSettings: [string, string][],
+    /** Called once closed (the working copy is removed). */
+    private readonly onClose?: () => void,
+  ) {}
+
+  /** A new client connection (what node-postgres reads and writes instead of a socket). */
+  openSession(): EmbeddedSession {
+    return new EmbeddedSession(this, this.nextProcessId++);
+  }
+
+  /** PostgreSQL's version (`18.6`), starting the thread if none runs. */
+  version(): Promise<string> {
+    return this.started().ready;
+  }
+
+  /** Ends the thread for good (what still waits fails). */
+  async close(): Promise<void> {
+    this.closing = true;
+    const thread = this.thread;
+    this.thread = undefined;
+    this.configured = undefined;
+    await thread?.terminate();
+    this.onClose?.();
+  }
+
+  private started(): PgliteThread {
+    if (this.closing) throw new Error('the embedded PostgreSQL was closed');
+    if (!this.thread?.alive) {
+      this.thread = new PgliteThread({ dataDir: this.dataDir, settings: this.instanceSettings, memoryLimitBytes: WASM_MEMORY_LIMIT_BYTES });
+      this.configured = undefined;
+    }
+    return this.thread;
+  }
+
+  /** A connection has messages to run. */
+  ready(session: EmbeddedSession): void {
+    if (!this.waiting.includes(session)) this.waiting.push(session);
+    void this.pump();
+  }
+
+  /** A connection went away (ended, or destroyed by its reader past a bound): whatever it runs is stopped. */
+  closed(session: EmbeddedSession): void {
+    const index = this.waiting.indexOf(session);
+    if (index >= 0) this.waiting.splice(index, 1);
+    session.pending = [];
+    if (this.running?.session === session) this.stopThread({ code: QUERY_CANCELED, message: 'the connection went away' });
+    else if (this.owner === session && session.holdsSession) this.abandoned = session;
+    if (this.owner === session) this.owner = undefined;
+    void this.pump();
+  }
+
+  /** Stops what `session` runs, or drops what it waits to run, answering it with `code` and `message`. */
+  stop(session: EmbeddedSession, code: string, message: string): void {
+    if (this.running?.session === session) this.stopThread({ code, message });
+    else if (session.pending.length) {
+      const index = this.waiting.indexOf(session);
+      if (index >= 0) this.waiting.splice(index, 1);
+      session.answerStopped(code, message);
+    }
+  }
+
+  private stopThread(stopped: { code: string; message: string }): void {
+    if (this.running) this.running.stopped ??= stopped;
+    const thread = this.thread;
+    this.thread = undefined;
+    this.configured = undefined;
+    void thread?.terminate();
+  }
+
+  /** The next connection to lend the session to: its owner while it holds it, else the first one waiting. */
+  private next(): EmbeddedSession | undefined {
+    if (this.owner?.holdsSession) return this.owner.pending.length ? this.owner : undefined;
+    this.owner = undefined;
+    return this.waiting.find((session) => session.pending.length > 0);
+  }
+
+  private async pump(): Promise<void> {
+    if (this.busy || this.closing) return;
+    this.busy = true;
+    try {
+      for (;;) {
+        if (this.abandoned) {
+          // Its transaction ends here, before anyone else is served: a Sync closes an exchange, then ROLLBACK.
+          this.abandoned = undefined;
+          await this.run(undefined, Buffer.concat([Buffer.from([SYNC, 0, 0, 0, 4]), queryMessage('ROLLBACK')]));
+          continue;
+        }
+        const session = this.next();
+        if (!session) break;
+        this.waiting.splice(this.waiting.indexOf(session), 1);
+        this.owner = session;
+        if (session.settingsKey !== this.configured) {
+          const set = session.settings.map(
+            ([name, value]) => `pg_catalog.set_config(${quoteLiteral(name)}, ${quoteLiteral(value)}, false)`,
+          );
+          await this.run(undefined, queryMessage(`RESET ALL${set.length ? `; SELECT ${set.join(', ')}` : ''}`));
+          this.configured = session.settingsKey;
+        }
+        await this.run(session, session.takePending());
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Runs protocol bytes on the thread for `session` (undefined: the engine's own, its answer dropped). */
+  private async run(session: EmbeddedSession | undefined, bytes: Buffer): Promise<void> {
+    let thread: PgliteThread | undefined;
+    const running: NonNullable<EmbeddedPostgres['running']> | undefined = session ? { session } : undefined;
+    this.running = running;
+    const watchdog = setInterval(() => {
+      if (process.memoryUsage.rss() > MEMORY_CEILING_BYTES && session)
+        this.stopThread({
+          code: OUT_OF_MEMORY,
+          message: `out of memory: the embedded PostgreSQL took the process past ${MEMORY_CEILING_BYTES / 2 ** 20} MiB, and was stopped (VES Lens stays under 1 GiB)`,
+        });
+    }, MEMORY_CHECK_MS);
+    watchdog.unref();
+    // Each chunk is passed on when the next one comes, the last one once the run is over: a client that answers
+    // the end of its result (closing, or asking something else) then finds no run of its own still going.
+    let held: Uint8Array | undefined;
+    const pass = (chunk: Uint8Array | undefined) => {
+      if (!session || !chunk || running?.stopped) return;
+      session.watcher.push(chunk);
+      session.send(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    };
+    try {
+      thread = this.started();
+      await thread.request({ kind: 'protocol', bytes }, (chunk) => {
+        pass(held);
+        held = chunk;
+      });
+      if (this.running === running) this.running = undefined;
+      pass(held);
+    } catch (error) {
+      // The thread ended under the statement: stopped on purpose, or PostgreSQL died.
+      if (session) {
+        const stopped = running?.stopped ?? { code: SYSTEM_ERROR, message: (error as Error).message };
+        session.answerStopped(stopped.code, stopped.message);
+      }
+      if (thread && this.thread === thread) this.thread = undefined;
+      this.configured = undefined;
+    } finally {
+      clearInterval(watchdog);
+      if (this.running === running) this.running = undefined;
+    }
+  }
+}

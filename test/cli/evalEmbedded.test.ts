@@ -1,0 +1,186 @@
+// `ves-lens eval --engine postgres --db-root <SQLite folder>` without a server: the embedded PostgreSQL (PGlite)
+// loaded from the SQLite files gives, question by question, the EX and Soft-F1 a real PostgreSQL 15 server loaded
+// by `ves-lens load` gives on every official PostgreSQL prediction file; it says what ran the SQL and that its
+// timings are no server's; a runaway statement stops on time; `npm run sample:postgres` works from a clean cache.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
+import { BIRD_DATA, birdDataMissing, REPO_ROOT, runCli, tempDir } from '../helpers';
+
+const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
+const GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql');
+const PREDICTIONS = path.join(BIRD_DATA, 'predictions', 'minidev-postgresql');
+const DATABASES = path.join(BIRD_DATA, 'databases');
+
+interface Report {
+  inputs: { engine: { engine: string; version: string; runs: string; location: string; layout: string; build?: string; note?: string } };
+  questions: { ex: number; f1: number | null; outcome: string; error: string | null; question_id: number; time_ratio?: number | null }[];
+}
+
+const readReport = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Report;
+
+describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip: birdDataMissing() }, () => {
+  const cache = tempDir('ves-lens-pglite-cache-');
+  after(() => fs.rmSync(cache, { recursive: true, force: true }));
+
+  const evalArgs = (predictions: string, json: string, engine: string[]) => [
+    'eval',
+    '--engine',
+    'postgres',
+    ...engine,
+    '--questions',
+    QUESTIONS,
+    '--gold',
+    GOLD,
+    '--predictions',
+    predictions,
+    '--metrics',
+    'ex,f1',
+    '--json',
+    json,
+    '--no-progress',
+  ];
+
+  describe('against a PostgreSQL 15 server loaded by ves-lens load', { skip: localClusterMissing() }, () => {
+    let cluster: LocalCluster;
+    before(() => {
+      cluster = startLocalCluster({ database: 'bird' });
+      const load = runCli(['load', '--from', DATABASES, '--to', cluster.url, '--no-progress']);
+      assert.equal(load.status, 0, load.stderr);
+    });
+    after(() => cluster?.stop());
+
+    for (const file of fs.existsSync(PREDICTIONS) ? fs.readdirSync(PREDICTIONS).sort() : []) {
+      it(`gives ${file} the server's EX and Soft-F1, question by question`, () => {
+        const predictions = path.join(PREDICTIONS, file);
+        const folder = tempDir();
+        const onServer = runCli(evalArgs(predictions, path.join(folder, 'server.json'), ['--db-url', cluster.url]));
+        assert.equal(onServer.status, 0, onServer.stderr);
+        const embedded = runCli(
+          evalArgs(predictions, path.join(folder, 'embedded.json'), ['--db-root', DATABASES, '--embedded-cache', cache]),
+        );
+        assert.equal(embedded.status, 0, embedded.stderr);
+        const server = readReport(path.join(folder, 'server.json')).questions;
+        const ours = readReport(path.join(folder, 'embedded.json')).questions;
+        assert.equal(ours.length, server.length);
+        const differences = ours
+          .map((q, i) => ({
+            question: q.question_id,
+            embedded: [q.ex, q.f1, q.outcome],
+            server: [server[i].ex, server[i].f1, server[i].outcome],
+          }))
+          .filter(({ embedded, server }) => embedded[0] !== server[0] || Math.abs(Number(embedded[1]) - Number(server[1])) > 1e-12);
+        assert.deepEqual(differences, []);
+        assert.ok(ours.filter((q) => q.outcome !== 'skipped').length === 140, 'the 140 questions of the three databases are scored');
+        assert.ok(ours.some((q) => q.ex === 1));
+      });
+    }
+  });
+
+  it('says what ran the SQL (PGlite, WASM, its version) and that its timings are no server’s, in the terminal and the JSON', () => {
+    const json = path.join(tempDir(), 'report.json');
+    const predictions = path.join(PREDICTIONS, 'predict_mini_dev_gpt-4_postgresql.json');
+    const args = evalArgs(predictions, json, ['--db-root', DATABASES, '--embedded-cache', cache]);
+    args[args.indexOf('ex,f1')] = 'ex,rves';
+    const run = runCli([...args, '--timeout', '5']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /PostgreSQL 18\.\d+ \(embedded PGlite, WASM, loaded from .*databases, one-database layout\)/);
+    assert.match(
+      run.stderr,
+      /note: timings are PGlite's \(PostgreSQL compiled to WASM, one thread, in this process\), not a PostgreSQL server's/,
+    );
+    const { inputs, questions } = readReport(json);
+    assert.equal(inputs.engine.engine, 'postgres');
+    assert.equal(inputs.engine.runs, 'embedded');
+    assert.equal(inputs.engine.build, 'embedded PGlite, WASM');
+    assert.match(inputs.engine.version, /^18\./);
+    assert.match(inputs.engine.note ?? '', /not a PostgreSQL server's/);
+    assert.ok(questions.some((q) => q.outcome === 'correct'));
+  });
+
+  it('stops a runaway statement on time: pg_sleep(60) with --timeout 2 ends in about 2 s, and the next question runs', () => {
+    const folder = tempDir();
+    const questions = path.join(folder, 'questions.json');
+    const predictions = path.join(folder, 'predictions.json');
+    const json = path.join(folder, 'report.json');
+    const gold = ['SELECT COUNT(*) FROM superhero', 'SELECT COUNT(*) FROM superhero'];
+    const predicted = ['SELECT pg_sleep(60), COUNT(*) FROM superhero', 'SELECT COUNT(*) FROM superhero'];
+    fs.writeFileSync(
+      questions,
+      JSON.stringify(
+        gold.map((SQL, i) => ({ question_id: i, db_id: 'superhero', question: 'q', evidence: '', SQL, difficulty: 'simple' })),
+      ),
+    );
+    fs.writeFileSync(
+      predictions,
+      JSON.stringify(Object.fromEntries(predicted.map((sql, i) => [String(i), `${sql}\t----- bird -----\tsuperhero`]))),
+    );
+    const common = ['eval', '--questions', questions, '--predictions', predictions, '--metrics', 'ex', '--json', json, '--no-progress'];
+    // Built first, so the timed run below measures the statement, not the load.
+    assert.equal(runCli([...common, '--engine', 'postgres', '--db-root', DATABASES, '--embedded-cache', cache]).status, 0);
+    const started = performance.now();
+    const run = runCli([...common, '--engine', 'postgres', '--db-root', DATABASES, '--embedded-cache', cache, '--timeout', '2']);
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(run.status, 0, run.stderr);
+    const results = readReport(json).questions;
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['timeout', 'correct'],
+    );
+    assert.ok(seconds < 12, `the run took ${seconds.toFixed(1)} s`);
+  });
+
+  it('refuses what the embedded engine cannot do, naming the option', () => {
+    const common = [
+      'eval',
+      '--questions',
+      QUESTIONS,
+      '--gold',
+      GOLD,
+      '--predictions',
+      path.join(PREDICTIONS, 'predict_mini_dev_gpt-4_postgresql.json'),
+    ];
+    const cases: [string[], RegExp][] = [
+      [['--engine', 'postgres'], /--engine postgres: give the server with --db-url .*, or --db-root to run an embedded PostgreSQL/],
+      [
+        ['--engine', 'postgres', '--db-root', DATABASES, '--db-layout', 'database'],
+        /--db-layout database: the embedded PostgreSQL holds one database/,
+      ],
+      [['--db-root', DATABASES, '--embedded-cache', cache], /--embedded-cache: for the embedded PostgreSQL/],
+      [
+        ['--engine', 'postgres', '--db-root', path.join(tempDir(), 'nowhere')],
+        /--db-root: cannot load .*nowhere into the embedded PostgreSQL: .*is not a folder/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const run = runCli([...common, ...args, '--no-progress']);
+      assert.equal(run.status, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.ok(!/\n\s+at /.test(run.stderr), run.stderr);
+    }
+  });
+
+  it('npm run sample:postgres scores the sample from a clean cache, then again from the kept copy', () => {
+    const script = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+      .scripts['sample:postgres'];
+    const args = script.replace(/^node bin\/ves-lens\.js /, '').split(' ');
+    const xdg = tempDir('ves-lens-xdg-');
+    try {
+      const first = runCli([...args, '--metrics', 'ex,f1'], { env: { XDG_CACHE_HOME: xdg } });
+      assert.equal(first.status, 0, first.stderr);
+      assert.match(
+        first.stderr,
+        /loading 10,614 rows of sample into the embedded PostgreSQL \(PGlite\), once: the copy is kept in .*ves-lens\/pglite/,
+      );
+      assert.match(first.stdout, /│ count\s+│\s+14 │\s+26 │\s+12 │\s+52 │/);
+      const again = runCli([...args, '--metrics', 'ex,f1'], { env: { XDG_CACHE_HOME: xdg } });
+      assert.equal(again.status, 0, again.stderr);
+      assert.doesNotMatch(again.stderr, /loading/);
+      assert.equal(again.stdout, first.stdout);
+    } finally {
+      fs.rmSync(xdg, { recursive: true, force: true });
+    }
+  });
+});
