@@ -39,6 +39,12 @@ const mediaFiles = {
   'chart.umd.js': 'node_modules/chart.js/dist/chart.umd.min.js',
 };
 
+/** PGlite's WASM modules and file-system image, beside dist/pgliteWorker.js where its bundled code looks for them. */
+function copyPgliteFiles() {
+  for (const file of ['pglite.wasm', 'pglite.data', 'initdb.wasm'])
+    fs.copyFileSync(path.join(__dirname, 'node_modules', '@electric-sql', 'pglite', 'dist', file), path.join(__dirname, 'dist', file));
+}
+
 function copyMedia() {
   const target = path.join(__dirname, 'dist', 'media');
   fs.mkdirSync(target, { recursive: true });
@@ -125,8 +131,10 @@ async function main() {
     sourcemap: !production,
     minify: production,
     // The local embedding model (optional dependencies, 31 MB of weights) is loaded from node_modules when installed, never bundled.
-    // So is PGlite: it finds its WASM module and data files beside its own script, which a bundle would move.
-    external: ['@vscode/sqlite3', 'vscode', '@energetic-ai/*', '@electric-sql/pglite'],
+    external: ['@vscode/sqlite3', 'vscode', '@energetic-ai/*'],
+    // PGlite's CommonJS build, which finds its WASM module and data files beside the script it is in (its ES
+    // module build looks for them through import.meta.url, which a CommonJS bundle does not have): copyPgliteFiles.
+    alias: { '@electric-sql/pglite': './node_modules/@electric-sql/pglite/dist/index.cjs' },
     // ESM entry points first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
     mainFields: ['module', 'main'],
     logLevel: 'warning',
@@ -134,6 +142,7 @@ async function main() {
   await buildHighlight();
   if (process.argv.includes('--pages')) return buildPages(production);
   copyMedia();
+  copyPgliteFiles();
   if (process.argv.includes('--extension-tests')) {
     // The suite that runs inside VS Code's extension host (code-server, or desktop through test-electron).
     await buildPages(production);

@@ -8,7 +8,7 @@ import { DatabaseError } from '../core/db/database';
 import { sqliteVersion } from '../core/db/engines';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
 import { DatabaseSource, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
-import { defaultEmbeddedCacheDir, EmbeddedLoadProgress } from '../core/db/pglite/embeddedCopy';
+import { defaultEmbeddedCacheDir, EmbeddedLoadEvent } from '../core/db/pglite/embeddedCopy';
 import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
 import { counted } from '../core/text/numberText';
 
@@ -177,16 +177,13 @@ export function addEngineOptions(command: Command): Command {
 }
 
 /** Says on stderr that the embedded PostgreSQL's copy is being built (once; later runs reuse it), and when it is done. */
-function sayEmbeddedLoad(dbRoot: string): (progress: EmbeddedLoadProgress) => void {
-  let started = 0;
-  return ({ rowsDone, rowsTotal, cacheDir }) => {
-    if (!started) {
-      started = performance.now();
+function sayEmbeddedLoad(dbRoot: string): (event: EmbeddedLoadEvent) => void {
+  return (event) => {
+    if (event.kind === 'start')
       process.stderr.write(
-        `loading ${counted(rowsTotal, 'row')} of ${dbRoot} into the embedded PostgreSQL (PGlite), once: the copy is kept in ${cacheDir}\n`,
+        `loading ${counted(event.databases, 'SQLite database')} of ${dbRoot} into the embedded PostgreSQL (PGlite), once: the copy is kept in ${event.cacheDir}\n`,
       );
-    }
-    if (rowsDone === rowsTotal) process.stderr.write(`loaded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    else if (event.kind === 'done') process.stderr.write(`loaded ${counted(event.rows, 'row')} in ${event.seconds.toFixed(1)} s\n`);
   };
 }
 

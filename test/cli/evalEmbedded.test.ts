@@ -150,8 +150,8 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
       ],
       [['--db-root', DATABASES, '--embedded-cache', cache], /--embedded-cache: for the embedded PostgreSQL/],
       [
-        ['--engine', 'postgres', '--db-root', path.join(tempDir(), 'nowhere')],
-        /--db-root: cannot load .*nowhere into the embedded PostgreSQL: .*is not a folder/,
+        ['--engine', 'postgres', '--db-root', tempDir('ves-lens-empty-')],
+        /--db-root: cannot load .*ves-lens-empty-\w+ into the embedded PostgreSQL: .* holds no <db_id>\/<db_id>\.sqlite$/m,
       ],
     ];
     for (const [args, message] of cases) {
@@ -172,8 +172,9 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
       assert.equal(first.status, 0, first.stderr);
       assert.match(
         first.stderr,
-        /loading 10,614 rows of sample into the embedded PostgreSQL \(PGlite\), once: the copy is kept in .*ves-lens\/pglite/,
+        /loading 1 SQLite database of sample into the embedded PostgreSQL \(PGlite\), once: the copy is kept in .*ves-lens\/pglite\n/,
       );
+      assert.match(first.stderr, /loaded 10,614 rows in \d+\.\d s/);
       assert.match(first.stdout, /│ count\s+│\s+14 │\s+26 │\s+12 │\s+52 │/);
       const again = runCli([...args, '--metrics', 'ex,f1'], { env: { XDG_CACHE_HOME: xdg } });
       assert.equal(again.status, 0, again.stderr);

@@ -685,6 +685,9 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   it("shows the language server's log in the Output panel", async () => {
     await runCommand(page, 'VES Lens: Show the Log');
     const output = page.locator('.part.panel .view-lines');
+    // The log follows its end; the dataset line was written early: go to the top, where it is drawn.
+    await output.first().click();
+    await page.keyboard.press('Control+Home');
     await output.filter({ hasText: 'dataset: 52 questions' }).first().waitFor({ timeout: 20_000 });
     await shot('output-log');
     await runCommand(page, 'View: Hide Panel');

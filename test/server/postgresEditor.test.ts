@@ -191,7 +191,8 @@ describe('the editor on a PostgreSQL server (service in-process)', { skip: local
 
   it('gives up on a server that never answers; a setting changed meanwhile wins over the connect still under way', async () => {
     // A port that accepts connections and never says a word (a host that swallows packets never refuses either).
-    const silent = net.createServer(() => undefined);
+    const held = new Set<net.Socket>();
+    const silent = net.createServer((socket) => held.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const silentUrl = `postgresql://reader@127.0.0.1:${(silent.address() as net.AddressInfo).port}/bird`;
     try {
@@ -209,6 +210,8 @@ describe('the editor on a PostgreSQL server (service in-process)', { skip: local
       );
       assert.ok(performance.now() - started < 15_000);
     } finally {
+      // Its connections closed too: a client still waiting on one would keep this process alive.
+      for (const socket of held) socket.destroy();
       silent.close();
       service.applySettings(settings);
       await service.reconnect();

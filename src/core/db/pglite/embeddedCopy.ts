@@ -30,11 +30,14 @@ export interface EmbeddedCopyOptions {
   cacheDir?: string;
   layout: EmbeddedLayout;
   /** Told while a copy is built (nothing is said when one is reused). */
-  onLoad?: (progress: EmbeddedLoadProgress) => void;
+  onLoad?: (event: EmbeddedLoadEvent) => void;
 }
 
-/** How far the build of a copy is, and where it will be kept. */
-export type EmbeddedLoadProgress = LoadProgress & { cacheDir: string };
+/** The build of a copy: where it will be kept, how far the rows are, what it took. */
+export type EmbeddedLoadEvent =
+  | { kind: 'start'; cacheDir: string; databases: number }
+  | ({ kind: 'rows' } & LoadProgress)
+  | { kind: 'done'; rows: number; seconds: number };
 
 /** A kept copy, ready to be worked on. */
 export interface CachedCopy {
@@ -74,12 +77,12 @@ const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(valu
 
 /** The databases under a root and what names their copy: each file's size and modification time. */
 export function copySources(dbRoot: string, layout: EmbeddedLayout): { key: string; databases: Manifest['databases'] } {
-  if (!fs.existsSync(dbRoot) || !fs.statSync(dbRoot).isDirectory()) throw new LoadError(`--db-root: ${dbRoot} is not a folder`);
+  if (!fs.existsSync(dbRoot) || !fs.statSync(dbRoot).isDirectory()) throw new LoadError(`${dbRoot} is not a folder`);
   const databases = databasesUnder(dbRoot).map((dbId) => {
     const stat = fs.statSync(databasePath(dbRoot, dbId));
     return { db_id: dbId, size: stat.size, mtime_ms: stat.mtimeMs };
   });
-  if (databases.length === 0) throw new LoadError(`--db-root: ${dbRoot} holds no <db_id>/<db_id>.sqlite`);
+  if (databases.length === 0) throw new LoadError(`${dbRoot} holds no <db_id>/<db_id>.sqlite`);
   return { key: hash({ loader: LOADER_VERSION, layout, databases }), databases };
 }
 
@@ -113,12 +116,12 @@ function threadExecutor(thread: PgliteThread): SqlExecutor {
 }
 
 /** Builds a copy of every database under `dbRoot` in `folder` (a new PostgreSQL data folder), closing it cleanly. */
-async function build(dbRoot: string, folder: string, options: EmbeddedCopyOptions & { cacheDir: string }): Promise<LoadReport> {
+async function build(dbRoot: string, folder: string, options: EmbeddedCopyOptions): Promise<LoadReport> {
   const thread = new PgliteThread({ dataDir: path.join(folder, 'pgdata'), settings: [] });
   try {
     const report = await loadFromSqlite(
       { main: threadExecutor(thread), label: 'the embedded PostgreSQL' },
-      { from: dbRoot, layout: options.layout, onProgress: (progress) => options.onLoad?.({ ...progress, cacheDir: options.cacheDir }) },
+      { from: dbRoot, layout: options.layout, onProgress: (progress) => options.onLoad?.({ kind: 'rows', ...progress }) },
     );
     // Every row frozen and visible now: statements that only read never write a page of the copy afterwards.
     await thread.request({ kind: 'exec', sql: 'VACUUM (FREEZE)' });
@@ -144,10 +147,12 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
   if (kept?.key === key) return { dataDir: path.join(folder, 'pgdata'), version: kept.postgres, built: false, dbIds, notes: kept.notes };
 
   fs.mkdirSync(rootFolder, { recursive: true });
+  const started = performance.now();
   const staging = path.join(rootFolder, `.building-${process.pid}-${Date.now()}`);
   try {
     fs.mkdirSync(staging);
-    const report = await build(root, staging, { ...options, cacheDir });
+    options.onLoad?.({ kind: 'start', cacheDir, databases: databases.length });
+    const report = await build(root, staging, options);
     const manifest: Manifest = {
       key,
       loader: LOADER_VERSION,
@@ -169,6 +174,7 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
       if (!readManifest(folder)) throw error;
     }
     removeOtherCopies(rootFolder, key);
+    options.onLoad?.({ kind: 'done', rows: report.rows, seconds: (performance.now() - started) / 1000 });
     return { dataDir: path.join(folder, 'pgdata'), version: manifest.postgres, built: true, dbIds, notes: manifest.notes };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });

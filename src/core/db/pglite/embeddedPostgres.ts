@@ -1,16 +1,20 @@
 import { Duplex } from 'node:stream';
 import { PgliteThread } from './pgliteThread';
 import {
+  commandComplete,
   errorResponse,
   MessageSplitter,
   NO_ENCRYPTION,
   optionSettings,
   QUERY,
+  queryMessage,
+  queryText,
   readStartupPacket,
   readyForQuery,
   ReadyForQueryWatcher,
   startupReply,
   SYNC,
+  SYNC_MESSAGE,
   TERMINATE,
   TransactionStatus,
 } from './wireProtocol';
@@ -40,15 +44,6 @@ const REPORTED_PARAMETERS = { client_encoding: 'UTF8', DateStyle: 'ISO, MDY', in
 
 const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-/** A simple Query message. */
-function queryMessage(sql: string): Buffer {
-  const body = Buffer.from(`${sql}\0`, 'utf8');
-  const head = Buffer.alloc(5);
-  head.write('Q', 0, 'latin1');
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
-}
-
 /**
  * One client connection to the embedded PostgreSQL, as node-postgres sees a socket: it writes the protocol and
  * reads the answers. PGlite has a single session, so EmbeddedPostgres lends it to one connection at a time, for
@@ -68,9 +63,17 @@ export class EmbeddedSession extends Duplex {
   openExchange = false;
   /** After a stopped exchange, messages are dropped up to the next Sync, as a server does after an error. */
   private discardUntilSync = false;
+  /**
+   * Its transaction went with a stopped engine, and nothing has run since: the ROLLBACK a client sends next is
+   * answered here, as a server answers it with no transaction open, without waiting for the engine to start again.
+   */
+  private transactionLost = false;
   private started = false;
   /** The answers have ended (the connection terminated or closed): nothing more is pushed. */
   private finished = false;
+  /** Answers waiting for a push in progress to return (send). */
+  private readonly unsent: Buffer[] = [];
+  private sending = false;
   private startupBytes = Buffer.alloc(0);
   private readonly splitter = new MessageSplitter();
   readonly watcher = new ReadyForQueryWatcher((status) => {
@@ -141,9 +144,20 @@ export class EmbeddedSession extends Duplex {
     done(error);
   }
 
-  /** Passes answer bytes to the client, unless the connection has ended. */
+  /**
+   * Passes answer bytes to the client, unless the connection has ended. node-postgres reads them as they are
+   * pushed, and may write (a Sync after an error) before the push returns: what is sent meanwhile waits until
+   * it does, as its reader cannot take a message within another.
+   */
   send(bytes: Buffer): void {
-    if (!this.finished && !this.destroyed) this.push(bytes);
+    this.unsent.push(bytes);
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      for (let next = this.unsent.shift(); next; next = this.unsent.shift()) if (!this.finished && !this.destroyed) this.push(next);
+    } finally {
+      this.sending = false;
+    }
   }
 
   /** The connection ends: whatever it runs stops, and its reader sees the end. */
@@ -202,6 +216,12 @@ export class EmbeddedSession extends Duplex {
         }
         continue;
       }
+      const rollback = this.transactionLost && type === QUERY && /^\s*ROLLBACK\s*;?\s*$/i.test(queryText(message));
+      this.transactionLost = false;
+      if (rollback) {
+        this.send(Buffer.concat([commandComplete('ROLLBACK'), readyForQuery('I')]));
+        continue;
+      }
       this.pending.push(message);
       added = true;
     }
@@ -234,6 +254,7 @@ export class EmbeddedSession extends Duplex {
     this.awaitingReady = 0;
     this.openExchange = false;
     this.watcher.reset();
+    this.transactionLost = true;
     // Set before the error goes out: the client may answer it (a Sync) within the same call.
     this.discardUntilSync = !owed && exchangeOpen;
     this.send(owed ? Buffer.concat([errorResponse(code, message), readyForQuery('I')]) : errorResponse(code, message));
@@ -274,7 +295,7 @@ export class EmbeddedPostgres {
   }
 
   /** PostgreSQL's version (`18.6`), starting the thread if none runs. */
-  version(): Promise<string> {
+  async version(): Promise<string> {
     return this.started().ready;
   }
 
@@ -347,7 +368,7 @@ export class EmbeddedPostgres {
         if (this.abandoned) {
           // Its transaction ends here, before anyone else is served: a Sync closes an exchange, then ROLLBACK.
           this.abandoned = undefined;
-          await this.run(undefined, Buffer.concat([Buffer.from([SYNC, 0, 0, 0, 4]), queryMessage('ROLLBACK')]));
+          await this.run(undefined, Buffer.concat([SYNC_MESSAGE, queryMessage('ROLLBACK')]));
           continue;
         }
         const session = this.next();
@@ -361,7 +382,8 @@ export class EmbeddedPostgres {
           await this.run(undefined, queryMessage(`RESET ALL${set.length ? `; SELECT ${set.join(', ')}` : ''}`));
           this.configured = session.settingsKey;
         }
-        await this.run(session, session.takePending());
+        // Its messages may have been answered meanwhile (stopped while the session was being set up).
+        if (session.pending.length) await this.run(session, session.takePending());
       }
     } finally {
       this.busy = false;
@@ -398,12 +420,14 @@ export class EmbeddedPostgres {
       if (this.running === running) this.running = undefined;
       pass(held);
     } catch (error) {
-      // The thread ended under the statement: stopped on purpose, or PostgreSQL died.
+      // The thread ended under the statement (stopped on purpose, or PostgreSQL died), or PGlite failed in a way
+      // that leaves its state unknown: that thread is done either way.
       if (session) {
         const stopped = running?.stopped ?? { code: SYSTEM_ERROR, message: (error as Error).message };
         session.answerStopped(stopped.code, stopped.message);
       }
       if (thread && this.thread === thread) this.thread = undefined;
+      void thread?.terminate();
       this.configured = undefined;
     } finally {
       clearInterval(watchdog);

@@ -30,8 +30,8 @@ interface Opened {
 }
 
 /**
- * Copies opened in this process, by copy target and cache folder, with the key of the files they were built from:
- * sources of the same root share one instance (one thread, one working copy) while the files stay the same.
+ * Copies opened in this process, by copy target (root and layout), with the key of the files they were built
+ * from: sources of the same root share one instance (one thread, one working copy) while the files stay the same.
  */
 const opened = new Map<string, { key: string; ready: Promise<Opened> }>();
 
@@ -68,20 +68,19 @@ export function embeddedPostgres(dbRoot: string, options: EmbeddedSourceOptions 
   /** This source's copy, fixed at first use (a file changed during a run does not swap it mid-way). */
   let mine: Promise<Opened> | undefined;
   const acquire = async (): Promise<Opened> => {
-    const id = `${copyTarget}\n${copyOptions.cacheDir}`;
     try {
       const { key } = copySources(root, layout);
-      const current = opened.get(id);
+      const current = opened.get(copyTarget);
       if (current?.key === key) return await current.ready;
       const ready = openCopy(root, copyOptions);
-      opened.set(id, { key, ready });
+      opened.set(copyTarget, { key, ready });
       // The copy of files since changed is closed (the sources using it were replaced with this one).
       current?.ready.then((previous) => previous.instance.close()).catch(() => undefined);
       const instance = ready.then((o) => o.instance);
       instance.catch(() => undefined);
       serveCopy(copyTarget, instance);
       ready.catch(() => {
-        if (opened.get(id)?.ready === ready) opened.delete(id);
+        if (opened.get(copyTarget)?.ready === ready) opened.delete(copyTarget);
       });
       return await ready;
     } catch (error) {

@@ -43,6 +43,24 @@ export function startupReply(parameters: Record<string, string>, processId: numb
   ]);
 }
 
+/** A simple Query message (frontend). */
+export function queryMessage(sql: string): Buffer {
+  return message('Q', cString(sql));
+}
+
+/** A Sync message (frontend). */
+export const SYNC_MESSAGE = message('S', Buffer.alloc(0));
+
+/** CommandComplete with its tag (`ROLLBACK`). */
+export function commandComplete(tag: string): Buffer {
+  return message('C', cString(tag));
+}
+
+/** The SQL of a simple Query message. */
+export function queryText(query: Buffer): string {
+  return query.subarray(5, query.length - 1).toString('utf8');
+}
+
 export function readyForQuery(status: TransactionStatus): Buffer {
   return message('Z', Buffer.from(status, 'latin1'));
 }

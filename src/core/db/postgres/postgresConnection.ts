@@ -228,8 +228,7 @@ export class PostgresConnection implements DatabaseConnection {
    * request past it or on the abort signal; always rolled back. Failures come out as VES Lens's errors.
    */
   private async inTransaction<T>(limits: RunLimits, work: (client: Client) => Promise<T>): Promise<T> {
-    const remaining = limits.deadline === undefined ? undefined : limits.deadline - performance.now();
-    if (remaining !== undefined && remaining <= 0) throw new QueryTimeout(limits.budgetMs ?? 0);
+    if (limits.deadline !== undefined && limits.deadline <= performance.now()) throw new QueryTimeout(limits.budgetMs ?? 0);
     if (limits.signal?.aborted) throw new QueryCancelled();
     let client: Client;
     try {
@@ -237,6 +236,10 @@ export class PostgresConnection implements DatabaseConnection {
     } catch (error) {
       throw toDatabaseError(error);
     }
+    // Again once connected: connecting anew (an embedded engine starting again) may have taken part of the budget.
+    const remaining = limits.deadline === undefined ? undefined : limits.deadline - performance.now();
+    if (remaining !== undefined && remaining <= 0) throw new QueryTimeout(limits.budgetMs ?? 0);
+    if (limits.signal?.aborted) throw new QueryCancelled();
     this.overflow = undefined;
     const onAbort = () => this.interrupt();
     limits.signal?.addEventListener('abort', onAbort);

@@ -82,7 +82,8 @@ export async function timeOnFreshClient(
   const client = await transport.connect(target, [...SESSION_SETTINGS, serverSetting('statement_timeout', String(remaining))]);
   const cancel = () => transport.cancel(client);
   limits.signal?.addEventListener('abort', cancel);
-  const timer = limits.deadline === undefined ? undefined : setTimeout(cancel, remaining + CANCEL_GRACE_MS);
+  // From the deadline, not from `remaining`: connecting may have taken part of the budget (an embedded engine starting again).
+  const timer = limits.deadline === undefined ? undefined : setTimeout(cancel, limits.deadline - performance.now() + CANCEL_GRACE_MS);
   let closed = false;
   try {
     const start = performance.now();
