@@ -723,7 +723,15 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   });
 
   it('restores the panels after a reload', async () => {
-    await page.reload();
+    // "Developer: Reload Window", as a person reloads: the workbench saves its state (the panels' pages with theirs)
+    // before it goes; a bare browser reload can leave before that state is written.
+    const loadedAt = await page.evaluate<number>('performance.timeOrigin');
+    await runExactCommand(page, 'Developer: Reload Window');
+    const deadline = Date.now() + 60_000;
+    while ((await page.evaluate<number>('performance.timeOrigin').catch(() => loadedAt)) === loadedAt) {
+      assert.ok(Date.now() < deadline, 'the window reloads');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await showTab('Report: predict_gpt-4');
     const report = await waitForWebview(page, /Evaluation report[\s\S]*predict_gpt-4_superhero\.json[\s\S]*EX\s+85\.71/, 60_000);
