@@ -7,6 +7,7 @@ import { AuditPanelRequest } from '../../shared/webviewMessages';
 import { Ctx, currentSettings } from '../ctx';
 import { fileHead, looksLikeEvalReport, looksLikePredictionFile, workspaceJsonFiles } from '../dataset';
 import { isCancellation, showError } from '../errors';
+import { pickFiles } from '../pickFiles';
 import { QuestionMark } from '../explorer';
 import { questionUri } from '../questionDocuments';
 import { escapeText, REPORT_PAGE_STYLESHEET, reportWebviewPage } from '../reportPage';
@@ -28,33 +29,17 @@ const workspacePredictionFiles = () => workspaceJsonFiles((head) => looksLikePre
 
 /** undefined: the person cancelled; []: audit the gold alone. */
 async function pickPredictionFiles(): Promise<string[] | undefined> {
-  type Pick = vscode.QuickPickItem & { file?: string; browse?: boolean };
-  const items: Pick[] = [
-    ...(await workspacePredictionFiles()).map((file) => ({
-      label: `$(file) ${vscode.workspace.asRelativePath(file)}`,
-      description: looksLikeEvalReport(fileHead(file)) ? 'eval report' : 'prediction file',
+  return pickFiles(
+    (await workspacePredictionFiles()).map((file) => ({
       file,
+      description: looksLikeEvalReport(fileHead(file)) ? 'eval report' : 'prediction file',
     })),
-    { label: '$(folder-opened) Other files...', browse: true },
-  ];
-  const picks = await vscode.window.showQuickPick(items, {
-    title: 'Audit Gold SQL: prediction files whose correct predictions ≥2× faster than the gold count (optional)',
-    placeHolder: 'None checked: the gold alone. OK starts the audit.',
-    canPickMany: true,
-    ignoreFocusOut: true,
-  });
-  if (!picks) return undefined;
-  const files = picks.flatMap((p) => (p.file ? [p.file] : []));
-  if (picks.some((p) => p.browse)) {
-    const more = await vscode.window.showOpenDialog({
-      title: 'Prediction files or eval --json reports',
-      canSelectMany: true,
-      filters: { Predictions: ['json', 'sql', 'txt'] },
-    });
-    if (!more) return undefined;
-    files.push(...more.map((uri) => uri.fsPath));
-  }
-  return files;
+    {
+      title: 'Audit Gold SQL: prediction files whose correct predictions ≥2× faster than the gold count (optional)',
+      placeHolder: 'None checked: the gold alone. OK starts the audit.',
+    },
+    { title: 'Prediction files or eval --json reports', filters: { Predictions: ['json', 'sql', 'txt'] } },
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import { ComparePageState, ComparePanelRequest } from '../../shared/webviewMessa
 import { Ctx } from '../ctx';
 import { looksLikeEvalReport, workspaceJsonFiles } from '../dataset';
 import { showError } from '../errors';
+import { pickFiles } from '../pickFiles';
 import { escapeText, REPORT_PAGE_STYLESHEET, reportWebviewPage } from '../reportPage';
 import { panelOptions } from '../webview';
 import { comparisonBar, comparisonTitle, selectedReports } from './compareSummary';
@@ -14,29 +15,14 @@ const VIEW_TYPE = 'vesLens.compare';
 
 /** Eval reports to compare: those of the workspace, or others; the first in the list is the baseline. */
 async function pickReports(): Promise<string[] | undefined> {
-  type Pick = vscode.QuickPickItem & { file?: string; browse?: boolean };
-  const items: Pick[] = [
-    ...(await workspaceJsonFiles(looksLikeEvalReport)).map((file) => ({ label: `$(file) ${vscode.workspace.asRelativePath(file)}`, file })),
-    { label: '$(folder-opened) Other files...', browse: true },
-  ];
-  const picks = await vscode.window.showQuickPick(items, {
-    title: 'Compare Evaluation Reports: two or more eval JSON reports of the same question file',
-    placeHolder: 'Check two or more; the first in this list is the baseline. OK compares them.',
-    canPickMany: true,
-    ignoreFocusOut: true,
-  });
-  if (!picks) return undefined;
-  const files = picks.flatMap((p) => (p.file ? [p.file] : []));
-  if (picks.some((p) => p.browse)) {
-    const more = await vscode.window.showOpenDialog({
-      title: 'Eval JSON reports (ves-lens eval --json)',
-      canSelectMany: true,
-      filters: { 'Eval reports': ['json'] },
-    });
-    if (!more) return undefined;
-    files.push(...more.map((uri) => uri.fsPath));
-  }
-  return files;
+  return pickFiles(
+    (await workspaceJsonFiles(looksLikeEvalReport)).map((file) => ({ file })),
+    {
+      title: 'Compare Evaluation Reports: two or more eval JSON reports of the same question file',
+      placeHolder: 'Check two or more; the first in this list is the baseline. OK compares them.',
+    },
+    { title: 'Eval JSON reports (ves-lens eval --json)', filters: { 'Eval reports': ['json'] } },
+  );
 }
 
 /**
