@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
 import { BIRD_DATA, birdDataMissing, CLI, runCli, tempDir } from '../helpers';
+import { startLoadedCluster } from '../pgCluster';
 
 const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
 const SQLITE_GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql');
@@ -56,9 +57,7 @@ function superheroSubset(folder: string, count: number, edit: (sql: string, i: n
 describe('audit --compare-gold (cross-dialect gold check)', { skip: localClusterMissing() || birdDataMissing() }, () => {
   let cluster: LocalCluster;
   before(() => {
-    cluster = startLocalCluster({ database: 'bird' });
-    const load = runCli(['load', '--from', DB_ROOT, '--to', cluster.url, '--no-progress']);
-    assert.equal(load.status, 0, load.stderr);
+    cluster = startLoadedCluster(DB_ROOT);
   });
   after(() => cluster?.stop());
 

@@ -6,8 +6,9 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
+import { LocalCluster, localClusterMissing } from '../../src/core/db/postgres/localCluster';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { startLoadedCluster } from '../pgCluster';
 
 const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
 const GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql');
@@ -46,9 +47,7 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
   describe('against a PostgreSQL 15 server loaded by ves-lens load', { skip: localClusterMissing() }, () => {
     let cluster: LocalCluster;
     before(() => {
-      cluster = startLocalCluster({ database: 'bird' });
-      const load = runCli(['load', '--from', DATABASES, '--to', cluster.url, '--no-progress']);
-      assert.equal(load.status, 0, load.stderr);
+      cluster = startLoadedCluster(DATABASES);
     });
     after(() => cluster?.stop());
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
 import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { startLoadedCluster } from '../pgCluster';
 
 const PYTHON = '/usr/bin/python3';
 const ORACLE = path.join(REPO_ROOT, 'test', 'oracles', 'minidev_pg_ex.py');
@@ -29,9 +30,7 @@ interface Report {
 describe('eval --engine postgres', { skip: missing }, () => {
   let cluster: LocalCluster;
   before(() => {
-    cluster = startLocalCluster({ database: 'bird' });
-    const load = runCli(['load', '--from', path.join(BIRD_DATA, 'databases'), '--to', cluster.url, '--no-progress']);
-    assert.equal(load.status, 0, load.stderr);
+    cluster = startLoadedCluster(path.join(BIRD_DATA, 'databases'));
   });
   after(() => cluster?.stop());
 

@@ -4,23 +4,16 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LocalCluster, POSTGRES_BIN, startLocalCluster } from '../../src/core/db/postgres/localCluster';
-import { BIRD_DATA, REPO_ROOT, runCli } from '../helpers';
+import { LocalCluster, POSTGRES_BIN } from '../../src/core/db/postgres/localCluster';
+import { BIRD_DATA, REPO_ROOT } from '../helpers';
+import { startLoadedCluster } from '../pgCluster';
 
 export const SAMPLE = path.join(REPO_ROOT, 'sample');
 export const SAMPLE_QUESTIONS = path.join(SAMPLE, 'mini_dev_superhero.json');
 
 /** A cluster with database `bird` holding superhero's tables (schema public: the official dump's layout). */
 export function startSuperheroCluster(): LocalCluster {
-  const cluster = startLocalCluster({ database: 'bird' });
-  try {
-    const load = runCli(['load', '--from', SAMPLE, '--to', cluster.url, '--no-progress']);
-    assert.equal(load.status, 0, load.stderr);
-  } catch (error) {
-    cluster.stop();
-    throw error;
-  }
-  return cluster;
+  return startLoadedCluster(SAMPLE);
 }
 
 /** Runs SQL as the cluster's superuser (psql over its socket). */
