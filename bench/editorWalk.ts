@@ -8,7 +8,8 @@
 //     Score panel's webview, → the timing drawn; with the panel created by the click, and with it already open.
 // Times are taken inside the page (keydown / mousedown listeners, then a check on every animation frame), in epoch
 // milliseconds so that the workbench, its webview frames and the extension host's log share one clock.
-// Usage: npx tsx bench/editorWalk.ts [--runs 5] [--trace] [--profile DIR] [--keep]
+// Usage: npx tsx bench/editorWalk.ts [--runs 5] [--vsix FILE] [--trace] [--profile DIR] [--keep]
+//   --vsix FILE: the package to install (default ves-lens.vsix at the repository's root, or $VES_LENS_VSIX).
 //   --trace: the language client's messages (JSON, with times) in the VES Lens output channel: each open and score
 //            is broken down (didOpen, the lens request, its answer; the score requests). Not for the figures.
 //   --profile DIR: the workbench renderer's CPU profiles of the warm open, the reopen and the scores. Not for the
@@ -24,7 +25,7 @@ import { CHROMIUM, editorMissing, RunningCodeServer, startCodeServer } from '../
 import { BIRD_DATA, REPO_ROOT, tempDir } from '../test/helpers';
 import { machineLine, median } from './machine.cjs';
 
-const VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
+const DEFAULT_VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
 const RESULTS = path.join(REPO_ROOT, 'bench', 'results', 'editorWalk.md');
 const ANALYSIS = '<!-- analysis: kept when the figures above are rewritten -->';
 const PREDICTIONS = 'predict_mini_dev_gpt-4_sqlite.json';
@@ -319,7 +320,7 @@ async function frameTimeline(page: Page): Promise<({ url: string } & FrameTiming
   return timeline;
 }
 
-type ScoreMarks = { click: number; frames: string } & PanelMarks;
+type ScoreMarks = { click: number; notified: number; frames: string } & PanelMarks;
 
 /** Clicks the Score lens of the open 717 file; marks from the mousedown (VS Code runs a lens's command on mousedown). */
 async function scoreTimed(page: Page, token: number): Promise<ScoreMarks> {
@@ -329,8 +330,18 @@ async function scoreTimed(page: Page, token: number): Promise<ScoreMarks> {
     page.mainFrame(),
     `() => {
       window.walkClick = 0;
-      const mark = () => (window.walkClick ||= performance.timeOrigin + performance.now());
+      window.walkNotified = 0;
+      const now = () => performance.timeOrigin + performance.now();
+      const mark = () => (window.walkClick ||= now());
       document.addEventListener('mousedown', mark, { capture: true, once: true });
+      // The score's progress notification says the correctness result as soon as it is known.
+      const started = now();
+      const tick = () => {
+        const toasts = [...document.querySelectorAll('.notification-toast')].map((t) => t.textContent).join(' ');
+        if (window.walkClick && /EX [01], Soft-F1/.test(toasts)) window.walkNotified = now();
+        else if (now() - started < 120000) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
     }`,
   );
   // The frames that show a Score page before the click (the panel reused) are watched from before it.
@@ -359,7 +370,8 @@ async function scoreTimed(page: Page, token: number): Promise<ScoreMarks> {
             return `${f.url.replace(/^.*\//, '')} ${loaded}${slow ? ` (${slow})` : ''}`;
           })
           .join(', ');
-        return { click, frames, ...marks };
+        const notified = await inFrame<number>(page.mainFrame(), '() => window.walkNotified');
+        return { click, notified, frames, ...marks };
       }
     }
     if (Date.now() > deadline) {
@@ -513,6 +525,8 @@ interface ScoreTimes {
   /** From the click: the new panel's frames (host page, content page) started loading, the content page ready. */
   frames: string;
   ready: number;
+  /** The correctness result in the score's progress notification. */
+  notified: number;
   scoring: number;
   result: number;
   timing: number;
@@ -542,6 +556,7 @@ function scoreTimes(marks: ScoreMarks): ScoreTimes {
   return {
     frames: marks.frames,
     ready: marks.navigation > marks.click ? since(marks.domContentLoaded) : NaN,
+    notified: since(marks.notified),
     scoring: since(marks.scoring),
     result: since(marks.result),
     timing: since(marks.timing),
@@ -601,7 +616,7 @@ async function oneRun(page: Page, server: RunningCodeServer, log: (line: string)
     const t = scoreTimes(marks);
     scores.push(t);
     log(
-      `  score, ${name}: ${t.frames ? `frames (start/ready) ${t.frames}; ` : ''}"Scoring…" ${ms(t.scoring)}, ` +
+      `  score, ${name}: ${t.frames ? `frames (start/ready) ${t.frames}; ` : ''}notification ${ms(t.notified)}, "Scoring…" ${ms(t.scoring)}, ` +
         `EX/Soft-F1 ${ms(t.result)}, timing ${ms(t.timing)} ms after the click ` +
         `(server's elapsed: ${t.resultElapsedMs} ms for the first result drawn, ${t.fullElapsedMs} ms full; ${t.pair})`,
     );
@@ -651,11 +666,13 @@ function summary(runs: Run[]): { rows: string[][]; pairs: string } {
       row("reopened: Enter → lens title drawn (VS Code's cache)", (r) => r.reopenLensText),
       row('reopened: Enter → clickable lens', (r) => r.reopenLens),
       row('**(b) Score, panel created: click → EX / Soft-F1 drawn**', (r) => r.newPanel.result, '< 1000'),
+      row('panel created: click → EX / Soft-F1 in the progress notification', (r) => r.newPanel.notified),
       row('panel created: click → Score page ready (DOMContentLoaded)', (r) => r.newPanel.ready),
       row('panel created: click → timing drawn', (r) => r.newPanel.timing),
       row("panel created: server's elapsed, first result drawn", (r) => r.newPanel.resultElapsedMs),
       row('**(b) Score, panel open: click → EX / Soft-F1 drawn**', (r) => r.openPanel.result, '< 1000'),
       row('panel open: click → "Scoring…" drawn', (r) => r.openPanel.scoring),
+      row('panel open: click → EX / Soft-F1 in the progress notification', (r) => r.openPanel.notified),
       row('panel open: click → timing drawn', (r) => r.openPanel.timing),
       row("panel open: server's elapsed, first result drawn", (r) => r.openPanel.resultElapsedMs),
     ],
@@ -671,7 +688,8 @@ function argument(name: string): string | undefined {
 async function main() {
   const missing = editorMissing();
   if (missing) throw new Error(missing);
-  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: npm run package`);
+  const vsix = path.resolve(argument('--vsix') ?? process.env.VES_LENS_VSIX ?? DEFAULT_VSIX);
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: npm run package`);
   const runCount = Number(argument('--runs') ?? 5);
   const trace = process.argv.includes('--trace');
   const loadBefore = os.loadavg()[0];
@@ -683,7 +701,7 @@ async function main() {
   const workspace = miniDevWorkspace();
   const server = await startCodeServer({
     workspace,
-    vsix: VSIX,
+    vsix,
     settings: {
       'workbench.colorTheme': 'Default Light Modern',
       ...(trace ? { 'vesLens.trace.server': { verbosity: 'messages', format: 'json' } } : {}),

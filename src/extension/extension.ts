@@ -18,6 +18,7 @@ import { offerToMovePasswordFromUrl } from './postgresPassword';
 import { secretStorageKey } from './secrets';
 import { SETTING_KEYS } from '../shared/settings';
 import { StatusBar } from './statusBar';
+import { activateJsonLensProviders } from './lensWarmUp';
 
 let ctx: Ctx | undefined;
 
@@ -60,6 +61,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
     }),
   );
   void offerToMovePasswordFromUrl(current);
+  activateJsonLensProviders((message) => current.output.appendLine(message));
   try {
     await current.start();
     void offerDetectedDataset(current);

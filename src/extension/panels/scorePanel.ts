@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { Commands, ScoreParams, ScoreRequest, StepProgress } from '../../shared/protocol';
+import { Commands, ScoreParams, ScoreRequest, ScoreResult, StepProgress } from '../../shared/protocol';
 import { ScoreContext, ScorePanelMessage, ScorePanelRequest } from '../../shared/webviewMessages';
+import { OUTCOME_LABELS } from '../../core/eval/labels';
 import { Ctx, currentSettings } from '../ctx';
 import { isCancellation, showError } from '../errors';
 import { PanelKind } from './panel';
@@ -84,7 +85,11 @@ export class ScorePanel implements vscode.Disposable {
       },
       async (progress, token) => {
         token.onCancellationRequested(() => cancel.cancel());
-        const steps = client.onProgress(StepProgress, progressToken, ({ message }) => progress.report({ message }));
+        // The correctness result, once known, stays in front of the timing's steps.
+        let firstResult = '';
+        const steps = client.onProgress(StepProgress, progressToken, ({ message }) =>
+          progress.report({ message: firstResult ? `${firstResult} · ${message}` : message }),
+        );
         const base: ScoreParams = {
           ...context.target,
           questionId: context.questionId,
@@ -95,6 +100,10 @@ export class ScorePanel implements vscode.Disposable {
           if (!thorough) {
             const first = await client.sendRequest(ScoreRequest, { ...base, phase: 'correctness' }, cancel.token);
             post({ type: 'result', result: first, partial: first.ex === 1, context });
+            // Shown at once where the person looks: a panel created by this click may need a second more to load
+            // its page (VS Code's webview service worker), the notification does not.
+            firstResult = firstResultText(first);
+            progress.report({ message: first.ex === 1 ? `${firstResult} · timing…` : firstResult });
             if (first.ex !== 1) return; // nothing to time: only a correct prediction has a VES
           }
           // vesLens.scales: also re-time the pair on scaled copies of its database (the panel draws the ratio against the scale).
@@ -123,4 +132,10 @@ export class ScorePanel implements vscode.Disposable {
   dispose(): void {
     this.running?.cancel();
   }
+}
+
+/** "correct: EX 1, Soft-F1 1.000", as the panel's cards say it. */
+export function firstResultText(result: Pick<ScoreResult, 'outcome' | 'ex' | 'f1'>): string {
+  const f1 = result.f1 === null ? '–' : result.f1.toFixed(3);
+  return `${OUTCOME_LABELS[result.outcome] ?? result.outcome}: EX ${result.ex}, Soft-F1 ${f1}`;
 }

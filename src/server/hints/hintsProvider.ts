@@ -28,9 +28,15 @@ interface AnalysedUnit {
 /** A document version's units and hints: one analysis shared by whoever asks while it runs, kept once done. */
 interface Analysis {
   version: number;
+  /** The document's SQL units, parsed once when the analysis starts (lenses need no more). */
+  statements: SqlUnit[];
   units: Promise<AnalysedUnit[]>;
   done: boolean;
 }
+
+/** How long the analysis works before it lets other requests in (a lens request must not wait for 500 statements). */
+const ANALYSIS_SLICE_MS = 8;
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class HintsProvider {
   /** Units and their hints, computed once per document version (diagnostics, lenses and quick fixes share them). */
@@ -66,7 +72,8 @@ export class HintsProvider {
   private analysis(document: TextDocument): Analysis {
     const cached = this.analysed.get(document.uri);
     if (cached?.version === document.version) return cached;
-    const analysis: Analysis = { version: document.version, units: this.analyseUnits(document), done: false };
+    const statements = sqlUnits(document.languageId, document.getText());
+    const analysis: Analysis = { version: document.version, statements, units: this.analyseUnits(statements), done: false };
     analysis.units.then(
       () => (analysis.done = true),
       () => this.analysed.get(document.uri) === analysis && this.analysed.delete(document.uri),
@@ -79,9 +86,18 @@ export class HintsProvider {
     return this.analysis(document).units;
   }
 
-  private async analyseUnits(document: TextDocument): Promise<AnalysedUnit[]> {
+  private async analyseUnits(statements: SqlUnit[]): Promise<AnalysedUnit[]> {
     const units: AnalysedUnit[] = [];
-    for (const unit of sqlUnits(document.languageId, document.getText())) units.push({ unit, hints: await this.unitHints(unit) });
+    // Its awaits settle at once once the databases are open: without a real pause every ANALYSIS_SLICE_MS, a lens
+    // or hover request arriving meanwhile would wait for the whole document.
+    let sliceStart = performance.now();
+    for (const unit of statements) {
+      units.push({ unit, hints: await this.unitHints(unit) });
+      if (performance.now() - sliceStart > ANALYSIS_SLICE_MS) {
+        await yieldToRequests();
+        sliceStart = performance.now();
+      }
+    }
     return units;
   }
 
@@ -137,7 +153,7 @@ export class HintsProvider {
     analysis.units.then(whenHintsReady, () => undefined);
     return this.lenses(
       document,
-      sqlUnits(document.languageId, document.getText()).map((unit) => ({ unit, hints: undefined })),
+      analysis.statements.map((unit) => ({ unit, hints: undefined })),
     );
   }
 
