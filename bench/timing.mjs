@@ -1,10 +1,11 @@
 // Timing protocol v2 against the official protocol, side by side in one run (issue 7's "done when"):
 // the four official mini-dev prediction files on superhero + toxicology, `eval --metrics ves,rves`, official ×3
-// and fast ×3 (runs interleaved so machine drift hits both modes alike). Reports wall time, VES and R-VES
+// and fast ×3, and the scripts' own protocol in Python ×3 (bench/minidev_sqlite_ves.py: mini_dev's R-VES and
+// DAMO's VES loops, issue 23's "done when"), runs interleaved so machine drift hits every mode alike. Reports wall time, VES and R-VES
 // totals with their run-to-run spread, how often a later fast run's ratio falls inside an earlier fast run's
 // interval (coverage), the intervals' median width, and R-VES rewards that flip between fast runs among
 // questions not flagged uncertain.
-// Usage: npx tsx bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring]
+// Usage: npx tsx bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring] [--no-python]
 //        npx tsx bench/timing.mjs --from /tmp/ves-lens-timing-XXXX   (the tables again from a finished run's files)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +34,9 @@ const files = fromWall
       .readdirSync(predictionDir)
       .filter((f) => f.endsWith('.json') && f.includes(option('--files', '')))
       .sort();
+// The reference column: the scripts' loops run by python3 itself (VES_LENS_PYTHON to pick another interpreter).
+const withPython = fromWall ? Object.values(fromWall)[0].python !== undefined : !args.includes('--no-python');
+const modes = withPython ? ['python', 'official', 'fast'] : ['official', 'fast'];
 const scratch = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
 // Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
 const dbRoot = path.join(scratch, 'databases');
@@ -42,7 +46,28 @@ for (const db of from ? [] : ['superhero', 'toxicology']) {
 }
 const wallFile = path.join(scratch, 'wall.json');
 
+/** The scripts' protocol in Python on one file: {seconds, totals: {ves, rves, count, ...}}. */
+function pythonOnce(file, run) {
+  const json = path.join(scratch, `${file}.python.${run}.json`);
+  const started = process.hrtime.bigint();
+  const result = spawnSync(
+    process.env.VES_LENS_PYTHON || 'python3',
+    [
+      path.join(root, 'bench', 'minidev_sqlite_ves.py'),
+      path.join(predictionDir, file),
+      path.join(data, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
+      dbRoot,
+    ],
+    { encoding: 'utf8' },
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result.status !== 0) throw new Error(`the Python protocol failed on ${file}: ${result.stderr || result.error}`);
+  fs.writeFileSync(json, result.stdout);
+  return { seconds, totals: JSON.parse(result.stdout) };
+}
+
 function evalOnce(file, mode, run) {
+  if (mode === 'python') return pythonOnce(file, run);
   const json = path.join(scratch, `${file}.${mode}.${run}.json`);
   const started = process.hrtime.bigint();
   const result = spawnSync(
@@ -100,29 +125,27 @@ function between(a, b) {
   return out;
 }
 
-const results = Object.fromEntries(files.map((f) => [f, { official: [], fast: [] }]));
+const results = Object.fromEntries(files.map((f) => [f, Object.fromEntries(modes.map((mode) => [mode, []]))]));
 if (fromWall) {
   for (const file of files) {
-    for (const mode of ['official', 'fast']) {
+    for (const mode of modes) {
       for (let run = 0; run < runs; run++) {
-        results[file][mode].push({
-          seconds: fromWall[file][mode][run],
-          report: JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8')),
-        });
+        const saved = JSON.parse(fs.readFileSync(path.join(scratch, `${file}.${mode}.${run}.json`), 'utf8'));
+        results[file][mode].push({ seconds: fromWall[file][mode][run], ...(mode === 'python' ? { totals: saved } : { report: saved }) });
       }
     }
   }
 } else {
   for (let run = 0; run < runs; run++) {
     for (const file of files) {
-      for (const mode of ['official', 'fast']) {
+      for (const mode of modes) {
         results[file][mode].push(evalOnce(file, mode, run));
         process.stderr.write(`run ${run + 1}/${runs} ${mode} ${file}: ${results[file][mode].at(-1).seconds.toFixed(1)} s\n`);
       }
     }
   }
   const wall = Object.fromEntries(
-    files.map((f) => [f, { official: results[f].official.map((r) => r.seconds), fast: results[f].fast.map((r) => r.seconds) }]),
+    files.map((f) => [f, Object.fromEntries(modes.map((mode) => [mode, results[f][mode].map((r) => r.seconds)]))]),
   );
   fs.writeFileSync(wallFile, JSON.stringify(wall, null, 2));
 }
@@ -178,7 +201,7 @@ const agreement = [
   "| prediction file | metric | official mean (sd) | official, fast's quantity (sd) | fast mean (sd) | fast − official | timing-noise part | same-program part | expected-reward part | residual | within spread |",
   '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
-const overall = { official: 0, fast: 0 };
+const overall = { official: 0, fast: 0, python: 0 };
 // Run-to-run variances of the totals, pooled over the files: an sd from 3 runs alone is too rough to compare.
 const pooled = { ves: { official: [], fast: [], typical: [] }, rves: { official: [], fast: [], typical: [] } };
 const rows = [];
@@ -187,6 +210,7 @@ for (const file of files) {
   const wall = (list) => median(list.map((r) => r.seconds));
   overall.official += wall(official);
   overall.fast += wall(fast);
+  if (withPython) overall.python += wall(results[file].python);
   const total = (list, metric) => list.map((r) => r.report.summary.total[metric]);
   const fmt = (values) => `${mean(values).toFixed(2)} (${sd(values).toFixed(2)})`;
   const agg = { timed: 0, same: 0, ves: 0, rves: 0, widths: [], flips: 0, certain: 0 };
@@ -234,16 +258,61 @@ for (const file of files) {
 }
 // Two standard errors of a difference of two means of `runs` runs, each mode's run-to-run sd pooled over the files.
 const pooledVariance = (variances) => mean(variances);
+const pooledSd = (variances) => Math.sqrt(pooledVariance(variances)).toFixed(2);
 for (const row of rows) {
   const limit = 2 * Math.sqrt((pooledVariance(pooled[row.metric].typical) + pooledVariance(pooled[row.metric].fast)) / runs);
   agreement.push(`${row.cells} | ${Math.abs(row.residual) <= limit ? 'yes' : 'no'} (±${limit.toFixed(2)}) |`);
 }
 lines.push(
   '',
-  `All files: fast mode took ${pct(overall.fast, overall.official)} of the official protocol's wall time (${overall.fast.toFixed(1)} s vs ${overall.official.toFixed(1)} s, medians summed).`,
+  `All files: fast mode took ${pct(overall.fast, overall.official)} of the official protocol's wall time (${overall.fast.toFixed(1)} s vs ${overall.official.toFixed(1)} s, medians summed).` +
+    (withPython
+      ? ` Against the scripts' protocol in Python: fast took ${pct(overall.fast, overall.python)} of its wall time (${overall.fast.toFixed(1)} s vs ${overall.python.toFixed(1)} s), \`--timing official\` ${pct(overall.official, overall.python)}.`
+      : ''),
 );
+if (withPython) lines.push(...againstScripts());
 lines.push(...agreement);
-const pooledSd = (variances) => Math.sqrt(pooledVariance(variances)).toFixed(2);
+
+/**
+ * `--timing official` against the scripts' own protocol in Python (issue 23): the difference of the means and two
+ * standard errors of it, 2·√((sd_python² + sd_official²)/runs), each mode's run-to-run sd pooled over the files.
+ */
+function againstScripts() {
+  const clocks = new Set(files.flatMap((f) => results[f].official.map((r) => r.report.inputs.timing_clock ?? 'node-sqlite3')));
+  const out = [
+    '',
+    "## `--timing official` against the scripts' protocol in Python",
+    '',
+    `The reference: \`bench/minidev_sqlite_ves.py\`, mini_dev's R-VES loop and DAMO's VES loop as the scripts run them (python3's sqlite3, \`time.time()\`, a fresh connection per execution, 100 iterations, 3σ cleaning), ${runs} runs per file interleaved with VES Lens's. VES Lens's official runs were timed by: ${[...clocks].join(', ')}. Within spread: the difference is within two standard errors of a difference of two ${runs}-run means, each mode's run-to-run sd pooled over the files.`,
+    '',
+    '| prediction file | metric | scripts in Python, mean (sd) | `--timing official`, mean (sd) | difference | within spread |',
+    '|---|---|---|---|---|---|',
+  ];
+  const variance = { ves: { python: [], official: [] }, rves: { python: [], official: [] } };
+  const cells = [];
+  for (const file of files) {
+    for (const metric of ['ves', 'rves']) {
+      const python = results[file].python.map((r) => r.totals[metric]);
+      const official = results[file].official.map((r) => r.report.summary.total[metric]);
+      variance[metric].python.push(sd(python) ** 2);
+      variance[metric].official.push(sd(official) ** 2);
+      cells.push({ file, metric, python, official });
+    }
+  }
+  for (const { file, metric, python, official } of cells) {
+    const difference = mean(official) - mean(python);
+    const limit = 2 * Math.sqrt((pooledVariance(variance[metric].python) + pooledVariance(variance[metric].official)) / runs);
+    const fmt = (values) => `${mean(values).toFixed(2)} (${sd(values).toFixed(2)})`;
+    out.push(
+      `| ${file.replace(/^predict_mini_dev_|\.json$/g, '')} | ${metric === 'ves' ? 'VES' : 'R-VES'} | ${fmt(python)} | ${fmt(official)} | ${difference >= 0 ? '+' : '−'}${Math.abs(difference).toFixed(2)} | ${Math.abs(difference) < limit ? 'yes' : 'no'} (±${limit.toFixed(2)}) |`,
+    );
+  }
+  out.push(
+    '',
+    `Run-to-run sd pooled over the files: VES scripts ${pooledSd(variance.ves.python)}, official ${pooledSd(variance.ves.official)}; R-VES scripts ${pooledSd(variance.rves.python)}, official ${pooledSd(variance.rves.official)}.`,
+  );
+  return out;
+}
 lines.push(
   '',
   `Run-to-run sd of the totals, pooled over the ${files.length} files (an sd from ${runs} runs of one file is rough): VES official ${pooledSd(pooled.ves.official)}, fast ${pooledSd(pooled.ves.fast)}; R-VES official ${pooledSd(pooled.rves.official)}, fast ${pooledSd(pooled.rves.fast)}.`,

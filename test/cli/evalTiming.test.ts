@@ -102,6 +102,41 @@ describe('eval timing v2 (a real process)', () => {
     );
   });
 
+  it('--timing official says which clock timed it: Python sqlite3 as the scripts, or node-sqlite3 without python3', () => {
+    const dir = tempDir();
+    const { VES_LENS_PYTHON: _ignored, ...env } = process.env;
+    const official = ['eval', ...dataset(dir), '--metrics', 'ex,ves,rves', '--timing', 'official', '--iterations', '4', '--no-progress'];
+    const withPython = spawnSync(process.execPath, [CLI, ...official, '--json', path.join(dir, 'python.json')], {
+      encoding: 'utf8',
+      env: { ...env, NO_COLOR: '1' },
+    });
+    assert.equal(withPython.status, 0, withPython.stderr);
+    const pythonReport = JSON.parse(fs.readFileSync(path.join(dir, 'python.json'), 'utf8'));
+    if (pythonReport.inputs.timing_clock === 'python-sqlite3') {
+      assert.match(withPython.stderr, /official timing: timed by Python [\d.]+'s sqlite3 \(SQLite [\d.]+\), as the scripts/);
+      assert.match(pythonReport.inputs.timing_runtime, /^Python [\d.]+, SQLite [\d.]+$/);
+    }
+    // PATH without python3 (node itself is run by its full path).
+    const noPython = spawnSync(process.execPath, [CLI, ...official, '--json', path.join(dir, 'node.json')], {
+      encoding: 'utf8',
+      env: { ...env, NO_COLOR: '1', PATH: tempDir() },
+    });
+    assert.equal(noPython.status, 0, noPython.stderr);
+    assert.match(
+      noPython.stderr,
+      /note: official timing: timed by VES Lens's node-sqlite3, not as the scripts \(python3 was not found on PATH\)/,
+    );
+    const nodeReport = JSON.parse(fs.readFileSync(path.join(dir, 'node.json'), 'utf8'));
+    assert.equal(nodeReport.inputs.timing_clock, 'node-sqlite3');
+    for (const report of [pythonReport, nodeReport]) {
+      for (const q of report.questions) {
+        assert.equal(q.outcome, 'correct');
+        assert.equal(q.runs, 4);
+        assert.ok(q.time_ratio > 0 && q.rves_time_ratio > 0, JSON.stringify(q));
+      }
+    }
+  });
+
   it('refuses a bad --scales value with exit 2', () => {
     const dir = tempDir();
     const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--scales', '1,ten'], { encoding: 'utf8' });

@@ -1,6 +1,7 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { QueryTimeout } from '../db/database';
-import { timeExecution } from '../db/engines';
+import { engineFor, timeExecution } from '../db/engines';
+import { officialTimingClock, timeWithPython } from './pythonTimer';
 import { hodgesLehmann, officialClean, pythonMean } from './stats';
 import { TimingResult } from './types';
 
@@ -30,12 +31,89 @@ async function timeOnFreshConnection(
   return timeExecution(dbPath, body, protocol === 'ves' ? 'first-row' : 'full', { deadline, budgetMs });
 }
 
+/** The loop's times in milliseconds and its ratios, or how it ended early. */
+interface OfficialSamples {
+  goldSamples: number[];
+  predSamples: number[];
+  ratios: number[];
+  timedOut: boolean;
+  /** Said in the question's notes (Python's sqlite3 disagreeing on correctness). */
+  notes: string[];
+}
+
+/** VES Lens's own loop: node-sqlite3 and performance.now() (PostgreSQL's engines, and SQLite without python3). */
+async function nodeSamples(
+  dbPath: string,
+  goldBody: string,
+  predBody: string,
+  protocol: OfficialProtocol,
+  loopLimitMs: number,
+  iterations: number,
+) {
+  const deadline = performance.now() + loopLimitMs;
+  const samples: OfficialSamples = { goldSamples: [], predSamples: [], ratios: [], timedOut: false, notes: [] };
+  try {
+    for (let i = 0; i < iterations; i++) {
+      const pred = await timeOnFreshConnection(dbPath, predBody, protocol, deadline, loopLimitMs);
+      const gold = await timeOnFreshConnection(dbPath, goldBody, protocol, deadline, loopLimitMs);
+      samples.predSamples.push(pred);
+      samples.goldSamples.push(gold);
+      samples.ratios.push(gold / pred);
+    }
+  } catch (error) {
+    if (!(error instanceof QueryTimeout)) throw error;
+    samples.timedOut = true;
+  }
+  return samples;
+}
+
+/** The scripts' own loop in Python's sqlite3 (pythonTimer.ts); each ratio divides the seconds as Python does. */
+async function pythonSamples(
+  dbPath: string,
+  goldBody: string,
+  predBody: string,
+  protocol: OfficialProtocol,
+  loopLimitMs: number,
+  iterations: number,
+  sqlite: string,
+) {
+  const times = await timeWithPython({ dbPath, gold: goldBody, pred: predBody, protocol, iterations, loopLimitMs });
+  const samples: OfficialSamples = {
+    goldSamples: times.goldSeconds.map((s) => s * 1000),
+    predSamples: times.predSeconds.map((s) => s * 1000),
+    ratios: times.goldSeconds.map((gold, i) => gold / times.predSeconds[i]),
+    timedOut: times.timedOut,
+    notes: [],
+  };
+  if (times.resultsEqual === false)
+    samples.notes.push(
+      `Python's sqlite3 (SQLite ${sqlite}) returns different rows for the two queries: the scripts on this machine would score it 0`,
+    );
+  return samples;
+}
+
+/** Which loop times a pair: Python's sqlite3 for a SQLite file where python3 runs, else VES Lens's own. */
+async function officialSamples(
+  dbPath: string,
+  goldBody: string,
+  predBody: string,
+  protocol: OfficialProtocol,
+  loopLimitMs: number,
+  iterations: number,
+): Promise<OfficialSamples> {
+  const clock = engineFor(dbPath).name === 'sqlite' ? await officialTimingClock() : undefined;
+  return clock?.clock === 'python-sqlite3'
+    ? pythonSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, clock.sqlite)
+    : nodeSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations);
+}
+
 /**
  * The official protocol: `iterations` times, prediction then gold, ratio t_gold / t_pred; ratios outside
- * mean ± 3σ dropped; the mean of the rest. The whole loop shares one limit, `iterations` × the time limit
- * (both scripts: func_timeout(meta_time_out * iterate_num, ...), 3000 s by default), and a loop that outlasts
- * it scores 0. When every ratio is equal (σ = 0), the scripts keep nothing and score 0; that is reproduced, and
- * said in the note.
+ * mean ± 3σ dropped; the mean of the rest. On SQLite the loop runs in Python's sqlite3 as the scripts run it,
+ * where python3 is present (officialTimingClock says which). The whole loop shares one limit, `iterations` ×
+ * the time limit (both scripts: func_timeout(meta_time_out * iterate_num, ...), 3000 s by default), and a loop
+ * that outlasts it scores 0. When every ratio is equal (σ = 0), the scripts keep nothing and score 0; that is
+ * reproduced, and said in the note.
  */
 export async function measureOfficial(
   dbPath: string,
@@ -48,34 +126,36 @@ export async function measureOfficial(
   const name = `official-${protocol}`;
   const quantity = protocol === 'ves' ? 'first-row' : 'full';
   const loopLimitMs = officialLoopLimitMs(timeoutMs, iterations);
-  const deadline = performance.now() + loopLimitMs;
-  const goldSamples: number[] = [];
-  const predSamples: number[] = [];
-  const ratios: number[] = [];
-  try {
-    for (let i = 0; i < iterations; i++) {
-      const pred = await timeOnFreshConnection(dbPath, predBody, protocol, deadline, loopLimitMs);
-      const gold = await timeOnFreshConnection(dbPath, goldBody, protocol, deadline, loopLimitMs);
-      predSamples.push(pred);
-      goldSamples.push(gold);
-      ratios.push(gold / pred);
-    }
-  } catch (error) {
-    if (!(error instanceof QueryTimeout)) throw error;
-    return {
-      protocol: name,
-      quantity,
-      ratio: 0,
-      low: 0,
-      high: 0,
-      runs: ratios.length,
-      goldMs: goldSamples.length ? median(goldSamples) : 0,
-      predMs: predSamples.length ? median(predSamples) : 0,
-      goldSamples,
-      predSamples,
-      note: `the ${iterations} official timing runs did not finish within ${loopLimitMs / 1000} s (${iterations} × the ${timeoutMs / 1000} s time limit, as the scripts' func_timeout); the official scripts score this question 0`,
-    };
-  }
+  const { goldSamples, predSamples, ratios, timedOut, notes } = await officialSamples(
+    dbPath,
+    goldBody,
+    predBody,
+    protocol,
+    loopLimitMs,
+    iterations,
+  );
+  const scoredZero = (note: string): TimingResult => ({
+    protocol: name,
+    quantity,
+    ratio: 0,
+    low: 0,
+    high: 0,
+    runs: ratios.length,
+    goldMs: goldSamples.length ? median(goldSamples) : 0,
+    predMs: predSamples.length ? median(predSamples) : 0,
+    goldSamples,
+    predSamples,
+    note: [...notes, note].join('; '),
+  });
+  if (timedOut)
+    return scoredZero(
+      `the ${iterations} official timing runs did not finish within ${loopLimitMs / 1000} s (${iterations} × the ${timeoutMs / 1000} s time limit, as the scripts' func_timeout); the official scripts score this question 0`,
+    );
+  // A prediction timed at 0 s: the scripts' gold / pred raises ZeroDivisionError, which their loop scores 0.
+  if (predSamples.some((ms) => ms === 0))
+    return scoredZero(
+      "a prediction execution measured 0 s on the clock, so the scripts' t_gold / t_pred raises ZeroDivisionError and scores 0",
+    );
   const kept = officialClean(ratios);
   const ratio = kept.length ? pythonMean(kept) : 0;
   // The mean of single-execution ratios carries timing noise: a sub-millisecond query that stalls once for a
@@ -98,11 +178,14 @@ export async function measureOfficial(
     predMs: median(predSamples),
     goldSamples,
     predSamples,
-    note: kept.length
-      ? `${ratios.length - kept.length} of ${ratios.length} ratios dropped by the 3σ cleaning` +
-        (noisy
-          ? `; the mean ratio ${ratio.toFixed(2)} is carried by timing noise (single ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}): the typical ratio is ${typicalRatio.toFixed(2)}`
-          : '')
-      : 'all ratios were equal (σ = 0), so the official 3σ cleaning keeps none and scores 0',
+    note: [
+      ...notes,
+      kept.length
+        ? `${ratios.length - kept.length} of ${ratios.length} ratios dropped by the 3σ cleaning` +
+          (noisy
+            ? `; the mean ratio ${ratio.toFixed(2)} is carried by timing noise (single ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}): the typical ratio is ${typicalRatio.toFixed(2)}`
+            : '')
+        : 'all ratios were equal (σ = 0), so the official 3σ cleaning keeps none and scores 0',
+    ].join('; '),
   };
 }

@@ -1,0 +1,279 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as readline from 'node:readline';
+import { PYTHON_TIMING_SCRIPT } from './pythonTimingScript';
+
+/**
+ * `--timing official` on SQLite times the executions in a long-lived Python process running the official
+ * scripts' loops with Python's sqlite3 (pythonTimingScript.ts): a ratio of two sub-millisecond times moves with
+ * every fixed cost added to both, so the official number depends on how the scripts run the SQL, not only on
+ * what they time (README, "Timing"). This module starts that process, speaks its JSON-lines protocol and says
+ * which clock produced a number; the statistics stay in official.ts.
+ */
+
+/** Which runtime timed the official protocol: Python's sqlite3 as the scripts, or VES Lens's own node-sqlite3. */
+export type OfficialClock =
+  { clock: 'python-sqlite3'; python: string; sqlite: string; executable: string } | { clock: 'node-sqlite3'; reason: string };
+
+/** The timing process's address-space cap: a fetchall past it ends in a reported MemoryError, not a full machine. */
+export const PYTHON_MEMORY_LIMIT_BYTES = 640 * 2 ** 20;
+
+/** How long Python may take to start and import sqlite3 before it counts as missing. */
+const READY_LIMIT_MS = 15_000;
+
+/** Past the loop's own limit, how long the process may take to answer before it is killed. */
+const ANSWER_GRACE_MS = 3_000;
+
+/** The interpreter: VES_LENS_PYTHON when set, else `python3` on PATH. */
+export function pythonExecutable(): string {
+  return process.env.VES_LENS_PYTHON || 'python3';
+}
+
+export interface PythonTimingRequest {
+  dbPath: string;
+  gold: string;
+  pred: string;
+  protocol: 'ves' | 'rves';
+  iterations: number;
+  /** The whole loop's limit (the scripts' func_timeout), correctness executions included. */
+  loopLimitMs: number;
+}
+
+/** The loop's times in seconds, each as `time.time()` differences gave them, prediction and gold per iteration. */
+export interface PythonTimes {
+  predSeconds: number[];
+  goldSeconds: number[];
+  /** Python's sqlite3 found set(pred) == set(gold), as the scripts check before timing. */
+  resultsEqual?: boolean;
+  /** The loop outlasted its limit: the scripts score the question 0. */
+  timedOut: boolean;
+}
+
+interface Reply {
+  id: number;
+  pred_s?: number[];
+  gold_s?: number[];
+  results_equal?: boolean;
+  timed_out?: boolean;
+  error?: string;
+  kind?: 'memory' | 'sqlite' | 'request';
+}
+
+/** One running timing process; requests go one at a time (timings must not compete for the CPU). */
+class PythonTimingProcess {
+  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+  private stderrTail = '';
+  private ended: Error | undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly executable: string,
+  ) {}
+
+  static start(executable: string): Promise<StartedProcess> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(executable, ['-I', '-c', PYTHON_TIMING_SCRIPT, String(PYTHON_MEMORY_LIMIT_BYTES)], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // One malloc arena: threads' arenas would spend the capped address space on reservations.
+        env: { ...process.env, MALLOC_ARENA_MAX: '1' },
+      });
+      const timing = new PythonTimingProcess(child, executable);
+      const lines = readline.createInterface({ input: child.stdout! });
+      let ready = false;
+      const notReady = (reason: string) => {
+        if (ready) return;
+        ready = true;
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+        reject(new Error(reason));
+      };
+      const timer = setTimeout(() => notReady(`${executable} did not start within ${READY_LIMIT_MS / 1000} s`), READY_LIMIT_MS);
+      child.stderr!.on('data', (chunk: Buffer) => (timing.stderrTail = (timing.stderrTail + chunk.toString()).slice(-2000)));
+      child.on('error', (error: NodeJS.ErrnoException) =>
+        notReady(error.code === 'ENOENT' ? `${executable} was not found on PATH` : `${executable} could not start: ${error.message}`),
+      );
+      child.on('exit', (code, signal) => {
+        const why = signal ? `was killed (${signal})` : `exited with code ${code}`;
+        const tail = timing.stderrTail.trim().split('\n').at(-1);
+        notReady(`${executable} ${why}${tail ? `: ${tail}` : ''}`);
+        timing.fail(new Error(`the Python timing process ${why}${tail ? `: ${tail}` : ''}`));
+      });
+      // Nothing to write to a process that is gone: its exit says why.
+      child.stdin!.on('error', () => undefined);
+      lines.on('line', (line) => {
+        let message: Reply & { ready?: boolean; python?: string; sqlite?: string };
+        try {
+          message = JSON.parse(line);
+        } catch {
+          return;
+        }
+        if (!ready && message.ready) {
+          ready = true;
+          clearTimeout(timer);
+          timing.idle();
+          resolve({ process: timing, python: String(message.python), sqlite: String(message.sqlite) });
+          return;
+        }
+        const waiter = timing.waiting.get(message.id);
+        timing.waiting.delete(message.id);
+        waiter?.resolve(message);
+      });
+    });
+  }
+
+  get alive(): boolean {
+    return this.ended === undefined;
+  }
+
+  /** Sends one pair and waits for its times; past the loop limit and a grace, kills the process (the loop timed out). */
+  time(request: PythonTimingRequest): Promise<PythonTimes> {
+    const run = this.queue.then(() => this.timeNow(request));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async timeNow(request: PythonTimingRequest): Promise<PythonTimes> {
+    if (this.ended) throw this.ended;
+    const id = this.nextId++;
+    this.busy();
+    let killed = false;
+    const watchdog = setTimeout(() => {
+      killed = true;
+      this.kill();
+    }, request.loopLimitMs + ANSWER_GRACE_MS);
+    try {
+      const reply = await new Promise<Reply>((resolve, reject) => {
+        this.waiting.set(id, { resolve, reject });
+        this.child.stdin!.write(
+          JSON.stringify({
+            id,
+            db: request.dbPath,
+            gold: request.gold,
+            pred: request.pred,
+            protocol: request.protocol,
+            iterations: request.iterations,
+            loop_limit_s: request.loopLimitMs / 1000,
+          }) + '\n',
+        );
+      });
+      if (reply.error !== undefined) {
+        throw new Error(
+          reply.kind === 'memory'
+            ? `the official loop ran out of memory: Python's fetchall needed more than the timing process's ${PYTHON_MEMORY_LIMIT_BYTES / 2 ** 20} MiB`
+            : `Python's sqlite3: ${reply.error}`,
+        );
+      }
+      return {
+        predSeconds: reply.pred_s ?? [],
+        goldSeconds: reply.gold_s ?? [],
+        resultsEqual: reply.results_equal,
+        timedOut: reply.timed_out === true,
+      };
+    } catch (error) {
+      // Killed for not answering: the loop outlasted its limit and its interruption.
+      if (killed) return { predSeconds: [], goldSeconds: [], timedOut: true };
+      throw error;
+    } finally {
+      clearTimeout(watchdog);
+      if (this.waiting.size === 0) this.idle();
+    }
+  }
+
+  kill(): void {
+    this.fail(new Error('the Python timing process was stopped'));
+    this.child.kill('SIGKILL');
+  }
+
+  private fail(error: Error): void {
+    this.ended ??= error;
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+  }
+
+  /** While a request waits, the process keeps this one alive; idle, it does not hold the command line open. */
+  private busy(): void {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr]) (handle as { ref?: () => void })?.ref?.();
+  }
+
+  private idle(): void {
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr])
+      (handle as { unref?: () => void })?.unref?.();
+  }
+}
+
+type StartedProcess = { process: PythonTimingProcess; python: string; sqlite: string };
+let running: Promise<StartedProcess> | undefined;
+let clockAnswer: Promise<OfficialClock> | undefined;
+
+function timingProcess(): Promise<StartedProcess> {
+  const current = running;
+  if (current) {
+    return current.then((started) => {
+      if (started.process.alive) return started;
+      running = undefined;
+      return timingProcess();
+    });
+  }
+  const starting = PythonTimingProcess.start(pythonExecutable());
+  running = starting;
+  starting.catch(() => (running = undefined));
+  return starting;
+}
+
+/**
+ * Which clock `--timing official` uses on SQLite in this process, decided once: Python's sqlite3 when the
+ * interpreter starts and imports sqlite3, else node-sqlite3 with the reason.
+ */
+export function officialTimingClock(): Promise<OfficialClock> {
+  clockAnswer ??= timingProcess().then<OfficialClock, OfficialClock>(
+    ({ process, python, sqlite }): OfficialClock => ({ clock: 'python-sqlite3', python, sqlite, executable: process.executable }),
+    (error: Error): OfficialClock => ({ clock: 'node-sqlite3', reason: error.message }),
+  );
+  return clockAnswer;
+}
+
+/** Times one pair in the Python process (started again if a previous pair ended it). */
+export async function timeWithPython(request: PythonTimingRequest): Promise<PythonTimes> {
+  const { process } = await timingProcess();
+  return process.time(request);
+}
+
+/** How the terminal names the clock of an official run. */
+export function describeOfficialClock(clock: OfficialClock): string {
+  return clock.clock === 'python-sqlite3'
+    ? `timed by Python ${clock.python}'s sqlite3 (SQLite ${clock.sqlite}), as the scripts`
+    : `timed by VES Lens's node-sqlite3, not as the scripts (${clock.reason}): ratios of sub-millisecond queries can differ from the scripts' (README, "Timing")`;
+}
+
+/** Ends the timing process now (tests; the command line needs not: an idle process does not hold it open). */
+export async function stopPythonTiming(): Promise<void> {
+  const current = running;
+  running = undefined;
+  clockAnswer = undefined;
+  if (current) await current.then(({ process }) => process.kill()).catch(() => undefined);
+}
+
+/** What an official run on SQLite says about its clock: the JSON's inputs and the terminal's line. */
+export interface RunClock {
+  /** `timing_clock` (`python-sqlite3` | `node-sqlite3`) and, timed by Python, `timing_runtime`. */
+  inputs: { timing_clock?: OfficialClock['clock']; timing_runtime?: string };
+  /** The line the terminal prints before the scores; `fallback` when it is VES Lens's own clock. */
+  line?: { text: string; fallback: boolean };
+}
+
+/**
+ * The clock of a whole run: only `--timing official` on SQLite with a timed metric uses Python (fast mode and the
+ * PostgreSQL engines time with VES Lens's own loop, whose differences the README states).
+ */
+export async function runClock(engine: string, timing: string, metrics: readonly string[]): Promise<RunClock> {
+  if (timing !== 'official' || engine !== 'sqlite' || !metrics.some((m) => m === 'ves' || m === 'rves')) return { inputs: {} };
+  const clock = await officialTimingClock();
+  return {
+    inputs:
+      clock.clock === 'python-sqlite3'
+        ? { timing_clock: clock.clock, timing_runtime: `Python ${clock.python}, SQLite ${clock.sqlite}` }
+        : { timing_clock: clock.clock },
+    line: { text: `official timing: ${describeOfficialClock(clock)}`, fallback: clock.clock !== 'python-sqlite3' },
+  };
+}

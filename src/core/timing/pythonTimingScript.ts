@@ -1,0 +1,170 @@
+/**
+ * The official timing loops, run by Python's own sqlite3 module as the official scripts run them (pythonTimer.ts
+ * starts it with `python3 -I -c`). Embedded as a string so that the bundles in dist/ and the .vsix carry it.
+ *
+ * Protocol, one JSON object per line. The process first writes `{"ready": true, "python", "sqlite"}`. Each request
+ * `{"id", "db", "gold", "pred", "protocol": "ves" | "rves", "iterations", "loop_limit_s"}` gets one reply:
+ * `{"id", "pred_s": [...], "gold_s": [...], "results_equal"}` with the times in seconds as `time.time()` gave them,
+ * or the same with `"timed_out": true` (the loop outlasted its limit; the times so far), or `{"id", "error",
+ * "kind": "memory" | "sqlite" | "request"}`.
+ *
+ * What it copies from the scripts, line for line:
+ * - rves (mini_dev's evaluation_ves.py): the untimed correctness executions first (each on its own connection,
+ *   fetchall), then per iteration the prediction, then the gold, each `connect` untimed, then `time.time()`
+ *   around `cursor()`, `execute`, `fetchall` and `conn.close()`.
+ * - ves (DAMO's evaluation_ves.py): the correctness executions on one connection kept open during the loop, then
+ *   per iteration a fresh connection and cursor, untimed, and `time.time()` around `cursor.execute` alone (the
+ *   first step); the connection is dropped after the clock stops.
+ * - The whole loop shares one limit, as under the scripts' func_timeout(meta_time_out * iterate_num): a watchdog
+ *   thread interrupts the running statement (`Connection.interrupt`, no cost to the timed query, unlike a
+ *   progress handler) and the loop stops.
+ * What it adds: read-only connections (`file:...?mode=ro`), and a cap on the process's address space
+ * (RLIMIT_AS) so that a huge fetchall ends in MemoryError, reported, instead of taking the machine's memory.
+ */
+export const PYTHON_TIMING_SCRIPT = String.raw`
+import json, os, sqlite3, sys, threading, time, urllib.request
+
+def cap_memory(limit_bytes):
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    except Exception:
+        pass
+
+class LoopTimeout(Exception):
+    pass
+
+class LoopWatch:
+    """func_timeout over one loop: past the deadline, interrupt the current connection until the loop stops."""
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.deadline = None
+        self.conn = None
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def start(self, seconds):
+        with self.cond:
+            self.deadline = time.monotonic() + seconds
+            self.cond.notify()
+
+    def stop(self):
+        with self.cond:
+            self.deadline = None
+            self.conn = None
+
+    def expired(self):
+        deadline = self.deadline
+        return deadline is not None and time.monotonic() >= deadline
+
+    def run(self):
+        with self.cond:
+            while True:
+                if self.deadline is None:
+                    self.cond.wait()
+                    continue
+                remaining = self.deadline - time.monotonic()
+                if remaining > 0:
+                    self.cond.wait(remaining)
+                    continue
+                conn = self.conn
+                if conn is not None:
+                    try:
+                        conn.interrupt()
+                    except Exception:
+                        pass
+                # Again until the loop notices: an interrupt between two statements is forgotten by SQLite.
+                self.cond.wait(0.05)
+
+watch = LoopWatch()
+
+def connect(uri):
+    conn = sqlite3.connect(uri, uri=True)
+    watch.conn = conn
+    return conn
+
+def fetch_all_fresh(uri, sql):
+    conn = connect(uri)
+    try:
+        return conn.cursor().execute(sql).fetchall()
+    finally:
+        conn.close()
+
+def rves_time(uri, sql):
+    # mini_dev: connect untimed; cursor, execute, fetchall and close timed with time.time().
+    conn = connect(uri)
+    start_time = time.time()
+    cursor = conn.cursor()
+    cursor.execute(sql)
+    res = cursor.fetchall()
+    conn.close()
+    exec_time = time.time() - start_time
+    return exec_time
+
+def ves_time(uri, sql):
+    # DAMO: connect and cursor untimed; execute alone timed; the connection goes when the function returns.
+    conn = connect(uri)
+    cursor = conn.cursor()
+    start_time = time.time()
+    cursor.execute(sql)
+    exec_time = time.time() - start_time
+    return exec_time
+
+def time_pair(request):
+    uri = "file:" + urllib.request.pathname2url(os.path.abspath(request["db"])) + "?mode=ro"
+    pred, gold = request["pred"], request["gold"]
+    timed = ves_time if request["protocol"] == "ves" else rves_time
+    pred_s, gold_s = [], []
+    kept_open = None
+    watch.start(request["loop_limit_s"])
+    try:
+        if request["protocol"] == "ves":
+            kept_open = connect(uri)
+            cursor = kept_open.cursor()
+            predicted_res = cursor.execute(pred).fetchall()
+            ground_truth_res = cursor.execute(gold).fetchall()
+        else:
+            predicted_res = fetch_all_fresh(uri, pred)
+            ground_truth_res = fetch_all_fresh(uri, gold)
+        results_equal = set(predicted_res) == set(ground_truth_res)
+        del predicted_res, ground_truth_res
+        for _ in range(request["iterations"]):
+            if watch.expired():
+                raise LoopTimeout()
+            pred_s.append(timed(uri, pred))
+            if watch.expired():
+                raise LoopTimeout()
+            gold_s.append(timed(uri, gold))
+        return {"pred_s": pred_s, "gold_s": gold_s, "results_equal": results_equal}
+    except (LoopTimeout, sqlite3.OperationalError) as error:
+        if isinstance(error, LoopTimeout) or watch.expired():
+            pairs = min(len(pred_s), len(gold_s))
+            return {"pred_s": pred_s[:pairs], "gold_s": gold_s[:pairs], "timed_out": True}
+        raise
+    finally:
+        watch.stop()
+        if kept_open is not None:
+            kept_open.close()
+
+def main():
+    cap_memory(int(sys.argv[1]))
+    out = sys.stdout
+    out.write(json.dumps({"ready": True, "python": sys.version.split()[0], "sqlite": sqlite3.sqlite_version}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        request_id = None
+        try:
+            request = json.loads(line)
+            request_id = request.get("id")
+            reply = time_pair(request)
+        except MemoryError:
+            reply = {"error": "out of memory", "kind": "memory"}
+        except sqlite3.Error as error:
+            reply = {"error": str(error), "kind": "sqlite"}
+        except Exception as error:
+            reply = {"error": "%s: %s" % (type(error).__name__, error), "kind": "request"}
+        reply["id"] = request_id
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+main()
+`;
