@@ -25,6 +25,9 @@ export function isFlaggedIndexGain(gain: MeasuredGain | undefined): gain is Meas
   return gain !== undefined && gain.verdict === 'faster' && gain.low >= INDEX_GAIN_FACTOR;
 }
 
+/** A gold that returns other rows than its counterpart in another dialect: its weight in the audit's ranking. */
+export const CROSS_DIALECT_WEIGHT = 200;
+
 /** Why a gold was not audited: it is unrun, which is not the same as clean. */
 export type NotAuditedReason = 'database_missing' | 'database_unreadable' | 'no_database' | 'no_gold';
 

@@ -1,6 +1,7 @@
 import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, NOT_AUDITED_LABELS, notAuditedText } from './auditFindings';
 import { CrossDialectCheck, crossDialectText, goldNames, isCrossDialectFinding } from './crossDialect';
 import type { GoldAudit, GoldAuditEntry } from './goldAudit';
+import { CORRECTNESS_KINDS, CORRECTNESS_LABELS, CorrectnessFinding, correctnessSummaryText } from './correctness/kinds';
 import { barChart, escapeHtml, logScatter } from '../report/htmlCharts';
 import { htmlPage, sortableTh, tableControls } from '../report/htmlPage';
 import { compactNumber } from '../report/planText';
@@ -11,6 +12,7 @@ function kindsOf(entry: GoldAuditEntry): string[] {
   const kinds: string[] = [];
   if (entry.status === 'skipped') kinds.push('not_audited');
   if (entry.status === 'gold_error') kinds.push('gold_error');
+  kinds.push(...new Set((entry.correctness ?? []).map((f) => f.kind)));
   if (isCrossDialectFinding(entry.cross_dialect)) kinds.push('cross_dialect');
   if (entry.rewrites.some((r) => r.kind === 'correctness' && r.status === 'changes-results')) kinds.push('correctness');
   if (entry.rewrites.some((r) => r.kind === 'speed' && r.status === 'faster')) kinds.push('faster_rewrite');
@@ -34,6 +36,22 @@ function crossDialectEvidence(check: CrossDialectCheck | undefined): string {
   const finding = isCrossDialectFinding(check);
   const summary = finding ? 'both golds’ results' : `cross-dialect: ${check.precision_only ? 'same past rounding' : 'not compared'}`;
   return `<details><summary>${escapeHtml(summary)}</summary>${finding ? '' : `<div class="small muted">${escapeHtml(check.detail)}</div>`}${side(names.gold, gold, false)}${side(names.compared, compared, true)}</details>`;
+}
+
+/** Each correctness finding's evidence: what was run, the rows as written and the rows of the check. */
+function correctnessEvidence(findings: readonly CorrectnessFinding[] | undefined): string {
+  const rows = (r: unknown[][] | undefined) => (r ? escapeHtml(JSON.stringify(r)) : '-');
+  return (findings ?? [])
+    .map(({ kind, evidence }) => {
+      const sql = evidence.sql ? `<div class="sql">${escapeHtml(evidence.sql)}</div>` : '';
+      const calls = evidence.calls ? `<div class="small">calls: ${escapeHtml(evidence.calls.join(', '))}</div>` : '';
+      const shown =
+        evidence.rows_as_written || evidence.rows_of_check
+          ? `<div class="small">as written: ${rows(evidence.rows_as_written)}</div><div class="small">${escapeHtml(evidence.check)}: ${rows(evidence.rows_of_check)}</div>`
+          : '';
+      return `<details><summary>evidence: ${escapeHtml(CORRECTNESS_LABELS[kind])}</summary><div class="small muted">${escapeHtml(evidence.check)}</div>${shown}${calls}${sql}</details>`;
+    })
+    .join('');
 }
 
 function row(entry: GoldAuditEntry, rank: number | null): string {
@@ -63,7 +81,7 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
     : entry.reasons.length
       ? `<ul class="changes">${entry.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`
       : '<span class="muted">nothing found</span>';
-  const evidence = unrun ? '' : crossDialectEvidence(entry.cross_dialect);
+  const evidence = unrun ? '' : correctnessEvidence(entry.correctness) + crossDialectEvidence(entry.cross_dialect);
   const score = unrun ? '<td class="num" data-v="">-</td>' : `<td class="num" data-v="${entry.score}">${entry.score.toFixed(1)}</td>`;
   const search = [entry.question_id, entry.db_id, entry.difficulty, entry.gold_sql, notAudited, ...entry.reasons].join(' ').toLowerCase();
   return `<tr id="q-${entry.index}" data-kind="${kinds.join(' ')}" data-difficulty="${escapeHtml(entry.difficulty)}" data-db="${escapeHtml(entry.db_id)}" data-search="${escapeHtml(search)}">
@@ -92,8 +110,10 @@ export function auditHtmlMeta(
 export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const rankOf = new Map(audit.ranked.map((e, i) => [e, i + 1]));
   const ordered = [...audit.ranked, ...audit.entries.filter((e) => !rankOf.has(e))];
+  const foundCorrectness = CORRECTNESS_KINDS.filter((k) => audit.entries.some((e) => e.correctness?.some((f) => f.kind === k)));
   const kinds = [
     'gold_error',
+    ...foundCorrectness,
     ...(audit.cross_dialect ? ['cross_dialect'] : []),
     'correctness',
     'faster_rewrite',
@@ -102,6 +122,7 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     'grows',
   ];
   const labels: Record<string, string> = {
+    ...CORRECTNESS_LABELS,
     gold_error: 'gold fails',
     cross_dialect: 'dialects differ',
     correctness: 'correctness hazard',
@@ -153,8 +174,11 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const measuredNote = audit.measured ? threshold : ' Rewrites and indexes were not measured (--no-measure).';
   const files = audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : '';
   const crossDialect = audit.cross_dialect ? `<p>${escapeHtml(crossDialectText(audit.cross_dialect))}.</p>` : '';
+  const correctness = audit.correctness
+    ? `<p>${escapeHtml(correctnessSummaryText(audit.correctness))}.${audit.correctness.notes.map((n) => ` ${escapeHtml(n)}.`).join('')}</p>`
+    : '';
   const summary =
-    `<p>${audited}; ${audit.ranked.length} worth another look.${measuredNote}${files}</p>${crossDialect}` +
+    `<p>${audited}; ${audit.ranked.length} worth another look.${measuredNote}${files}</p>${correctness}${crossDialect}` +
     `<div class="charts">${chart}${scatter}</div>`;
   const head =
     ['#', 'score'].map((h) => sortableTh(h, 'number')).join('') +

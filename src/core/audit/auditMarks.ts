@@ -1,6 +1,7 @@
-import { isFlaggedIndexGain } from './auditFindings';
+import { CROSS_DIALECT_WEIGHT, isFlaggedIndexGain } from './auditFindings';
 import { goldNames, isCrossDialectFinding } from './crossDialect';
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
+import { CORRECTNESS_LABELS, CORRECTNESS_WEIGHTS, CorrectnessKind } from './correctness/kinds';
 
 /** What an editor marks a flagged question with: the most important finding in a few words, and every reason. */
 export interface AuditMark {
@@ -9,7 +10,7 @@ export interface AuditMark {
   /** 1: most worth another look. */
   rank: number;
   score: number;
-  kind: 'gold_error' | 'cross_dialect' | 'correctness' | 'faster_rewrite' | 'faster_prediction' | 'index' | 'grows' | 'no_rows';
+  kind: 'gold_error' | 'cross_dialect' | 'correctness' | 'faster_rewrite' | 'faster_prediction' | 'index' | 'grows' | CorrectnessKind;
   /** "fails", "3.1× faster rewrite", "correct prediction 90× faster", ... */
   headline: string;
   reasons: string[];
@@ -20,6 +21,10 @@ const times = (ratio: number) => `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFix
 /** The headline finding, by the audit's own order of importance (a failing gold, a hazard, then measured speed-ups). */
 function headline(entry: GoldAuditEntry): Pick<AuditMark, 'kind' | 'headline'> {
   if (entry.status === 'gold_error') return { kind: 'gold_error', headline: 'fails' };
+  // --correctness: the weightiest finding on the data, where it outweighs a cross-dialect difference (as in the ranking).
+  const found = [...(entry.correctness ?? [])].sort((a, b) => CORRECTNESS_WEIGHTS[b.kind] - CORRECTNESS_WEIGHTS[a.kind])[0];
+  if (found && (CORRECTNESS_WEIGHTS[found.kind] >= CROSS_DIALECT_WEIGHT || !isCrossDialectFinding(entry.cross_dialect)))
+    return { kind: found.kind, headline: CORRECTNESS_LABELS[found.kind] };
   const crossDialect = entry.cross_dialect;
   if (crossDialect && isCrossDialectFinding(crossDialect)) {
     const other = goldNames(crossDialect.evidence.gold.engine, crossDialect.evidence.compared?.engine ?? '').compared;

@@ -3,6 +3,7 @@ import { compactNumber } from '../report/planText';
 import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, notAuditedText } from './auditFindings';
 import { comparedGoldName, crossDialectText, goldNames, isCrossDialectFinding } from './crossDialect';
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
+import { correctnessSummaryText } from './correctness/kinds';
 
 function entryLines(entry: GoldAuditEntry, rank: number): string[] {
   const lines = [
@@ -22,6 +23,13 @@ function entryLines(entry: GoldAuditEntry, rank: number): string[] {
       const shown = side.error ?? `${side.rows} row${side.rows === 1 ? '' : 's'}, first ${JSON.stringify(side.first_rows).slice(0, 160)}`;
       lines.push(pc.dim(`     ${name}: ${shown}`));
     }
+  }
+  // The evidence of each correctness finding: the rows as written against the rows of its check.
+  for (const finding of entry.correctness ?? []) {
+    const { check, rows_as_written: written, rows_of_check: other } = finding.evidence;
+    if (!written && !other) continue;
+    const rows = (r: unknown[][] | undefined) => JSON.stringify(r ?? []).slice(0, 120);
+    lines.push(pc.dim(`     ${finding.kind}: as written ${rows(written)}; ${check}: ${rows(other)}`));
   }
   const best = entry.rewrites.find((r) => r.kind === 'speed' && r.status === 'faster');
   if (best) lines.push(pc.green(`   faster form: ${best.sql.replace(/\s+/g, ' ').slice(0, 200)}`));
@@ -48,6 +56,9 @@ export function auditText(audit: GoldAudit, top = 20): string {
       `${files ? `, ${beaten} are beaten ≥2× by a correct prediction (${files} files)` : ''}` +
       `${audit.measured ? '' : pc.dim(' (not measured: --no-measure)')}`,
     ...(missingDatabases.length ? [pc.yellow(`not audited, database missing: ${missingDatabases.join(', ')} (unrun, not clean)`)] : []),
+    ...(audit.correctness
+      ? [correctnessSummaryText(audit.correctness), ...audit.correctness.notes.map((note) => pc.yellow(`correctness: ${note}`))]
+      : []),
     ...(crossDialect
       ? [crossDialect.server_lost !== undefined ? pc.yellow(crossDialectText(crossDialect)) : crossDialectText(crossDialect)]
       : []),

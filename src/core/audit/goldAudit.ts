@@ -12,9 +12,19 @@ import { adviseIndexes } from '../plan/indexAdvice';
 import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { speedVerdict } from '../timing/verdict';
-import { auditCounts, AuditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, MeasuredGain, NotAuditedReason } from './auditFindings';
+import {
+  auditCounts,
+  AuditCounts,
+  CROSS_DIALECT_WEIGHT,
+  INDEX_GAIN_FACTOR,
+  isFlaggedIndexGain,
+  MeasuredGain,
+  NotAuditedReason,
+} from './auditFindings';
 import { ComparedGold, ComparedGoldInput, CrossDialectCheck, CrossDialectSummary, isCrossDialectFinding } from './crossDialect';
 import { PredictionEvidence } from './predictionEvidence';
+import { checkCorrectness } from './correctness/checkCorrectness';
+import { CORRECTNESS_LABELS, CORRECTNESS_WEIGHTS, CorrectnessFinding, CorrectnessSummary, correctnessSummary } from './correctness/kinds';
 
 /** One gold SQL to audit: its question and the gold it is scored against. */
 export interface GoldItem {
@@ -77,6 +87,8 @@ export interface GoldAuditEntry {
   };
   /** The gold against its counterpart in another gold file (another dialect): the same rows or not (crossDialect.ts). */
   cross_dialect?: CrossDialectCheck;
+  /** With --correctness, for a gold that ran: what its data shows is wrong or fragile in it (correctness/checkCorrectness.ts). */
+  correctness?: CorrectnessFinding[];
   /** Why it is worth another look, most important first; empty: nothing found. */
   reasons: string[];
   /** Ranking score: a gold that fails first, then a confirmed correctness hazard, then the largest measured speed-ups. */
@@ -99,6 +111,8 @@ export interface GoldAudit {
   index_gain_factor?: number;
   /** With a compared gold (another dialect's gold file): which file, on which engines, how many questions got each status. */
   cross_dialect?: CrossDialectSummary;
+  /** With --correctness: how many gold are order-dependent or fragile, per kind. */
+  correctness?: CorrectnessSummary;
 }
 
 export interface GoldAuditOptions {
@@ -118,6 +132,8 @@ export interface GoldAuditOptions {
   fasterFactor?: number;
   /** Another gold file (another dialect's) whose result each gold's must equal (crossDialect.ts). */
   compareGold?: ComparedGoldInput;
+  /** Check each gold's correctness on its data: row-order dependence, float fragility, ... (correctness/). */
+  correctness?: boolean;
   onProgress?: (done: number, total: number, item: GoldItem) => void;
   signal?: AbortSignal;
 }
@@ -195,7 +211,10 @@ function judge(entry: GoldAuditEntry): void {
   if (entry.status === 'gold_error') reasons.push({ weight: 1000, text: `the gold SQL fails: ${entry.error}` });
   // A gold that returns other rows than its counterpart in another dialect: the first correctness finding.
   if (entry.cross_dialect && isCrossDialectFinding(entry.cross_dialect))
-    reasons.push({ weight: 200, text: `cross-dialect check: ${entry.cross_dialect.detail}` });
+    reasons.push({ weight: CROSS_DIALECT_WEIGHT, text: `cross-dialect check: ${entry.cross_dialect.detail}` });
+  // Correctness findings rank above every efficiency finding (see CORRECTNESS_WEIGHTS).
+  for (const finding of entry.correctness ?? [])
+    reasons.push({ weight: CORRECTNESS_WEIGHTS[finding.kind], text: `${CORRECTNESS_LABELS[finding.kind]}: ${finding.detail}` });
   for (const r of entry.rewrites) {
     if (r.kind === 'correctness' && r.status === 'changes-results')
       reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
@@ -220,7 +239,7 @@ function judge(entry: GoldAuditEntry): void {
   }
   if (entry.growth?.exponent !== null && entry.growth?.exponent !== undefined && entry.growth.exponent >= 1.5)
     reasons.push({ weight: 10 * (entry.growth.exponent - 1), text: `at scale it ${entry.growth.verdict}` });
-  if (entry.status === 'ok' && entry.rows === 0)
+  if (entry.status === 'ok' && entry.rows === 0 && !entry.correctness)
     reasons.push({ weight: 5, text: 'returns no rows: every prediction that returns nothing is scored correct' });
   reasons.sort((a, b) => b.weight - a.weight);
   entry.reasons = reasons.map((r) => r.text);
@@ -259,6 +278,13 @@ async function auditOne(
     const comparedLimits = { ...limits, deadline: performance.now() + options.timeoutMs };
     entry.cross_dialect = await compared.check(question, { engine: db.engine.name, sql: gold, run }, comparedLimits);
   }
+  if (options.correctness && run.status === 'ok')
+    entry.correctness = await checkCorrectness(db, question, gold, run, {
+      timeoutMs: options.timeoutMs,
+      maxRows: options.maxRows,
+      predictions: options.predictions,
+      signal: options.signal,
+    });
   entry.plan = planFacts(await explainQuery(db, gold, schema));
   const runnable = runnableBody(gold, dialectOf(db.engine));
   if (entry.status === 'ok' && !('status' in runnable)) {
@@ -377,6 +403,7 @@ export async function auditGold(items: readonly GoldItem[], options: GoldAuditOp
     prediction_files: (options.predictions ?? []).map((p) => p.file),
     counts: auditCounts(entries),
     index_gain_factor: INDEX_GAIN_FACTOR,
+    ...(options.correctness ? { correctness: correctnessSummary(entries, correctnessNotes(source)) } : {}),
     ...(compared
       ? {
           cross_dialect: compared.summary(
@@ -386,6 +413,13 @@ export async function auditGold(items: readonly GoldItem[], options: GoldAuditOp
         }
       : {}),
   };
+}
+
+/** What the correctness checks could not do on this engine. */
+function correctnessNotes(source: DatabaseSource): string[] {
+  return source.engine.name === 'sqlite'
+    ? []
+    : [`row-order dependence is checked by reversing SQLite's unordered scans: not on ${source.engine.name} (the other checks ran)`];
 }
 
 /** Question ids worth another look, for the editor's explorer to mark. */

@@ -11,14 +11,32 @@ import { DatabaseSource, sqliteFolder } from '../db/source';
 /** What one prediction file's prediction of each question did against the gold: correct or not, and its time ratio t_gold / t_pred. */
 export interface PredictionEvidence {
   file: string;
-  byIndex: Map<number, { correct: boolean; ratio: number | null; low: number | null; high: number | null }>;
+  byIndex: Map<number, PredictionHit>;
 }
 
-function evidence(file: string, results: readonly ReportQuestion[]): PredictionEvidence {
-  const byIndex = new Map<number, { correct: boolean; ratio: number | null; low: number | null; high: number | null }>();
+/** One question's prediction: correct or not, its outcome and SQL where known (audit --correctness re-runs it), its time ratio. */
+export interface PredictionHit {
+  correct: boolean;
+  outcome?: string;
+  sql?: string;
+  ratio: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+function evidence(file: string, results: readonly ReportQuestion[], sqlOf: (index: number) => string | undefined): PredictionEvidence {
+  const byIndex = new Map<number, PredictionHit>();
   for (const r of results) {
     const ratio = comparableRatio(r);
-    byIndex.set(r.index, { correct: r.ex === 1, ratio: ratio?.ratio ?? null, low: ratio?.low ?? null, high: ratio?.high ?? null });
+    const sql = sqlOf(r.index);
+    byIndex.set(r.index, {
+      correct: r.ex === 1,
+      outcome: r.outcome,
+      ...(sql !== undefined ? { sql } : {}),
+      ratio: ratio?.ratio ?? null,
+      low: ratio?.low ?? null,
+      high: ratio?.high ?? null,
+    });
   }
   return { file, byIndex };
 }
@@ -43,7 +61,8 @@ export function evidenceFromReport(
         : byId.get(`${question.questionId}@${question.dbId}`);
     if (hit) matched.push({ ...hit, index: question.index });
   }
-  return { evidence: evidence(loaded.file, matched), matched: matched.length };
+  const sqlByIndex = new Map(matched.map((q) => [q.index, q.predicted_sql ?? undefined]));
+  return { evidence: evidence(loaded.file, matched, (index) => sqlByIndex.get(index)), matched: matched.length };
 }
 
 /**
@@ -76,5 +95,6 @@ export async function evidenceFromPredictions(
     onProgress: options.onProgress,
     signal: options.signal,
   });
-  return evidence(predictions.file, results);
+  const sqlByIndex = new Map(tasks.map((task) => [task.question.index, task.predictedSql]));
+  return evidence(predictions.file, results, (index) => sqlByIndex.get(index));
 }

@@ -51,6 +51,7 @@ export async function runGoldAudit(
     dbRoot: dataset.dbRoot,
     ...limits,
     measure: true,
+    correctness: params.correctness ?? true,
     scales: params.scales?.length ? params.scales : undefined,
     predictions: evidence,
     signal,

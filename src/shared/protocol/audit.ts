@@ -12,12 +12,17 @@ export interface AuditGoldParams {
   predictionFiles?: string[];
   /** Data scales at which each gold is re-timed alone (setting vesLens.scales); none: no scaled copies. */
   scales?: number[];
+  /** Check each gold's correctness on its data (`audit --correctness`); default on: it costs seconds, not minutes. */
+  correctness?: boolean;
   /** A token for AuditProgress while it runs. */
   progressToken?: string;
 }
 
 export interface AuditGoldResult {
-  /** core's audit: every gold with its plan, verified rewrites, measured indexes, growth, faster predictions; `ranked` the flagged ones. */
+  /**
+   * core's audit: every gold with its plan, verified rewrites, measured indexes, growth, faster predictions and its
+   * correctness findings on the data; `ranked` the flagged ones.
+   */
   audit: GoldAudit;
   /** One mark per flagged question, in rank order (the explorer shows them). */
   marks: AuditMark[];
