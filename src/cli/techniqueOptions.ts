@@ -10,7 +10,7 @@ import { TECHNIQUES, TechniqueName } from '../core/results/sqlmorph/types';
 import { EMBEDDING_PROVIDER_KINDS, EmbeddingProviderKind, EmbeddingSettings } from '../core/embeddings/createProvider';
 import { defaultCacheDir } from '../core/embeddings/diskCache';
 import { DEFAULT_EMBEDDINGS_MODEL, DEFAULT_EMBEDDINGS_URL } from '../core/embeddings/openaiCompatible';
-import { quoted, UsageError } from './common';
+import { quoted, timeoutMs, UsageError } from './common';
 
 /** `eval`'s options for SQLMorph's techniques, as commander hands them over. */
 export interface TechniqueCliOptions {
@@ -22,7 +22,12 @@ export interface TechniqueCliOptions {
   embeddingsKeyEnv?: string;
   /** A folder, or false with --no-embeddings-cache. */
   embeddingsCache?: string | boolean;
+  embeddingsTimeout?: string;
+  embeddingsDeadline?: string;
 }
+
+/** The embeddings' default deadline for a whole run: a backstop; a dead endpoint stops after 3 failures in a row. */
+const DEFAULT_EMBEDDINGS_DEADLINE_S = 12 * 3600;
 
 /** Adds the technique options to `eval` (one place for their names, help and defaults). */
 export function addTechniqueOptions(command: Command): Command {
@@ -42,7 +47,13 @@ export function addTechniqueOptions(command: Command): Command {
     .option('--embeddings-model <name>', 'embedding model (SQLMorph: text-embedding-3-small)', DEFAULT_EMBEDDINGS_MODEL)
     .option('--embeddings-key-env <name>', 'environment variable that holds the API key (never printed)', 'OPENAI_API_KEY')
     .option('--embeddings-cache <dir>', `cache of embeddings by content hash (default ${defaultCacheDir()})`)
-    .option('--no-embeddings-cache', 'ask the provider for every text, cache nothing');
+    .option('--no-embeddings-cache', 'ask the provider for every text, cache nothing')
+    .option('--embeddings-timeout <seconds>', 'time limit for one request to the embeddings endpoint, its whole answer included', '120')
+    .option(
+      '--embeddings-deadline <seconds>',
+      'time limit for the whole run with the embeddings endpoint (exit 2 when it passes); an endpoint that fails 3 times in a row (refused, hanging, an HTML page) stops the run at once',
+      String(DEFAULT_EMBEDDINGS_DEADLINE_S),
+    );
 }
 
 export function parseTechniques(text: string): TechniqueName[] {
@@ -90,6 +101,12 @@ export function techniqueSettings(options: TechniqueCliOptions): { step: Techniq
     apiKey,
     cacheDir: techniqueCacheDir(options),
     keyHint: `it is read from the environment variable ${variable}`,
+    requestTimeoutMs: timeoutMs('--embeddings-timeout', options.embeddingsTimeout ?? 120),
+    failFast: {
+      what: 'the embeddings endpoint (--embeddings-url)',
+      deadlineMs: timeoutMs('--embeddings-deadline', options.embeddingsDeadline ?? DEFAULT_EMBEDDINGS_DEADLINE_S),
+      deadlineHint: 'raise it with --embeddings-deadline <seconds>',
+    },
   };
   const problem = embeddingSettingsProblem(settings);
   if (problem === 'bad-url') throw new UsageError(`--embeddings-url: not a URL: ${quoted(options.embeddingsUrl ?? '')}`);

@@ -29,7 +29,7 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
   });
 
   it('explain --json carries kinds, tables and both costs', () => {
-    const result = run(['explain', '--db', DB, '--json', 'SELECT count(*) FROM superhero s JOIN colour c ON s.eye_colour_id = c.id']);
+    const result = run(['explain', '--db', DB, 'SELECT count(*) FROM superhero s JOIN colour c ON s.eye_colour_id = c.id', '--json']);
     const report = JSON.parse(result.stdout);
     const [scan, search] = report.plans[0].nodes;
     assert.equal(scan.kind, 'scan');
@@ -51,8 +51,8 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
       '--db',
       DB,
       '--measure',
-      '--json',
       'SELECT superhero_name FROM superhero WHERE height_cm > 200 ORDER BY height_cm',
+      '--json',
     ]);
     assert.equal(result.status, 0, result.stderr);
     const [advice] = JSON.parse(result.stdout).advice;

@@ -107,7 +107,7 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
     assert.match(refused.stdout, /no plan: /);
     const slow = runCli(['explain', '--db-url', url, '--analyze', '--timeout', '0.5', 'SELECT pg_sleep(5)']);
     assert.match(slow.stdout, /no plan: .*(timed out|statement timeout)/);
-    const count = runCli(['explain', '--db-url', url, '--analyze', '--json', 'SELECT count(*) FROM superhero']);
+    const count = runCli(['explain', '--db-url', url, '--analyze', 'SELECT count(*) FROM superhero', '--json']);
     assert.equal(JSON.parse(count.stdout).plans[0].nodes[0].measured.rows, 1);
   });
 
@@ -175,7 +175,7 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
       /VL002[\s\S]*verified: same rows; .*PostgreSQL's planner makes (the same plan of both forms|another plan of the rewrite)/,
     );
     const json = JSON.parse(
-      runCli(['hints', '--db-url', url, '--verify', '--json', 'SELECT count(*) FROM superhero WHERE height_cm > 180']).stdout,
+      runCli(['hints', '--db-url', url, '--verify', 'SELECT count(*) FROM superhero WHERE height_cm > 180', '--json']).stdout,
     );
     const verdict = json.statements[0].hints.find((h: { rule: string }) => h.rule === 'VL002').verdict;
     assert.ok(verdict.speedup.runs > 0 && verdict.planner.originalCost > 0);

@@ -29,8 +29,8 @@ describe('ves-lens scale (a real process)', () => {
     const report = JSON.parse(result.stdout);
     assert.equal(report.tool.name, 'ves-lens');
     assert.equal(report.factor, 3);
-    assert.equal(report.dbId, 'superhero');
-    for (const t of report.tables) assert.equal(t.rowsAfter, 3 * t.rowsBefore, t.name);
+    assert.equal(report.db_id, 'superhero');
+    for (const t of report.tables) assert.equal(t.rows_after, 3 * t.rows_before, t.name);
     assert.equal(await count(out, 'SELECT count(*) FROM superhero'), 3 * (await count(DB, 'SELECT count(*) FROM superhero')));
     const join = 'SELECT count(*) FROM superhero s JOIN hero_power hp ON hp.hero_id = s.id';
     assert.equal(await count(out, join), 3 * (await count(DB, join)));

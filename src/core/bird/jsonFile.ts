@@ -1,7 +1,7 @@
 import * as fs from 'fs';
-import { parse, ParseError, parseTree } from 'jsonc-parser';
+import { parse, ParseError, parseTree, visit } from 'jsonc-parser';
 import { binaryKind, byteLineAndColumn, firstInvalidUtf8 } from './fileKind';
-import { InputFileError, lineAndColumn } from './problems';
+import { InputFileError, InputProblem, lineAndColumn } from './problems';
 
 /** Files larger than this are no BIRD input (the 1534-question dev set is 3 MB): reading one would exhaust memory. */
 export const MAX_INPUT_BYTES = 512 * 2 ** 20;
@@ -84,4 +84,67 @@ export function topLevelEntryLines(text: string): number[] {
     lines.push(line);
   }
   return lines;
+}
+
+/** A key an object of a JSON file holds more than once: Python's json.load (the official scripts') keeps the last value. */
+export interface DuplicateJsonKey {
+  key: string;
+  /** Where the repeated key stands: `line 12` (the second, third... occurrence). */
+  line: number;
+  /** The object's place: `the top-level object`, `item 3`. */
+  within: string;
+}
+
+/**
+ * Every repeated key of every object in the text, in file order. JSON.parse, like Python's json.load, keeps the
+ * last value of a repeated key; a reader that walks the text itself (file order, line numbers) must do so too.
+ */
+export function duplicateJsonKeys(text: string): DuplicateJsonKey[] {
+  const found: DuplicateJsonKey[] = [];
+  // One frame per open object or array: the keys seen so far (objects), the index of the next item (arrays).
+  const stack: { keys?: Set<string>; items: number; within: string }[] = [];
+  let line = 1;
+  let scanned = 0;
+  const lineAt = (offset: number) => {
+    for (; scanned < offset; scanned++) if (text.charCodeAt(scanned) === 10) line++;
+    return line;
+  };
+  const childPlace = () => {
+    const parent = stack[stack.length - 1];
+    if (!parent) return 'the top-level object';
+    if (!parent.keys) return stack.length === 1 ? `item ${parent.items++}` : `${parent.within}, item ${parent.items++}`;
+    return parent.within;
+  };
+  visit(text, {
+    onObjectBegin: () => {
+      stack.push({ keys: new Set(), items: 0, within: childPlace() });
+    },
+    onObjectEnd: () => void stack.pop(),
+    onArrayBegin: () => {
+      stack.push({ items: 0, within: childPlace() });
+    },
+    onArrayEnd: () => void stack.pop(),
+    onLiteralValue: () => {
+      const parent = stack[stack.length - 1];
+      if (parent && !parent.keys) parent.items++;
+    },
+    onObjectProperty: (key, offset) => {
+      const keys = stack[stack.length - 1]?.keys;
+      if (!keys) return;
+      if (keys.has(key)) found.push({ key, line: lineAt(offset), within: stack[stack.length - 1].within });
+      else keys.add(key);
+    },
+  });
+  return found;
+}
+
+/** The problems that say which keys a file repeats and that the last value is used, as the official scripts do. */
+export function duplicateKeyProblems(file: string, text: string): InputProblem[] {
+  // The first is said at the top of the report; a file that repeats many keys does not flood it.
+  return duplicateJsonKeys(text).map((duplicate, i) => ({
+    file,
+    where: `line ${duplicate.line}`,
+    message: `key ${JSON.stringify(duplicate.key)} appears again in ${duplicate.within}: its last value is used, as Python's json.load (the official scripts) does`,
+    headline: i === 0,
+  }));
 }

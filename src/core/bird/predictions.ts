@@ -2,7 +2,7 @@ import * as path from 'path';
 import { getNodeValue, parseTree } from 'jsonc-parser';
 import { InputFileError, InputProblem } from './problems';
 import { jsonFileKind } from './fileKind';
-import { parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
+import { duplicateKeyProblems, parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
 
 /** The separator the official format puts between SQL and db_id. */
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
@@ -48,9 +48,15 @@ export function splitBirdEntry(value: string): { sql: string; dbId?: string; ext
   return { sql: parts[0], dbId: parts[parts.length - 1].trim(), extraSeparators: parts.length > 2 };
 }
 
-/** Object entries in the order they stand in the file (JavaScript objects put integer-like keys first). */
+/**
+ * Object entries in the order they stand in the file (JavaScript objects put integer-like keys first). A repeated
+ * key is one entry, as in the dict Python's json.load makes: at its first place, with its last value.
+ */
 function entriesInFileOrder(text: string): [string, unknown][] {
-  return (parseTree(text)?.children ?? []).map((property) => [String(property.children![0].value), getNodeValue(property.children![1])]);
+  const entries = new Map<string, unknown>();
+  for (const property of parseTree(text)?.children ?? [])
+    entries.set(String(property.children![0].value), getNodeValue(property.children![1]));
+  return [...entries];
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred', 'sql', 'SQL'];
@@ -227,7 +233,10 @@ export function loadPredictions(file: string, options: LoadPredictionOptions = {
   const looksJson = start === '{' || start === '[' || path.extname(file).toLowerCase() === '.json';
   if (!looksJson) return fromLinesFile(file, text, options.dbIds);
   const data = parseJsonFile(file, text);
-  if (Array.isArray(data)) return fromListFile(file, text, data, what);
-  if (typeof data === 'object' && data !== null) return fromObjectFile(file, text, data as Record<string, unknown>, what);
-  throw new InputFileError({ file, message: 'a JSON prediction file must hold an object or a list' });
+  let read: PredictionFile;
+  if (Array.isArray(data)) read = fromListFile(file, text, data, what);
+  else if (typeof data === 'object' && data !== null) read = fromObjectFile(file, text, data as Record<string, unknown>, what);
+  else throw new InputFileError({ file, message: 'a JSON prediction file must hold an object or a list' });
+  read.problems.unshift(...duplicateKeyProblems(file, text));
+  return read;
 }

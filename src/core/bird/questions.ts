@@ -1,5 +1,5 @@
 import { InputFileError, InputProblem } from './problems';
-import { parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
+import { duplicateKeyProblems, parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
 import { inputWording } from '../text/inputWording';
 
 export interface Question {
@@ -61,7 +61,8 @@ export function loadQuestions(file: string): QuestionFile {
   }
   const lines = topLevelEntryLines(text);
   const questions: Question[] = [];
-  const problems: InputProblem[] = [];
+  // A repeated key keeps its last value (JSON.parse and Python's json.load alike): said, not silent.
+  const problems: InputProblem[] = duplicateKeyProblems(file, text);
   data.forEach((item, index) => {
     const where = `item ${index}${lines[index] ? `, line ${lines[index]}` : ''}`;
     const placeholder = { index, questionId: index, dbId: '', question: '', evidence: '', difficulty: '', where };

@@ -2,6 +2,7 @@ import { CachedEmbeddings, defaultCacheDir } from './diskCache';
 import { LocalEmbeddings } from './localModel';
 import { DEFAULT_EMBEDDINGS_MODEL, DEFAULT_EMBEDDINGS_URL, OpenAiEmbeddings } from './openaiCompatible';
 import { EmbeddingProvider } from './provider';
+import { ServiceGuardOptions } from '../http/serviceGuard';
 
 export type EmbeddingProviderKind = 'none' | 'local' | 'openai';
 export const EMBEDDING_PROVIDER_KINDS: readonly EmbeddingProviderKind[] = ['none', 'local', 'openai'];
@@ -18,6 +19,10 @@ export interface EmbeddingSettings {
   cacheDir?: string | false;
   /** Where the key is set, said when the endpoint refuses it (401). */
   keyHint?: string;
+  /** A whole run (the CLI): give the endpoint up after failures in a row or past a deadline (http/serviceGuard.ts). */
+  failFast?: ServiceGuardOptions;
+  /** Time limit for one request to the endpoint, in ms (default 120 s). */
+  requestTimeoutMs?: number;
 }
 
 /** The provider the settings describe, cached on disk unless told not to; undefined for `none`. */
@@ -31,6 +36,8 @@ export function createEmbeddingProvider(settings: EmbeddingSettings): EmbeddingP
       model: settings.model ?? DEFAULT_EMBEDDINGS_MODEL,
       apiKey: settings.apiKey,
       keyHint: settings.keyHint,
+      failFast: settings.failFast,
+      requestTimeoutMs: settings.requestTimeoutMs,
     });
   return settings.cacheDir === false ? provider : new CachedEmbeddings(provider, settings.cacheDir ?? defaultCacheDir());
 }

@@ -1,5 +1,6 @@
 import { EmbeddingError, EmbeddingProvider } from './provider';
 import { abortableDelay, retryAfterMs } from '../http/retry';
+import { requestSignal, ServiceGuard, ServiceGuardOptions } from '../http/serviceGuard';
 
 export const DEFAULT_EMBEDDINGS_URL = 'https://api.openai.com/v1';
 /** SQLMorph's model in every experiment. */
@@ -23,6 +24,22 @@ export interface OpenAiEmbeddingsOptions {
   requestTimeoutMs?: number;
   /** Where the key is set, said with a 401 (the CLI: an environment variable; the editor: a command). */
   keyHint?: string;
+  /**
+   * Give the endpoint up for the whole run (http/serviceGuard.ts: a ServiceUnavailable, which no technique
+   * catches) after a few transport failures or non-API answers in a row, or once the deadline passes. Without
+   * it (the editor), each call fails alone with an EmbeddingError.
+   */
+  failFast?: ServiceGuardOptions;
+}
+
+/** An answer in the API's own shape (a JSON object), not an HTML page or plain text. */
+function isApiJson(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
 }
 
 const RETRYABLE = (status: number) => status === 429 || status === 408 || status >= 500;
@@ -64,12 +81,19 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
   readonly id: string;
   private readonly url: string;
   private readonly model: string;
+  private readonly guard: ServiceGuard | undefined;
 
   constructor(private readonly options: OpenAiEmbeddingsOptions = {}) {
     const base = (options.baseUrl ?? DEFAULT_EMBEDDINGS_URL).replace(/\/+$/, '');
     this.url = `${base}/embeddings`;
     this.model = options.model ?? DEFAULT_EMBEDDINGS_MODEL;
     this.id = `openai-compatible:${this.model}@${base}`;
+    this.guard = options.failFast ? new ServiceGuard(this.url, { what: 'the embeddings endpoint', ...options.failFast }) : undefined;
+  }
+
+  /** A failure that counts toward giving the endpoint up: the ServiceUnavailable once it is given up, else undefined. */
+  private serviceFailure(message: string) {
+    return this.guard?.failed(message);
   }
 
   async embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
@@ -101,25 +125,37 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
       let status: number;
       let text: string;
       let suggestedWaitMs: number | undefined;
+      const limitMs = this.guard?.beforeRequest(this.options.requestTimeoutMs ?? 120_000) ?? this.options.requestTimeoutMs ?? 120_000;
       try {
-        const timeout = AbortSignal.timeout(this.options.requestTimeoutMs ?? 120_000);
+        // The time limit covers the whole answer: a server that never answers or trickles bytes ends on time.
+        const timeout = AbortSignal.timeout(limitMs);
         const response = await fetch(this.url, {
           method: 'POST',
           headers,
           body,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          signal: requestSignal(signal, timeout, this.guard?.signal),
         });
         status = response.status;
         text = await response.text();
         suggestedWaitMs = retryAfterMs(response.headers);
       } catch (error) {
+        if (this.guard?.unavailable) throw this.guard.unavailable;
         if (signal?.aborted) throw error;
-        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+        const timedOut = (error as Error).name === 'TimeoutError';
+        const cause = timedOut
+          ? `no complete answer within ${(limitMs / 1000).toFixed(1)} s`
+          : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
+        const unavailable = this.serviceFailure(`cannot reach ${this.url}: ${cause}`);
+        if (unavailable) throw unavailable;
         if (attempt >= retries)
           throw new EmbeddingError(`the embeddings endpoint ${this.url} cannot be reached: ${cause} (after ${attempt + 1} attempts)`);
         await abortableDelay(Math.min(base * 2 ** attempt, 30_000), signal);
         continue;
       }
+      if (!isApiJson(text)) {
+        const unavailable = this.serviceFailure(`${this.url} answered ${status} with no API JSON: ${serverMessage(text)}`);
+        if (unavailable) throw unavailable;
+      } else this.guard?.succeeded();
       if (status >= 200 && status < 300) return this.parse(text, input.length);
       if (RETRYABLE(status) && attempt < retries) {
         await abortableDelay(Math.min(suggestedWaitMs ?? base * 2 ** attempt, 30_000), signal);

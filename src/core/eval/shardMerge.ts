@@ -23,6 +23,12 @@ const fail = (file: string, where: string, message: string): never => {
   throw new InputFileError({ file, where, message });
 };
 
+/** The report's other keys, so that `tool` and `complete` lead as in the report `eval` writes. */
+function withoutTool<T extends { tool?: unknown }>(report: T): Omit<T, 'tool'> {
+  const { tool: _tool, ...rest } = report;
+  return rest;
+}
+
 /** First occurrence of each string, in order. */
 function unique(lists: readonly (readonly string[])[]): string[] {
   const seen = new Set<string>();
@@ -66,6 +72,9 @@ export function mergeShardReports(
         'inputs.shard.of_questions',
         `${info.of_questions} questions in its question file, ${first.file} ${total}: shards of different question files`,
       );
+    // An interrupted shard (`"complete": false`) holds only part of its questions: finish it first.
+    if ((s.report as { complete?: unknown }).complete === false)
+      fail(s.file, 'complete', 'an interrupted shard (complete: false): finish it with `ves-lens eval --resume ...` first');
     const other = byIndex.get(info.index);
     if (other) fail(s.file, 'inputs.shard.index', `shard ${info.index}/${count} again (also ${other.file})`);
     byIndex.set(info.index, s);
@@ -103,17 +112,20 @@ export function mergeShardReports(
   const versions = new Set(shards.map((s) => `${s.report.tool?.version} / SQLite ${s.report.tool?.sqlite}`));
   if (versions.size > 1) notes.push(`the shards ran different versions (${[...versions].join('; ')}): the merged report names the first's`);
 
-  const questions: ReportQuestion[] = shards.flatMap((s) => s.report.questions).sort((a, b) => a.index - b.index);
-  const expected = Array.from({ length: count }, (_, i) => i + 1).reduce(
-    (n, i) => n + Math.max(0, Math.ceil((total - (i - 1)) / count)),
-    0,
-  );
-  if (questions.length !== expected) {
-    throw new InputFileError({
-      file: first.file,
-      message: `the shards hold ${questions.length} questions, but a split of ${total} questions into ${count} has ${expected}: a shard report is incomplete`,
-    });
+  // Each shard must hold its whole part: the one that does not is named, with the first question it lacks.
+  for (const [index, s] of byIndex) {
+    const expected = Math.max(0, Math.ceil((total - (index - 1)) / count));
+    const held = new Set(s.report.questions.map((q) => q.index));
+    if (held.size === expected && s.report.questions.length === expected) continue;
+    const lacking = Array.from({ length: expected }, (_, k) => index - 1 + k * count).find((position) => !held.has(position));
+    fail(
+      s.file,
+      'questions',
+      `${s.report.questions.length} questions, but shard ${index}/${count} of ${total} questions has ${expected}` +
+        `${lacking !== undefined ? ` (the question at position ${lacking} is missing)` : ' (a question is repeated)'}: this shard report is incomplete; run the shard again`,
+    );
   }
+  const questions: ReportQuestion[] = shards.flatMap((s) => s.report.questions).sort((a, b) => a.index - b.index);
 
   const inputs = { ...(first.report.inputs as Record<string, unknown>) };
   delete inputs.shard;
@@ -130,8 +142,18 @@ export function mergeShardReports(
   const known = new Set(Object.keys(merged));
   const dropped = [...new Set(shards.flatMap((s) => Object.keys(s.report)).filter((k) => !known.has(k)))];
   if (dropped.length) notes.push(`top-level keys not merged (no rule to combine them): ${dropped.join(', ')}`);
+  // Reports that say whether they are complete (every shard was, or it was refused above) say so merged too.
+  const completeness = shards.some((s) => 'complete' in s.report) ? { complete: true } : {};
   return {
-    report: { ...merged, inputs, problems: [...headline, ...others], headline_problems: headline, questions } as EvalReportJson,
+    report: {
+      tool: merged.tool,
+      ...completeness,
+      ...withoutTool(merged),
+      inputs,
+      problems: [...headline, ...others],
+      headline_problems: headline,
+      questions,
+    } as EvalReportJson,
     notes,
   };
 }

@@ -1,5 +1,6 @@
 import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from './chatModel';
 import { abortableDelay, retryAfterMs } from '../http/retry';
+import { ServiceGuard, ServiceGuardOptions, ServiceUnavailable } from '../http/serviceGuard';
 
 export interface OpenAiChatOptions {
   /** Base URL of an OpenAI-compatible API (`https://api.openai.com/v1`, `http://localhost:11434/v1`); a URL ending in /chat/completions is used as it is. */
@@ -18,6 +19,11 @@ export interface OpenAiChatOptions {
   temperature?: number;
   /** Other request fields (e.g. `reasoning_effort`), merged into the body. */
   extraBody?: Record<string, unknown>;
+  /**
+   * When to give the endpoint up (http/serviceGuard.ts): after a few transport failures or non-API answers in a
+   * row (default 3), or once the whole run's deadline passes (default: none); every request then fails fatal.
+   */
+  failFast?: Omit<ServiceGuardOptions, 'what'>;
   /** Injected for tests; Node 20's global fetch by default. */
   fetch?: typeof fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -61,7 +67,23 @@ function errorDetail(body: string): string {
   return body.trim().slice(0, 300);
 }
 
-const CONNECTION_REFUSED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo/;
+/** Failures no retry cures: no server there, no such host, or a port Node's fetch refuses to use (e.g. 6000). */
+const CONNECTION_REFUSED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo|bad port/;
+
+/** The run gave the endpoint up (too many failures in a row, or its deadline): fatal, as a wrong endpoint is. */
+function givenUp(error: ServiceUnavailable): ChatModelError {
+  return new ChatModelError(error.message, 'network', { fatal: true });
+}
+
+/** An answer in the API's own shape: a JSON object (OpenAI's errors are `{"error": ...}`), not an HTML page or plain text. */
+function isApiJson(text: string): boolean {
+  try {
+    const parsed = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A chat model behind an OpenAI-compatible chat completions API (OpenAI, OpenRouter, vLLM, ollama, LM Studio).
@@ -73,12 +95,19 @@ export class OpenAiChatModel implements ChatModel {
   private readonly url: string;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly guard: ServiceGuard;
 
   constructor(private readonly options: OpenAiChatOptions) {
     this.url = chatCompletionsUrl(options.endpoint);
     this.id = `openai-compatible:${options.model}`;
     this.fetchImpl = options.fetch ?? fetch;
     this.sleep = options.sleep ?? abortableSleep;
+    this.guard = new ServiceGuard(this.url, { ...options.failFast, what: 'the chat endpoint' });
+  }
+
+  /** Ends the deadline's timer: the run is over. */
+  close(): void {
+    this.guard.close();
   }
 
   async complete(messages: readonly ChatMessage[], request: ChatRequestOptions = {}): Promise<ChatReply> {
@@ -96,13 +125,27 @@ export class OpenAiChatModel implements ChatModel {
         }
         const suggested = (failure as ChatModelError & { retryAfterMs?: number }).retryAfterMs;
         const wait = Math.min(longestWait, suggested ?? firstWait * 2 ** attempt);
-        await this.sleep(wait, request.signal);
+        // Waiting ends when the endpoint is given up (another request's failure, the deadline): said as that.
+        try {
+          await this.sleep(wait, AbortSignal.any([request.signal, this.guard.signal].filter((s): s is AbortSignal => s !== undefined)));
+        } catch (error) {
+          if (this.guard.unavailable) throw givenUp(this.guard.unavailable);
+          throw error;
+        }
+        if (this.guard.unavailable) throw givenUp(this.guard.unavailable);
       }
     }
   }
 
   private async once(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<ChatReply> {
-    const timeoutMs = this.options.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS;
+    let timeoutMs: number;
+    try {
+      // The whole request (headers and body: a server that trickles bytes too) within the time left.
+      timeoutMs = this.guard.beforeRequest(this.options.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof ServiceUnavailable) throw givenUp(error);
+      throw error;
+    }
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -111,7 +154,13 @@ export class OpenAiChatModel implements ChatModel {
     }, timeoutMs);
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    this.guard.signal.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) controller.abort();
+    // A transport failure or a non-API answer counts toward giving the endpoint up; the failure that does so is fatal.
+    const serviceFailure = (failure: ChatModelError): ChatModelError => {
+      const unavailable = this.guard.failed(failure.message);
+      return unavailable ? givenUp(unavailable) : failure;
+    };
     const body: Record<string, unknown> = {
       model: this.options.model,
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
@@ -127,14 +176,31 @@ export class OpenAiChatModel implements ChatModel {
         response = await this.fetchImpl(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
         text = await response.text();
       } catch (error) {
+        if (this.guard.unavailable) throw givenUp(this.guard.unavailable);
         if (timedOut)
-          throw new ChatModelError(`no reply from ${this.url} within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout', { retryable: true });
+          throw serviceFailure(
+            new ChatModelError(`no reply from ${this.url} within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout', { retryable: true }),
+          );
         if (signal?.aborted) throw new ChatModelError('cancelled', 'cancelled');
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         const reason = cause?.code ?? cause?.message ?? (error as Error).message;
         const refused = CONNECTION_REFUSED.test(String(reason));
-        throw new ChatModelError(`cannot reach ${this.url}: ${reason}`, 'network', { retryable: true, fatal: refused });
+        throw serviceFailure(new ChatModelError(`cannot reach ${this.url}: ${reason}`, 'network', { retryable: true, fatal: refused }));
       }
+      if (!isApiJson(text)) {
+        const what = response.ok
+          ? 'with no JSON'
+          : `${response.status}${response.statusText ? ` ${response.statusText}` : ''}, not in the API's JSON`;
+        throw serviceFailure(
+          new ChatModelError(`${this.url} answered ${what}: ${text.trim().slice(0, 200)}`, response.ok ? 'protocol' : 'http', {
+            status: response.ok ? undefined : response.status,
+            retryable: true,
+            fatal: response.status === 404,
+          }),
+        );
+      }
+      // The API answered (an error in its JSON is still an answer): the endpoint works.
+      this.guard.succeeded();
       if (!response.ok) {
         const status = response.status;
         const retryable = status === 429 || status === 408 || status >= 500;
@@ -147,12 +213,7 @@ export class OpenAiChatModel implements ChatModel {
         Object.assign(failure, { retryAfterMs: retryAfterMs(response.headers) });
         throw failure;
       }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new ChatModelError(`${this.url} answered with no JSON: ${text.trim().slice(0, 200)}`, 'protocol', { retryable: true });
-      }
+      const parsed: unknown = JSON.parse(text);
       const choice = (parsed as { choices?: { message?: { content?: unknown } }[] }).choices?.[0];
       const content = messageText(choice?.message?.content);
       if (content === undefined)
@@ -168,6 +229,7 @@ export class OpenAiChatModel implements ChatModel {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      this.guard.signal.removeEventListener('abort', onAbort);
     }
   }
 }
