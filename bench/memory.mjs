@@ -1,6 +1,7 @@
 // Peak memory of `ves-lens eval` on the worst predictions: a huge string, a huge blob, many large values,
 // millions of rows, a 4-way cross join (on the real superhero database), with default settings, and a raised
-// --max-rows. The bound: under 1 GiB. Usage: node bench/memory.mjs
+// --max-rows; then huge SQL texts (31 MB `SELECT 1,1,…`, 12.6 MB `SELECT 1+1+…`) through eval and explain.
+// The bound: under 1 GiB. Usage: node bench/memory.mjs [--sql-text-only]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,23 +19,34 @@ const question = (id, sql) => ({
   difficulty: 'simple',
   pred: sql,
 });
+// Huge SQL texts: the analyses that read SQL step aside past their bounds (src/core/sql/textBounds.ts).
+const SQL_TEXTS = [
+  ['31 MB prediction text `SELECT 1,1,…`', `SELECT 1${',1'.repeat((31 * 2 ** 20 - 8) / 2)}`],
+  ['12.6 MB prediction text `SELECT 1+1+…`', `SELECT 1${'+1'.repeat((12_600_000 - 8) / 2)}`],
+];
+const sqlTextOnly = process.argv.includes('--sql-text-only');
 // superhero has 750 rows and colour 35: the joins below return from 0.4 to 19.7 million rows.
 const cases = [
-  ["a 1.5 GB string: printf('%.*c', 1500000000, 'x')", "SELECT printf('%.*c', 1500000000, 'x')", []],
-  ['a 1 GB blob: zeroblob(1e9)', 'SELECT zeroblob(1000000000)', []],
-  ['5,800 blobs of 8 MB each', 'SELECT zeroblob(8000000) FROM hero_power', []],
-  ['4-way cross join, every column (316 billion rows)', 'SELECT * FROM superhero a, superhero b, superhero c, superhero d', []],
-  ['400,000 rows (under the default cap)', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 400000', []],
-  [
-    '19.7 million rows, default --max-rows (500,000)',
-    'SELECT a.id, b.superhero_name, c.colour FROM superhero a, superhero b, colour c',
-    [],
-  ],
-  [
-    '5.1 million rows, --max-rows 6,000,000',
-    'SELECT a.id, b.superhero_name FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) LIMIT 5100000',
-    ['--max-rows', '6000000'],
-  ],
+  ...(sqlTextOnly
+    ? []
+    : [
+        ["a 1.5 GB string: printf('%.*c', 1500000000, 'x')", "SELECT printf('%.*c', 1500000000, 'x')", []],
+        ['a 1 GB blob: zeroblob(1e9)', 'SELECT zeroblob(1000000000)', []],
+        ['5,800 blobs of 8 MB each', 'SELECT zeroblob(8000000) FROM hero_power', []],
+        ['4-way cross join, every column (316 billion rows)', 'SELECT * FROM superhero a, superhero b, superhero c, superhero d', []],
+        ['400,000 rows (under the default cap)', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 400000', []],
+        [
+          '19.7 million rows, default --max-rows (500,000)',
+          'SELECT a.id, b.superhero_name, c.colour FROM superhero a, superhero b, colour c',
+          [],
+        ],
+        [
+          '5.1 million rows, --max-rows 6,000,000',
+          'SELECT a.id, b.superhero_name FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) LIMIT 5100000',
+          ['--max-rows', '6000000'],
+        ],
+      ]),
+  ...SQL_TEXTS.map(([label, sql]) => [label, sql, []]),
 ];
 
 const lines = ['# Memory on huge results', '', machineLine(), '', '| prediction | outcome | wall s | peak RSS MiB |', '|---|---|---|---|'];
@@ -77,6 +89,33 @@ for (const [label, sql, extra] of cases) {
   );
   process.stderr.write(lines.at(-1) + '\n');
 }
+// `explain` of the same texts (from a file: they are too long for a command-line argument).
+lines.push('', '| `ves-lens explain --file` of | result | wall s | peak RSS MiB |', '|---|---|---|---|');
+for (const [label, sql] of SQL_TEXTS) {
+  fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
+  const rss = path.join(scratch, 'rss');
+  const started = process.hrtime.bigint();
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      path.join(root, 'bench', 'peak-rss.cjs'),
+      path.join(root, 'bin', 'ves-lens.js'),
+      'explain',
+      '--db',
+      path.join(root, 'sample', 'superhero', 'superhero.sqlite'),
+      '--file',
+      path.join(scratch, 'p.sql'),
+    ],
+    { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rss, NO_COLOR: '1' } },
+  );
+  if (result.status !== 0) throw new Error(result.stderr);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const said = (/no plan: (.*)/.exec(result.stdout)?.[1] ?? 'a plan').replace(/, so memory stays bounded\).*/, ')');
+  lines.push(`| ${label} | ${said} | ${seconds.toFixed(1)} | ${(Number(fs.readFileSync(rss, 'utf8')) / 2 ** 20).toFixed(0)} |`);
+  process.stderr.write(lines.at(-1) + '\n');
+}
 const report = lines.join('\n') + '\n';
-fs.writeFileSync(path.join(root, 'bench', 'results', 'memory.md'), report);
+// A partial run (--sql-text-only) prints its rows without replacing the full results.
+if (!sqlTextOnly) fs.writeFileSync(path.join(root, 'bench', 'results', 'memory.md'), report);
 process.stdout.write(report);

@@ -19,6 +19,7 @@ const OFFICIAL_OUTCOME: Record<Outcome, string> = {
   refused: 'error',
   gold_error: 'error',
   timeout: 'timeout',
+  locked: 'error',
   skipped: 'skipped',
 };
 

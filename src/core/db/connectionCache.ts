@@ -1,3 +1,4 @@
+import { unreachableDatabase } from '../bird/layout';
 import { ServerUnavailable } from './database';
 import { DatabaseConnection } from './engine';
 import { openDatabase } from './engines';
@@ -99,7 +100,13 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
     if (!dbId) return new DatabaseUnavailable('no-database-named', '');
     const source = this.options.source ?? sqliteFolder('');
     try {
-      if (!(await source.exists(dbId))) return new DatabaseUnavailable('not-found', source.label(dbId));
+      if (!(await source.exists(dbId))) {
+        // A file that is there but cannot be reached (a symlink loop) is said for what it is, not "not found".
+        const unreachable = source.engine.name === 'sqlite' ? unreachableDatabase(source.targetFor(dbId)) : undefined;
+        return unreachable
+          ? new DatabaseUnavailable('cannot-open', source.label(dbId), unreachable)
+          : new DatabaseUnavailable('not-found', source.label(dbId));
+      }
     } catch (error) {
       return new DatabaseUnavailable('cannot-open', source.label(dbId), error as Error);
     }

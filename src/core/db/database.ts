@@ -107,6 +107,12 @@ export class ResultTooLarge extends Error {
 export class DatabaseError extends Error {}
 
 /**
+ * Thrown when another process held a lock on the database for longer than the busy timeout (SQLite's
+ * SQLITE_BUSY, "database is locked"): the database is fine, the run was not alone on it.
+ */
+export class DatabaseLocked extends DatabaseError {}
+
+/**
  * Thrown when a database server cannot be reached or went away (refused, closed, shut down): nothing run on it
  * afterwards can succeed, so a run stops asking it (the remaining questions are errors, said once).
  */

@@ -98,4 +98,10 @@ export interface DatabaseConnection {
   sameWork(a: string, b: string): Promise<SameWork>;
   /** Tables with columns, indexes, foreign keys and row counts. */
   readSchema(): Promise<SchemaInfo>;
+  /**
+   * Scans tables and indexes in reverse wherever the query leaves the order free (SQLite's
+   * `reverse_unordered_selects`), for this connection until set back to `forward`: a result that changes is one
+   * that depends on the physical row order. Absent on an engine that cannot (PostgreSQL).
+   */
+  setUnorderedScans?(order: 'forward' | 'reversed'): Promise<void>;
 }

@@ -1,9 +1,12 @@
 import { firstStatement, parameterCount, refusalReason, splitStatements, SqlDialect } from '../sql/statements';
-import { NUL_MESSAGE, QueryTimeout, ResultLimits, Row, ServerUnavailable, TooManyRows } from './database';
+import { DatabaseLocked, NUL_MESSAGE, QueryTimeout, ResultLimits, Row, ServerUnavailable, TooManyRows } from './database';
 import { DatabaseConnection, DatabaseEngine } from './engine';
 
-/** `serverUnavailable`: the server went away (or cannot be reached), so nothing else can run on it either. */
-export type QueryFailure = { status: 'error' | 'timeout' | 'refused'; message: string; serverUnavailable?: true };
+/**
+ * `serverUnavailable`: the server went away (or cannot be reached), so nothing else can run on it either.
+ * `locked`: another process held the database past the busy timeout; the query itself may be fine.
+ */
+export type QueryFailure = { status: 'error' | 'timeout' | 'refused' | 'locked'; message: string; serverUnavailable?: true };
 export type QueryRun = { status: 'ok'; rows: Row[] } | QueryFailure;
 
 const SEVERAL_STATEMENTS =
@@ -53,6 +56,7 @@ export function runnableBody(sql: string, dialect: SqlDialect = 'sqlite'): { bod
 
 export function describeFailure(error: unknown): QueryFailure {
   if (error instanceof QueryTimeout) return { status: 'timeout', message: error.message };
+  if (error instanceof DatabaseLocked) return { status: 'locked', message: error.message };
   if (error instanceof ServerUnavailable) return { status: 'error', message: error.message, serverUnavailable: true };
   if (error instanceof TooManyRows) return { status: 'error', message: error.message };
   return { status: 'error', message: (error as Error).message };

@@ -8,6 +8,7 @@ export const OUTCOME_LABELS: Readonly<Record<Outcome, string>> = {
   gold_error: 'gold error',
   timeout: 'timeout',
   refused: 'refused',
+  locked: 'database locked',
   skipped: 'skipped',
 };
 

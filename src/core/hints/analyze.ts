@@ -2,6 +2,7 @@ import { SchemaInfo } from '../db/schema';
 import { parseSql } from '../sql/ast';
 import { significantTokens } from '../sql/lexer';
 import { splitStatements, StatementSpan } from '../sql/statements';
+import { analysisBoundNote } from '../sql/textBounds';
 import { RULES } from './rules';
 import { Hint, HintRule, StatementContext } from './types';
 
@@ -12,6 +13,8 @@ export interface StatementHints {
   parseError?: string;
   /** Rules that threw on this statement (a bug to report; the others still ran). */
   failedRules?: string[];
+  /** Why no rule ran: the statement is past the bounds of SQL analysis (sql/textBounds.ts). */
+  notAnalysed?: string;
 }
 
 /** Rule ids silenced by `-- ves-lens-ignore VL001 VL003` (or all rules by a bare `-- ves-lens-ignore`) before a statement. */
@@ -39,7 +42,9 @@ export function hintsForStatement(
   statement: StatementSpan,
   schema?: SchemaInfo,
   rules: readonly HintRule[] = RULES,
-): { hints: Hint[]; failedRules: string[] } {
+): { hints: Hint[]; failedRules: string[]; notAnalysed?: string } {
+  const notAnalysed = analysisBoundNote(statement.text, 'hints', 'tokens');
+  if (notAnalysed) return { hints: [], failedRules: [], notAnalysed };
   const ignored = ignoredRules(statement);
   const context: StatementContext = { text: statement.text, offset: statement.start, tokens: significantTokens(statement.text), schema };
   const hints: Hint[] = [];
@@ -59,10 +64,11 @@ export function hintsForStatement(
 /** Hints for every statement of a SQL text. */
 export function analyzeSql(text: string, options: { schema?: SchemaInfo; reportParseErrors?: boolean } = {}): StatementHints[] {
   return splitStatements(text).map((statement) => {
-    const { hints, failedRules } = hintsForStatement(statement, options.schema);
+    const { hints, failedRules, notAnalysed } = hintsForStatement(statement, options.schema);
     const result: StatementHints = { statement, hints };
     if (failedRules.length) result.failedRules = failedRules;
-    if (options.reportParseErrors) {
+    if (notAnalysed) result.notAnalysed = notAnalysed;
+    else if (options.reportParseErrors) {
       const parsed = parseSql(statement.text);
       if (!parsed.ok) result.parseError = parsed.error;
     }

@@ -4,6 +4,7 @@ import { MeasuredPlanTree, PlanNode } from '../db/planTree';
 import { dialectOf, runnableBody } from '../db/readQuery';
 import { SchemaInfo } from '../db/schema';
 import { splitStatements } from '../sql/statements';
+import { analysisBoundNote } from '../sql/textBounds';
 import { tableAliases } from '../sql/scope';
 import { CostedNode, costPlan, PlanCost } from './cost';
 
@@ -39,6 +40,8 @@ export async function explainQuery(
   const runnable = runnableBody(sql, dialect);
   if ('status' in runnable) return noPlan(sql, runnable.message);
   if (!runnable.body) return noPlan(sql, 'no statement to explain');
+  const tooLarge = analysisBoundNote(runnable.body, 'plan', 'tokens');
+  if (tooLarge) return noPlan(sql, tooLarge);
   // PostgreSQL runs an entry's statements in turn; EXPLAIN plans one.
   const statements = dialect === 'postgres' ? splitStatements(runnable.body).length : 1;
   if (statements > 1) return noPlan(sql, `holds ${statements} statements; EXPLAIN plans one statement at a time`);

@@ -49,7 +49,7 @@ export function outcomeTable(summary: EvalSummary): string {
 /** The questions that did not run cleanly, grouped by outcome, a few lines each. */
 export function failureList(results: readonly QuestionResult[], limit = 8): string {
   const lines: string[] = [];
-  for (const outcome of ['gold_error', 'prediction_error', 'timeout', 'refused'] as Outcome[]) {
+  for (const outcome of ['gold_error', 'locked', 'prediction_error', 'timeout', 'refused'] as Outcome[]) {
     const hits = results.filter((r) => r.outcome === outcome);
     if (hits.length === 0) continue;
     lines.push(pc.bold(`${OUTCOME_LABELS[outcome]} (${hits.length})`));
@@ -73,7 +73,7 @@ export function skippedLine(summary: EvalSummary): string {
   const list = Object.entries(databases)
     .map(([db, n]) => `${db || 'no db_id'} (${n})`)
     .join(', ');
-  return `${pc.yellow('skipped')} ${count} question${count === 1 ? '' : 's'} whose database is not under --db-root: ${list}`;
+  return `${pc.yellow('skipped')} ${count} question${count === 1 ? '' : 's'} whose database is missing or cannot be opened (not scored): ${list}`;
 }
 
 /**

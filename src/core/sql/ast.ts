@@ -1,6 +1,7 @@
 import { AST } from 'node-sql-parser';
 // The SQLite-only build: the full package bundles every dialect (megabytes the CLI and server would load for nothing).
 import { Parser } from 'node-sql-parser/build/sqlite';
+import { analysisBoundNote } from './textBounds';
 
 const parser = new Parser();
 const cache = new Map<string, ParsedSql>();
@@ -15,6 +16,8 @@ export type ParsedSql = { ok: true; ast: AST } | { ok: false; error: string };
 export function parseSql(sql: string): ParsedSql {
   const cached = cache.get(sql);
   if (cached) return cached;
+  const tooLarge = analysisBoundNote(sql, 'node-sql-parser');
+  if (tooLarge) return { ok: false, error: tooLarge };
   let parsed: ParsedSql;
   try {
     const ast = parser.astify(sql, { database: 'sqlite' });

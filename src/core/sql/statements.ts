@@ -199,19 +199,7 @@ function forbiddenFunction(name: string, dialect: SqlDialect): boolean {
   return POSTGRES_FORBIDDEN_FUNCTIONS.has(lower) || POSTGRES_FORBIDDEN_PREFIXES.test(lower);
 }
 
-/** PostgreSQL's data-modifying CTE: `name AS [NOT] [MATERIALIZED] (INSERT | UPDATE | DELETE | MERGE ...`. */
-function modifyingCte(tokens: readonly Token[]): string | null {
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    if (tokens[i].text.toUpperCase() !== 'AS') continue;
-    let j = i + 1;
-    while (/^(NOT|MATERIALIZED)$/i.test(tokens[j]?.text ?? '')) j++;
-    if (tokens[j]?.text !== '(') continue;
-    const word = tokens[j + 1]?.text.toUpperCase() ?? '';
-    if (['INSERT', 'UPDATE', 'DELETE', 'MERGE'].includes(word))
-      return `only read queries run; this WITH statement holds ${POSTGRES_NON_READ_LEADS[word]}`;
-  }
-  return null;
-}
+const MODIFYING_CTE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /**
  * Why a statement must not run, or null when it may. Refused: statements that would write, attach, change a
@@ -220,52 +208,61 @@ function modifyingCte(tokens: readonly Token[]): string | null {
  * (VACUUM INTO creates its target file even then; a PostgreSQL session lock outlives a rollback). Everything
  * else runs, and what is no SQL at all fails there with the engine's own syntax error, as it does in the
  * official scripts. `postgres` adds PostgreSQL's own statements (COPY, DO, SET, CALL, LISTEN, ...), its
- * functions with lasting effects, data-modifying CTEs and SELECT INTO.
+ * functions with lasting effects, data-modifying CTEs (`name AS [NOT] [MATERIALIZED] (INSERT ...`) and
+ * SELECT INTO. One pass over the tokens, keeping none: any text, however long, is checked in constant memory.
  */
 export function refusalReason(statement: string, dialect: SqlDialect = 'sqlite'): string | null {
-  const tokens: Token[] = [];
-  for (const token of tokenize(statement)) if (token.kind !== 'space' && token.kind !== 'comment') tokens.push(token);
-  if (tokens.length === 0) return null;
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const { kind, text } = tokens[i];
-    const callable = kind === 'word' || (dialect === 'postgres' && kind === 'quoted');
-    if (callable && tokens[i + 1].text === '(' && forbiddenFunction(identifierName(text), dialect)) {
-      return `${identifierName(text)}() is not allowed`;
+  const postgres = dialect === 'postgres';
+  let previous: Token | undefined;
+  let lead: Token | undefined; // the first token after any opening parentheses (a parenthesised compound member)
+  let depth = 0; // from the first token (PostgreSQL's SELECT INTO)
+  let depthAfterLead = 0; // after the lead (the main statement of a WITH)
+  let withMain: string | undefined;
+  let selectInto = false;
+  let modifyingCte: string | undefined;
+  let cteState: 'none' | 'as' | 'paren' = 'none';
+  for (const token of tokenize(statement)) {
+    if (token.kind === 'space' || token.kind === 'comment') continue;
+    const { kind, text } = token;
+    const upper = kind === 'word' ? text.toUpperCase() : '';
+    if (previous && text === '(') {
+      const callable = previous.kind === 'word' || (postgres && previous.kind === 'quoted');
+      if (callable && forbiddenFunction(identifierName(previous.text), dialect)) return `${identifierName(previous.text)}() is not allowed`;
     }
-  }
-  const leads = dialect === 'postgres' ? POSTGRES_NON_READ_LEADS : NON_READ_LEADS;
-  let leadIndex = 0;
-  while (tokens[leadIndex]?.text === '(') leadIndex++; // a parenthesised compound member
-  const leadToken = tokens[leadIndex];
-  if (leadToken?.kind !== 'word') return null;
-  const lead = leadToken.text.toUpperCase();
-  if (lead in leads) return `only read queries run; this statement is ${leads[lead]}`;
-  if (lead === 'EXPLAIN') return 'EXPLAIN is not run: its result is a program listing, not a query result (use `ves-lens explain`)';
-  if (dialect === 'postgres') {
-    if (lead === 'WITH') {
-      const modifying = modifyingCte(tokens);
-      if (modifying) return modifying;
+    if (lead === undefined) {
+      if (text !== '(') lead = token;
+    } else if (withMain === undefined) {
+      if (text === '(') depthAfterLead++;
+      else if (text === ')') depthAfterLead--;
+      else if (depthAfterLead === 0 && kind === 'word' && MAIN_STATEMENT_WORDS.has(upper)) withMain = upper;
     }
-    let depth = 0;
-    for (const token of tokens) {
-      if (token.text === '(') depth++;
-      else if (token.text === ')') depth--;
-      else if (depth === 0 && token.kind === 'word' && token.text.toUpperCase() === 'INTO')
-        return 'only read queries run; SELECT INTO creates a table';
-    }
-  }
-  if (lead === 'WITH') {
-    let depth = 0;
-    for (const token of tokens.slice(leadIndex + 1)) {
-      if (token.text === '(') depth++;
-      else if (token.text === ')') depth--;
-      else if (depth === 0 && token.kind === 'word' && MAIN_STATEMENT_WORDS.has(token.text.toUpperCase())) {
-        const main = token.text.toUpperCase();
-        if (main !== 'SELECT' && main !== 'VALUES') return `only read queries run; this WITH statement is ${leads[main]}`;
-        break;
+    if (postgres) {
+      if (text === '(') depth++;
+      else if (text === ')') depth--;
+      else if (depth === 0 && upper === 'INTO') selectInto = true;
+      if (modifyingCte === undefined) {
+        const state = cteState;
+        cteState = 'none';
+        if (/^AS$/i.test(text)) cteState = 'as';
+        else if (state === 'as' && /^(NOT|MATERIALIZED)$/i.test(text)) cteState = 'as';
+        else if (state === 'as' && text === '(') cteState = 'paren';
+        else if (state === 'paren' && MODIFYING_CTE_WORDS.has(text.toUpperCase())) modifyingCte = text.toUpperCase();
       }
     }
+    previous = token;
   }
+  if (lead?.kind !== 'word') return null;
+  const leads = postgres ? POSTGRES_NON_READ_LEADS : NON_READ_LEADS;
+  const leadWord = lead.text.toUpperCase();
+  if (leadWord in leads) return `only read queries run; this statement is ${leads[leadWord]}`;
+  if (leadWord === 'EXPLAIN') return 'EXPLAIN is not run: its result is a program listing, not a query result (use `ves-lens explain`)';
+  if (postgres) {
+    if (leadWord === 'WITH' && modifyingCte)
+      return `only read queries run; this WITH statement holds ${POSTGRES_NON_READ_LEADS[modifyingCte]}`;
+    if (selectInto) return 'only read queries run; SELECT INTO creates a table';
+  }
+  if (leadWord === 'WITH' && withMain && withMain !== 'SELECT' && withMain !== 'VALUES')
+    return `only read queries run; this WITH statement is ${leads[withMain]}`;
   return null;
 }
 

@@ -34,6 +34,7 @@ export const RATIO_OF = { first_row_ratio: firstRowRatio, all_rows_ratio: allRow
 /** Failures first: the order "failures first" sorts outcomes in. */
 const FAILURE_RANK: Record<Outcome, number> = {
   gold_error: 0,
+  locked: 0,
   prediction_error: 1,
   timeout: 2,
   refused: 3,

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as sqlite3 from '@vscode/sqlite3';
 import {
   DatabaseError,
+  DatabaseLocked,
   MEMORY_BOUNDS,
   NUL_MESSAGE,
   QueryCancelled,
@@ -19,6 +20,7 @@ import { SchemaInfo } from '../schema';
 import { planTreeOfRecords } from './queryPlan';
 import { sqliteResultColumns } from './resultColumns';
 import { readSqliteSchema } from './sqliteSchema';
+import { walOnReadOnlyFolder } from './walOnReadOnly';
 
 /** Maps a driver error to a DatabaseError: SQLite's own wording without the `SQLITE_CODE: ` prefix, and why a bound was hit. */
 export function toDatabaseError(error: Error): DatabaseError {
@@ -29,7 +31,21 @@ export function toDatabaseError(error: Error): DatabaseError {
   }
   if (/^SQLITE_NOMEM/.test(error.message))
     return new DatabaseError(`${message} (VES Lens bounds SQLite's heap at ${mib(MEMORY_BOUNDS.heapBytes)} MiB)`);
+  if (/^SQLITE_BUSY/.test(error.message))
+    return new DatabaseLocked(`${message}: another process held a lock on it for longer than the busy timeout (${busyTimeoutMs / 1000} s)`);
   return new DatabaseError(message);
+}
+
+/** How long a connection waits on a database another process has locked: Python's sqlite3.connect(timeout=5.0). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+let busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS;
+
+/**
+ * Sets the busy timeout of every SQLite connection opened from now on (process-wide, as the heap limit: timing
+ * opens a connection per execution). SQLite's busy handler also waits on read-only connections.
+ */
+export function setBusyTimeout(ms: number): void {
+  busyTimeoutMs = ms;
 }
 
 /** Name of the CTE that renames result columns c0..cN-1, so duplicate or numeric names keep every value in order. */
@@ -59,12 +75,15 @@ export class SqliteConnection implements DatabaseConnection {
 
   static async open(engine: DatabaseEngine, path: string, options: SqliteOpenOptions = {}): Promise<SqliteConnection> {
     if (!fs.existsSync(path)) throw new DatabaseError(`database file not found: ${path}`);
+    const walProblem = walOnReadOnlyFolder(path);
+    if (walProblem) throw new DatabaseError(`unable to open database file: ${walProblem}`);
     const db = await new Promise<sqlite3.Database>((resolve, reject) => {
       const handle = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) =>
         error ? reject(toDatabaseError(error)) : resolve(handle),
       );
     });
     db.configure('limit', sqlite3.LIMIT_LENGTH, MEMORY_BOUNDS.valueBytes);
+    db.configure('busyTimeout', busyTimeoutMs);
     const connection = new SqliteConnection(engine, path, db);
     if (options.queryOnly !== false) await connection.all('PRAGMA query_only = ON');
     // The heap limit is process-wide: set once (timing opens a connection per execution).
@@ -87,6 +106,11 @@ export class SqliteConnection implements DatabaseConnection {
   /** SQLite reads a file's header and schema lazily: counting sqlite_master makes it read both now. */
   async checkReadable(): Promise<void> {
     await this.all('SELECT count(*) FROM sqlite_master');
+  }
+
+  /** SQLite's `PRAGMA reverse_unordered_selects`: it changes no data, so `query_only` allows it. */
+  async setUnorderedScans(order: 'forward' | 'reversed'): Promise<void> {
+    await this.all(`PRAGMA reverse_unordered_selects = ${order === 'reversed' ? 'ON' : 'OFF'}`);
   }
 
   /** Interrupts whatever runs on this connection now (SQLite's sqlite3_interrupt). */
@@ -130,7 +154,9 @@ export class SqliteConnection implements DatabaseConnection {
   /**
    * Runs `sql` through node-sqlite3's each(). That API reports a failure (an interrupt included) to the row
    * callback and calls its completion callback anyway, in either order; finalize() is queued behind the
-   * each() on the same statement, so once it has called back the outcome is known for certain.
+   * each() on the same statement, so once it has called back the outcome is known for certain. When the
+   * prepare itself fails (an interrupt that lands while it reads the schema, at a tiny --timeout), node-sqlite3
+   * drops the queued each() and finalize() without calling either back: the prepare's error settles it then.
    */
   private eachRow(sql: string, onRow: (row: Record<string, SqlValue>) => void): Promise<void> {
     if (sql.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
@@ -144,7 +170,10 @@ export class SqliteConnection implements DatabaseConnection {
         else if (rowsDone) resolve();
       };
       const statement = this.db.prepare(sql, (error) => {
-        if (error) failure ??= error;
+        if (!error) return;
+        failure ??= error;
+        finalized = true;
+        settle();
       });
       statement.each(
         (error, row: Record<string, SqlValue>) => {
