@@ -11,6 +11,10 @@ import { DatabaseSource, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqlit
 import { defaultEmbeddedCacheDir, EmbeddedLoadEvent } from '../core/db/pglite/embeddedCopy';
 import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
 import { counted } from '../core/text/numberText';
+import { ServiceUnavailable } from '../core/http/serviceGuard';
+import { setBusyTimeout } from '../core/db/sqlite/sqliteConnection';
+import { cleanStaleTemporaries, writeFileAtomic } from '../core/io/atomicFile';
+import { checkOutputAgainstInputs, NamedInput, OutputClash, ProtectedFolder, realOutputPath } from '../core/io/outputPaths';
 
 export const TOOL_NAME = 'ves-lens';
 export const TOOL_VERSION: string = packageJson.version;
@@ -38,7 +42,8 @@ export function reportFailure(error: unknown, out: { debug: boolean; write: (tex
   if (error instanceof CommanderError) {
     // Commander has printed its message (or the help / version, exit code 0) already.
     return error.exitCode === 0 ? EXIT.done : EXIT.input;
-  } else if (error instanceof UsageError || error instanceof InputFileError) {
+  } else if (error instanceof UsageError || error instanceof InputFileError || error instanceof ServiceUnavailable) {
+    // ServiceUnavailable: an outside service (embeddings) given up; its message names the endpoint and the first error.
     out.write(`${pc.red('error')}: ${error.message}\n`);
     code = EXIT.input;
   } else if (error instanceof DatabaseError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
@@ -87,37 +92,56 @@ export function timeoutMs(flag: string, text: string | number): number {
 
 /**
  * Checks before any work that an output file can be written (its folder exists, it is no folder, it is
- * writable, it is none of the inputs), so a long run never ends in a failed write.
+ * writable) and that it reaches none of the inputs: compared by real path (symbolic links resolved) and by
+ * identity (hard links) with every input file, and never inside a database folder (`databaseFolders`, e.g.
+ * --db-root). Temporaries a killed run left in its folder are removed (said on stderr).
  */
-export function checkOutputFile(flag: string, file: string, inputs: readonly (string | undefined)[] = []): void {
-  const resolved = path.resolve(file);
-  for (const input of inputs) {
-    if (input && path.resolve(input) === resolved)
-      throw new UsageError(`${flag}: ${file} is also an input file; writing it would destroy it`);
+export function checkOutputFile(
+  flag: string,
+  file: string,
+  inputs: readonly (string | undefined | NamedInput)[] = [],
+  databaseFolders: readonly ProtectedFolder[] = [],
+): void {
+  const named = inputs.map((input) => (typeof input === 'object' ? input : { label: 'input', file: input }));
+  let real: string;
+  try {
+    checkOutputAgainstInputs(flag, file, named, databaseFolders);
+    real = realOutputPath(file);
+  } catch (error) {
+    if (error instanceof OutputClash) throw new UsageError(error.message.startsWith(flag) ? error.message : `${flag}: ${error.message}`);
+    throw error;
   }
   let stat: fs.Stats | undefined;
   try {
-    stat = fs.statSync(resolved);
+    stat = fs.statSync(real);
   } catch {
     stat = undefined;
   }
   if (stat?.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder; give a file name`);
-  const folder = path.dirname(resolved);
+  const folder = path.dirname(real);
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
     throw new UsageError(`${flag}: cannot write ${file}: folder ${folder} does not exist`);
   try {
-    fs.accessSync(stat ? resolved : folder, fs.constants.W_OK);
+    // The file is written as a temporary in its folder, then renamed: the folder must be writable (and a
+    // read-only file is not replaced, as a plain write would not).
+    fs.accessSync(folder, fs.constants.W_OK);
+    if (stat) fs.accessSync(real, fs.constants.W_OK);
   } catch {
     throw new UsageError(`${flag}: cannot write ${file}: permission denied`);
   }
+  for (const stale of cleanStaleTemporaries(folder)) process.stderr.write(`removed ${stale}, a temporary left by a run that was killed\n`);
 }
 
-/** Writes an output file; a failure (disk full, permissions changed meanwhile) is a UsageError naming it. */
+/**
+ * Writes an output file atomically (a temporary beside it, fsync, rename): a failure (disk full, permissions
+ * changed meanwhile) leaves any earlier file untouched and is a UsageError naming it.
+ */
 export function writeOutputFile(flag: string, file: string, text: string): void {
   try {
-    fs.writeFileSync(file, text);
+    writeFileAtomic(file, text);
   } catch (error) {
-    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}`);
+    const kept = fs.existsSync(file) ? `; the earlier ${file} is unchanged` : '';
+    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}${kept}`);
   }
 }
 
@@ -149,11 +173,17 @@ export interface EngineCliOptions {
   dbLayout?: string;
   /** Where the embedded PostgreSQL keeps its copies of the SQLite databases (--engine postgres without --db-url). */
   embeddedCache?: string;
+  /** Seconds a SQLite connection waits on a database another process has locked (default 5, as Python's sqlite3). */
+  busyTimeout?: string;
 }
 
 /** Adds --engine, --db-url and --db-layout to a command that runs SQL (one place for their names and help). */
 export function addEngineOptions(command: Command): Command {
   return command
+    .option(
+      '--busy-timeout <seconds>',
+      'SQLite: seconds to wait on a database another process has locked before giving up (eval scores such a question 0, "locked"); default 5, as Python\'s sqlite3; 0: no wait',
+    )
     .addOption(
       new Option(
         '--engine <engine>',
@@ -194,6 +224,8 @@ function sayEmbeddedLoad(dbRoot: string): (event: EmbeddedLoadEvent) => void {
  * the SQLite files under --db-root (--embedded-cache).
  */
 export function databaseSource(options: EngineCliOptions): DatabaseSource {
+  if (options.busyTimeout !== undefined)
+    setBusyTimeout(/^\s*0*\.?0*\s*$/.test(options.busyTimeout) ? 0 : timeoutMs('--busy-timeout', options.busyTimeout));
   const engine = options.engine ?? (options.dbUrl !== undefined ? 'postgres' : 'sqlite');
   if (options.embeddedCache !== undefined && (engine !== 'postgres' || options.dbUrl !== undefined))
     throw new UsageError('--embedded-cache: for the embedded PostgreSQL (--engine postgres --db-root, without --db-url)');

@@ -2,16 +2,18 @@ import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { TABLE_STYLE } from '../core/report/terminal';
+import { checkOutputAgainstInputs, OutputClash } from '../core/io/outputPaths';
 import { KeyDomainReport, ScaleError, scaleDatabase, ScaleReport } from '../core/scale/scaleDatabase';
-import { TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { scaleReportJson } from '../core/scale/scaleReportJson';
+import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
 
-export interface ScaleCommandOptions {
+export interface ScaleCommandOptions extends JsonDestination {
   factor: string;
   out: string;
   schema?: string;
   dbId?: string;
   overwrite?: boolean;
-  json?: boolean;
   progress: boolean;
   engine?: string;
 }
@@ -61,7 +63,14 @@ export async function runScale(db: string, options: ScaleCommandOptions): Promis
     );
   const factor = parseFactor(options.factor);
   const err = process.stderr;
-  if (!options.json) err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${db} ×${factor} → ${options.out}\n`);
+  if (options.json) checkOutputFile('--json', options.json, [db, options.schema, options.out]);
+  // --out by real path: scaleDatabase refuses the source database itself; the schema file is checked here.
+  try {
+    checkOutputAgainstInputs('--out', options.out, [{ label: '--schema', file: options.schema }]);
+  } catch (error) {
+    throw error instanceof OutputClash ? new UsageError(error.message) : error;
+  }
+  if (!options.jsonStdout) err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${db} ×${factor} → ${options.out}\n`);
   const bar =
     options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {percentage}% · {label}', hideCursor: true, stream: err }) : undefined;
   let report: ScaleReport;
@@ -78,7 +87,7 @@ export async function runScale(db: string, options: ScaleCommandOptions): Promis
   } finally {
     bar?.stop();
   }
-  if (options.json) process.stdout.write(JSON.stringify({ tool: await toolInfo(), ...report }, null, 2) + '\n');
-  else process.stdout.write(summary(report));
+  if (!options.jsonStdout) process.stdout.write(summary(report));
+  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...scaleReportJson(report) });
   return 0;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DatabaseError } from '../db/database';
@@ -8,6 +7,7 @@ import { databaseFileProblem } from '../db/databaseFile';
 import { quoteIdentifier, quoteSqlString, readSchema, TableInfo } from '../db/schema';
 import { CatalogObject, FileSettings, readCopySource } from '../db/sqlite/sqliteCatalog';
 import { WritableDatabase } from '../db/sqlite/writableDatabase';
+import { cleanStaleTemporaries, temporaryPathFor, trackTemporary, untrackTemporary } from '../io/atomicFile';
 import { birdKeys, BirdTablesEntry, ColumnRef, readBirdTablesEntry } from './birdTables';
 import { declaredForeignKeys, keyDomains } from './keyDomains';
 
@@ -233,7 +233,10 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
   const facts = await readSource(source, entry);
   const notes = facts.unresolved.map((c) => `schema file key ${c} is not in the database: ignored`);
 
-  const temp = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  // A temporary of this process (removed on any exit, even Ctrl-C); one a killed run left is cleaned here.
+  cleanStaleTemporaries(path.dirname(output));
+  const temp = temporaryPathFor(output);
+  trackTemporary(temp);
   let out: WritableDatabase | undefined;
   try {
     out = await WritableDatabase.file(temp).catch((error: Error) => {
@@ -323,6 +326,7 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
     if (!options.overwrite && fs.existsSync(output))
       throw new ScaleError(`output exists: ${output} (it appeared while the copy was built)`);
     fs.renameSync(temp, output);
+    untrackTemporary(temp);
     return {
       source,
       output,
@@ -338,6 +342,7 @@ export async function scaleDatabase(sourcePath: string, factor: number, outPath:
   } catch (error) {
     await out?.close();
     fs.rmSync(temp, { force: true });
+    untrackTemporary(temp);
     // SQLite refusing the copy is about this database (a CHECK on a shifted key, say), not a bug: no stack.
     if (error instanceof DatabaseError) throw new ScaleError(`cannot build the copy of ${source}: ${error.message}`);
     throw error;

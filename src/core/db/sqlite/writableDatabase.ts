@@ -9,6 +9,7 @@ import { quoteSqlString, SchemaInfo } from '../schema';
 import { plannerStatistics } from './sqliteCatalog';
 import { planTreeOfRecords } from './queryPlan';
 import { toDatabaseError } from './sqliteConnection';
+import { cleanStaleTemporaries, trackTemporary, untrackTemporary } from '../../io/atomicFile';
 
 /** node-sqlite3's own default mode. */
 const DEFAULT_MODE = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_FULLMUTEX;
@@ -62,9 +63,12 @@ export class WritableDatabase {
     return scratch;
   }
 
-  /** A temporary copy of `source`; the copy is deleted on close. */
+  /** A temporary copy of `source`; the copy is deleted on close (and on exit; a killed run's is cleaned later). */
   static copyOf(source: string): Promise<WritableDatabase> {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-copy-'));
+    cleanStaleTemporaries(os.tmpdir());
+    // The pid in the name tells a later run whether the copy's owner still runs (core/io/atomicFile.ts).
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-copy-${process.pid}-`));
+    trackTemporary(folder);
     const target = path.join(folder, path.basename(source));
     fs.copyFileSync(source, target);
     fs.chmodSync(target, 0o644); // the source may be read-only; the copy must not be
@@ -88,6 +92,9 @@ export class WritableDatabase {
 
   async close(): Promise<void> {
     await new Promise<void>((resolve) => this.db.close(() => resolve()));
-    if (this.tempFolder) fs.rmSync(this.tempFolder, { recursive: true, force: true });
+    if (this.tempFolder) {
+      fs.rmSync(this.tempFolder, { recursive: true, force: true });
+      untrackTemporary(this.tempFolder);
+    }
   }
 }
