@@ -4,10 +4,11 @@ import { dialectOf, runnableBody } from '../db/readQuery';
 import { quoteIdentifier, SchemaInfo, TableInfo } from '../db/schema';
 import { WritableDatabase } from '../db/sqlite/writableDatabase';
 import { isLiteral, Node, parseSql, selectsOf, walkAst } from '../sql/ast';
-import { significantTokens } from '../sql/lexer';
+import { identifierName, significantTokens, tokenize } from '../sql/lexer';
 import { cteNames, FromItem, fromItemsOfSelect, resolveColumnIn } from '../sql/scope';
 import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, measurePair } from '../timing/fast';
 import { TimingResult } from '../timing/types';
+import { SpeedVerdict, speedVerdict } from '../timing/verdict';
 import { ExplainedPlan, explainTree, walkPlan } from './explain';
 
 export interface IndexCandidate {
@@ -26,6 +27,15 @@ export interface IndexVerdict {
   plan?: ExplainedPlan;
   /** --measure: t_without / t_with on a temporary copy (above 1: the index helps). */
   measured?: TimingResult;
+  /** --measure: what the measurement lets one say (faster and slower hold on a repeat run; else no measurable change). */
+  speed?: SpeedVerdict;
+  /** --measure: why this index could not be timed (a timeout, an error on the copy). */
+  unmeasured?: string;
+  /**
+   * Worth creating: the planner uses it and, when measured, it made the query measurably faster. An index
+   * measured slower, or with no measurable change, or that could not be timed, is not recommended.
+   */
+  recommended: boolean;
 }
 
 export interface IndexAdvice {
@@ -63,17 +73,42 @@ interface ColumnUse {
 
 const RANGE_OPERATORS = new Set(['>', '<', '>=', '<=', 'BETWEEN', 'NOT BETWEEN']);
 
-/** Which table a column reference of node-sql-parser's tree reads, among its SELECT's FROM items. */
+/**
+ * Which table a column operand of node-sql-parser's tree reads, among its SELECT's FROM items. The parser reads
+ * `"height_cm"` as a string; SQLite reads it as the column when one of that name is in scope (a string only
+ * otherwise), so a double-quoted name that resolves is a column here too.
+ */
 function resolveColumn(
-  ref: Node,
+  operand: Node | undefined,
   items: readonly FromItem[],
   schema: SchemaInfo,
   ctes: ReadonlySet<string>,
 ): { table: TableInfo; column: string } | undefined {
-  const column = String(ref.column?.expr?.value ?? ref.column ?? '');
+  let qualifier: string | undefined;
+  let column: string;
+  if (operand?.type === 'column_ref') {
+    qualifier = operand.table ? String(operand.table) : undefined;
+    column = String(operand.column?.expr?.value ?? operand.column ?? '');
+  } else if (operand?.type === 'double_quote_string') column = String(operand.value ?? '');
+  else return undefined;
   if (!column) return undefined;
-  const resolved = resolveColumnIn(schema, [items], ref.table ? String(ref.table) : undefined, column, ctes);
+  const resolved = resolveColumnIn(schema, [items], qualifier, column, ctes);
   return resolved && { table: resolved.table, column: resolved.column.name };
+}
+
+/**
+ * The statement as node-sql-parser can read it: SQLite's `[name]` identifiers (which the parser refuses) written
+ * with backticks, which it reads as names, so `[height_cm]` is advised on like `height_cm`.
+ */
+function parserReadable(sql: string): string {
+  let readable = '';
+  let copied = 0;
+  for (const token of tokenize(sql)) {
+    if (token.kind !== 'quoted' || token.text[0] !== '[' || !token.text.endsWith(']')) continue;
+    readable += sql.slice(copied, token.start) + '`' + identifierName(token.text).replace(/`/g, '``') + '`';
+    copied = token.end;
+  }
+  return readable + sql.slice(copied);
 }
 
 function usageFor(map: Map<string, ColumnUse>, table: TableInfo): ColumnUse {
@@ -90,26 +125,30 @@ function columnUses(ast: Node, schema: SchemaInfo, ctes: ReadonlySet<string>): M
   const uses = new Map<string, ColumnUse>();
   for (const select of selectsOf(ast)) {
     const items = fromItemsOfSelect(select);
-    const note = (ref: Node, kind: keyof ColumnUse) => {
-      const resolved = resolveColumn(ref, items, schema, ctes);
-      if (resolved) usageFor(uses, resolved.table)[kind].add(resolved.column);
+    const note = (column: { table: TableInfo; column: string } | undefined, kind: keyof ColumnUse) => {
+      if (column) usageFor(uses, column.table)[kind].add(column.column);
     };
     const conditions = [select.where, ...(Array.isArray(select.from) ? select.from.map((f: Node) => f.on) : [])];
     for (const { node } of walkAst(conditions)) {
-      if (node.type !== 'binary_expr' || node.left?.type !== 'column_ref') continue;
+      if (node.type !== 'binary_expr') continue;
+      const left = resolveColumn(node.left, items, schema, ctes);
+      const right = resolveColumn(node.right, items, schema, ctes);
       const op = String(node.operator).toUpperCase();
-      if (op === '=' && node.right?.type === 'column_ref') {
-        note(node.left, 'join');
-        note(node.right, 'join');
+      // Column = column (either side may be a subquery's column, which has no index to propose).
+      const columnSide = (operand: Node, resolved: unknown) => operand?.type === 'column_ref' || resolved !== undefined;
+      if (op === '=' && columnSide(node.left, left) && columnSide(node.right, right)) {
+        note(left, 'join');
+        note(right, 'join');
+      } else if (!left) {
+        continue;
       } else if ((op === '=' || op === 'IN' || op === 'IS') && (isLiteral(node.right) || node.right?.type === 'expr_list')) {
-        note(node.left, 'equality');
+        note(left, 'equality');
       } else if (RANGE_OPERATORS.has(op)) {
-        note(node.left, 'range');
+        note(left, 'range');
       }
     }
     for (const item of [...(select.orderby ?? []), ...(select.groupby?.columns ?? select.groupby ?? [])]) {
-      const expr = item?.expr ?? item;
-      if (expr?.type === 'column_ref') note(expr, 'order');
+      note(resolveColumn(item?.expr ?? item, items, schema, ctes), 'order');
     }
   }
   return uses;
@@ -134,7 +173,7 @@ function candidate(table: TableInfo, columns: string[], reason: string): IndexCa
 
 /** Indexes worth trying for a query: equality columns first, then one range or order column; join columns alone. */
 export function proposeIndexes(sql: string, schema: SchemaInfo): IndexCandidate[] | { error: string } {
-  const parsed = parseSql(sql);
+  const parsed = parseSql(parserReadable(sql));
   if (!parsed.ok) return { error: `node-sql-parser cannot read this statement (${parsed.error})` };
   const proposals: IndexCandidate[] = [];
   const seen = new Set<string>();
@@ -191,7 +230,7 @@ export async function adviseIndexes(
       const plan = await planOn(scratch, sql, runnable.body, schema);
       await scratch.exec(`DROP INDEX ${quoteIdentifier(proposal.name)}`);
       const used = [...walkPlan(plan.nodes)].some((node) => node.index === proposal.name);
-      verdicts.push({ candidate: proposal, used, plan: used ? plan : undefined });
+      verdicts.push({ candidate: proposal, used, plan: used ? plan : undefined, recommended: used });
     }
   } catch (error) {
     return { sql, verdicts, baseline, error: (error as Error).message };
@@ -199,15 +238,25 @@ export async function adviseIndexes(
     await scratch.close();
   }
   if (options.measure) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs;
     for (const verdict of verdicts.filter((v) => v.used))
-      verdict.measured = await measureWithIndex(
-        db.path,
-        runnable.body,
-        verdict.candidate,
-        options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs,
-      );
+      await judgeByMeasurement(verdict, () => measureWithIndex(db.path, runnable.body, verdict.candidate, timeoutMs));
   }
   return { sql, baseline, verdicts };
+}
+
+/**
+ * Times one index the planner uses and lets the measurement decide: recommended only when the query is
+ * measurably faster with it (a planner that picks an index can still be wrong, e.g. a range that reads most rows).
+ */
+async function judgeByMeasurement(verdict: IndexVerdict, measure: () => Promise<TimingResult>): Promise<void> {
+  try {
+    verdict.measured = await measure();
+    verdict.speed = speedVerdict(verdict.measured);
+  } catch (error) {
+    verdict.unmeasured = (error as Error).message;
+  }
+  verdict.recommended = verdict.speed === 'faster';
 }
 
 /** An index's gain is a full execution's: t_without / t_with, its ratio settled. */
@@ -269,19 +318,24 @@ async function advisePostgres(
       baseline ??= explainTree(sql, plans.without, schema);
       const plan = explainTree(sql, plans.with, schema);
       const used = [...walkPlan(plan.nodes)].some((node) => node.index === proposal.name);
-      verdicts.push({ candidate: proposal, used, plan: used ? plan : undefined });
+      verdicts.push({ candidate: proposal, used, plan: used ? plan : undefined, recommended: used });
     }
     if (options.measure)
       for (const verdict of verdicts.filter((v) => v.used))
-        verdict.measured = await scratch.timeWithIndex(
-          verdict.candidate.createSql,
-          quoteIdentifier(verdict.candidate.name),
-          body,
-          timeoutMs,
-          async (without, withIndex) => {
-            const timing = await measurePair(without, withIndex, { ...INDEX_TIMING, timeoutMs });
-            return { ...timing.full!, note: 'timed on one scratch session (the index created and rolled back), not on fresh connections' };
-          },
+        await judgeByMeasurement(verdict, () =>
+          scratch.timeWithIndex(
+            verdict.candidate.createSql,
+            quoteIdentifier(verdict.candidate.name),
+            body,
+            timeoutMs,
+            async (without, withIndex) => {
+              const timing = await measurePair(without, withIndex, { ...INDEX_TIMING, timeoutMs });
+              return {
+                ...timing.full!,
+                note: 'timed on one scratch session (the index created and rolled back), not on fresh connections',
+              };
+            },
+          ),
         );
   } catch (error) {
     return { sql, verdicts, baseline, error: (error as Error).message, method };

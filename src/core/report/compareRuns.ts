@@ -1,6 +1,7 @@
 import { InputFileError } from '../bird/problems';
 import { EvalReportJson, LoadedReport, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
 import { DEFAULT_BOOTSTRAP, mcnemarExact, McNemar, pairedBootstrap, PairedDelta } from './compareStats';
+import { fragileDeltaNotes } from './fragileDelta';
 
 /** One row of the comparison table: a metric's value in each run and each later run's delta from the first. */
 export interface MetricRow {
@@ -54,6 +55,11 @@ export interface RunComparison {
   bootstrap: { seed: number; resamples: number; confidence: number };
   /** A time ratio must change by this factor (and the repeat intervals separate) to count as much faster / slower. */
   muchFactor: number;
+  /**
+   * Every report was timed (VES or R-VES asked, or times recorded): only then are times, time ratios and much
+   * faster / slower compared; otherwise those rows and lists are left out and a note says so once.
+   */
+  timed: boolean;
   /** Every compared question with its result in each run, in question order (for the HTML report). */
   table: { key: string; results: ReportQuestion[] }[];
 }
@@ -101,6 +107,17 @@ export function comparableRatio(q: ReportQuestion): { ratio: number; low: number
     return { ratio: q.time_ratio, low, high };
   }
   return null;
+}
+
+/** True when a report holds timing: VES or R-VES was asked, or some question has a time (a report of EX and Soft-F1 has none). */
+export function hasTiming(report: EvalReportJson): boolean {
+  if (reportMetrics(report).some((m) => m === 'ves' || m === 'rves')) return true;
+  return report.questions.some((q) => comparableRatio(q) !== null || (q.gold_ms !== null && q.gold_ms !== undefined));
+}
+
+/** The kinds of change a comparison lists: much faster / slower only when every run was timed. */
+export function changeKindsOf(comparison: Pick<RunComparison, 'timed'>): readonly ChangeKind[] {
+  return comparison.timed ? CHANGE_KINDS : CHANGE_KINDS.filter((kind) => kind !== 'much_faster' && kind !== 'much_slower');
 }
 
 /** Milliseconds of a question's timing; same-program pairs were never timed (their 0 ms would pull means down). */
@@ -162,6 +179,14 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
   if (compared.length < keys.length)
     notes.push(`${keys.length - compared.length} questions skipped in at least one run (database not found) are left out of every row`);
   const metricsOf = runs.map((run) => reportMetrics(run.report));
+  const timedRuns = runs.map((run) => hasTiming(run.report));
+  const timed = timedRuns.every(Boolean);
+  if (!timed) {
+    const untimed = runs.filter((_, r) => !timedRuns[r]).map((run) => run.label);
+    const which = untimed.length === runs.length ? 'these reports' : untimed.join(', ');
+    const scores = [...new Set(metricsOf.flat())].map((m) => LABELS[m] ?? m).join(', ');
+    notes.push(`no timing in ${which} (${scores} only): times, time ratios and much faster / slower are not compared`);
+  }
   const at = (run: number) => compared.map((key) => byRun[run].get(key)!);
 
   const rows: MetricRow[] = [];
@@ -201,7 +226,7 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
       (r) => metricsOf[r].includes(metric),
     );
   }
-  for (const key of ['gold_ms', 'pred_ms'] as const) {
+  for (const key of timed ? (['gold_ms', 'pred_ms'] as const) : []) {
     addRow(
       key,
       LABELS[key],
@@ -235,7 +260,7 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
       };
       if (qa.ex === 0 && qb.ex === 1) changes.now_correct.push(base);
       else if (qa.ex === 1 && qb.ex === 0) changes.now_wrong.push(base);
-      else if (qa.ex === 1 && qb.ex === 1) {
+      else if (timed && qa.ex === 1 && qb.ex === 1) {
         const ra = comparableRatio(qa);
         const rb = comparableRatio(qb);
         if (!ra || !rb) return;
@@ -261,11 +286,17 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
   });
 
   const timings = runs.map((run) => run.report.inputs?.timing);
-  if (new Set(timings.map(String)).size > 1)
+  if (timed && new Set(timings.map(String)).size > 1)
     notes.push(`the runs were timed differently (${timings.join(' vs ')}): VES, R-VES and times compare within one timing mode only`);
   const sqlite = runs.map((run) => run.report.tool?.sqlite);
   if (new Set(sqlite.map(String)).size > 1)
     notes.push(`the runs used different SQLite versions (${sqlite.join(', ')}): plans and times may differ for that reason alone`);
+  notes.push(
+    ...fragileDeltaNotes(
+      runs.map((run) => run.label),
+      runs.map((_, r) => at(r)),
+    ),
+  );
 
   return {
     runs: runs.map((run, r) => ({
@@ -282,6 +313,7 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
     notes,
     bootstrap,
     muchFactor,
+    timed,
     table: compared.map((key) => ({ key, results: byRun.map((run) => run.get(key)!) })),
   };
 }
@@ -295,12 +327,13 @@ export function comparisonJson(comparison: RunComparison) {
         return [row.key, d ? { delta: d.delta, low: d.low, high: d.high, n: d.n } : null];
       }),
     );
-  const changesOf = (i: number) => Object.fromEntries(Object.entries(comparison.versus[i].changes).map(([kind, list]) => [kind, list]));
+  const changesOf = (i: number) => Object.fromEntries(changeKindsOf(comparison).map((kind) => [kind, comparison.versus[i].changes[kind]]));
   const two = comparison.versus.length === 1;
   return {
     runs: comparison.runs.map((run) => ({ file: run.file, summary: run.summary })),
     questions: comparison.questions,
     compared: comparison.compared,
+    timed: comparison.timed,
     metrics: comparison.rows.map((row) => ({ key: row.key, label: row.label, unit: row.unit, values: row.values, n: row.n })),
     deltas: two ? deltasOf(0) : comparison.versus.map((v, i) => ({ file: v.file, versus: comparison.runs[0].file, ...deltasOf(i) })),
     ex_mcnemar_p: two ? comparison.versus[0].ex_mcnemar.p : comparison.versus.map((v) => v.ex_mcnemar.p),

@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { ChangeKind, CHANGE_KINDS, MetricRow, RunComparison } from './compareRuns';
+import { ChangeKind, changeKindsOf, MetricRow, RunComparison } from './compareRuns';
 import { PairedDelta } from './compareStats';
 import { TABLE_STYLE } from './terminal';
 
@@ -54,7 +54,7 @@ export function comparisonText(comparison: RunComparison, options: { listLimit?:
   const out: string[] = [table.toString()];
   out.push(
     pc.dim(
-      `Δ: later − ${labels[0]}; 95 % paired bootstrap interval (${comparison.bootstrap.resamples} resamples, seed ${comparison.bootstrap.seed}); ms rows over the questions timed in every run (same-program pairs are not timed)`,
+      `Δ: later − ${labels[0]}; 95 % paired bootstrap interval (${comparison.bootstrap.resamples} resamples, seed ${comparison.bootstrap.seed})${comparison.timed ? '; ms rows over the questions timed in every run (same-program pairs are not timed)' : ''}`,
     ),
   );
   for (const v of comparison.versus) {
@@ -65,7 +65,7 @@ export function comparisonText(comparison: RunComparison, options: { listLimit?:
   }
   for (const v of comparison.versus) {
     if (comparison.versus.length > 1) out.push('', pc.bold(`${v.label} against ${labels[0]}`));
-    for (const kind of CHANGE_KINDS) {
+    for (const kind of changeKindsOf(comparison)) {
       const list = v.changes[kind];
       const title =
         kind === 'much_faster' || kind === 'much_slower'

@@ -43,13 +43,15 @@ export function barChart(options: {
   yLabel: string;
   format?: (v: number) => string;
   yMax?: number;
+  /** The axis reaches at least this far (scores ×100: 100, so every metric's chart has the same 0–100 scale). */
+  yAtLeast?: number;
   xLabel?: string;
   slantLabels?: boolean;
 }): string {
   const { categories, series } = options;
   const format = options.format ?? ((v: number) => v.toFixed(2));
   const values = series.flatMap((s) => s.values).filter((v): v is number => v !== null && Number.isFinite(v));
-  const yMax = options.yMax ?? niceMax(Math.max(0, ...values));
+  const yMax = options.yMax ?? niceMax(Math.max(0, options.yAtLeast ?? 0, ...values));
   const y = (v: number) => MARGIN.top + PLOT_H - (Math.max(0, Math.min(v, yMax)) / yMax) * PLOT_H;
   const groupW = PLOT_W / Math.max(1, categories.length);
   const barW = Math.min(56, Math.max(2, (groupW * 0.8) / Math.max(1, series.length)));
@@ -98,6 +100,22 @@ export const RATIO_BINS = [-Infinity, -5, -4, -3, -2, -1, -0.5, 0, 0.5, 1, 2, 3,
 function ratioLabel(log2: number): string {
   const v = 2 ** log2;
   return v >= 1 ? `${Number(v.toFixed(2))}` : `1/${Number((1 / v).toFixed(2))}`;
+}
+
+const widthText = (log2Width: number) => (log2Width === 0.5 ? '×√2' : `×${Number((2 ** log2Width).toFixed(2))}`);
+
+/** What the bins are, read from RATIO_BINS: "×2 wide from 1/32 to 1/2, ×√2 wide from 1/2 to 2, …; open below 1/32 and from 32". */
+export function ratioBinsText(): string {
+  const edges = RATIO_BINS.slice(1, -1);
+  const stretches: string[] = [];
+  for (let i = 1; i < edges.length;) {
+    const width = edges[i] - edges[i - 1];
+    let j = i;
+    while (j + 1 < edges.length && edges[j + 1] - edges[j] === width) j++;
+    stretches.push(`${widthText(width)} wide from ${ratioLabel(edges[i - 1])} to ${ratioLabel(edges[j])}`);
+    i = j + 1;
+  }
+  return `bins ${stretches.join(', ')}; open below ${ratioLabel(edges[0])} and from ${ratioLabel(edges[edges.length - 1])}`;
 }
 
 /** Counts of time ratios per log-scale bin, and the bins' labels. */

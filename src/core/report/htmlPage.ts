@@ -52,7 +52,10 @@ svg .dot { fill-opacity: 0.7; stroke: var(--bg); stroke-width: 0.5; }
 .s3 { fill: var(--s3); color: var(--s3); } .s4 { fill: var(--s4); color: var(--s4); } .s5 { fill: var(--s5); color: var(--s5); }
 .gold { fill: var(--gold); color: var(--gold); }
 .controls { display: flex; gap: 10px; flex-wrap: wrap; align-items: center; margin: 8px 0; padding: 6px 0; }
-td.details { min-width: 240px; max-width: 460px; }
+/* Long words (paths, SQL without spaces) wrap inside the column instead of widening the table past the window. */
+td.details { min-width: 240px; max-width: 460px; overflow-wrap: anywhere; word-break: break-word; }
+details#skipped-questions { margin: 10px 0; }
+details#skipped-questions summary { color: var(--muted); }
 td.wide { min-width: 200px; max-width: 420px; }
 .controls input, .controls select { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--border); border-radius: 4px; padding: 3px 6px; }
 .controls input { min-width: 260px; }

@@ -3,12 +3,13 @@ import { EvalTask } from '../bird/tasks';
 import { METRIC_LABELS as LABEL_OF_METRIC, QUANTITY_LABELS } from '../eval/labels';
 import { OUTCOMES } from '../eval/types';
 import { EvalReportJson, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
-import { CHANGE_KINDS, ChangeKind, comparableRatio, RunComparison } from './compareRuns';
+import { CHANGE_KINDS, ChangeKind, changeKindsOf, comparableRatio, hasTiming, RunComparison } from './compareRuns';
 import { CHANGE_LABELS, formatDelta, formatP, formatValue } from './compareText';
-import { barChart, escapeHtml, logScatter, ratioHistogram, ScatterSeries } from './htmlCharts';
+import { barChart, escapeHtml, logScatter, ratioBinsText, ratioHistogram, ScatterSeries } from './htmlCharts';
 import { allRowsRatio, firstRowRatio, RatioWithInterval } from './ratios';
 import { HtmlSection, htmlPage, sortableTh, tableControls } from './htmlPage';
 import { EngineDescription, engineLine } from '../db/source';
+import { robustnessSection } from './htmlRobustness';
 
 /** One run as the report shows it: a label, its report, and (from `eval --html`) each question's SQL by index. */
 export interface HtmlRun {
@@ -25,10 +26,9 @@ type GroupSummary = { count?: number; outcomes?: Record<string, number> } & Reco
 
 /** The summary's groups (difficulties, then total), without `skipped`. */
 function groupsOf(report: EvalReportJson): [string, GroupSummary][] {
-  return Object.entries(report.summary ?? {}).filter(([name, value]) => name !== 'skipped' && value && typeof value === 'object') as [
-    string,
-    GroupSummary,
-  ][];
+  return Object.entries(report.summary ?? {}).filter(
+    ([name, value]) => name !== 'skipped' && name !== 'robustness' && value && typeof value === 'object',
+  ) as [string, GroupSummary][];
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -77,7 +77,7 @@ function comparisonTable(comparison: RunComparison): string {
     .join('');
   const notes = comparison.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   return `<table id="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
-<p class="muted small">Δ: each later run − ${escapeHtml(labels[0])}, with a 95 % paired bootstrap interval (${comparison.bootstrap.resamples} resamples, seed ${comparison.bootstrap.seed}); green where the interval shows an improvement (a higher score, fewer ms), red where it shows a loss. Scores ×100 over ${comparison.compared} questions; ms rows over the questions timed in every run.</p>
+<p class="muted small">Δ: each later run − ${escapeHtml(labels[0])}, with a 95 % paired bootstrap interval (${comparison.bootstrap.resamples} resamples, seed ${comparison.bootstrap.seed}); green where the interval shows an improvement (a higher score, fewer ms), red where it shows a loss. Scores ×100 over ${comparison.compared} questions${comparison.timed ? '; ms rows over the questions timed in every run' : ''}.</p>
 <ul>${tests}</ul>${notes ? `<ul class="notes">${notes}</ul>` : ''}`;
 }
 
@@ -94,7 +94,8 @@ function difficultyBars(runs: readonly HtmlRun[]): string {
         return { label: run.label, values: groups.map((g) => num(byGroup.get(g)?.[m])) };
       }),
       yLabel: METRIC_LABELS[m],
-      yMax: m === 'ex' || m === 'f1' ? 100 : undefined,
+      // Every score is ×100: one 0–100 axis for all (VES and R-VES can pass 100, and the axis follows).
+      yAtLeast: 100,
     }),
   );
   return `<div class="charts">${charts.join('')}</div>`;
@@ -114,10 +115,10 @@ function ratioSection(runs: readonly HtmlRun[]): string {
     format: (v) => String(Math.round(v)),
     // Whole ticks: counts are whole numbers.
     yMax: Math.max(4, Math.ceil(Math.max(0, ...histograms.flatMap((h) => h.counts)) / 4) * 4),
-    xLabel: 'time ratio, binned by powers of 2',
+    xLabel: 'time ratio t_gold / t_pred (log scale)',
     slantLabels: true,
   });
-  return `<div class="charts">${chart}</div><p class="muted small">R-VES's ratio (every row fetched) where it was timed, else VES's (first row). Same-program pairs count as exactly 1; R-VES's reward edges are at 0.25, 0.5, 1 and 2.</p>`;
+  return `<div class="charts">${chart}</div><p class="muted small">Bins: ${escapeHtml(ratioBinsText())}. R-VES's ratio (every row fetched) where it was timed, else VES's (first row). Same-program pairs count as exactly 1; R-VES's reward edges are at 0.25, 0.5, 1 and 2.</p>`;
 }
 
 const rho = (xs: number[], ys: number[]) => {
@@ -178,23 +179,27 @@ function changeSection(comparison: RunComparison): string {
   return (
     comparison.versus
       .map((v) => {
-        const blocks = CHANGE_KINDS.map((kind) => {
-          const list = v.changes[kind];
-          const items = list
-            .map((c) => {
-              const detail =
-                c.factor !== undefined
-                  ? `${c.factor >= 1 ? c.factor.toFixed(2) : `1/${(1 / c.factor).toFixed(2)}`}× (ratio ${c.ratios![0].toFixed(2)} → ${c.ratios![1].toFixed(2)})`
-                  : `${c.from.replace(/_/g, ' ')} → ${c.to.replace(/_/g, ' ')}`;
-              return `<li><a href="#q-${c.index}">question ${escapeHtml(c.question_id)}</a> (${escapeHtml(c.db_id)}${c.difficulty ? `, ${escapeHtml(c.difficulty)}` : ''}): ${escapeHtml(detail)}</li>`;
-            })
-            .join('');
-          return `<h3 data-change="${kind}">${escapeHtml(CHANGE_LABELS[kind])} (${list.length})</h3>${items ? `<ul class="changes">${items}</ul>` : '<p class="muted small">none</p>'}`;
-        }).join('');
+        const blocks = changeKindsOf(comparison)
+          .map((kind) => {
+            const list = v.changes[kind];
+            const items = list
+              .map((c) => {
+                const detail =
+                  c.factor !== undefined
+                    ? `${c.factor >= 1 ? c.factor.toFixed(2) : `1/${(1 / c.factor).toFixed(2)}`}× (ratio ${c.ratios![0].toFixed(2)} → ${c.ratios![1].toFixed(2)})`
+                    : `${c.from.replace(/_/g, ' ')} → ${c.to.replace(/_/g, ' ')}`;
+                return `<li><a href="#q-${c.index}">question ${escapeHtml(c.question_id)}</a> (${escapeHtml(c.db_id)}${c.difficulty ? `, ${escapeHtml(c.difficulty)}` : ''}): ${escapeHtml(detail)}</li>`;
+              })
+              .join('');
+            return `<h3 data-change="${kind}">${escapeHtml(CHANGE_LABELS[kind])} (${list.length})</h3>${items ? `<ul class="changes">${items}</ul>` : '<p class="muted small">none</p>'}`;
+          })
+          .join('');
         return `${comparison.versus.length > 1 ? `<h3>${escapeHtml(v.label)} against ${escapeHtml(labels[0])}</h3>` : ''}${blocks}`;
       })
       .join('') +
-    `<p class="muted small">Much faster / slower: both correct, the time ratio changed ×${comparison.muchFactor} or more and the repeat intervals do not overlap.</p>`
+    (comparison.timed
+      ? `<p class="muted small">Much faster / slower: both correct, the time ratio changed ×${comparison.muchFactor} or more and the repeat intervals do not overlap.</p>`
+      : '')
   );
 }
 
@@ -215,8 +220,13 @@ function changeOf(comparison: RunComparison | undefined, index: number): { kinds
 
 function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): string {
   const keysByRun = runs.map((run) => new Map(questionKeys(run.report.questions).map((key, i) => [key, run.report.questions[i]])));
-  const keys = comparison ? comparison.table.map((t) => t.key) : questionKeys(runs[0].report.questions);
+  const allKeys = comparison ? comparison.table.map((t) => t.key) : questionKeys(runs[0].report.questions);
+  // Skipped questions (no database to run on) are not scored: listed last, folded, so the scored ones come first.
+  const skipped = (key: string) => keysByRun.every((m) => (m.get(key)?.outcome ?? 'skipped') === 'skipped');
+  const keys = allKeys.filter((key) => !skipped(key));
+  const skippedKeys = allKeys.filter(skipped);
   const multi = runs.length > 1;
+  const timed = runs.every((run) => hasTiming(run.report));
   const head = [
     sortableTh('#', 'number'),
     sortableTh('question', 'text', false),
@@ -227,9 +237,13 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
       return [
         sortableTh(`${p}outcome`, 'text', false),
         sortableTh(`${p}F1`, 'number'),
-        sortableTh(`${p}${QUANTITY_LABELS.firstRowRatio}`, 'number'),
-        sortableTh(`${p}${QUANTITY_LABELS.allRowsRatio}`, 'number'),
-        sortableTh(`${p}pred ms`, 'number'),
+        ...(timed
+          ? [
+              sortableTh(`${p}${QUANTITY_LABELS.firstRowRatio}`, 'number'),
+              sortableTh(`${p}${QUANTITY_LABELS.allRowsRatio}`, 'number'),
+              sortableTh(`${p}pred ms`, 'number'),
+            ]
+          : []),
       ];
     }),
     ...(comparison ? [sortableTh('change', 'text', false)] : []),
@@ -246,7 +260,7 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
     if (first.difficulty) difficulties.add(first.difficulty);
     databases.add(first.db_id);
     const cells = results.flatMap((r) => {
-      if (!r) return ['<td></td>', '<td></td>', '<td></td>', '<td></td>', '<td></td>'];
+      if (!r) return Array<string>(timed ? 5 : 2).fill('<td></td>');
       const ratioCell = (ratio: RatioWithInterval | null) => {
         const untimed = r.same_program ? '; same program, not timed' : '';
         const interval = ratio ? ` title="repeat interval ${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)}${untimed}"` : '';
@@ -255,11 +269,15 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
       return [
         `<td data-v="${escapeHtml(r.outcome)}"><span class="badge ${escapeHtml(r.outcome)}">${escapeHtml(r.outcome.replace(/_/g, ' '))}</span></td>`,
         `<td class="num" data-v="${r.f1 ?? ''}">${r.f1 === null || r.f1 === undefined ? '-' : r.f1.toFixed(2)}</td>`,
-        ratioCell(firstRowRatio(r)),
-        ratioCell(allRowsRatio(r)),
-        r.same_program || r.pred_ms === null || r.pred_ms === undefined
-          ? `<td class="num" data-v=""${r.same_program ? ' title="same program as the gold: not timed"' : ''}>-</td>`
-          : `<td class="num" data-v="${r.pred_ms}">${r.pred_ms.toFixed(3)}</td>`,
+        ...(timed
+          ? [
+              ratioCell(firstRowRatio(r)),
+              ratioCell(allRowsRatio(r)),
+              r.same_program || r.pred_ms === null || r.pred_ms === undefined
+                ? `<td class="num" data-v=""${r.same_program ? ' title="same program as the gold: not timed"' : ''}>-</td>`
+                : `<td class="num" data-v="${r.pred_ms}">${r.pred_ms.toFixed(3)}</td>`,
+            ]
+          : []),
       ];
     });
     const details: string[] = [];
@@ -296,9 +314,24 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
     { name: 'outcome', label: 'outcome', values: OUTCOMES.filter((o) => outcomes.has(o)) },
     { name: 'difficulty', label: 'difficulty', values: [...difficulties] },
     { name: 'db', label: 'database', values: [...databases].sort() },
-    ...(comparison ? [{ name: 'change', label: 'change', values: [...CHANGE_KINDS] }] : []),
+    ...(comparison ? [{ name: 'change', label: 'change', values: [...changeKindsOf(comparison)] }] : []),
   ];
-  return `${tableControls('questions', filters)}<div class="scroll"><table id="questions" data-filterable><thead><tr>${head}</tr></thead><tbody>${body.join('\n')}</tbody></table></div>`;
+  return `${tableControls('questions', filters)}<div class="scroll"><table id="questions" data-filterable><thead><tr>${head}</tr></thead><tbody>${body.join('\n')}</tbody></table></div>${skippedList(skippedKeys.map((key) => keysByRun[0].get(key)!))}`;
+}
+
+/** The skipped questions, folded under one line that says how many and on which databases (they count in no score). */
+function skippedList(questions: readonly ReportQuestion[]): string {
+  if (questions.length === 0) return '';
+  const byDatabase = new Map<string, number>();
+  for (const q of questions) byDatabase.set(q.db_id, (byDatabase.get(q.db_id) ?? 0) + 1);
+  const databases = [...byDatabase].map(([db, n]) => `${db || 'no db_id'} (${n})`).join(', ');
+  const rows = questions
+    .map(
+      (q) =>
+        `<tr id="q-${q.index}"><td class="num">${q.index}</td><td>${escapeHtml(q.question_id)}</td><td>${escapeHtml(q.db_id)}</td><td>${escapeHtml(q.difficulty)}</td><td class="details">${escapeHtml(q.error ?? '')}</td></tr>`,
+    )
+    .join('\n');
+  return `<details id="skipped-questions"><summary>${questions.length} skipped question${questions.length === 1 ? '' : 's'}, not scored (database missing or not openable): ${escapeHtml(databases)}</summary><div class="scroll"><table><thead><tr><th class="num">#</th><th>question</th><th>database</th><th>difficulty</th><th>why</th></tr></thead><tbody>${rows}</tbody></table></div></details>`;
 }
 
 function metaLines(runs: readonly HtmlRun[]): string[] {
@@ -308,7 +341,7 @@ function metaLines(runs: readonly HtmlRun[]): string[] {
     const parts = [
       inputs.predictions ? `predictions ${inputs.predictions}` : (run.file ?? ''),
       inputs.questions ? `questions ${inputs.questions}` : '',
-      inputs.timing ? `timing ${inputs.timing}` : '',
+      inputs.timing && hasTiming(run.report) ? `timing ${inputs.timing}` : '',
       inputs.engine ? engineLine(inputs.engine as EngineDescription) : tool.sqlite ? `SQLite ${tool.sqlite}` : '',
       tool.version ? `VES Lens ${tool.version}` : '',
     ];
@@ -316,13 +349,35 @@ function metaLines(runs: readonly HtmlRun[]): string[] {
   });
 }
 
+/** "No timing in this report (EX, Soft-F1 only): …", for a report whose metrics include neither VES nor R-VES. */
+function noTimingLine(report: EvalReportJson): string {
+  const scores = reportMetrics(report).map((m) => METRIC_LABELS[m] ?? m);
+  return `No timing in this report (${scores.join(', ')} only): no time ratios, no cost against time.`;
+}
+
+/** The sections about time (ratios, cost against time): only for timed reports, every one of them timed. */
+function timingSections(runs: readonly HtmlRun[], timed: boolean): HtmlSection[] {
+  if (!timed) return [];
+  return [
+    { id: 'ratios', title: 'Time ratios', html: ratioSection(runs) },
+    { id: 'costs', title: 'Cost vs time', html: costSection(runs) },
+  ];
+}
+
 /** `eval --html`: the official table, per-difficulty bars, the ratio distribution, cost against time, every question. */
 export function evalHtml(run: HtmlRun): string {
   const sections: HtmlSection[] = [
-    { id: 'summary', title: 'Summary', html: summaryTable(run) + problemsHtml(run.report) },
+    {
+      id: 'summary',
+      title: 'Summary',
+      html:
+        summaryTable(run) +
+        (hasTiming(run.report) ? '' : `<p class="muted small" id="no-timing">${escapeHtml(noTimingLine(run.report))}</p>`) +
+        problemsHtml(run.report),
+    },
     { id: 'difficulty', title: 'By difficulty', html: difficultyBars([run]) },
-    { id: 'ratios', title: 'Time ratios', html: ratioSection([run]) },
-    { id: 'costs', title: 'Cost vs time', html: costSection([run]) },
+    ...timingSections([run], hasTiming(run.report)),
+    ...robustnessSection(run.report),
     { id: 'questions-section', title: 'Questions', html: questionTable([run]) },
   ];
   return htmlPage({ title: `VES Lens report: ${run.label}`, meta: metaLines([run]), sections });
@@ -338,8 +393,7 @@ export function compareHtml(runs: readonly HtmlRun[], comparison: RunComparison)
     },
     { id: 'changes', title: 'What changed', html: changeSection(comparison) },
     { id: 'difficulty', title: 'By difficulty', html: difficultyBars(runs) },
-    { id: 'ratios', title: 'Time ratios', html: ratioSection(runs) },
-    { id: 'costs', title: 'Cost vs time', html: costSection(runs) },
+    ...timingSections(runs, comparison.timed),
     { id: 'questions-section', title: 'Questions', html: questionTable(runs, comparison) },
   ];
   return htmlPage({ title: `VES Lens comparison: ${runs.map((r) => r.label).join(' vs ')}`, meta: metaLines(runs), sections });
