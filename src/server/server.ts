@@ -24,6 +24,7 @@ import {
   AuditProgress,
   ChatCompletionRequest,
   CompareReportsRequest,
+  CounterexampleRequest,
   DatasetChangedNotification,
   DatasetSummaryRequest,
   EvaluateFileRequest,
@@ -212,6 +213,9 @@ const stepReporter = (token?: string | number) => (message: string) => {
 
 connection.onRequest(ScoreRequest, (params, token) =>
   handle(token, (signal) => service.score(params, signal, stepReporter(params.progressToken))),
+);
+connection.onRequest(CounterexampleRequest, (params, token) =>
+  handle(token, (signal) => service.counterexample(params, signal, stepReporter(params.progressToken))),
 );
 connection.onRequest(JudgeRequest, (params, token) =>
   handle(token, (signal) => service.judge(params, signal, stepReporter(params.progressToken))),

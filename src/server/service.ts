@@ -132,6 +132,8 @@ export class VesLensService {
   readonly ruleHints: HintsProvider['ruleHints'] = (params) => this.hints.ruleHints(params);
 
   readonly score: ScoreProvider['score'] = (params, signal, progress) => this.scores.score(params, signal, progress);
+  readonly counterexample: ScoreProvider['counterexample'] = (params, signal, progress) =>
+    this.scores.counterexample(params, signal, progress);
   readonly explain: PlanProvider['explain'] = (params, signal) => this.plans.explain(params, signal);
   readonly timeQuery: PlanProvider['timeQuery'] = (params, signal, progress) => this.plans.timeQuery(params, signal, progress);
   readonly judge: JudgeProvider['judge'] = (params, signal, progress) => this.judges.judge(params, signal, progress);

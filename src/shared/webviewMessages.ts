@@ -2,7 +2,15 @@
  * The messages between the extension and its webview pages (src/webview, one folder per panel), declared once:
  * the pages import these types, and test/webview/*.test.ts posts them.
  */
-import type { EvaluateFileResult, ExplainResult, JudgeResult, ReportRow, ScoreResult, TimeQueryResult } from './protocol';
+import type {
+  CounterexampleResult,
+  EvaluateFileResult,
+  ExplainResult,
+  JudgeResult,
+  ReportRow,
+  ScoreResult,
+  TimeQueryResult,
+} from './protocol';
 
 /** What a Score panel acts on, sent back with `rerun` so a restored panel can re-run without the extension remembering it. */
 export interface ScoreContext {
@@ -21,7 +29,12 @@ export type ScorePanelMessage =
   // The Judge's section (its own state: a score and a judgement of the same prediction show together).
   | { type: 'judging'; context: ScoreContext; model: string }
   | { type: 'judgement'; judgement: JudgeResult; context: ScoreContext }
-  | { type: 'judge-failed'; message: string; cancelled: boolean };
+  | { type: 'judge-failed'; message: string; cancelled: boolean }
+  // "Look for a database where they differ" (its own state, under the explanations of the same score).
+  | { type: 'counterexample-running'; context: ScoreContext; budgetSeconds: number }
+  | { type: 'counterexample-progress'; message: string }
+  | { type: 'counterexample'; result: CounterexampleResult; context: ScoreContext }
+  | { type: 'counterexample-failed'; message: string; cancelled: boolean };
 
 /** Score panel → extension. */
 export type ScorePanelRequest =
@@ -29,6 +42,10 @@ export type ScorePanelRequest =
   | { type: 'rerun'; context: ScoreContext }
   | { type: 'judge'; context: ScoreContext }
   | { type: 'cancel-judge' }
+  | { type: 'counterexample'; context: ScoreContext; budgetSeconds: number }
+  | { type: 'cancel-counterexample' }
+  // A witness database the panel showed: reveal it in the file manager or the explorer, or copy its path.
+  | { type: 'witness'; action: 'reveal' | 'copy'; database: string }
   // The partial-credit section's setup hint: open the embeddings settings, or ask for the API key.
   | { type: 'setUpEmbeddings'; action: 'settings' | 'key' };
 

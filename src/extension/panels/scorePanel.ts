@@ -5,6 +5,7 @@ import { OUTCOME_LABELS } from '../../core/eval/labels';
 import { Ctx, currentSettings } from '../ctx';
 import { isCancellation, showError } from '../errors';
 import { PanelKind } from './panel';
+import { CounterexampleRun } from './scoreCounterexample';
 import { PanelShows, panelTitle, questionLabel, showsAfterJudge } from './scorePanelTitle';
 
 /**
@@ -20,13 +21,19 @@ export class ScorePanel implements vscode.Disposable {
   /** The Judge's handlers (src/extension/judge.ts): the panel's own Judge and Cancel buttons. */
   onJudge: ((context: ScoreContext) => void) | undefined;
   onCancelJudge: (() => void) | undefined;
+  /** "Look for a database where they differ" (scoreCounterexample.ts). */
+  private readonly counterexamples: CounterexampleRun;
 
   constructor(private readonly ctx: Ctx) {
+    this.counterexamples = new CounterexampleRun(ctx.extension.globalStorageUri.fsPath);
     this.kind = new PanelKind(ctx, 'vesLens.score', 'score.js', (_panel, message) => {
       if (message.type === 'cancel') this.running?.cancel();
       if (message.type === 'rerun') void this.score(message.context, true);
       if (message.type === 'judge') this.onJudge?.(message.context);
       if (message.type === 'cancel-judge') this.onCancelJudge?.();
+      if (message.type === 'counterexample') void this.lookForCounterexample(message.context, message.budgetSeconds);
+      if (message.type === 'cancel-counterexample') this.counterexamples.cancel();
+      if (message.type === 'witness') void this.counterexamples.witness(message.action, message.database);
       if (message.type === 'setUpEmbeddings') {
         if (message.action === 'key') void vscode.commands.executeCommand(Commands.setEmbeddingsApiKey);
         else void vscode.commands.executeCommand('workbench.action.openSettings', 'vesLens.embeddings');
@@ -64,6 +71,8 @@ export class ScorePanel implements vscode.Disposable {
     const client = await this.ctx.client().catch((error) => void showError(error));
     if (!client) return;
     this.running?.cancel();
+    // A search for a counterexample would disturb the timing: it gives way.
+    this.counterexamples.cancel();
     const cancel = (this.running = new vscode.CancellationTokenSource());
     const label = questionLabel(context);
     const panel = this.show({ kind: 'score', context });
@@ -129,8 +138,19 @@ export class ScorePanel implements vscode.Disposable {
     );
   }
 
+  /** The search's messages go to the panel that asked (its page shows them only beside the same prediction's score). */
+  private async lookForCounterexample(context: ScoreContext, budgetSeconds: number): Promise<void> {
+    const client = await this.ctx.client().catch((error) => void showError(error));
+    const panel = this.panel;
+    if (!client || !panel) return;
+    await this.counterexamples.search(client, context, budgetSeconds, (message) => {
+      if (this.panel === panel) this.kind.post(panel, message);
+    });
+  }
+
   dispose(): void {
     this.running?.cancel();
+    this.counterexamples.dispose();
   }
 }
 

@@ -10,7 +10,16 @@ import { Metric, METRICS, QuestionResult } from '../../core/eval/types';
 import { explainQuery } from '../../core/plan/explain';
 import { FastTimingOptions } from '../../core/timing/fast';
 import { TimingResult } from '../../core/timing/types';
-import { EngineSummary, ScoreParams, ScoreResult, TechniquesView, TimingSummaries, TimingSummary } from '../../shared/protocol';
+import {
+  CounterexampleParams,
+  CounterexampleResult,
+  EngineSummary,
+  ScoreParams,
+  ScoreResult,
+  TechniquesView,
+  TimingSummaries,
+  TimingSummary,
+} from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
@@ -19,6 +28,7 @@ import { scoreExplanations } from '../explanations';
 import { comparePlanViews, planView } from '../plan/planCards';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../sqlFormat';
+import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
 import { techniqueScores } from './techniqueScores';
 
 /**
@@ -59,10 +69,19 @@ function engineNotes(engine: EngineSummary | null, scales: readonly number[] | u
 }
 
 export class ScoreProvider {
+  private readonly counterexamples: CounterexampleAction;
+
   constructor(
     private readonly context: ServerContext,
     private readonly targets: QueryTargets,
-  ) {}
+  ) {
+    this.counterexamples = new CounterexampleAction(context, targets);
+  }
+
+  /** "Look for a database where they differ" on an EX-correct pair (counterexampleAction.ts). */
+  counterexample(params: CounterexampleParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<CounterexampleResult> {
+    return this.counterexamples.run(params, signal, progress);
+  }
 
   /** SQLMorph's techniques for the pair (vesLens.techniques); a failure of theirs is logged and leaves the score as it is. */
   private async techniques(
@@ -114,6 +133,11 @@ export class ScoreProvider {
         },
       );
       if (signal?.aborted) throw new CancelledError();
+      // A mismatch that rests only on float digits or the physical row order says so (SQLite's reversed scan). Both
+      // run again for it: only where the row counts agree, as they do when only digits or the order differ.
+      const sameCount = result.difference !== undefined && result.difference.pred_rows === result.difference.gold_rows;
+      if (result.outcome === 'mismatch' && dialect === 'sqlite' && sameCount)
+        result.ex_fragile = await mismatchFragility(database, goldSql, sql, this.context);
       progress?.('reading both results and plans');
       const goldPreview = await this.targets.preview(database, goldSql, signal);
       const predPreview = await this.targets.preview(database, sql, signal);
@@ -143,6 +167,8 @@ export class ScoreProvider {
         time_ratio_by_scale: result.time_ratio_by_scale,
         growth: result.growth === undefined ? undefined : editorText(result.growth),
         difference: result.difference,
+        ex_fragile: result.ex_fragile,
+        counterexampleSeconds: result.outcome === 'correct' && dialect === 'sqlite' ? DEFAULT_COUNTEREXAMPLE_SECONDS : undefined,
         goldPlan: planView(goldPlan),
         predPlan: planView(predPlan),
         planComparison: comparePlanViews(goldPlan, predPlan),

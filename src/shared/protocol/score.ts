@@ -1,6 +1,8 @@
 /** The score slice: "Score against gold" on one prediction, with SQLMorph's partial-credit techniques (the Score panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
-import type { QuestionResult } from '../../core/eval/types';
+import type { Outcome, QuestionResult } from '../../core/eval/types';
+import type { CounterexampleSearch } from '../../core/results/counterexample/search';
+import type { EquivalenceVerdict } from '../../core/results/equivalence';
 import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../../core/results/sqlmorph/types';
 import type { TimingResult } from '../../core/timing/types';
 import type { QuestionInfo } from './dataset';
@@ -106,6 +108,7 @@ export type ScoredFields = Pick<
   | 'time_ratio_by_scale'
   | 'growth'
   | 'difference'
+  | 'ex_fragile'
   | 'notes'
 >;
 
@@ -135,6 +138,11 @@ export interface ScoreResult extends ScoredFields {
   planComparison: PlanComparison;
   /** SQLMorph's partial-credit techniques, each with its matching (null when vesLens.techniques names none). */
   techniques?: TechniquesView | null;
+  /**
+   * An EX-correct pair on SQLite: the panel offers "Look for a database where they differ" (CounterexampleRequest),
+   * with this many seconds of search; absent otherwise.
+   */
+  counterexampleSeconds?: number;
   sqlite: string;
   /** What ran the SQL, in one line (DatasetSummary's engine line: engine, version, embedded or server, no password). */
   engine: string;
@@ -142,3 +150,73 @@ export interface ScoreResult extends ScoredFields {
 }
 
 export const ScoreRequest = new RequestType<ScoreParams, ScoreResult, void>('vesLens/score');
+
+// ---- "Look for a database where they differ": a counterexample to an EX-correct pair ------------------------
+
+/** The folder under the extension's storage where the editor's witness databases are written. */
+export const WITNESS_FOLDER = 'counterexamples';
+
+/** The pair to search (named as ScoreParams names it), and how long the search may take. */
+export interface CounterexampleParams {
+  sql?: string;
+  uri?: string;
+  offset?: number;
+  questionId?: number | string;
+  questionIndex?: number;
+  /** Seconds for trying variations (default 10, at most 120); shrinking a witness found may take as long again. */
+  budgetSeconds?: number;
+  /** A token for StepProgress while it runs. */
+  progressToken?: string;
+}
+
+/** One side's result on the witness: its first rows, which of them the other side's result lacks (EX's set comparison). */
+export interface WitnessResultView {
+  columns: string[];
+  rows: unknown[][];
+  /** For each row shown: the other result has no equal row. */
+  differs: boolean[];
+  rowCount: number;
+  /** Rows of the whole result the other result lacks (the shown ones may not hold them all). */
+  differingCount: number;
+  /** The query failed when read back for the page (the search had run it on the file). */
+  error?: string;
+}
+
+/** A table of the witness: its first rows and how many it holds. */
+export interface WitnessTableView {
+  name: string;
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+}
+
+/** The witness database, read back from its file: its tables and both results on it. */
+export interface WitnessView {
+  /** The SQLite file (under the extension's storage, never beside the real database). */
+  database: string;
+  /** How the real database was varied, and how small the witness is. */
+  how: string;
+  tables: WitnessTableView[];
+  gold: WitnessResultView;
+  prediction: WitnessResultView;
+}
+
+/**
+ * What the search came to. `equivalent`: proved, nothing searched (`equivalence.reason` says why); `found`: a
+ * witness, both queries re-run on its file and still differing; `none_found`, `budget_spent`, `not_searched`:
+ * core's search result (`search` says how much was tried, in how long); `not_correct`: the pair does not agree on
+ * the real database (`outcome`), so there is nothing to look for.
+ */
+export interface CounterexampleResult {
+  question: QuestionInfo;
+  status: 'equivalent' | 'not_correct' | CounterexampleSearch['result'];
+  outcome: Outcome;
+  equivalence: EquivalenceVerdict | null;
+  search: CounterexampleSearch | null;
+  witness: WitnessView | null;
+  /** The search's budget in seconds, as it ran. */
+  budgetSeconds: number;
+  elapsedMs: number;
+}
+
+export const CounterexampleRequest = new RequestType<CounterexampleParams, CounterexampleResult, void>('vesLens/counterexample');

@@ -11,6 +11,7 @@ import type { ScorePanelMessage, ScorePanelRequest } from '../../shared/webviewM
 import { h, render } from '../common/dom';
 import { panelPage } from '../common/vscodeApi';
 import { planComparison } from '../plan/planComparison';
+import { counterexampleSlot, handleCounterexample } from './counterexampleSection';
 import { handleJudge, judgeSlot } from './judgeSection';
 import { actions, cancelButton, stopTicker, timed } from './scoreActions';
 import { scoreCards } from './scoreCards';
@@ -35,6 +36,7 @@ function show(result: ScoreResult, partial: boolean, previous: ScoreResult | nul
     timingSection(result),
     scaleSection(result),
     explanationSection(result),
+    counterexampleSlot(result, partial),
     judgeSlot(),
     sqlSection(result),
     resultSection(result),
@@ -62,6 +64,7 @@ function clearScore(): void {
 
 function handle(data: ScorePanelMessage, restored: boolean): void {
   if (handleJudge(data, restored)) return;
+  if (handleCounterexample(data, restored)) return;
   if (data.type === 'running') {
     rerunning = false;
     shown.result = null;
@@ -110,6 +113,9 @@ function handle(data: ScorePanelMessage, restored: boolean): void {
   }
 }
 
+// A saved search answer first, so the restored score draws it in its section.
+const savedCounterexample = page.state().counterexample;
+if (savedCounterexample) handle(savedCounterexample, true);
 page.restore();
 const savedJudgement = page.state().judgement;
 if (savedJudgement) handle(savedJudgement, true);

@@ -14,13 +14,35 @@ export function questionHeader(q: QuestionInfo): Child[] {
   ];
 }
 
-/** Why the scores are what they are (column counts, Soft-F1 below 1 for a correct result...). */
+const FRAGILE_KINDS: Record<NonNullable<ScoreResult['ex_fragile']>['kind'], string> = {
+  float_digits: 'float digits',
+  row_order: 'row order',
+};
+
+/** A mismatch EX counts wrong although the results differ only in float digits or through the physical row order. */
+function fragileNote(fragile: ScoreResult['ex_fragile']): HTMLParagraphElement | null {
+  if (!fragile) return null;
+  const kind = FRAGILE_KINDS[fragile.kind] ?? fragile.kind;
+  return h(
+    'p',
+    { className: 'ex-fragile' },
+    icon('warning'),
+    ' ',
+    h('strong', {}, `EX-fragile (${kind}): `),
+    plainText(fragile.detail),
+    h('span', { className: 'muted' }, '. EX scores it 0 all the same, as the official scripts do.'),
+  );
+}
+
+/** Why the scores are what they are (column counts, Soft-F1 below 1 for a correct result, an EX-fragile mismatch...). */
 export function explanationSection(result: ScoreResult): HTMLDivElement | null {
-  if (!result.explanations?.length) return null;
+  const fragile = fragileNote(result.ex_fragile);
+  if (!result.explanations?.length && !fragile) return null;
   return h(
     'div',
     { className: 'explanations', role: 'note' },
-    result.explanations.map((text) => h('p', {}, icon('info'), ' ', plainText(text))),
+    (result.explanations ?? []).map((text) => h('p', {}, icon('info'), ' ', plainText(text))),
+    fragile,
   );
 }
 

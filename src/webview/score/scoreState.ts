@@ -8,6 +8,7 @@ export type ScoreMessage<T extends ScorePanelMessage['type']> = Extract<ScorePan
 /** Kept across reloads: the last result drawn, and the last judgement (its own state). */
 export interface ScorePageState extends RememberedMessage<ScorePanelMessage> {
   judgement: ScoreMessage<'judgement'>;
+  counterexample: ScoreMessage<'counterexample'>;
 }
 
 export const channel = pageChannel<ScorePanelRequest, ScorePageState>();
