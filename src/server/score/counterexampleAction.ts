@@ -226,7 +226,7 @@ export class CounterexampleAction {
     const searching = (async () => {
       fs.mkdirSync(outDir, { recursive: true });
       const budgetMs = options.budgetSeconds * 1000;
-      return searchCounterexample(pair, { outDir, budgetMs, maxRows: this.context.limits.maxRows, schema: options.schema });
+      return searchCounterexample(pair, { outDir, budgetMs, maxRows: this.context.limits.maxRows, schema: options.schema, signal });
     })();
     void searching
       // A witness of a cancelled search is nobody's: it goes, before the next search may start.

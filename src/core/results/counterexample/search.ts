@@ -11,6 +11,7 @@ import { sameResultSet } from '../../metrics/executionMatch';
 import { readOnlyUri } from '../../scale/scaleDatabase';
 import { identifierName, significantTokens } from '../../sql/lexer';
 import { tablesRead } from '../../sql/scope';
+import { analysisBoundNote } from '../../sql/textBounds';
 import { jsonValue } from '../jsonValue';
 import { Variation, variationsFor } from './variations';
 
@@ -58,13 +59,21 @@ export interface SearchOptions {
   budgetMs: number;
   maxRows: number;
   schema: SchemaInfo;
+  /** Ends the search at the next query (the editor's Cancel); nothing is written then. */
+  signal?: AbortSignal;
 }
 
 type Check = { status: 'differ'; gold: Row[]; prediction: Row[] } | { status: 'same' } | { status: 'failed'; message: string };
 
 /** Runs both queries on `db` (within the deadline and row limit) and says whether EX tells them apart. */
-async function compareOn(db: DatabaseConnection, pair: PairToSearch, deadline: number, maxRows: number): Promise<Check> {
-  const limits = { deadline, budgetMs: Math.max(0, deadline - performance.now()), maxRows };
+async function compareOn(
+  db: DatabaseConnection,
+  pair: PairToSearch,
+  deadline: number,
+  maxRows: number,
+  signal?: AbortSignal,
+): Promise<Check> {
+  const limits = { deadline, budgetMs: Math.max(0, deadline - performance.now()), maxRows, signal };
   const gold = await readQuery(db, pair.gold, limits);
   if (gold.status !== 'ok') return { status: 'failed', message: `gold: ${gold.message}` };
   const prediction = await readQuery(db, pair.prediction, limits);
@@ -157,8 +166,15 @@ class WorkCopy {
  * table, then halves, quarters, ... down to single rows), until nothing more can go or the deadline passes.
  * A deleted chunk is saved in a temporary table and put back when the queries stop differing without it.
  */
-async function shrink(copy: WorkCopy, reader: DatabaseConnection, pair: PairToSearch, deadline: number, maxRows: number) {
-  const differs = async () => (await compareOn(reader, pair, deadline, maxRows)).status === 'differ';
+async function shrink(
+  copy: WorkCopy,
+  reader: DatabaseConnection,
+  pair: PairToSearch,
+  deadline: number,
+  maxRows: number,
+  signal?: AbortSignal,
+) {
+  const differs = async () => (await compareOn(reader, pair, deadline, maxRows, signal)).status === 'differ';
   for (let pass = 0; pass < 2; pass++) {
     let removedAny = false;
     for (const table of copy.tables) {
@@ -167,8 +183,8 @@ async function shrink(copy: WorkCopy, reader: DatabaseConnection, pair: PairToSe
       const keepRowid = table.rowidColumn === undefined;
       const back = `INSERT INTO main.${t} (${keepRowid ? 'rowid, ' : ''}${columns.join(', ')}) SELECT ${keepRowid ? '__cx_rowid, ' : ''}${columns.join(', ')} FROM temp.__cx_saved`;
       let rowids = await copy.rowids(table.name);
-      for (let chunk = rowids.length; chunk >= 1 && performance.now() < deadline; chunk = Math.floor(chunk / 2)) {
-        for (let start = 0; start < rowids.length && performance.now() < deadline;) {
+      for (let chunk = rowids.length; chunk >= 1 && performance.now() < deadline && !signal?.aborted; chunk = Math.floor(chunk / 2)) {
+        for (let start = 0; start < rowids.length && performance.now() < deadline && !signal?.aborted;) {
           const part = rowids.slice(start, start + chunk);
           const range = `rowid BETWEEN ${part[0]} AND ${part[part.length - 1]}`;
           await copy.exec(
@@ -224,6 +240,11 @@ export async function searchCounterexample(
       ...(note ? { note } : {}),
     },
   });
+  // Reading the tables and names of a text past the bounds of SQL analysis would take memory beyond the bound.
+  const tooLarge =
+    analysisBoundNote(pair.prediction, 'the counterexample search', 'tokens') ??
+    analysisBoundNote(pair.gold, 'the counterexample search', 'tokens');
+  if (tooLarge) return done('not_searched', tooLarge);
   const names = [...options.schema.tables.values()].map((t) => t.name);
   const read = new Set([...tablesRead(pair.gold, names).keys(), ...tablesRead(pair.prediction, names).keys()]);
   const tables = [...read].map((name) => options.schema.tables.get(name)).filter((t): t is TableInfo => t !== undefined && !t.withoutRowid);
@@ -238,19 +259,21 @@ export async function searchCounterexample(
   let reader: DatabaseConnection | undefined;
   try {
     reader = await sqliteEngine.open(copy.file);
-    const baseline = await compareOn(reader, pair, deadline, options.maxRows);
+    const baseline = await compareOn(reader, pair, deadline, options.maxRows, options.signal);
     if (baseline.status === 'failed') return done('not_searched', `on a copy of the tables read, ${baseline.message}`);
     const variations: Variation[] =
       baseline.status === 'differ'
         ? [{ how: 'the tables read copied as they are', tables: [], statements: [] }]
         : variationsFor(tables, namedIdentifiers(pair.gold, pair.prediction));
     for (const variation of variations) {
+      if (options.signal?.aborted) return done('not_searched', `cancelled after ${tried} variations`);
       if (performance.now() >= deadline) return done('budget_spent', `${variations.length - tried} variations left untried`);
       tried++;
       if (!(await copy.apply(variation.statements))) continue;
-      const check = await compareOn(reader, pair, deadline, options.maxRows);
+      const check = await compareOn(reader, pair, deadline, options.maxRows, options.signal);
       if (check.status === 'differ') {
-        await shrink(copy, reader, pair, performance.now() + Math.max(options.budgetMs, MIN_SHRINK_MS), options.maxRows);
+        await shrink(copy, reader, pair, performance.now() + Math.max(options.budgetMs, MIN_SHRINK_MS), options.maxRows, options.signal);
+        if (options.signal?.aborted) return done('not_searched', `cancelled after ${tried} variations`);
         const file = path.resolve(options.outDir, `${safeName(pair.name)}.sqlite`);
         await copy.writeTo(file);
         const rerun = await verifiedWitness(file, pair, options.maxRows, options.budgetMs);
