@@ -13,7 +13,10 @@ import {
   PairTimer,
   probabilityBelowFor,
   runPairTimer,
+  timeInPasses,
+  freshConnectionTimer,
 } from '../../src/core/timing/fast';
+import { extraBlocks, RunAllocation, varianceWeight } from '../../src/core/timing/runAllocation';
 import { sameProgram } from '../../src/core/timing/sameProgram';
 import { speedVerdict } from '../../src/core/timing/verdict';
 import { measureOfficial } from '../../src/core/timing/official';
@@ -147,6 +150,19 @@ describe('timing protocols on a real database', () => {
     const [kept] = await score();
     assert.ok(kept.ves! > 0 && kept.rves! > 0);
     assert.doesNotMatch(kept.notes.join('\n'), /official loop/);
+  });
+
+  it("a run's extra blocks go to the real pair that dominates the VES total, not to the pair at 1×", async () => {
+    const runAllocation: RunAllocation = { extraShare: 5, officialShare: 1, maxBlocks: 5, precision: 10, dominantShares: 1 };
+    const options = { ...OWN_THREE, timeoutMs: 10_000, runAllocation };
+    // The cross join's count against a plain count: the prediction is far faster, and √ratio carries its noise.
+    const heavy = new PairTimer(freshConnectionTimer(dbFile, slow), freshConnectionTimer(dbFile, quick), options);
+    const even = new PairTimer(freshConnectionTimer(dbFile, quick), freshConnectionTimer(dbFile, 'SELECT count(v) FROM t'), options);
+    const summary = await timeInPasses([heavy, even]);
+    assert.equal(heavy.blocksOf('first-row'), 5);
+    assert.equal(even.blocksOf('first-row'), 3);
+    assert.equal(summary.extraBlocks, 2);
+    assert.ok(heavy.result('first-row').ratio > 5);
   });
 
   it('first row is prepare plus one step: a query whose rows come slowly has a fast first row', async () => {
@@ -326,6 +342,78 @@ describe('fast protocol on synthetic samplers', () => {
     }
     assert.ok(settledPairs >= 20, `${settledPairs} settled`);
     assert.ok(covered / total >= 0.9, `coverage ${covered}/${total}`);
+  });
+});
+
+/** A synthetic pair whose executions also take real time (about 1 ms each), so that blocks have a cost. */
+function costlyPair(goldMs: number, predMs: number, noise: number, seed: number): [ExecutionTimer, ExecutionTimer] {
+  const wait = () => new Promise((resolve) => setTimeout(resolve, 1));
+  return syntheticPair(goldMs, predMs, noise, seed).map((timer) => async (quantity, limits) => (await wait(), timer(quantity, limits))) as [
+    ExecutionTimer,
+    ExecutionTimer,
+  ];
+}
+
+/** VES only: first-row ratios, three own blocks each, every one settled by its own rules after them. */
+const OWN_THREE: FastTimingOptions = {
+  ...SYNTHETIC,
+  quantities: ['first-row'],
+  settle: { ratioOf: ['first-row'], bucketOf: [] },
+  minBlocks: 3,
+  maxBlocks: 3,
+  precision: 10,
+};
+const allocated = (runAllocation: RunAllocation): FastTimingOptions => ({ ...OWN_THREE, runAllocation });
+
+describe("a run's allocation of extra blocks", () => {
+  it("weighs a pair by how much its ratio moves its total: √ratio's slope for VES, the expected reward's near a bucket edge", () => {
+    assert.equal(varianceWeight({ ratio: 4, logSe: 0.05, df: 10 }, false), 1);
+    assert.equal(varianceWeight({ ratio: 36, logSe: 0.05, df: 10 }, false), 9);
+    // R-VES: 1.45 sits between the edges 1 and 2, far in log steps of 0.03; 1.02 sits on the edge at 1.
+    assert.ok(varianceWeight({ ratio: 1.45, logSe: 0.03, df: 10 }, true) < 1e-6);
+    assert.ok(varianceWeight({ ratio: 1.02, logSe: 0.03, df: 10 }, true) > 0.1);
+  });
+
+  it('gives extra blocks to the pair that dominates the VES total, and none to the light ones once settled', async () => {
+    const allocation: RunAllocation = { extraShare: 5, officialShare: 1, maxBlocks: 6, precision: 10, dominantShares: 1 };
+    // One prediction 36× faster than gold (√36 = 6: its noise reaches the total 36 times a ratio-1 pair's), four at 1×.
+    const heavy = new PairTimer(...costlyPair(3.6, 0.1, 0.1, 41), allocated(allocation));
+    const light = [42, 43, 44, 45].map((seed) => new PairTimer(...costlyPair(1, 1, 0.1, seed), allocated(allocation)));
+    const summary = await timeInPasses([heavy, ...light]);
+    assert.equal(heavy.blocksOf('first-row'), 6);
+    for (const timer of light) assert.equal(timer.blocksOf('first-row'), 3);
+    assert.equal(summary.extraBlocks, 3);
+  });
+
+  it('keeps the extra blocks within their share of the own blocks and of the official loops, most valuable first', async () => {
+    const pairs = (allocation: RunAllocation) =>
+      [1, 2, 3, 4, 5, 6].map((seed) => new PairTimer(...costlyPair(1 + seed / 10, 1, 0.1, 50 + seed), allocated(allocation)));
+    // Every interval counts as wide (precision 0): each pair wants blocks up to the maximum, and the budget decides.
+    const wanting: RunAllocation = { extraShare: 0.25, officialShare: 1, maxBlocks: 6, precision: 0, dominantShares: 2 };
+    const timers = pairs(wanting);
+    const summary = await timeInPasses(timers);
+    const blockMs = Math.max(...timers.map((timer) => timer.blockCostMs('first-row')));
+    assert.ok(summary.extraBlocks > 0 && summary.extraBlocks < 6 * 3, `${summary.extraBlocks} extra blocks`);
+    assert.ok(summary.extraMs <= 0.25 * summary.ownMs + blockMs, `${summary.extraMs} ms extra for ${summary.ownMs} ms own`);
+    // The official loops' share: 100 iterations of a pair take far more than 0.1 % of them, so nothing is added.
+    const capped = await timeInPasses(pairs({ ...wanting, extraShare: 5, officialShare: 0.001 }));
+    assert.equal(capped.extraBlocks, 0);
+    assert.ok(capped.projectedOfficialMs > 0);
+  });
+
+  it('never adds blocks to a quantity more blocks cannot move: a bucket far from every edge, the official limit', async () => {
+    const wantAll: RunAllocation = { extraShare: 5, officialShare: 1, maxBlocks: 6, precision: 0, dominantShares: 0 };
+    // Ratio 8 on 45 ms iterations: settled in one block (as above); then no extra block either.
+    const far = new PairTimer(...costlyPair(40, 5, 0.05, 61), { ...SYNTHETIC, runAllocation: wantAll });
+    const near = new PairTimer(...costlyPair(1.05, 1, 0.05, 62), { ...SYNTHETIC, minBlocks: 3, maxBlocks: 3, runAllocation: wantAll });
+    await timeInPasses([far, near]);
+    assert.equal(far.blocksOf('full'), 1);
+    assert.equal(near.blocksOf('full'), 6, 'a ratio on the 1× edge takes every block it may');
+    assert.deepEqual(
+      extraBlocks([far, near], wantAll).map((block) => block.timer),
+      [],
+      'both at their end: the far one closed, the near one at the maximum',
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { rvesOutlook, rvesReward } from '../metrics/efficiency';
 import { scaledCopy } from '../scale/scaledCopy';
 import { OFFICIAL_ITERATIONS } from './official';
 import { TimedQuantity, TimingResult } from './types';
+import { DEFAULT_RUN_ALLOCATION, extraBlocks, RunAllocation } from './runAllocation';
 
 /**
  * Timing protocol v2 (`--timing fast`). It measures what the official scripts measure, in far fewer
@@ -53,6 +54,8 @@ export interface FastTimingOptions {
    * so, and stops timing it after one block.
    */
   officialLimitMs?: number;
+  /** `eval` only: where a run's extra blocks go once every pair has its own (runAllocation.ts). */
+  runAllocation?: RunAllocation;
 }
 
 export const DEFAULT_FAST_TIMING: FastTimingOptions = {
@@ -68,6 +71,18 @@ export const DEFAULT_FAST_TIMING: FastTimingOptions = {
   bucketConfidence: 0.99,
   blockPauseMs: 15,
   timeoutMs: 30_000,
+};
+
+/**
+ * `eval`'s pairs, timed in passes (timeInPasses): shorter blocks, so that the run's allocation has the time to
+ * give more blocks where they move the totals and narrow the intervals (runAllocation.ts). An interval is set
+ * by how many separated blocks a ratio has more than by how many iterations each holds (bench/timing.mjs).
+ */
+export const PASS_FAST_TIMING: FastTimingOptions = {
+  ...DEFAULT_FAST_TIMING,
+  blockMs: { ratio: 2.4, bucket: 1.2 },
+  maxIterations: 6,
+  runAllocation: DEFAULT_RUN_ALLOCATION,
 };
 
 /** Times one execution of a query, in milliseconds, of the quantity asked. */
@@ -99,6 +114,8 @@ export class PairTimer {
   private readonly blocks: Partial<Record<TimedQuantity, Iteration[][]>> = {};
   /** Iterations per block of each quantity: cheap quantities get more, so that each block spans its blockMs. */
   private readonly iterationsPerBlock: Partial<Record<TimedQuantity, number>> = {};
+  /** Wall milliseconds of each quantity's blocks, executions and connections included: what another block costs. */
+  private readonly blockWallMs: Partial<Record<TimedQuantity, number[]>> = {};
   private spentMs = 0;
   private warmedUp = false;
 
@@ -143,17 +160,60 @@ export class PairTimer {
     this.warmedUp = true;
   }
 
-  /** Adds one block of iterations to each quantity not yet done. */
-  async runBlock(): Promise<void> {
+  /** Adds one block of iterations to each quantity given (by default, each quantity not yet done). */
+  async runBlock(quantities: readonly TimedQuantity[] = this.pendingQuantities()): Promise<void> {
     const started = performance.now();
     if (!this.warmedUp) await this.warmUp();
-    for (const quantity of this.options.quantities.filter((q) => !this.quantityDone(q))) {
+    for (const quantity of quantities) {
+      const blockStarted = performance.now();
       const taken = this.blocks[quantity]!;
       const iterations: Iteration[] = [];
       for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, taken.length + i));
       taken.push(iterations);
+      (this.blockWallMs[quantity] ??= []).push(performance.now() - blockStarted);
     }
     this.spentMs += performance.now() - started;
+  }
+
+  /** The quantities this pair's own rules still time (minimum blocks, settling, its blocks and budget). */
+  pendingQuantities(): TimedQuantity[] {
+    return this.options.quantities.filter((q) => !this.quantityDone(q));
+  }
+
+  /** Blocks taken of one quantity. */
+  blocksOf(quantity: TimedQuantity): number {
+    return this.blocks[quantity]!.length;
+  }
+
+  /** What one more block of this quantity costs in wall time (the median of its blocks so far). */
+  blockCostMs(quantity: TimedQuantity): number {
+    const walls = this.blockWallMs[quantity];
+    return walls?.length ? median(walls) : Infinity;
+  }
+
+  /**
+   * What the official protocol would spend on this pair: 100 iterations of each quantity timed, at the wall time
+   * an iteration takes here (its connections included), a loop past the official limit cut off there.
+   */
+  projectedOfficialMs(): number {
+    let total = 0;
+    for (const quantity of this.options.quantities) {
+      const walls = this.blockWallMs[quantity];
+      if (!walls?.length) continue;
+      const loopMs = (OFFICIAL_ITERATIONS * median(walls)) / this.iterationsPerBlock[quantity]!;
+      total += Math.min(loopMs, this.options.officialLimitMs ?? Infinity);
+    }
+    return total;
+  }
+
+  /**
+   * A block more of this quantity could still move its score: it has been timed, and neither the official limit
+   * nor a bucket far from every edge has closed it. A run's allocation (runAllocation.ts) may add blocks past the
+   * pair's own rules to such a quantity.
+   */
+  mayExtend(quantity: TimedQuantity): boolean {
+    const taken = this.blocks[quantity]!.length;
+    return taken >= 1 && !this.closed(quantity);
   }
 
   /** Blocks taken so far (of the quantity timed longest). */
@@ -171,17 +231,20 @@ export class PairTimer {
     return this.options.quantities.every((q) => this.quantityDone(q));
   }
 
+  /** More blocks cannot change this quantity's score. */
+  private closed(quantity: TimedQuantity): boolean {
+    const { options } = this;
+    if (this.blocks[quantity]!.length === 0) return false;
+    // Far past the official limit, more blocks cannot change the score: the official scripts give it 0.
+    if (options.officialLimitMs !== undefined && this.officialLoopMs(quantity) > OFFICIAL_LIMIT_CERTAIN * options.officialLimitMs)
+      return true;
+    return this.bucketOnly(quantity) && this.farFromBucketEdges(quantity);
+  }
+
   private quantityDone(quantity: TimedQuantity): boolean {
     const { options } = this;
     const taken = this.blocks[quantity]!.length;
-    // Far past the official limit, more blocks cannot change the score: the official scripts give it 0.
-    if (
-      taken >= 1 &&
-      options.officialLimitMs !== undefined &&
-      this.officialLoopMs(quantity) > OFFICIAL_LIMIT_CERTAIN * options.officialLimitMs
-    )
-      return true;
-    if (taken >= 1 && this.bucketOnly(quantity) && this.farFromBucketEdges(quantity)) return true;
+    if (this.closed(quantity)) return true;
     if (taken < options.minBlocks) return false;
     return taken >= options.maxBlocks || this.spentMs >= options.pairBudgetMs || this.quantitySettled(quantity);
   }
@@ -319,10 +382,20 @@ export function measureFast(
   return measurePair(freshConnectionTimer(dbPath, goldBody), freshConnectionTimer(dbPath, predBody), options);
 }
 
+/** What a run's passes spent: the pairs' own blocks, the extra ones, and what the official loops would take. */
+export interface PassSummary {
+  ownMs: number;
+  extraMs: number;
+  extraBlocks: number;
+  projectedOfficialMs: number;
+}
+
 /**
  * Times many pairs in passes: each pass adds one block to every pair not yet done, so the blocks of one pair
- * are minutes apart in a long run and the interval sees the machine's slow drift. A pair whose timing fails
- * (a timeout in a later pass) is handed to `onError` and dropped from later passes.
+ * are minutes apart in a long run and the interval sees the machine's slow drift. Once every pair has its own
+ * blocks, further passes add blocks where the run's allocation (the options' `runAllocation`) says they move the
+ * totals most (runAllocation.ts), within its budget. A pair whose timing fails (a timeout in a later pass) is
+ * handed to `onError` and dropped from later passes.
  */
 export async function timeInPasses(
   timers: readonly PairTimer[],
@@ -331,23 +404,53 @@ export async function timeInPasses(
     onError?: (timer: PairTimer, error: Error) => void;
     signal?: AbortSignal;
   } = {},
-): Promise<void> {
+): Promise<PassSummary> {
+  const allocation = timers[0]?.options.runAllocation ?? NO_EXTRA_BLOCKS;
   const failed = new Set<PairTimer>();
+  const summary: PassSummary = { ownMs: 0, extraMs: 0, extraBlocks: 0, projectedOfficialMs: 0 };
   for (let pass = 1; ; pass++) {
-    const pending = timers.filter((timer) => !failed.has(timer) && !timer.done);
-    if (pending.length === 0 || hooks.signal?.aborted) return;
-    hooks.onPass?.(pass, pending.length);
-    for (const timer of pending) {
-      if (hooks.signal?.aborted) return;
+    const live = timers.filter((timer) => !failed.has(timer));
+    const own = live.filter((timer) => !timer.done).map((timer) => ({ timer, quantities: timer.pendingQuantities() }));
+    // Extra blocks take at most their share of the own blocks' time, and never take the run past its share of
+    // what the official loops would spend on the same pairs.
+    summary.projectedOfficialMs = live.reduce((total, timer) => total + timer.projectedOfficialMs(), 0);
+    const budgetMs =
+      Math.min(allocation.extraShare * summary.ownMs, allocation.officialShare * summary.projectedOfficialMs - summary.ownMs) -
+      summary.extraMs;
+    const extra = own.length === 0;
+    const work = !extra
+      ? own
+      : budgetMs > 0
+        ? extraBlocks(live, allocation).map(({ timer, quantity }) => ({ timer, quantities: [quantity] }))
+        : [];
+    if (work.length === 0 || hooks.signal?.aborted) return summary;
+    hooks.onPass?.(pass, new Set(work.map(({ timer }) => timer)).size);
+    const started = performance.now();
+    for (const { timer, quantities } of work) {
+      if (hooks.signal?.aborted) break;
+      // Extra blocks run most valuable first, so the budget's end leaves out the least valuable.
+      if (extra && performance.now() - started >= budgetMs) break;
       try {
-        await timer.runBlock();
+        await timer.runBlock(quantities);
+        if (extra) summary.extraBlocks++;
       } catch (error) {
         failed.add(timer);
         hooks.onError?.(timer, error as Error);
       }
     }
+    const passMs = performance.now() - started;
+    if (extra) summary.extraMs += passMs;
+    else summary.ownMs += passMs;
+    // A short pass of a few extra blocks would put a pair's blocks back to back: they are to be separated moments.
+    if (extra && passMs < MIN_PASS_MS && !hooks.signal?.aborted) await pause(MIN_PASS_MS - passMs);
   }
 }
+
+/** Timers without a run allocation (timed in passes outside `eval`) take their own blocks only. */
+const NO_EXTRA_BLOCKS: RunAllocation = { ...DEFAULT_RUN_ALLOCATION, extraShare: 0 };
+
+/** Extra passes last at least this long, so that a pair's blocks are not one stretch of time. */
+const MIN_PASS_MS = 50;
 
 /**
  * t_first / t_second of full executions on copies of the database scaled by each factor (1: the database
