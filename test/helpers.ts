@@ -1,4 +1,4 @@
-import { spawnSync, SpawnSyncReturns } from 'child_process';
+import { spawn, spawnSync, SpawnSyncReturns } from 'child_process';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -21,6 +21,24 @@ export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessE
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     timeout: options.timeout,
   });
+}
+
+/** runCli without blocking this process: a loopback server this process runs (a fake chat endpoint) can answer it. */
+export function runCliAsync(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<SpawnedCli> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+export interface SpawnedCli {
+  status: number | null;
+  stdout: string;
+  stderr: string;
 }
 
 /** The shared BIRD data beside the clone (CI puts shared/ there), or VES_LENS_BIRD_DATA. */

@@ -10,7 +10,8 @@ import { comparePlans } from '../core/plan/comparePlans';
 import { explainQuery } from '../core/plan/explain';
 import { differenceLines, planLines, sideBySide } from '../core/report/planText';
 import { splitStatements } from '../core/sql/statements';
-import { databaseSource, EngineCliOptions, EXIT, timeoutMs, toolInfo, UsageError } from './common';
+import { applyBusyTimeout, checkOutputFile, databaseSource, EngineCliOptions, EXIT, timeoutMs, toolInfo, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
 
 /** A SQLite database file by its name, as BIRD's layout names them. */
 const SQLITE_FILE = /\.(sqlite3?|db)$/i;
@@ -18,9 +19,8 @@ const SQLITE_FILE = /\.(sqlite3?|db)$/i;
 /** How long `explain --analyze` lets each query run by default, as eval's per-pair limit. */
 const DEFAULT_ANALYZE_TIMEOUT_MS = 30_000;
 
-export interface ExplainCommandOptions extends SqlCommandOptions {
+export interface ExplainCommandOptions extends SqlCommandOptions, JsonDestination {
   vs?: string;
-  json?: boolean;
   analyze?: boolean;
   timeout?: string;
 }
@@ -85,6 +85,7 @@ export interface CommandDatabase {
 export async function openCommandDatabase(options: SqlCommandOptions): Promise<CommandDatabase> {
   const server = options.engine === 'postgres' || (options.engine === undefined && options.dbUrl !== undefined);
   if (!server) {
+    applyBusyTimeout(options); // the server's path sets it in databaseSource
     if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL server; with --engine sqlite give --db <file>');
     if (options.dbLayout !== undefined) throw new UsageError('--db-layout: for a PostgreSQL server (--engine postgres --db-url ...)');
     if (options.db === undefined)
@@ -135,6 +136,7 @@ export async function databaseSchema(db: DatabaseConnection, flag = '--db'): Pro
 
 export async function runExplain(sql: string | undefined, options: ExplainCommandOptions): Promise<number> {
   const statements = statementsFromArguments(sql, options.file);
+  if (options.json) checkOutputFile('--json', options.json, [options.file, options.db]);
   const analyzeLimitMs = options.timeout === undefined ? undefined : timeoutMs('--timeout', options.timeout);
   if (analyzeLimitMs !== undefined && !options.analyze)
     throw new UsageError('--timeout: goes with --analyze (the time limit of the run it measures)');
@@ -154,7 +156,7 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
     for (const statement of statements) plans.push(await explain(statement));
     const gold = options.vs ? await explain(options.vs) : undefined;
     const differences = gold ? comparePlans(gold, plans[0]) : undefined;
-    if (options.json) {
+    if (options.json || options.jsonStdout) {
       const report = {
         tool: await toolInfo(),
         engine: opened.engine,
@@ -164,8 +166,8 @@ export async function runExplain(sql: string | undefined, options: ExplainComman
         gold,
         differences,
       };
-      process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-      return EXIT.done; // a statement without a plan carries its error in the JSON
+      emitJson(options, report);
+      if (options.jsonStdout) return EXIT.done; // a statement without a plan carries its error in the JSON
     }
     const out: string[] = [pc.dim(engineHeader(opened))];
     if (options.analyze) out.push(pc.dim('EXPLAIN (ANALYZE, BUFFERS): each query ran once, read-only; times are per step, all loops'));

@@ -2,12 +2,14 @@ import pc from 'picocolors';
 import { lineAndColumn } from '../core/bird/problems';
 import { analyzeSql } from '../core/hints/analyze';
 import { Verdict, verifyHint, VerifyLimits } from '../core/hints/verify';
-import { parseScales, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { analysisBoundNote } from '../core/sql/textBounds';
+import { checkOutputFile, parseScales, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
 import { databaseSchema, engineHeader, openCommandDatabase, sqlFromArguments, SqlCommandOptions } from './explainCommand';
 
-export interface HintsCommandOptions extends SqlCommandOptions {
+export interface HintsCommandOptions extends SqlCommandOptions, JsonDestination {
   verify?: boolean;
-  json?: boolean;
   timeout: string;
   maxRows: string;
   scales?: string;
@@ -22,6 +24,9 @@ const VERDICT_COLOUR = {
   failed: pc.red,
 } as const;
 
+/** When node-sql-parser's "error" is its step-aside past the bounds of its tree (sql/ast.ts), that note; else undefined. */
+const parserBound = (sql: string, parseError: string | undefined) => (parseError ? analysisBoundNote(sql, 'node-sql-parser') : undefined);
+
 export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
   const limits: VerifyLimits = {
     timeoutMs: timeoutMs('--timeout', options.timeout),
@@ -31,6 +36,7 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
   };
   if (limits.scales && !options.verify) throw new UsageError('--scales: goes with --verify (it times each rewrite on scaled copies)');
   const { text, source } = sqlFromArguments(sql, options.file);
+  if (options.json) checkOutputFile('--json', options.json, [options.file, options.db, options.schema]);
   const opened = await openCommandDatabase(options);
   const { db } = opened;
   try {
@@ -48,24 +54,31 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
         }
       }
     }
-    if (options.json) {
-      const report = statements.map(({ statement, hints, parseError, failedRules }) => ({
-        statement: { start: statement.start, end: statement.end, line: lineAndColumn(text, statement.start).line, text: statement.text },
-        parse_error: parseError ?? null,
-        failed_rules: failedRules ?? [],
-        hints: hints.map((hint) => ({ ...hint, position: lineAndColumn(text, hint.range.start), verdict: verdicts.get(hint) ?? null })),
-      }));
-      process.stdout.write(
-        JSON.stringify({ tool: await toolInfo(), engine: opened.engine, db: opened.label, source, statements: report }, null, 2) + '\n',
-      );
-      return 0;
+    if (options.json || options.jsonStdout) {
+      const report = statements.map(({ statement, hints, parseError, failedRules, notAnalysed }) => {
+        const parserNote = parserBound(statement.text, parseError);
+        return {
+          statement: { start: statement.start, end: statement.end, line: lineAndColumn(text, statement.start).line, text: statement.text },
+          // The note names the analysis that stepped aside: "hints: …" (no rule ran) or "node-sql-parser: …".
+          not_analysed: notAnalysed ?? parserNote ?? null,
+          parse_error: parserNote ? null : (parseError ?? null),
+          failed_rules: failedRules ?? [],
+          hints: hints.map((hint) => ({ ...hint, position: lineAndColumn(text, hint.range.start), verdict: verdicts.get(hint) ?? null })),
+        };
+      });
+      emitJson(options, { tool: await toolInfo(), engine: opened.engine, db: opened.label, source, statements: report }, JSON_SHAPES.hints);
+      if (options.jsonStdout) return 0;
     }
     // On a server, say what ran the verification: its speed-ups are that engine's.
     const out: string[] = options.verify && db.engine.name !== 'sqlite' ? [pc.dim(engineHeader(opened))] : [];
     let count = 0;
-    for (const { statement, hints, parseError, failedRules } of statements) {
+    for (const { statement, hints, parseError, failedRules, notAnalysed } of statements) {
       const at = lineAndColumn(text, statement.start);
-      if (parseError)
+      // Past the bounds of SQL analysis the rules, or node-sql-parser, stepped aside: said as such, not as a syntax error.
+      const parserNote = parserBound(statement.text, parseError);
+      if (notAnalysed) out.push(pc.dim(`${source}:${at.line}:${at.column} ${notAnalysed}`));
+      else if (parserNote) out.push(pc.dim(`${source}:${at.line}:${at.column} ${parserNote}; the token rules still ran`));
+      else if (parseError)
         out.push(
           pc.dim(
             `${source}:${at.line}:${at.column} node-sql-parser cannot read this statement (${parseError}); token rules still ran, plans still work`,

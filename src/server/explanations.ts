@@ -5,6 +5,7 @@ import { pastLimitMetrics } from '../core/metrics/efficiency';
 import { allRowsRatio, firstRowRatio } from '../core/report/ratios';
 import { ratioText } from '../core/text/numberText';
 import { tokenize } from '../core/sql/lexer';
+import { analysisBoundNote } from '../core/sql/textBounds';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
@@ -34,7 +35,14 @@ export function scoreExplanations(
       `the prediction returns ${plural(d.pred_rows, 'row')}, gold ${plural(d.gold_rows, 'row')}${d.pred_rows === d.gold_rows ? ' (same count, different values)' : ''}.`,
     );
   }
-  const mismatch = result.outcome === 'mismatch' && sqls !== undefined;
+  // The literal checks tokenize both texts whole: past the bounds of SQL analysis they step aside, and say so.
+  const tooLarge =
+    result.outcome === 'mismatch' && sqls !== undefined
+      ? (analysisBoundNote(sqls.pred, "the prediction's string literals", 'tokens') ??
+        analysisBoundNote(sqls.gold, "gold's string literals", 'tokens'))
+      : undefined;
+  if (tooLarge) out.push(tooLarge);
+  const mismatch = result.outcome === 'mismatch' && sqls !== undefined && !tooLarge;
   const literal = mismatch ? caseOrSpaceLiteral(sqls.pred, gold, pred) : undefined;
   const spelling = mismatch && !literal ? literalSpelling(sqls.pred, sqls.gold) : undefined;
   if (literal) {

@@ -3,12 +3,16 @@ import { compactNumber } from '../core/report/planText';
 import { identifierName, significantTokens } from '../core/sql/lexer';
 import { resolveColumnAt } from '../core/sql/scope';
 import { splitStatements } from '../core/sql/statements';
+import { analysisBoundNote } from '../core/sql/textBounds';
 
 /** Markdown for the table or column under `offset` of a document: row count, columns, indexes. */
 export function hoverText(documentText: string, offset: number, schema: SchemaInfo): string | undefined {
   // Names resolve within the statement under the cursor: another statement's aliases mean nothing here.
   const statement = splitStatements(documentText).find((s) => s.start <= offset && offset <= s.start + s.text.length);
   if (!statement) return undefined;
+  // A statement past the bounds of SQL analysis is not tokenized (its tokens would take memory beyond the bound): say so.
+  const tooLarge = analysisBoundNote(statement.text, 'table and column information', 'tokens');
+  if (tooLarge) return tooLarge;
   const at = offset - statement.start;
   const tokens = significantTokens(statement.text);
   const index = tokens.findIndex((t) => t.start <= at && at <= t.end && (t.kind === 'word' || t.kind === 'quoted'));

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
@@ -10,37 +10,12 @@ import { DEFAULT_BUSY_TIMEOUT_MS, setBusyTimeout } from '../../src/core/db/sqlit
 import { sqliteFolder } from '../../src/core/db/source';
 import { databaseRunProblems } from '../../src/core/eval/databaseProblems';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
-import { REPO_ROOT, runCli, SAMPLE_SUPERHERO, tempDir } from '../helpers';
+import { REPO_ROOT, runCli } from '../helpers';
+import { copiedRoot, holdExclusive } from '../lockedDatabase';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const QUESTIONS = path.join(SAMPLE, 'mini_dev_superhero.json');
 const PREDICTIONS = path.join(SAMPLE, 'predict_gpt-4_superhero.json');
-
-/** A copy of the real superhero database in a folder of its own (the shared file is never locked). */
-function copiedRoot(): string {
-  const root = tempDir('ves-lens-busy-');
-  fs.mkdirSync(path.join(root, 'superhero'));
-  fs.copyFileSync(SAMPLE_SUPERHERO, path.join(root, 'superhero', 'superhero.sqlite'));
-  return root;
-}
-
-/** A second process (Python's sqlite3) holding BEGIN EXCLUSIVE on `file` for `seconds`; resolves once it holds it. */
-async function holdExclusive(file: string, seconds: number): Promise<ChildProcess> {
-  const script = [
-    'import sqlite3, sys, time',
-    'c = sqlite3.connect(sys.argv[1], isolation_level=None)',
-    "c.execute('BEGIN EXCLUSIVE')",
-    "print('locked', flush=True)",
-    'time.sleep(float(sys.argv[2]))',
-    "c.execute('COMMIT')",
-  ].join('\n');
-  const locker = spawn('python3', ['-c', script, file, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    locker.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
-    locker.on('exit', (code) => reject(new Error(`the locking process exited (${code}) before it held the lock`)));
-  });
-  return locker;
-}
 
 function tasks(count: number): EvalTask[] {
   return buildTasks(loadQuestions(QUESTIONS).questions, loadPredictions(PREDICTIONS), undefined, []).slice(0, count);

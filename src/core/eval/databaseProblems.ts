@@ -1,3 +1,4 @@
+import { dbRootProblems } from '../bird/layout';
 import { InputProblem } from '../bird/problems';
 import type { DatabaseSource } from '../db/source';
 import type { QuestionResult } from './types';
@@ -48,8 +49,35 @@ export function databaseRunProblems(source: Pick<DatabaseSource, 'label'>, resul
   return problems;
 }
 
-/** One line when a run scored nothing at all (every question skipped): the run is then an input error, not a score. */
-export function nothingScored(results: readonly QuestionResult[]): string | undefined {
-  if (results.length === 0 || results.some((r) => r.outcome !== 'skipped')) return undefined;
-  return `nothing was scored: all ${plural(results.length, 'were')} skipped (first: ${results[0].error ?? 'no database'})`;
+/** A question of a run (scored, judged, audited), as far as whether it ran. */
+export interface RunQuestion {
+  skipped: boolean;
+  /** Why it was skipped (a missing database, ...). */
+  error?: string | null;
+}
+
+/**
+ * One line when a run did nothing at all (every question skipped): the run is then an input error (exit 2), not
+ * a result. `done`: what the run does to a question.
+ */
+export function nothingDone(questions: readonly RunQuestion[], done: 'scored' | 'judged' | 'audited'): string | undefined {
+  if (questions.length === 0 || questions.some((q) => !q.skipped)) return undefined;
+  return `nothing was ${done}: all ${plural(questions.length, 'were')} skipped (first: ${questions[0].error ?? 'no database'})`;
+}
+
+/** nothingDone for scored questions (eval, and the judge's questions, whose EX runs first). */
+export function nothingScored(results: readonly QuestionResult[], done: 'scored' | 'judged' = 'scored'): string | undefined {
+  return nothingDone(
+    results.map((r) => ({ skipped: r.outcome === 'skipped', error: r.error })),
+    done,
+  );
+}
+
+/** --db-root's layout problems (bird/layout.ts) for a run on SQLite files; none on a server, whose databases are no folders. */
+export function sqliteDbRootProblems(
+  source: Pick<DatabaseSource, 'engine'>,
+  dbRoot: string | undefined,
+  dbIds: readonly string[],
+): InputProblem[] {
+  return source.engine.name === 'sqlite' && dbRoot !== undefined ? dbRootProblems(dbRoot, dbIds) : [];
 }

@@ -5,6 +5,7 @@ import { DatabaseConnection } from '../db/engine';
 import { quoteIdentifier, readSchema, SchemaInfo, TableInfo } from '../db/schema';
 import { identifierName, significantTokens } from '../sql/lexer';
 import { tablesRead } from '../sql/scope';
+import { analysisBoundNote } from '../sql/textBounds';
 
 /** Distinct non-NULL values shown per column, read from the first rows of its table (bounded work). */
 const SAMPLE_VALUES = 3;
@@ -173,12 +174,19 @@ export function readDescriptions(databaseFolder: string, table: string): Map<str
   return descriptions;
 }
 
+/** Why the tables a SQL text names are not read from it (past the bounds of SQL analysis), or undefined. */
+const tablesNamedNote = (sql: string) => analysisBoundNote(sql, 'the tables this SQL names', 'tokens');
+
 /**
  * The tables a statement names: those its FROM clauses read (sql/scope's tablesRead, so a table named
  * `order` is not matched by ORDER BY as ROSE's substring test matches it), or, where none is found (SQL the
- * scan cannot follow), every identifier that is a table name.
+ * scan cannot follow), every identifier that is a table name. None for a text past the bounds of SQL analysis.
  */
 export function tablesNamed(sql: string, tableNames: readonly string[]): string[] {
+  return tablesNamedNote(sql) ? [] : tablesNamedWithin(sql, tableNames);
+}
+
+function tablesNamedWithin(sql: string, tableNames: readonly string[]): string[] {
   const found = tablesRead(sql, tableNames);
   if (found.size === 0) {
     const byLower = new Map(tableNames.map((t) => [t.toLowerCase(), t]));
@@ -200,7 +208,14 @@ export async function describeDatabase(db: DatabaseConnection, facts: DatabaseFa
   const schema = await facts.schemaOf(db);
   const names = [...schema.tables.values()].map((t) => t.name);
   const named = new Map<string, TableInfo>();
-  for (const sql of sqls) for (const name of tablesNamed(sql, names)) named.set(name.toLowerCase(), schema.tables.get(name.toLowerCase())!);
+  // A SQL text past the bounds of SQL analysis is not read for its tables (tokenizing it whole would take memory beyond
+  // the bound): the prompt says so, and every table is still listed by name below.
+  const notRead: string[] = [];
+  for (const sql of sqls) {
+    const tooLarge = tablesNamedNote(sql);
+    if (tooLarge) notRead.push(tooLarge);
+    else for (const name of tablesNamedWithin(sql, names)) named.set(name.toLowerCase(), schema.tables.get(name.toLowerCase())!);
+  }
   const tables = [...named.values()].sort((a, b) => a.name.localeCompare(b.name));
   const blocks = [];
   for (const table of tables) blocks.push(await facts.table(db, table));
@@ -209,5 +224,5 @@ export async function describeDatabase(db: DatabaseConnection, facts: DatabaseFa
     .slice()
     .sort((a, b) => a.localeCompare(b))
     .join(', ')}.`;
-  return [header, ...blocks, all].join('\n');
+  return [header, ...notRead, ...blocks, all].join('\n');
 }
