@@ -3,12 +3,13 @@ import pc from 'picocolors';
 import { AgreementStats } from '../core/judge/agreement';
 import { agreement, AgreementReport, loadLabels, loadVerdicts } from '../core/judge/agreementFiles';
 import { TABLE_STYLE } from '../core/report/terminal';
-import { quoted, UsageError } from './common';
+import { checkOutputFile, quoted, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
 
-export interface AgreeCommandOptions {
+export interface AgreeCommandOptions extends JsonDestination {
   labels: string;
   verdicts: string;
-  json?: boolean;
   /** Which verdict of a judge report: its judge score (default) or its EX. */
   use?: string;
 }
@@ -59,13 +60,13 @@ function mismatchLines(report: AgreementReport, limit = 8): string[] {
 export async function runAgree(options: AgreeCommandOptions): Promise<number> {
   if (options.use !== undefined && options.use !== 'judge' && options.use !== 'ex')
     throw new UsageError(`--use: expected judge or ex, got ${quoted(options.use)}`);
+  if (options.json) checkOutputFile('--json', options.json, [options.labels, options.verdicts]);
   const labels = loadLabels(options.labels);
   const verdicts = loadVerdicts(options.verdicts, options.use as 'judge' | 'ex' | undefined);
   const report = agreement(labels, verdicts);
-  if (options.json) {
-    process.stdout.write(JSON.stringify({ labels: options.labels, verdicts: options.verdicts, ...report }, null, 2) + '\n');
-    return 0;
-  }
+  if (options.json || options.jsonStdout)
+    emitJson(options, { labels: options.labels, verdicts: options.verdicts, ...report }, JSON_SHAPES.agree);
+  if (options.jsonStdout) return 0;
   const out = process.stdout;
   out.write(
     `${pc.bold('agreement')} of ${KIND_LABELS[report.kind]} (${options.verdicts}) with the labels of ${options.labels}: ${report.stats.n} pairs (positive: the label says correct)\n`,

@@ -3,10 +3,11 @@ import { compareRuns, comparisonJson } from '../core/report/compareRuns';
 import { comparisonText } from '../core/report/compareText';
 import { compareHtml } from '../core/report/htmlReports';
 import { checkOutputFile, positiveInteger, positiveNumber, quoted, toolInfo, UsageError, writeOutputFile } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
 
-export interface CompareCommandOptions {
+export interface CompareCommandOptions extends JsonDestination {
   html?: string;
-  json?: boolean;
   seed?: string;
   resamples?: string;
   much?: string;
@@ -25,7 +26,8 @@ export async function runCompare(files: string[], options: CompareCommandOptions
     throw new UsageError(`--resamples: at most 1000000, got ${quoted(options.resamples!)}`);
   const muchFactor = options.much === undefined ? undefined : positiveNumber('--much', options.much);
   if (muchFactor !== undefined && muchFactor <= 1) throw new UsageError(`--much: a factor above 1, got ${quoted(options.much!)}`);
-  if (options.html) checkOutputFile('--html', options.html, files);
+  if (options.json) checkOutputFile('--json', options.json, files);
+  if (options.html) checkOutputFile('--html', options.html, [...files, options.json]);
 
   const labels = uniqueLabels(files);
   const runs = files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
@@ -42,10 +44,7 @@ export async function runCompare(files: string[], options: CompareCommandOptions
     );
     process.stderr.write(`wrote ${options.html}\n`);
   }
-  if (options.json) {
-    process.stdout.write(JSON.stringify({ tool: await toolInfo(), ...comparisonJson(comparison) }, null, 2) + '\n');
-  } else {
-    process.stdout.write(comparisonText(comparison) + '\n');
-  }
+  if (!options.jsonStdout) process.stdout.write(comparisonText(comparison) + '\n');
+  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...comparisonJson(comparison) }, JSON_SHAPES.compare);
   return 0;
 }

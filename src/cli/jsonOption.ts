@@ -1,5 +1,6 @@
 import { Command, OptionValues } from 'commander';
 import { quoted, UsageError, writeOutputFile } from './common';
+import { JsonShape, snakeCaseJson } from './jsonCase';
 
 /**
  * One convention for every command: `--json [file]`. With a file the JSON is written there (and the terminal
@@ -61,9 +62,12 @@ export function checkJsonValue(command: Command, argv: readonly string[]): void 
     );
 }
 
-/** Prints the JSON on standard output and/or writes it to the --json file (saying so on standard error). */
-export function emitJson(destination: JsonDestination, value: unknown): void {
-  const text = JSON.stringify(value, null, 2) + '\n';
+/**
+ * Prints the JSON on standard output and/or writes it to the --json file (saying so on standard error), its field
+ * names in snake_case; `shape` names the objects whose keys are data, kept as they are (cli/jsonCase.ts).
+ */
+export function emitJson(destination: JsonDestination, value: unknown, shape?: JsonShape): void {
+  const text = JSON.stringify(snakeCaseJson(value, shape), null, 2) + '\n';
   if (destination.jsonStdout) process.stdout.write(text);
   if (destination.json) {
     writeOutputFile('--json', destination.json, text);

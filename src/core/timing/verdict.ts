@@ -17,9 +17,9 @@ export function speedVerdict(timing: Pick<TimingResult, 'ratio' | 'low' | 'high'
   return 'no-difference';
 }
 
-/** "1.82× as fast (a repeat run: 1.71–1.93×; 3 blocks, 12 runs)", in words a person reads once. */
+/** "1.82× as fast (repeat interval 1.71–1.93×; 3 blocks, 12 runs)", in words a person reads once. */
 export function describeSpeed(timing: TimingResult, subject = 'the rewrite'): string {
-  const interval = `a repeat run: ${timing.low.toFixed(2)}–${timing.high.toFixed(2)}×; ${counted(timing.blocks ?? 1, 'block')}, ${counted(timing.runs, 'run')}`;
+  const interval = `repeat interval ${timing.low.toFixed(2)}–${timing.high.toFixed(2)}×; ${counted(timing.blocks ?? 1, 'block')}, ${counted(timing.runs, 'run')}`;
   const verdict = speedVerdict(timing);
   if (verdict === 'faster') return `${subject} is ${timing.ratio.toFixed(2)}× as fast (${interval})`;
   if (verdict === 'slower') return `${subject} is slower: ${timing.ratio.toFixed(2)}× (${interval})`;
