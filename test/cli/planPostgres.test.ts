@@ -82,12 +82,12 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
       /Seq Scan on hero_power hp {2}← costliest {2}\[5\.8K rows in table · \+100 · est\. \d+ rows · cost [\d.]+ \(self [\d.]+, \d+ %\)/,
     );
     noSecret(result.stdout, result.stderr);
-    const json = runCli(['explain', '--engine', 'postgres', '--db-url', url, '--json', PRED_SQL]);
+    const json = runCli(['explain', '--engine', 'postgres', '--db-url', url, PRED_SQL, '--json']);
     const report = JSON.parse(json.stdout);
     assert.equal(report.engine.engine, 'postgres');
-    assert.ok(report.plans[0].cost.totalCost > 0);
-    assert.equal(report.plans[0].cost.totalCost, report.plans[0].nodes[0].totalCost);
-    assert.ok(report.plans[0].nodes[0].nodeType);
+    assert.ok(report.plans[0].cost.total_cost > 0);
+    assert.equal(report.plans[0].cost.total_cost, report.plans[0].nodes[0].total_cost);
+    assert.ok(report.plans[0].nodes[0].node_type);
     noSecret(json.stdout);
   });
 
@@ -97,9 +97,9 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
     assert.match(result.stdout, /EXPLAIN \(ANALYZE, BUFFERS\): each query ran once, read-only/);
     assert.match(result.stdout, /ran in [\d.]+ ms \(planning [\d.]+ ms\)/);
     assert.match(result.stdout, /Seq Scan on hero_power hp .*actual 358 rows · [\d.]+ ms \(self [\d.]+ ms\) · buffers \d+ hit, \d+ read/);
-    const json = JSON.parse(runCli(['explain', '--db-url', url, '--analyze', '--json', PRED_SQL]).stdout);
+    const json = JSON.parse(runCli(['explain', '--db-url', url, '--analyze', PRED_SQL, '--json']).stdout);
     assert.equal(json.analyzed, true);
-    assert.ok(json.plans[0].measured.executionMs > 0);
+    assert.ok(json.plans[0].measured.execution_ms > 0);
     assert.equal(json.plans[0].nodes[0].measured.loops, 1);
     // What must not run is not run, and says why; a runaway query stops at --timeout.
     const refused = runCli(['explain', '--db-url', url, '--analyze', 'DELETE FROM superhero']);
@@ -178,7 +178,7 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
       runCli(['hints', '--db-url', url, '--verify', 'SELECT count(*) FROM superhero WHERE height_cm > 180', '--json']).stdout,
     );
     const verdict = json.statements[0].hints.find((h: { rule: string }) => h.rule === 'VL002').verdict;
-    assert.ok(verdict.speedup.runs > 0 && verdict.planner.originalCost > 0);
+    assert.ok(verdict.speedup.runs > 0 && verdict.planner.original_cost > 0);
     assert.equal(json.engine.engine, 'postgres');
   });
 
@@ -202,7 +202,7 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
     assert.match(tried.stdout, /in a transaction that is rolled back; timed without and with it, alternately/);
     assert.match(
       tried.stdout,
-      /✓ planner uses it\n {4}plan cost: planner cost [\d.]+ → [\d.]+, rule cost 100 → 0\n {4}measured: [\d.]+× as fast with it/,
+      /✓ planner uses it, measured faster: recommended\n {4}plan cost: planner cost [\d.]+ → [\d.]+, rule cost 100 → 0\n {4}measured: [\d.]+× as fast with it/,
     );
     assert.deepEqual([indexes(cluster.url), indexes(scratchUrl)], before);
   });
@@ -220,7 +220,7 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
       ranked.map((c: { executable: boolean }) => c.executable),
       [true, true, false],
     );
-    assert.ok(ranked[0].plan.cost.totalCost <= ranked[1].plan.cost.totalCost);
+    assert.ok(ranked[0].plan.cost.total_cost <= ranked[1].plan.cost.total_cost);
 
     const questions = superheroQuestions(dir, 4);
     const list = path.join(dir, 'list.json');
@@ -344,13 +344,13 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
       assert.equal(report.inputs.efficiency, 'plan-cost');
       const questions = report.questions as {
         question_id: number;
-        plan_cost?: { gold: { totalCost: number } | null; pred: { totalCost: number } | null; pred_cheaper: number | null };
+        plan_cost?: { gold: { total_cost: number } | null; pred: { total_cost: number } | null; pred_cheaper: number | null };
       }[];
       assert.equal(questions.length, expected.length);
       const differences = questions
         .map((q, i) => ({
           question: q.question_id,
-          ours: [q.plan_cost?.gold?.totalCost ?? null, q.plan_cost?.pred?.totalCost ?? null, q.plan_cost?.pred_cheaper ?? null],
+          ours: [q.plan_cost?.gold?.total_cost ?? null, q.plan_cost?.pred?.total_cost ?? null, q.plan_cost?.pred_cheaper ?? null],
           python: expected[i],
         }))
         .filter(({ ours, python }) => JSON.stringify(ours) !== JSON.stringify(python));

@@ -186,10 +186,10 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(first, /Soft-F1\s+1\.000/i);
     const timed = await waitForWebview(
       page,
-      /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i,
+      /time ratio \(VES, first row\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i,
       120_000,
     );
-    assert.match(timed, /R-VES ratio \(all rows\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i);
+    assert.match(timed, /R-VES ratio \(all rows\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i);
     assert.match(timed, /R-VES reward\s+(1\.25|1|0\.75|0\.5|0\.25)\s+bucket /i);
     assert.match(timed, /Timing\s+timed quantity[\s\S]*first row \(VES\): median gold [\d.]+ ms, prediction [\d.]+ ms/);
     assert.match(
@@ -228,7 +228,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   it('"Re-run with more iterations" keeps the old numbers visible while it runs, then shows the new ones', async () => {
     const panel = await webviewFrameWith(page, '#rerun');
     const cardsBefore = await panel.locator('.cards').innerText();
-    const ratioBefore = cardsBefore.match(/time ratio \(VES, first row\)\s+([\d.]+×\s+a repeat run: [\d.]+–[\d.]+×)/i)?.[1];
+    const ratioBefore = cardsBefore.match(/time ratio \(VES, first row\)\s+([\d.]+×\s+repeat interval [\d.]+–[\d.]+×)/i)?.[1];
     assert.ok(ratioBefore, cardsBefore);
     await panel.locator('#rerun').click();
     const during = await waitForWebview(page, /re-running with more iterations…/, 10_000);
@@ -241,7 +241,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await shot('score-rerunning');
     const after = await waitForWebview(
       page,
-      /time ratio \(VES, first row\)\s+[\d.]+×\s+a repeat run: [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i,
+      /time ratio \(VES, first row\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i,
       120_000,
     );
     assert.doesNotMatch(after, /re-running/);

@@ -228,7 +228,7 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     assert.equal((await ids())[0], String(fastFirstRow.question_id));
     assert.deepEqual((await ids()).slice(-5).sort(), skippedIds, 'still last, whatever the order');
     const title = await page.locator(`tr[data-question="${fastAllRows.question_id}"] td`).nth(12).getAttribute('title');
-    assert.equal(title, 'a repeat run: 60.10–108.00×');
+    assert.equal(title, 'repeat interval 60.10–108.00×');
     await page.screenshot({ path: path.join(SHOTS, 'report-ratios-dark.png') });
     assert.deepEqual(page.errors, []);
     await page.close();

@@ -52,11 +52,11 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       assert.doesNotMatch(shown, /\[2m|\{"|":/, 'no escape-code remnants or raw JSON');
       assert.match(
         shown,
-        /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i,
+        /time ratio \(VES, first row\)\s+0\.26×\s+repeat interval 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i,
       );
       assert.match(
         shown,
-        /R-VES ratio \(all rows\)\s+0\.96×\s+a repeat run: 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+no measurable difference/i,
+        /R-VES ratio \(all rows\)\s+0\.96×\s+repeat interval 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+no measurable difference/i,
       );
       assert.match(
         shown,
@@ -211,7 +211,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await post(page, { type: 'rerunning' });
     await page.waitForTimeout(1200); // the elapsed-seconds counter ticks
     const during = await text(page);
-    assert.match(during, /time ratio \(VES, first row\)\s+0\.26×\s+a repeat run: 0\.24–0\.28×/i, 'the old numbers stay');
+    assert.match(during, /time ratio \(VES, first row\)\s+0\.26×\s+repeat interval 0\.24–0\.28×/i, 'the old numbers stay');
     assert.match(
       during,
       /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run until the new ones arrive/,
@@ -227,7 +227,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     const after = await text(page);
     assert.match(
       after,
-      /time ratio \(VES, first row\)\s+0\.27×\s+a repeat run: 0\.26–0\.28× \(95 %\)\s+10 blocks · 80 runs\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i,
+      /time ratio \(VES, first row\)\s+0\.27×\s+repeat interval 0\.26–0\.28× \(95 %\)\s+10 blocks · 80 runs\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i,
     );
     assert.doesNotMatch(after, /re-running/);
     assert.equal(await page.locator('#rerun:not([disabled])').count(), 1);
@@ -330,7 +330,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const shown = await text(page);
       assert.match(
         shown,
-        /R-VES ratio \(all rows\)\s+65\.2×\s+a repeat run: 46\.1–92\.2× \(95 %\)\s+1 block · 1 run\s+one block: the interval is the usual spread between runs \(calibrated beforehand\), not measured on this pair\s+prediction faster/i,
+        /R-VES ratio \(all rows\)\s+65\.2×\s+repeat interval 46\.1–92\.2× \(95 %\)\s+1 block · 1 run\s+one block: the interval is the usual spread between runs \(calibrated beforehand\), not measured on this pair\s+prediction faster/i,
       );
       assert.match(shown, /time ratio \(VES, first row\)\s+0\.26×[\s\S]*4 blocks · 24 runs\s+gold faster/i, 'several blocks: no such line');
       assert.match(

@@ -135,7 +135,7 @@ function cellOf(row: ReportRow, key: ColumnKey): HTMLTableCellElement {
     case 'all_rows_ratio': {
       const timed = RATIO_OF[key](row);
       const title = timed
-        ? `a repeat run: ${fixed(timed.low)}–${fixed(timed.high)}×${row.same_program ? '; same program, not timed' : ''}`
+        ? `repeat interval ${fixed(timed.low)}–${fixed(timed.high)}×${row.same_program ? '; same program, not timed' : ''}`
         : undefined;
       return h('td', { className: 'num', title }, timed ? `${fixed(timed.ratio)}×` : '–');
     }

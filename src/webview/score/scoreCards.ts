@@ -47,7 +47,7 @@ function ratioCard(label: string, timing: TimingSummary, previous: TimingSummary
     h(
       'div',
       { className: 'detail interval' },
-      `a repeat run: ${ratio(timing.low)}–${ratio(timing.high)}×`,
+      `repeat interval ${ratio(timing.low)}–${ratio(timing.high)}×`,
       h('span', { className: 'muted' }, ' (95 %)'),
     ),
     h('div', { className: 'detail' }, counts),
