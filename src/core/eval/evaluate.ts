@@ -1,7 +1,7 @@
 import { StreamingComparison } from '../results/streamingComparison';
 import type { TechniqueStep } from './techniqueStep';
-import { DatabaseConnection } from '../db/engine';
-import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
+import { DatabaseConnection, DatabaseEngine } from '../db/engine';
+import { DatabaseUnavailable } from '../db/connectionCache';
 import { ServerUnavailable } from '../db/database';
 import { dialectOf, QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
 import { DatabaseSource } from '../db/source';
@@ -10,6 +10,7 @@ import {
   DEFAULT_FAST_TIMING,
   FastTimingOptions,
   freshConnectionTimer,
+  PASS_FAST_TIMING,
   fullRatioByScale,
   PairTimer,
   PairTiming,
@@ -24,6 +25,7 @@ import { growthVerdict } from '../timing/verdict';
 import { TimedQuantity, TimingResult } from '../timing/types';
 import { EvalTask } from '../bird/tasks';
 import { Metric, QuestionResult, TimingMode } from './types';
+import { Lane, laneCount, scoreInLanes } from './parallelEval';
 
 export interface EvalProgress {
   phase: 'correctness' | 'timing' | 'scales';
@@ -61,6 +63,11 @@ export interface EvalOptions {
    * and every later one are not run (errors), timed pairs not timed yet fail; the run still ends and reports.
    */
   onServerUnavailable?: (message: string) => void;
+  /**
+   * Questions scored for correctness at once (SQLite), each lane on connections of its own (eval/parallelEval.ts);
+   * default 1. Timing never runs beside them: it starts once every lane is idle.
+   */
+  jobs?: number;
 }
 
 /** A whole run: where the questions' databases are, besides how to score them. */
@@ -116,6 +123,16 @@ function failureText(who: string, run: { status: 'ok' } | QueryFailure): string 
 }
 
 /**
+ * A pair another process kept from running (the database locked past the busy timeout): Python's sqlite3 waits
+ * as long, then raises, and the official scripts score 0. The other query is not run: it would only wait again.
+ */
+function lockedOut(result: QuestionResult, error: string, options: EvalOptions): void {
+  result.outcome = 'locked';
+  result.error = error;
+  if (options.metrics.includes('f1')) result.f1 = 0;
+}
+
+/**
  * EX and Soft-F1 of one pair, with the outcome that explains them. Both queries share one time limit, as in
  * the official scripts. Gold runs first so that the prediction can be compared row by row as it streams
  * (memory stays bounded whatever it returns); when gold fails, the prediction still runs, to report it too.
@@ -130,9 +147,11 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
   const shared = limits();
   const gold = await readQuery(db, task.goldSql ?? ' ', shared);
   if (gold.status !== 'ok' && gold.serverUnavailable) throw new ServerUnavailable(gold.message);
+  if (gold.status === 'locked') return lockedOut(result, failureText('gold', gold), options);
   const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);
   const pred = await streamQuery(db, task.predictedSql ?? ' ', gold.status === 'ok' ? shared : limits(), (row) => comparison.add(row));
   if (pred.status !== 'ok' && pred.serverUnavailable) throw new ServerUnavailable(pred.message);
+  if (pred.status === 'locked') return lockedOut(result, failureText('prediction', pred), options);
 
   if (gold.status !== 'ok' && gold.status !== 'timeout') {
     result.outcome = 'gold_error';
@@ -213,7 +232,7 @@ function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rve
   }
 }
 
-const identicalTiming = (quantity: TimedQuantity, db: DatabaseConnection): TimingResult => ({
+const identicalTiming = (quantity: TimedQuantity, engine: DatabaseEngine): TimingResult => ({
   protocol: 'same-program',
   quantity,
   ratio: IDENTICAL.ratio,
@@ -227,12 +246,12 @@ const identicalTiming = (quantity: TimedQuantity, db: DatabaseConnection): Timin
   predSamples: [],
   sameProgram: true,
   note:
-    dialectOf(db.engine) === 'postgres'
+    dialectOf(engine) === 'postgres'
       ? 'gold and prediction have the same plan, expressions and literals (EXPLAIN VERBOSE): identical work, ratio exactly 1, not timed'
       : 'gold and prediction compile to the same SQLite program: identical work, ratio exactly 1, not timed',
 });
 
-function fastOptions(options: EvalOptions): FastTimingOptions {
+function fastOptions(options: EvalOptions, base: FastTimingOptions = DEFAULT_FAST_TIMING): FastTimingOptions {
   // VES is DAMO's ratio of first rows; R-VES is mini_dev's ratio of full executions: time only what was asked.
   const ves = options.metrics.includes('ves');
   const rves = options.metrics.includes('rves');
@@ -241,7 +260,7 @@ function fastOptions(options: EvalOptions): FastTimingOptions {
   // The order alternates: with the prediction always first, short blocks after other pairs' work made it pay
   // the cold start, and first-row ratios read 1.5-3 % below the official loop's (bench/timing.mjs).
   return {
-    ...DEFAULT_FAST_TIMING,
+    ...base,
     quantities,
     settle,
     timeoutMs: options.timeoutMs,
@@ -280,11 +299,11 @@ async function timeOfficially(plan: { dbPath: string; gold: string; pred: string
 
 const fromPair = (timing: Partial<PairTiming>) => ({ ves: timing['first-row'], rves: timing.full });
 
-const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions) =>
+const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions, base?: FastTimingOptions) =>
   new PairTimer(
     freshConnectionTimer(plan.dbPath, plan.gold),
     freshConnectionTimer(plan.dbPath, plan.pred),
-    fastOptions(options),
+    fastOptions(options, base),
     options.signal,
   );
 
@@ -298,13 +317,18 @@ function timingFailed(result: QuestionResult, error: Error, options: EvalOptions
 export async function scoreTask(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
   const result = await scoreOrNotRun(db, task, options);
   const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
-  if (!plan) return result;
+  if (plan) await timePlanned(result, plan, db.engine, options);
+  return result;
+}
+
+/** The efficiency of a correct pair, as its plan says, timed on connections of its own; then its scaled copies. */
+async function timePlanned(result: QuestionResult, plan: TimingPlan, engine: DatabaseEngine, options: EvalOptions): Promise<void> {
   try {
     if (plan.kind === 'untimeable') {
       result.notes.push(plan.note);
       zeroEfficiency(result, options.metrics);
     } else if (plan.kind === 'identical') {
-      applyTimings(result, { ves: identicalTiming('first-row', db), rves: identicalTiming('full', db) }, options);
+      applyTimings(result, { ves: identicalTiming('first-row', engine), rves: identicalTiming('full', engine) }, options);
     } else if (options.timing === 'official') {
       applyTimings(result, await timeOfficially(plan, options), options);
     } else {
@@ -314,7 +338,6 @@ export async function scoreTask(db: DatabaseConnection, task: EvalTask, options:
   } catch (error) {
     timingFailed(result, error as Error, options);
   }
-  return result;
 }
 
 /**
@@ -380,14 +403,23 @@ async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, option
   return result;
 }
 
+/** One question after the correctness pass: its result, and what it still needs (a fast timer, official timing, scales). */
+interface Scored {
+  result: QuestionResult;
+  timer?: PairTimer;
+  /** Official timing, left for after the pass when lanes score several questions at once. */
+  timeLater?: { plan: TimingPlan; engine: DatabaseEngine };
+  scalePlan?: TimingPlan;
+}
+
 /**
- * Scores every task, one at a time (timings must not compete for the CPU). Questions whose database the
- * source does not have are `skipped`, never scored as wrong. Fast timing runs after all correctness checks, in
- * passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run. A
+ * Scores every task. Correctness first, in `jobs` lanes at once (eval/parallelEval.ts; the same results in the
+ * same order whatever the number); timings after it, one at a time with nothing else running (they must not compete
+ * for the CPU). Questions whose database the source does not have are `skipped`, never scored as wrong. Fast timing
+ * runs in passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run. A
  * server that goes away ends the asking: that question and the rest are errors (EvalOptions.onServerUnavailable).
  */
 export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: EvalRunOptions): Promise<QuestionResult[]> {
-  const connections = ConnectionCache.connections({ source: runOptions.source });
   // The first report of a lost server is kept (and passed on once); every question after it is not run.
   let serverLost: string | undefined;
   const loseServer = (message: string) => {
@@ -396,48 +428,79 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
     runOptions.onServerUnavailable?.(message);
   };
   const options: EvalRunOptions = { ...runOptions, onServerUnavailable: loseServer };
-  const results: QuestionResult[] = [];
-  const pending: { result: QuestionResult; timer: PairTimer }[] = [];
-  const scaled: { result: QuestionResult; plan: TimingPlan }[] = [];
+  const jobs = laneCount(options.jobs, options.source, tasks.length);
   let finished = 0;
   const finish = (result: QuestionResult) => options.onResult?.(result, ++finished, tasks.length);
-  try {
-    for (const task of tasks) {
-      if (options.signal?.aborted) break;
-      const { dbId } = task.question;
-      const opened = serverLost === undefined ? await connections.forQuestion(dbId) : undefined;
-      if (opened instanceof DatabaseUnavailable && opened.serverUnavailable) loseServer(opened.message);
-      const db = opened instanceof DatabaseUnavailable ? opened : opened?.db;
-      let result: QuestionResult;
-      if (serverLost !== undefined || db === undefined) {
-        result = notRun(task, serverLost ?? '', options);
-      } else if (db instanceof DatabaseUnavailable) {
-        result = emptyResult(task);
-        result.outcome = 'skipped';
-        result.error = db.message;
-      } else if (options.timing === 'fast') {
-        result = await scoreOrNotRun(db, task, options);
-        const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
-        if (plan && plan.kind !== 'untimeable' && options.scales?.length) scaled.push({ result, plan });
+
+  /** Correctness of one question on its lane's connection, and what it needs after the pass; undefined when aborted. */
+  const scoreOne = async (task: EvalTask, lane: Lane): Promise<Scored | undefined> => {
+    const { dbId } = task.question;
+    const opened = serverLost === undefined ? await lane.forQuestion(dbId) : undefined;
+    if (opened instanceof DatabaseUnavailable && opened.serverUnavailable) loseServer(opened.message);
+    const db = opened instanceof DatabaseUnavailable ? opened : opened?.db;
+    const scored: Scored = { result: emptyResult(task) };
+    if (serverLost !== undefined || db === undefined) {
+      scored.result = notRun(task, serverLost ?? '', options);
+    } else if (db instanceof DatabaseUnavailable) {
+      scored.result.outcome = 'skipped';
+      scored.result.error = db.message;
+    } else if (options.timing === 'fast' || jobs > 1) {
+      const result = (scored.result = await scoreOrNotRun(db, task, options));
+      const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
+      if (options.timing === 'official') {
+        if (plan) scored.timeLater = { plan, engine: db.engine };
+      } else {
+        if (plan && plan.kind !== 'untimeable' && options.scales?.length) scored.scalePlan = plan;
         if (plan?.kind === 'time') {
-          pending.push({ result, timer: pairTimer(plan, options) });
+          scored.timer = pairTimer(plan, options, PASS_FAST_TIMING); // timed in passes, with the run's allocation
         } else if (plan?.kind === 'identical') {
-          applyTimings(result, { ves: identicalTiming('first-row', db), rves: identicalTiming('full', db) }, options);
+          applyTimings(result, { ves: identicalTiming('first-row', db.engine), rves: identicalTiming('full', db.engine) }, options);
         } else if (plan?.kind === 'untimeable') {
           result.notes.push(plan.note);
           zeroEfficiency(result, options.metrics);
         }
-      } else {
-        result = await scoreTask(db, task, options);
       }
-      if (options.signal?.aborted) break; // a question interrupted by the cancel is not scored at all
-      results.push(result);
-      if (!pending.some((p) => p.result === result) && !scaled.some((p) => p.result === result)) finish(result);
-      options.onProgress?.({ phase: 'correctness', done: results.length, total: tasks.length });
+    } else {
+      scored.result = await scoreTask(db, task, options); // official timing in turn, as with one lane it always was
     }
-  } finally {
-    await connections.closeAll();
+    // A question interrupted by the cancel is not scored at all.
+    return options.signal?.aborted ? undefined : scored;
+  };
+
+  // Results are passed on in question order: each once every question before it is scored.
+  const byIndex: (Scored | undefined)[] = new Array(tasks.length);
+  let scoredCount = 0;
+  let passedOn = 0;
+  await scoreInLanes(
+    tasks.length,
+    jobs,
+    options.source,
+    options.signal,
+    (index, lane) => scoreOne(tasks[index], lane),
+    (index, scored) => {
+      byIndex[index] = scored;
+      options.onProgress?.({ phase: 'correctness', done: ++scoredCount, total: tasks.length });
+      for (let next = byIndex[passedOn]; next; next = byIndex[++passedOn]) {
+        if (!next.timer && !next.timeLater && !next.scalePlan) finish(next.result);
+      }
+    },
+  );
+  // After a cancel, the questions scored before the first one that was not (as one at a time would have it).
+  const scoredInOrder = byIndex.slice(0, passedOn) as Scored[];
+
+  // Official timing of pairs scored in lanes, one at a time now that every lane is idle.
+  for (const [i, { result, timeLater }] of scoredInOrder.entries()) {
+    if (!timeLater) continue;
+    if (options.signal?.aborted) {
+      scoredInOrder.length = i; // not timed: not scored, as a question the cancel interrupted
+      break;
+    }
+    await timePlanned(result, timeLater.plan, timeLater.engine, options);
+    finish(result);
   }
+  const results = scoredInOrder.map((scored) => scored.result);
+  const pending = scoredInOrder.filter((scored) => scored.timer) as { result: QuestionResult; timer: PairTimer }[];
+  const scaled = scoredInOrder.filter((scored) => scored.scalePlan).map(({ result, scalePlan }) => ({ result, plan: scalePlan! }));
 
   const failures = new Map<PairTimer, Error>();
   await timeInPasses(
@@ -449,7 +512,6 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
     },
   );
   for (const { result, timer } of pending) {
-    if (!results.includes(result)) continue; // the question the cancel interrupted
     const failure = failures.get(timer);
     if (failure) timingFailed(result, failure, options);
     else if (timer.blockCount > 0) applyTimings(result, fromPair(timer.results()), options);
@@ -458,7 +520,6 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
   }
   // Scaled copies last: building them is the slow part, and the scores above never depend on it.
   for (const [i, { result, plan }] of scaled.entries()) {
-    if (!results.includes(result)) continue;
     options.onProgress?.({ phase: 'scales', done: i, total: scaled.length });
     if (result.ex === 1 && result.time_ratio !== null) await timeAtScales(result, plan, options);
     finish(result);

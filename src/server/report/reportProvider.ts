@@ -9,8 +9,10 @@ import { loadPredictions } from '../../core/bird/predictions';
 import { formatProblem, InputProblem } from '../../core/bird/problems';
 import { buildTasks } from '../../core/bird/tasks';
 import { evaluateTasks } from '../../core/eval/evaluate';
+import { defaultJobs } from '../../core/eval/parallelEval';
 import { summarize } from '../../core/eval/evalSummary';
 import { loadEvalReport, uniqueLabels } from '../../core/eval/reportFile';
+import { incompleteRuns, incompleteRunText } from '../../core/eval/runCompleteness';
 import { Metric, QuestionResult } from '../../core/eval/types';
 import { compareRuns } from '../../core/report/compareRuns';
 import { compareHtml } from '../../core/report/htmlReports';
@@ -28,6 +30,12 @@ import { UserError } from '../errors';
 import { reportRow } from '../explanations';
 
 type Predictions = ReturnType<typeof loadPredictions>;
+
+/**
+ * Lanes of an evaluation in the editor: libuv's pool has 4 threads (the server starts before it could be widened),
+ * and the editor's own queries (plans, Score, schema reads) queue behind the lanes' in it: one is always left free.
+ */
+const EDITOR_MAX_JOBS = 3;
 
 /** Rows are sent at most this often (a 1500-question file must not send 1500 messages), and never held back longer. */
 const ROW_BATCH_MS = 250;
@@ -114,6 +122,9 @@ export class ReportProvider {
       ...this.context.timing,
       ...(params.timing ? { timing: params.timing } : {}),
       ...this.context.limits,
+      // Correctness on the cores (lanes, parallelEval.ts); timing still runs alone after it. Typing stays smooth:
+      // the lanes' SQL runs on libuv's threads, this thread only compares rows (bench/editor.ts measures it).
+      jobs: Math.min(defaultJobs(), EDITOR_MAX_JOBS),
       signal,
       onResult: (result) => {
         finished.push(result);
@@ -143,14 +154,19 @@ export class ReportProvider {
     const repeated = files.find((file, i) => files.indexOf(file) !== i);
     if (repeated) throw new UserError(`${repeated} is chosen twice: compare different reports`, VesLensErrorCodes.badInput);
     const labels = uniqueLabels(files);
+    // A report of an interrupted run holds part of its questions: said first, in the bar or the refusal.
+    let incomplete: string[] = [];
     try {
       const runs = files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
+      incomplete = incompleteRuns(runs).map(incompleteRunText);
       const comparison = compareRuns(runs);
       this.context.log(`compared ${labels.join(' vs ')}: ${comparison.compared} of ${comparison.questions} questions`);
-      return { html: compareHtml(runs, comparison), labels, compared: comparison.compared, questions: comparison.questions };
+      const html = compareHtml(runs, comparison);
+      return { html, labels, compared: comparison.compared, questions: comparison.questions, ...(incomplete.length ? { incomplete } : {}) };
     } catch (error) {
       // Not a report, a question or prediction file, reports of other questions: core names the file and why.
-      throw new UserError(editorText((error as Error).message), VesLensErrorCodes.badInput);
+      const message = [...incomplete, (error as Error).message].join('; ');
+      throw new UserError(editorText(message), VesLensErrorCodes.badInput);
     }
   }
 }

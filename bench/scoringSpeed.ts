@@ -1,0 +1,117 @@
+// Scoring speed (issue 21): `ves-lens eval --metrics ex,f1` against mini_dev's own way of computing EX (a Python
+// process pool, one worker per core, one task per question: bench/python/minidev_sqlite_ex.py), whole processes,
+// on the four official SQLite prediction files (all 500 questions each; VES Lens skips the 360 whose database is
+// not shared, the script fails them at connect). Each round runs the three contenders over the four files in a
+// rotating order (python, default --jobs, --jobs 1); medians over rounds, side by side. The first round also checks
+// that both give the same EX on every question. Writes bench/results/scoringSpeed.md.
+// Usage: node esbuild.js && npx tsx bench/scoringSpeed.ts [--rounds 7] [--files 4] [--data ../shared/data/bird-minidev]
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { defaultJobs } from '../src/core/eval/parallelEval';
+import { machineLine, median } from './machine.cjs';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const rounds = Number(option('--rounds', '7'));
+const root = path.resolve(__dirname, '..');
+const data = path.resolve(option('--data', path.join(root, '..', 'shared', 'data', 'bird-minidev')));
+const PYTHON = '/usr/bin/python3';
+const predictionDir = path.join(data, 'predictions', 'minidev-official');
+const files = fs
+  .readdirSync(predictionDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .slice(0, Number(option('--files', '4')));
+const questions = path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json');
+const gold = path.join(data, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql');
+const dbRoot = path.join(data, 'databases');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-scoring-speed-'));
+const cores = defaultJobs();
+
+/** Wall seconds of a child process, which must succeed. */
+function timed(command: string, commandArgs: string[]): { seconds: number; stdout: string } {
+  const started = process.hrtime.bigint();
+  const run = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 2 ** 28 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (run.status !== 0) throw new Error(`${path.basename(command)} ${commandArgs.slice(0, 2).join(' ')} failed: ${run.stderr}`);
+  return { seconds, stdout: run.stdout };
+}
+
+const python = (file: string) => timed(PYTHON, [path.join(root, 'bench', 'python', 'minidev_sqlite_ex.py'), file, gold, dbRoot]);
+
+const vesLens = (file: string, jobs: number | undefined, json?: string) =>
+  timed(process.execPath, [
+    path.join(root, 'bin', 'ves-lens.js'),
+    'eval',
+    ...['--questions', questions, '--gold', gold, '--predictions', file, '--db-root', dbRoot],
+    ...['--metrics', 'ex,f1', '--no-progress'],
+    ...(jobs === undefined ? [] : ['--jobs', String(jobs)]),
+    ...(json ? ['--json', json] : []),
+  ]);
+
+const CONTENDERS: { label: string; run: (file: string) => { seconds: number } }[] = [
+  { label: `mini_dev's EX, Python process pool (${cores} workers)`, run: python },
+  { label: `VES Lens eval --metrics ex,f1 (default: --jobs ${cores})`, run: (file) => vesLens(file, undefined) },
+  { label: 'VES Lens eval --metrics ex,f1 --jobs 1', run: (file) => vesLens(file, 1) },
+];
+
+/** Both tools give the same EX on every question of every file (else the timing compares different work). */
+function checkAgreement(): string[] {
+  const lines: string[] = [];
+  for (const file of files) {
+    const full = path.join(predictionDir, file);
+    const script = JSON.parse(python(full).stdout) as number[];
+    const json = path.join(scratch, `${file}.report.json`);
+    vesLens(full, undefined, json);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as { questions: { index: number; ex: number; outcome: string }[] };
+    const scored = report.questions.filter((q) => q.outcome !== 'skipped');
+    const differing = scored.filter((q) => q.ex !== script[q.index]).map((q) => q.index);
+    lines.push(
+      `- ${file}: ${scored.length - differing.length} of ${scored.length} questions with the same EX${differing.length ? ` (differ: ${differing.join(', ')})` : ''}`,
+    );
+  }
+  return lines;
+}
+
+function main() {
+  const agreement = checkAgreement();
+  const seconds = CONTENDERS.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    // Rotate who goes first, so that a slow spell of a shared machine does not always land on the same contender.
+    for (let k = 0; k < CONTENDERS.length; k++) {
+      const c = (round + k) % CONTENDERS.length;
+      let total = 0;
+      for (const file of files) total += CONTENDERS[c].run(path.join(predictionDir, file)).seconds;
+      seconds[c].push(total);
+    }
+    process.stderr.write(`round ${round + 1}/${rounds}: ${seconds.map((s) => s.at(-1)!.toFixed(2)).join(' s, ')} s\n`);
+  }
+  const medians = seconds.map(median);
+  const row = (i: number) =>
+    `| ${CONTENDERS[i].label} | ${medians[i].toFixed(2)} | ${Math.min(...seconds[i]).toFixed(2)}–${Math.max(...seconds[i]).toFixed(2)} | ${(medians[i] / medians[0]).toFixed(2)} |`;
+  const report = [
+    "# Scoring speed: VES Lens against mini_dev's EX process pool",
+    '',
+    machineLine(),
+    '',
+    `Whole processes over the ${files.length} official SQLite prediction files of mini-dev (500 questions each, 140 on the shared`,
+    `databases), ${rounds} rounds in rotating order; seconds for all ${files.length} files together.`,
+    '',
+    '| contender | median s | range s | × Python pool |',
+    '|---|---|---|---|',
+    ...CONTENDERS.map((_, i) => row(i)),
+    '',
+    `--jobs 1 over the default: ×${(medians[2] / medians[1]).toFixed(2)}. VES Lens also computes Soft-F1 and every question's outcome.`,
+    '',
+    'Same EX, question by question (first round):',
+    ...agreement,
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(root, 'bench', 'results', 'scoringSpeed.md'), report);
+  process.stdout.write(report);
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
+
+main();

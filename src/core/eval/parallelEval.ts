@@ -1,0 +1,162 @@
+/**
+ * The correctness pass on several questions at once (EvalOptions.jobs). Each lane scores one question at a time on
+ * connections of its own (one SQLite connection runs one statement at a time); node-sqlite3 runs statements on
+ * libuv's thread pool, so N lanes use N cores while this thread compares the rows. Worker threads (@vscode/sqlite3
+ * loads in one) or child processes would each load the bundle again (about 0.1 s of CPU, a fifth of a mini-dev
+ * file's run), for a pass that a CPU profile shows is mostly waiting for SQLite; lanes need no second entry point,
+ * and the abort signal, progress and SQLite's process-wide heap limit work as with one lane.
+ *
+ * Memory stays under the one bound whatever the predictions: each lane's queries are cut at 1/jobs of the rows and
+ * bytes one result may hold (DatabaseConnection.streamRows), so N lanes together hold what one lone run may. A
+ * question whose query meets such a share (or runs out of SQLite's process-wide heap beside the other lanes) is
+ * scored again afterwards, alone, with the whole bound: results never depend on --jobs.
+ */
+import * as os from 'node:os';
+import { ConnectionCache, DatabaseUnavailable, OpenConnection } from '../db/connectionCache';
+import { MEMORY_BOUNDS, ResultTooLarge, TooManyRows } from '../db/database';
+import { DatabaseConnection } from '../db/engine';
+import { DatabaseSource } from '../db/source';
+
+/** The default number of questions scored at once: VES_LENS_JOBS when it is a positive whole number, else the cores. */
+export function defaultJobs(): number {
+  const stated = Number(process.env.VES_LENS_JOBS);
+  if (Number.isSafeInteger(stated) && stated > 0) return stated;
+  return Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+}
+
+/**
+ * How many lanes a run gets: never more than its questions, and one on engines whose connections share one
+ * executor (the embedded PostgreSQL runs every session in one thread and restarts it to stop a statement) or a
+ * server the run should not load with more sessions than it asked for (PostgreSQL runs stay one at a time for now).
+ */
+export function laneCount(jobs: number | undefined, source: DatabaseSource, questions: number): number {
+  if (source.engine.name !== 'sqlite') return 1;
+  return Math.max(1, Math.min(jobs ?? 1, questions));
+}
+
+/**
+ * libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise) runs every SQLite statement and file
+ * read: more lanes than that would wait for a thread. It is sized when first used, so this only helps when called
+ * before any database is opened (the command line); it never shrinks a size the user set.
+ */
+export function widenThreadPool(jobs: number): void {
+  if (process.env.UV_THREADPOOL_SIZE === undefined && jobs > 3) process.env.UV_THREADPOOL_SIZE = String(jobs + 1);
+}
+
+/** SQLite's out-of-memory below the process-wide heap limit (sqliteConnection.ts words it so). */
+const HEAP_EXHAUSTED = /SQLite's heap/;
+
+const isSharedBound = (error: unknown) =>
+  error instanceof TooManyRows || error instanceof ResultTooLarge || (error instanceof Error && HEAP_EXHAUSTED.test(error.message));
+
+/**
+ * A connection whose results are cut at `1/share` of the caller's rows and bytes; `onBound` hears of every query
+ * that met a bound (its share, or SQLite's heap), whatever the caller then makes of the failure.
+ */
+function withShareOfBounds(db: DatabaseConnection, share: number, onBound: () => void): DatabaseConnection {
+  const watch = <T>(run: Promise<T>) =>
+    run.catch((error: unknown) => {
+      if (isSharedBound(error)) onBound();
+      throw error;
+    });
+  const streamRows: DatabaseConnection['streamRows'] = (body, onRow, limits) =>
+    watch(
+      db.streamRows(body, onRow, {
+        ...limits,
+        maxRows: Math.max(1, Math.floor(limits.maxRows / share)),
+        maxBytes: Math.floor((limits.maxBytes ?? MEMORY_BOUNDS.resultBytes) / share),
+      }),
+    );
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'streamRows') return streamRows;
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const returned: unknown = value.apply(target, args);
+        return returned instanceof Promise ? watch(returned) : returned;
+      };
+    },
+  });
+}
+
+/** One lane: its own connections to the dataset's databases, and whether its current question met a shared bound. */
+export class Lane {
+  private readonly cache: ConnectionCache;
+  private readonly shared = new Map<DatabaseConnection, DatabaseConnection>();
+  /** Set when a query of the question being scored met a bound a lone run would not have: score it again alone. */
+  metSharedBound = false;
+
+  constructor(
+    source: DatabaseSource,
+    /** How many lanes share the bounds (1: the whole bound, as a lone run). */
+    private readonly share: number,
+  ) {
+    this.cache = ConnectionCache.connections({ source });
+  }
+
+  /** The question's database on this lane's connection (ConnectionCache.forQuestion). */
+  async forQuestion(dbId: string): Promise<OpenConnection | DatabaseUnavailable> {
+    const opened = await this.cache.forQuestion(dbId);
+    if (opened instanceof DatabaseUnavailable || this.share === 1) return opened;
+    let db = this.shared.get(opened.db);
+    if (!db) {
+      db = withShareOfBounds(opened.db, this.share, () => (this.metSharedBound = true));
+      this.shared.set(opened.db, db);
+    }
+    return { ...opened, db };
+  }
+
+  closeAll(): Promise<void> {
+    this.shared.clear();
+    return this.cache.closeAll();
+  }
+}
+
+/**
+ * Scores `count` questions in `jobs` lanes, each taking the next question when it is done with one, until every
+ * question is scored or `signal` aborts (no lane starts another). `score` returns undefined for a question the
+ * abort interrupted. Questions whose lane met a shared bound are scored again, in order and alone, once every
+ * lane is idle, on a lane with the whole bound. Every connection is closed before this resolves.
+ */
+export async function scoreInLanes<Scored>(
+  count: number,
+  jobs: number,
+  source: DatabaseSource,
+  signal: AbortSignal | undefined,
+  score: (index: number, lane: Lane) => Promise<Scored | undefined>,
+  onScored: (index: number, scored: Scored) => void,
+): Promise<void> {
+  let next = 0;
+  const again: number[] = [];
+  const runLane = async (lane: Lane) => {
+    try {
+      while (next < count && !signal?.aborted) {
+        const index = next++;
+        lane.metSharedBound = false;
+        const scored = await score(index, lane);
+        if (lane.metSharedBound && !signal?.aborted) again.push(index);
+        else if (scored !== undefined) onScored(index, scored);
+      }
+    } catch (error) {
+      next = count; // a failing lane (a bug) stops the others after their current question
+      throw error;
+    } finally {
+      await lane.closeAll();
+    }
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: jobs }, () => runLane(new Lane(source, jobs))));
+  const failed = lanes.find((lane) => lane.status === 'rejected');
+  if (failed) throw failed.reason;
+  if (again.length === 0) return;
+  const alone = new Lane(source, 1);
+  try {
+    for (const index of again.sort((a, b) => a - b)) {
+      if (signal?.aborted) break;
+      const scored = await score(index, alone);
+      if (scored !== undefined) onScored(index, scored);
+    }
+  } finally {
+    await alone.closeAll();
+  }
+}

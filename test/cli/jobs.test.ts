@@ -1,0 +1,113 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+
+const SAMPLE = path.join(REPO_ROOT, 'sample');
+
+const miniDevArgs = (predictions: string) => [
+  'eval',
+  '--questions',
+  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+  '--gold',
+  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
+  '--predictions',
+  path.join(BIRD_DATA, 'predictions', 'minidev-official', predictions),
+  '--db-root',
+  path.join(BIRD_DATA, 'databases'),
+  '--metrics',
+  'ex,f1',
+  '--no-progress',
+];
+
+/** The report without what describes the run rather than its scores (the tool's version line, the inputs). */
+function scores(file: string) {
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return { summary: report.summary, problems: report.problems, questions: report.questions };
+}
+
+describe('eval --jobs (a real process)', () => {
+  it('refuses a --jobs that is not a positive whole number, naming the option', () => {
+    for (const value of ['0', '-2', '1.5', 'many']) {
+      const run = runCli(['eval', '--questions', path.join(SAMPLE, 'mini_dev_superhero.json'), '--predictions', 'x.sql', '--jobs', value]);
+      assert.equal(run.status, 2, run.stderr);
+      assert.match(run.stderr, /--jobs: expected a positive (whole )?number/);
+      assert.doesNotMatch(run.stderr, /\n\s+at /); // no stack trace
+    }
+  });
+
+  it('writes the same scores, question by question in the same order, with --jobs 1 and --jobs 2', { skip: birdDataMissing() }, () => {
+    const dir = tempDir();
+    const reports = ['1', '2'].map((jobs) => {
+      const json = path.join(dir, `jobs-${jobs}.json`);
+      const run = runCli([...miniDevArgs('predict_mini_dev_gpt-4-o_cot_SQLite.json'), '--jobs', jobs, '--json', json]);
+      assert.equal(run.status, 0, run.stderr);
+      return { stdout: run.stdout, scores: scores(json) };
+    });
+    assert.equal(reports[1].stdout, reports[0].stdout);
+    assert.deepEqual(reports[1].scores, reports[0].scores);
+    assert.equal(reports[0].scores.questions.length, 500);
+    assert.ok(reports[0].scores.questions.filter((q: { outcome: string }) => q.outcome === 'correct').length > 50);
+  });
+
+  it('stays under 1 GiB with huge results in both lanes, each failing or scored as with one lane', () => {
+    const dir = tempDir();
+    const predictions = [
+      'SELECT zeroblob(8000000) FROM hero_power',
+      'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 80000',
+      'SELECT zeroblob(8000000) FROM hero_power',
+      'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 80000',
+      'SELECT count(*) FROM superhero',
+    ];
+    const questions = predictions.map((_, i) => ({
+      question_id: i,
+      db_id: 'superhero',
+      question: '',
+      evidence: '',
+      SQL: 'SELECT count(*) FROM superhero',
+      difficulty: 'simple',
+    }));
+    fs.writeFileSync(path.join(dir, 'questions.json'), JSON.stringify(questions));
+    fs.writeFileSync(path.join(dir, 'predictions.sql'), predictions.join('\n') + '\n');
+    const rssFile = path.join(dir, 'rss');
+    const json = path.join(dir, 'out.json');
+    const args = ['--questions', path.join(dir, 'questions.json'), '--predictions', path.join(dir, 'predictions.sql'), '--db-root', SAMPLE];
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--require',
+        path.join(REPO_ROOT, 'bench', 'peak-rss.cjs'),
+        CLI,
+        'eval',
+        ...args,
+        '--metrics',
+        'ex,f1',
+        '--max-rows',
+        '100000',
+        '--jobs',
+        '2',
+        '--json',
+        json,
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', VES_LENS_RSS_FILE: rssFile },
+      },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const peak = Number(fs.readFileSync(rssFile, 'utf8'));
+    assert.ok(peak > 0 && peak < 2 ** 30, `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`);
+    const outcomes = JSON.parse(fs.readFileSync(json, 'utf8')).questions.map((q: { outcome: string; error: string | null }) => [
+      q.outcome,
+      q.error,
+    ]);
+    // 80,000 rows are within --max-rows 100,000: a mismatch, as with one lane, not a lane share's error.
+    assert.deepEqual(
+      outcomes.map(([outcome]: [string]) => outcome),
+      ['prediction_error', 'mismatch', 'prediction_error', 'mismatch', 'correct'],
+    );
+    assert.match(outcomes[0][1], /more than 128 MiB of values/);
+  });
+});

@@ -1,0 +1,154 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadGold } from '../../src/core/bird/gold';
+import { loadPredictions } from '../../src/core/bird/predictions';
+import { loadQuestions } from '../../src/core/bird/questions';
+import { buildTasks, EvalTask } from '../../src/core/bird/tasks';
+import { sqliteFolder } from '../../src/core/db/source';
+import { EvalRunOptions, evaluateTasks } from '../../src/core/eval/evaluate';
+import { QuestionResult } from '../../src/core/eval/types';
+import { techniqueStep } from '../../src/core/eval/techniqueStep';
+import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';
+
+const SAMPLE_ROOT = path.join(REPO_ROOT, 'sample');
+const PREDICTION_FILES = [
+  'predict_mini_dev_gpt-4_sqlite.json',
+  'predict_mini_dev_gpt-4-o_cot_SQLite.json',
+  'predict_mini_dev_meta-llama-3-8b-instruct-2_sqlite.json',
+  'predict_mini_dev_mistralai-mixtral-8x7b-instru-4_sqlite.json',
+];
+
+/** Every field of a result that does not come from a clock (timing fields are measurements: they differ run to run). */
+function deterministic(result: QuestionResult): Partial<QuestionResult> {
+  const { index, question_id, db_id, outcome, ex, f1, error, difference, notes, techniques, same_program } = result;
+  return { index, question_id, db_id, outcome, ex, f1, error, difference, notes, techniques, same_program };
+}
+
+function realTasks(file: string): EvalTask[] {
+  const questions = loadQuestions(path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'));
+  const gold = loadGold(path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'));
+  const predictions = loadPredictions(path.join(BIRD_DATA, 'predictions', 'minidev-official', file));
+  return buildTasks(questions.questions, predictions, gold, []);
+}
+
+/** Questions on the sample's superhero database with these predictions, all against one gold. */
+function superheroTasks(predictions: string[], goldSql = 'SELECT count(*) FROM superhero'): EvalTask[] {
+  return predictions.map((predictedSql, index) => ({
+    question: { index, questionId: index, dbId: 'superhero', difficulty: 'simple', question: '', evidence: '', sql: goldSql },
+    goldSql,
+    predictedSql,
+    notes: [],
+  }));
+}
+
+async function evaluate(tasks: EvalTask[], jobs: number, more: Partial<EvalRunOptions> = {}) {
+  const order: number[] = [];
+  const results = await evaluateTasks(tasks, {
+    source: sqliteFolder(more.source ? '' : path.join(BIRD_DATA, 'databases')),
+    metrics: ['ex', 'f1'],
+    timing: 'fast',
+    timeoutMs: 30_000,
+    maxRows: 500_000,
+    jobs,
+    onResult: (result) => order.push(result.index),
+    ...more,
+  });
+  return { results, order };
+}
+
+describe('the correctness pass in lanes (--jobs)', { skip: birdDataMissing() }, () => {
+  for (const file of PREDICTION_FILES)
+    it(`gives the same results in the same order with one lane and with several: ${file}`, async () => {
+      const tasks = realTasks(file);
+      const techniques = techniqueStep({ techniques: ['execution_accuracy', 'exact_column_and_exact_cell'] });
+      const one = await evaluate(tasks, 1, { techniques });
+      const three = await evaluate(tasks, 3, { techniques });
+      assert.equal(three.results.length, tasks.length);
+      assert.deepEqual(
+        three.results.map((r) => r.index),
+        tasks.map((t) => t.question.index),
+      );
+      // Results are passed on in question order, as one at a time passes them on.
+      assert.deepEqual(three.order, one.order);
+      assert.deepEqual(three.results.map(deterministic), one.results.map(deterministic));
+      const outcomes = new Set(one.results.map((r) => r.outcome));
+      for (const outcome of ['correct', 'mismatch', 'prediction_error', 'skipped']) assert.ok(outcomes.has(outcome as never), outcome);
+      assert.ok(
+        one.results.some((r) => r.techniques),
+        'the techniques were scored',
+      );
+    });
+
+  it('times correct pairs after the pass, one at a time, in official mode as in fast', async () => {
+    const tasks = realTasks('predict_mini_dev_gpt-4_sqlite.json')
+      .filter((t) => t.question.dbId === 'superhero')
+      .slice(0, 6);
+    for (const timing of ['official', 'fast'] as const) {
+      const { results, order } = await evaluate(tasks, 2, {
+        metrics: ['ex', 'rves'],
+        timing,
+        officialIterations: 2,
+        fastTiming: { minBlocks: 1, maxBlocks: 1, pairBudgetMs: 50 },
+      });
+      // A timed pair's result is final (and passed on) after the timing, as with one lane.
+      assert.deepEqual(
+        [...order].sort((a, b) => a - b),
+        results.map((r) => r.index),
+        `${timing}: every result passed on once`,
+      );
+      const correct = results.filter((r) => r.outcome === 'correct');
+      assert.ok(correct.length >= 2, `${timing}: some correct pairs`);
+      for (const r of correct) assert.ok(r.rves_reward !== null && r.rves_time_ratio !== null, `${timing}: q${r.question_id} timed`);
+    }
+  });
+});
+
+describe('lanes and the bounds', () => {
+  const sample = { source: sqliteFolder(SAMPLE_ROOT) };
+
+  it('a result within the whole bound but past a lane share is scored again alone: the same result as one lane', async () => {
+    // 26,250 rows: within a 30,000-row bound, past a third of it.
+    const big = 'SELECT a.id FROM superhero a, colour b';
+    const tasks = superheroTasks(['SELECT count(*) FROM superhero', big, 'SELECT count(*) FROM colour', big, 'SELECT 1']);
+    const one = await evaluate(tasks, 1, { ...sample, maxRows: 30_000 });
+    const three = await evaluate(tasks, 3, { ...sample, maxRows: 30_000 });
+    assert.equal(one.results[1].outcome, 'mismatch'); // it ran to its end with one lane
+    assert.deepEqual(three.results.map(deterministic), one.results.map(deterministic));
+    assert.deepEqual(three.order, [0, 1, 2, 3, 4]);
+  });
+
+  it('hostile predictions in every lane: each fails with the whole bound named, memory under 1 GiB', async () => {
+    const hostile = [
+      'SELECT zeroblob(8000000) FROM hero_power',
+      'SELECT a.id, b.id FROM superhero a, superhero b, (SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9)',
+    ];
+    const tasks = superheroTasks([...hostile, ...hostile, 'SELECT count(*) FROM superhero']);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const { results } = await evaluate(tasks, 2, { ...sample, maxRows: 100_000 }).finally(() => clearInterval(sampler));
+    for (const result of results.slice(0, 4)) {
+      assert.equal(result.outcome, 'prediction_error');
+      // The message names the whole bound, not a lane's share of it.
+      assert.match(result.error ?? '', /more than 128 MiB of values|more than 100,000 rows/);
+    }
+    assert.equal(results[4].outcome, 'correct');
+    assert.ok(peak < 2 ** 30, `peak rss ${peak}`);
+  });
+
+  it('an abort mid-pass stops every lane at once and keeps the questions scored before it, in order', async () => {
+    const runaway = 'SELECT count(*) FROM hero_power a, hero_power b, hero_power c';
+    const tasks = superheroTasks(['SELECT count(*) FROM superhero', 'SELECT 1', runaway, runaway, runaway, 'SELECT 2']);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    const started = performance.now();
+    const { results, order } = await evaluate(tasks, 2, { ...sample, timeoutMs: 120_000, signal: controller.signal });
+    const seconds = (performance.now() - started) / 1000;
+    assert.ok(seconds < 3, `ended ${seconds.toFixed(1)} s after starting (the runaways would run for minutes)`);
+    assert.deepEqual(
+      results.map((r) => r.index),
+      [0, 1],
+    );
+    assert.deepEqual(order, [0, 1]);
+  });
+});
