@@ -3,14 +3,11 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import * as yaml from 'js-yaml';
 import { autoShard, resolveShard } from '../../src/core/eval/shard';
 import { CLI, REPO_ROOT, tempDir } from '../helpers';
-
-// js-yaml comes with the dev tools (vsce's dependency); its types do not.
-const yaml = createRequire(__filename)('js-yaml') as { load(text: string): unknown };
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
