@@ -7,8 +7,9 @@ import { formatProblem, InputProblem, orderProblems } from '../core/bird/problem
 import { loadQuestions } from '../core/bird/questions';
 import { auditText } from '../core/audit/auditText';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
-import { gatherEvidence, readPredictionSources } from '../core/audit/predictionSources';
+import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
+import { nothingDone, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
 import {
   DatabaseSource,
@@ -32,6 +33,10 @@ import {
   UsageError,
   writeOutputFile,
 } from './common';
+import { emitJson } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
+import { AuditCheckpointItem, auditedEntries, resumableEvidence } from './auditResume';
+import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
 
 export interface AuditCommandOptions extends EngineCliOptions {
   questions: string;
@@ -41,16 +46,22 @@ export interface AuditCommandOptions extends EngineCliOptions {
   scales?: string;
   schema?: string;
   measure: boolean;
+  /** --correctness: check each gold on its data (core/audit/correctness/). */
+  correctness?: boolean;
   timeout: string;
   maxRows: string;
   top: string;
   json?: string;
+  /** `--json` alone or `--json -`: the audit on standard output, the list on standard error (cli/jsonOption.ts). */
+  jsonStdout?: boolean;
   html?: string;
   progress: boolean;
   compareGold?: string;
   compareEngine?: string;
   compareDbUrl?: string;
   compareDbLayout?: string;
+  /** Continue the audit whose checkpoint is beside --json (or --html): its audited gold are not audited again. */
+  resume?: boolean;
 }
 
 /** Adds the cross-dialect gold check's options to `audit` (one place for their names and help). */
@@ -150,13 +161,31 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
   if (source.engine.name === 'sqlite' && (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()))
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
-  const inputs = [options.questions, options.gold, options.compareGold, ...(options.predictions ?? [])];
-  if (options.json) checkOutputFile('--json', options.json, inputs);
-  if (options.html) checkOutputFile('--html', options.html, [...inputs, options.json]);
+  // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
+  const inputs = [
+    { label: '--questions', file: options.questions },
+    { label: '--gold', file: options.gold },
+    { label: '--compare-gold', file: options.compareGold },
+    { label: '--schema', file: options.schema },
+    ...(options.predictions ?? []).map((file, n) => ({ label: `--predictions ${n + 1}`, file })),
+  ];
+  const databaseFolders = [{ label: '--db-root', folder: options.dbRoot }];
+  const jsonFile = fileOutput(options.json);
+  const htmlFile = fileOutput(options.html);
+  if (jsonFile) checkOutputFile('--json', jsonFile, inputs, databaseFolders);
+  if (htmlFile) checkOutputFile('--html', htmlFile, [...inputs, { label: '--json', file: jsonFile }], databaseFolders);
+  const checkpointFile = checkCheckpointPath(jsonFile ?? htmlFile, options.resume, inputs, databaseFolders);
 
   const questionFile = loadQuestions(options.questions);
   const goldFile = options.gold ? loadGold(options.gold) : undefined;
   const problems: InputProblem[] = [...questionFile.problems, ...(goldFile?.problems ?? [])];
+  problems.push(
+    ...sqliteDbRootProblems(
+      source,
+      options.dbRoot,
+      questionFile.questions.map((question) => question.dbId),
+    ),
+  );
   const compared = await comparedGold(options, questionFile.questions.length, source);
   problems.push(...(compared?.problems ?? []));
   const err = process.stderr;
@@ -170,26 +199,60 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
   });
   if (source.engine.name !== 'sqlite') err.write(`${engineLine(engine)}; index advice needs a scratch copy there: not tried\n`);
-  const evidence = await gatherEvidence(sources, questionFile.questions, goldFile, problems, {
-    dbRoot: options.dbRoot,
-    source,
-    ...limits,
-    questionsFile: options.questions,
-    onScoring: (file) => {
-      bar?.stop();
-      err.write(`scoring ${file} against the gold (EX, then full-execution timing)\n`);
-      bar?.start(questionFile.questions.length, 0, { last: file });
-    },
-    onProgress: (p, file) =>
-      bar?.update(p.phase === 'correctness' ? p.done : questionFile.questions.length, {
-        last: p.phase === 'correctness' ? file : `timing pass ${p.pass ?? ''}`,
-      }),
-  });
-  bar?.stop();
 
   const items = goldItems(questionFile.questions, goldFile);
+  // Each audited gold (and each prediction file's evidence) goes to a checkpoint as it is finished; --resume
+  // audits only the others (cli/resumableRun.ts, cli/auditResume.ts).
+  const run = startResumableRun<AuditCheckpointItem>(
+    'audit',
+    checkpointFile,
+    {
+      ...inputFingerprint(
+        inputs,
+        options.dbRoot,
+        items.map((item) => item.question.dbId),
+      ),
+      options: {
+        measure: options.measure,
+        correctness: Boolean(options.correctness),
+        scales: scales ?? null,
+        ...limits,
+        engine: [options.engine, options.dbUrl, options.dbLayout],
+        compare: [options.compareEngine, options.compareDbUrl, options.compareDbLayout],
+      },
+    },
+    Boolean(options.resume),
+    `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+  );
+  const audited = auditedEntries(run);
+  if (options.resume) err.write(`resuming: ${audited.size} of ${items.length} gold taken from ${checkpointFile}\n`);
+  const evidence = await resumableEvidence(
+    sources,
+    questionFile.questions,
+    goldFile,
+    problems,
+    {
+      dbRoot: options.dbRoot,
+      source,
+      ...limits,
+      questionsFile: options.questions,
+      onScoring: (file) => {
+        bar?.stop();
+        err.write(`scoring ${file} against the gold (EX, then full-execution timing)\n`);
+        bar?.start(questionFile.questions.length, 0, { last: file });
+      },
+      onProgress: (p, file) =>
+        bar?.update(p.phase === 'correctness' ? p.done : questionFile.questions.length, {
+          last: p.phase === 'correctness' ? file : `timing pass ${p.pass ?? ''}`,
+        }),
+    },
+    run,
+  );
+  bar?.stop();
+
   err.write(
     `auditing ${items.length} gold SQL${options.measure ? ' (rewrites verified and timed, indexes measured on temporary copies)' : ''}${scales ? `, at scales ${scales.join(', ')}` : ''}` +
+      `${options.correctness ? '; each checked on its data for correctness' : ''}` +
       `${compared ? `; each compared with ${compared.gold.file} on ${engineLine(compared.engine)}` : ''}\n`,
   );
   bar?.start(items.length, 0, { last: '' });
@@ -198,18 +261,24 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     source,
     ...limits,
     measure: options.measure,
+    correctness: Boolean(options.correctness),
     scales,
     schemaFile: options.schema,
     predictions: evidence,
     ...(compared ? { compareGold: { gold: compared.gold, source: compared.source } } : {}),
     onProgress: (done, _total, item) => bar?.update(done, { last: item ? `question ${item.question.questionId}` : '' }),
+    signal: run.interrupt.signal,
+    audited,
+    onEntry: (entry) => run.finish(entry.index, { entry }),
   });
   bar?.stop();
+  run.interrupt.dispose();
+  const interrupted = run.interrupted();
 
   for (const p of orderProblems(problems).filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
-  process.stdout.write(auditText(audit, top) + '\n');
+  (options.jsonStdout ? err : process.stdout).write(auditText(audit, top) + '\n');
   const tool = await toolInfo();
-  if (options.json) {
+  if (options.json || options.jsonStdout) {
     const report = {
       tool,
       inputs: {
@@ -219,16 +288,18 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
         predictions: options.predictions ?? [],
         scales: scales ?? [],
         measured: options.measure,
+        correctness: Boolean(options.correctness),
         engine,
         ...(compared ? { compare_gold: options.compareGold, compare_engine: compared.engine } : {}),
+        ...(options.resume ? { resumed: audited.size } : {}),
       },
       problems: orderProblems(problems).map(formatProblem),
       ...audit,
     };
-    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
-    err.write(`wrote ${options.json}\n`);
+    emitJson(options, completeness(report, !interrupted, items.length), JSON_SHAPES.audit);
   }
-  if (options.html) {
+  // An HTML page has no place to say it is partial: an interrupted audit writes only the JSON.
+  if (options.html && !interrupted) {
     writeOutputFile(
       '--html',
       options.html,
@@ -247,6 +318,12 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     );
     err.write(`wrote ${options.html}\n`);
   }
+  if (interrupted) {
+    run.checkpoint?.close();
+    err.write(interruptedLine(audit.entries.length, items.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
+    return run.interrupt.exitCode() ?? EXIT.input;
+  }
+  run.checkpoint?.remove();
   const serverLost = audit.cross_dialect?.server_lost;
   if (serverLost !== undefined) {
     const { message, not_compared: notCompared } = serverLost;
@@ -254,6 +331,14 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
       `${pc.red('error')}: the compared gold's database server went away during the audit (${message}): ` +
         `${notCompared} question${notCompared === 1 ? ' was' : 's were'} not compared${options.json || options.html ? '; the report was written' : ''}\n`,
     );
+    return EXIT.input;
+  }
+  const auditedNothing = nothingDone(
+    audit.entries.map((entry) => ({ skipped: entry.status === 'skipped', error: entry.error })),
+    'audited',
+  );
+  if (auditedNothing) {
+    err.write(`${pc.red('error')}: ${auditedNothing}\n`);
     return EXIT.input;
   }
   return 0;

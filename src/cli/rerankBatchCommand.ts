@@ -23,15 +23,15 @@ import {
   UsageError,
   writeOutputFile,
 } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
 
-export interface RerankBatchOptions extends EngineCliOptions {
+export interface RerankBatchOptions extends EngineCliOptions, JsonDestination {
   questions: string;
   candidates?: string;
   predictions?: string[];
   by: string;
   out?: string;
   measure?: boolean;
-  json?: boolean;
   timeout: string;
   maxRows: string;
   progress?: boolean;
@@ -57,15 +57,18 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
   if (!options.candidates && predictions.length === 0)
     throw new UsageError('rerank --questions: give the candidates with --candidates <list.json> or --predictions <file> <file> ...');
   if (options.candidates && predictions.length) throw new UsageError('rerank: give --candidates or --predictions, not both');
-  if (!options.out && !options.json)
+  if (!options.out && !options.json && !options.jsonStdout)
     throw new UsageError(
-      'rerank --questions: say where to write the picked predictions with --out <file> (or print the report with --json)',
+      'rerank --questions: say where to write the picked predictions with --out <file> (or the report with --json [file])',
     );
   const source = databaseSource(options);
   if (source.engine.name === 'sqlite' && (!fs.existsSync(options.dbRoot!) || !fs.statSync(options.dbRoot!).isDirectory()))
     throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
   const inputs = [options.questions, options.candidates, ...predictions];
-  if (options.out) checkOutputFile('--out', options.out, inputs);
+  // Like every output: never over an input, never inside a database folder (core/io/outputPaths.ts).
+  const databaseFolders = [{ label: '--db-root', folder: options.dbRoot }];
+  if (options.out) checkOutputFile('--out', options.out, inputs, databaseFolders);
+  if (options.json) checkOutputFile('--json', options.json, [...inputs, options.out], databaseFolders);
 
   const questionFile = loadQuestions(options.questions);
   const problems: InputProblem[] = [...questionFile.problems];
@@ -107,27 +110,21 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
     writeOutputFile('--out', options.out, JSON.stringify(predictionObject(report), null, 2) + '\n');
     err.write(`wrote ${options.out} (official prediction format, in question order)\n`);
   }
-  if (options.json) {
-    process.stdout.write(
-      JSON.stringify(
-        {
-          tool: await toolInfo(),
-          inputs: {
-            questions: options.questions,
-            db_root: options.dbRoot ?? null,
-            engine,
-            candidates: options.candidates ?? predictions,
-            by,
-            out: options.out ?? null,
-          },
-          ...report,
-          problems: orderProblems(problems).map(formatProblem),
-        },
-        null,
-        2,
-      ) + '\n',
-    );
-    return 0;
+  if (options.json || options.jsonStdout) {
+    emitJson(options, {
+      tool: await toolInfo(),
+      inputs: {
+        questions: options.questions,
+        db_root: options.dbRoot ?? null,
+        engine,
+        candidates: options.candidates ?? predictions,
+        by,
+        out: options.out ?? null,
+      },
+      ...report,
+      problems: orderProblems(problems).map(formatProblem),
+    });
+    if (options.jsonStdout) return 0;
   }
   // Why questions kept their first candidate, counted by kind ("database not found", "no candidate runs", ...).
   const kept = new Map<string, number>();

@@ -15,7 +15,7 @@ import { checkOutputFile, UsageError } from './common';
 import { interruptible, Interruptible } from './interrupt';
 
 /**
- * A long run that survives an interruption (eval, judge): its finished questions go to a checkpoint beside its
+ * A long run that survives an interruption (eval, judge, audit): its finished questions go to a checkpoint beside its
  * report as they finish; the first Ctrl-C or SIGTERM stops it after the question under way, it writes the
  * partial report (`"complete": false`) and exits 130 (143); `--resume` takes the checkpoint's questions over and
  * runs the rest. The questions are keyed by their position in the question file.
@@ -128,8 +128,13 @@ export function interruptedLine(done: number, total: number, written: string | u
   );
 }
 
-/** The report with `complete` beside `tool`: false for the partial report of an interrupted run. */
-export function completeness<R extends { tool?: unknown }>(report: R, complete: boolean): R & { complete: boolean } {
+/**
+ * The report with `complete` beside `tool`: false for the partial report of an interrupted run, which then says
+ * how many questions the whole run has (`expected_questions`, for "N of M" wherever the report is shown).
+ */
+export function completeness<R extends { tool?: unknown }>(report: R, complete: boolean, expected?: number): R & { complete: boolean } {
   const { tool, ...rest } = report;
-  return { tool, complete, ...rest } as R & { complete: boolean };
+  return { tool, complete, ...(!complete && expected !== undefined ? { expected_questions: expected } : {}), ...rest } as R & {
+    complete: boolean;
+  };
 }

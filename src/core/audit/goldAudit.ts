@@ -11,6 +11,7 @@ import { explainQuery, walkPlan } from '../plan/explain';
 import { adviseIndexes } from '../plan/indexAdvice';
 import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
+import { bestPerRule, dedupeRewrites } from './auditDedupe';
 import { speedVerdict } from '../timing/verdict';
 import {
   auditCounts,
@@ -43,6 +44,8 @@ export interface AuditRewrite {
   status: string;
   message: string;
   gain?: MeasuredGain;
+  /** Where in the gold SQL the rule found its pattern (character offsets, end exclusive). */
+  at?: { start: number; end: number };
 }
 
 export interface AuditIndex {
@@ -135,7 +138,12 @@ export interface GoldAuditOptions {
   /** Check each gold's correctness on its data: row-order dependence, float fragility, ... (correctness/). */
   correctness?: boolean;
   onProgress?: (done: number, total: number, item: GoldItem) => void;
+  /** Stops before the next gold when aborted; the entry under way then (it may be cut short) is left out. */
   signal?: AbortSignal;
+  /** Entries audited by an earlier run (a resumed run's checkpoint), by question index: taken as they are, not audited again. */
+  audited?: ReadonlyMap<number, GoldAuditEntry>;
+  /** Each entry this run finishes, as it finishes (a checkpoint keeps it); not those taken from `audited`. */
+  onEntry?: (entry: GoldAuditEntry) => void;
 }
 
 /** The gold of each question: the --gold file's line, else the question's own SQL; the database from the question, else the gold line. */
@@ -220,10 +228,11 @@ function judge(entry: GoldAuditEntry): void {
       reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
   }
   const fasterRewrites = entry.rewrites.filter((r) => r.kind === 'speed' && r.status === 'faster' && r.gain);
-  for (const r of fasterRewrites)
+  // One reason per rule: its best measured gain (a rule faster at two places is not two findings in the ranking).
+  for (const { best: r, places } of bestPerRule(fasterRewrites))
     reasons.push({
       weight: 10 * Math.log2(r.gain!.ratio),
-      text: `${r.rule} rewrite is ${times(r.gain!.ratio)}× as fast, same rows (${r.title})`,
+      text: `${r.rule} rewrite is ${times(r.gain!.ratio)}× as fast, same rows (${r.title}${places > 1 ? `; the best of ${places} places` : ''})`,
     });
   const fp = entry.faster_predictions;
   if (fp && fp.files > 0) {
@@ -234,7 +243,7 @@ function judge(entry: GoldAuditEntry): void {
   }
   for (const i of entry.indexes.filter((x) => isFlaggedIndexGain(x.gain))) {
     const { ratio, low, high } = i.gain!;
-    const interval = `a repeat run: ${times(low)}–${times(high)}×, flagged from ${INDEX_GAIN_FACTOR}×`;
+    const interval = `repeat interval ${times(low)}–${times(high)}×, flagged from ${INDEX_GAIN_FACTOR}×`;
     reasons.push({ weight: 5 * Math.log2(ratio), text: `${i.create_sql} makes it ${times(ratio)}× as fast (${interval})` });
   }
   if (entry.growth?.exponent !== null && entry.growth?.exponent !== undefined && entry.growth.exponent >= 1.5)
@@ -291,7 +300,8 @@ async function auditOne(
     for (const { statement, hints } of analyzeSql(gold, { schema })) {
       for (const hint of hints) {
         if (!hint.rewrite) continue;
-        const base = { rule: hint.rule, title: hint.title, kind: hint.kind, sql: hint.rewrite.statement };
+        const at = { start: hint.range.start, end: hint.range.end };
+        const base = { rule: hint.rule, title: hint.title, kind: hint.kind, sql: hint.rewrite.statement, at };
         if (!options.measure) {
           entry.rewrites.push({ ...base, status: 'not-verified', message: hint.message });
           continue;
@@ -306,6 +316,7 @@ async function auditOne(
         });
       }
     }
+    entry.rewrites = dedupeRewrites(entry.rewrites);
     const advice = await adviseIndexes(db, gold, schema, { measure: options.measure, timeoutMs: options.timeoutMs });
     for (const v of advice.verdicts.filter((x) => x.used)) {
       entry.indexes.push({
@@ -354,23 +365,34 @@ function notAuditedReason(unavailable: DatabaseUnavailable | undefined): NotAudi
  * grows on scaled copies, how many prediction files beat it with a correct prediction at least 2× faster, and
  * (with compareGold) whether its counterpart in another gold file, another dialect's, returns the same rows.
  * Databases are opened read-only; nothing is modified. `ranked` lists the gold worth another look first.
+ * Entries of an earlier run (`audited`) join this run's before the ranking, counts and summaries are made, so a
+ * resumed audit ranks and counts as one run.
  */
 export async function auditGold(items: readonly GoldItem[], options: GoldAuditOptions): Promise<GoldAudit> {
   const entries: GoldAuditEntry[] = [];
   const source = options.source ?? sqliteFolder(options.dbRoot);
   const connections = ConnectionCache.withSchema({ source });
   const compared = options.compareGold && new ComparedGold(options.compareGold);
+  const finished = (entry: GoldAuditEntry) => {
+    entries.push(entry);
+    options.onEntry?.(entry);
+  };
   try {
     for (const [i, item] of items.entries()) {
       if (options.signal?.aborted) break;
       options.onProgress?.(i, items.length, item);
       const { question } = item;
+      const earlier = options.audited?.get(question.index);
+      if (earlier) {
+        entries.push(earlier);
+        continue;
+      }
       const dbId = question.dbId;
       const connection = await connections.forQuestion(dbId);
       if (connection instanceof DatabaseUnavailable || item.goldSql === undefined) {
         const error = connection instanceof DatabaseUnavailable ? connection.message : 'no gold SQL for this question';
         const not_audited = notAuditedReason(connection instanceof DatabaseUnavailable ? connection : undefined);
-        entries.push({
+        finished({
           index: question.index,
           question_id: question.questionId,
           db_id: dbId,
@@ -387,7 +409,9 @@ export async function auditGold(items: readonly GoldItem[], options: GoldAuditOp
         });
         continue;
       }
-      entries.push(await auditOne(item, connection.db, connection.schema, options, compared));
+      const entry = await auditOne(item, connection.db, connection.schema, options, compared);
+      if (options.signal?.aborted) break; // stopped while auditing it: a timing may be cut short
+      finished(entry);
     }
     options.onProgress?.(items.length, items.length, items[items.length - 1]);
   } finally {

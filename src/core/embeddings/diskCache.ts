@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { writeCacheEntry } from '../io/cacheFile';
 import { EmbeddingProvider } from './provider';
 
 /** Where embeddings are cached unless told otherwise: $XDG_CACHE_HOME/ves-lens/embeddings, or ~/.cache/ves-lens/embeddings. */
@@ -18,7 +19,8 @@ export function embeddingKey(providerId: string, text: string): string {
 /**
  * Wraps a provider with a disk cache keyed by content hash (provider id + text), one small file of float32s
  * per vector: a re-run asks the provider for nothing it has answered before. Files are written to a temporary
- * name and renamed, so concurrent runs never read half a vector; an unreadable entry is just asked again.
+ * name and renamed (io/cacheFile.ts), so concurrent runs never read half a vector and a killed run's temporary is
+ * cleaned by the next; an unreadable entry is just asked again.
  * Repeated texts within one call are asked once.
  */
 export class CachedEmbeddings implements EmbeddingProvider {
@@ -49,12 +51,8 @@ export class CachedEmbeddings implements EmbeddingProvider {
   }
 
   private write(key: string, vector: Float32Array): void {
-    const file = this.file(key);
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      fs.writeFileSync(temporary, Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
-      fs.renameSync(temporary, file);
+      writeCacheEntry(this.file(key), Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength));
     } catch {
       // A cache that cannot be written only costs a repeat request next time.
     }

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { writeCacheEntry } from '../io/cacheFile';
 import { ChatMessage, ChatUsage } from './chatModel';
 
 /** A reply kept on disk: the text the model wrote for one (model, prompt), and what it cost the first time. */
@@ -28,8 +29,9 @@ export function replyKey(modelId: string, messages: readonly ChatMessage[]): str
 /**
  * Model replies on disk, one JSON file per (model, prompt) hash, so a re-run of the same judgement costs no
  * call. Only replies that were usable are stored (a malformed one is asked again next time). Files are written
- * beside their place and renamed into it, so parallel runs never read half a file. A cache that cannot be
- * read or written is no cache: the run goes on without it.
+ * beside their place and renamed into it (io/cacheFile.ts), so parallel runs never read half a file and a killed
+ * run's temporary is cleaned by the next. A cache that cannot be read or written is no cache: the run goes on
+ * without it.
  */
 export class ReplyCache {
   constructor(readonly dir: string) {}
@@ -48,12 +50,8 @@ export class ReplyCache {
   }
 
   put(key: string, reply: CachedReply): void {
-    const file = this.file(key);
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      fs.writeFileSync(partial, JSON.stringify(reply));
-      fs.renameSync(partial, file);
+      writeCacheEntry(this.file(key), JSON.stringify(reply));
     } catch {
       // a read-only or full disk: the reply is simply not kept
     }

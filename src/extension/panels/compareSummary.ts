@@ -5,7 +5,7 @@
 import type { CompareReportsResult } from '../../shared/protocol';
 import { escapeText } from '../reportPage';
 
-type Compared = Pick<CompareReportsResult, 'labels' | 'compared' | 'questions'>;
+type Compared = Pick<CompareReportsResult, 'labels' | 'compared' | 'questions' | 'incomplete'>;
 
 export function comparisonTitle(labels: readonly string[]): string {
   return `Compare: ${labels.join(' vs ')}`;
@@ -27,10 +27,17 @@ export function selectedReports(clicked: string | undefined, selected: readonly 
   return files.length >= 2 ? files : undefined;
 }
 
-/** The bar put first in the page: what is compared, Save as HTML, another comparison; the files for the page to keep. */
+/**
+ * The bar put first in the page: what is compared, Save as HTML, another comparison; the files for the page to
+ * keep. A report of an interrupted run gets a banner of its own there: "incomplete run: N of M questions".
+ */
 export function comparisonBar(result: Compared, files: readonly string[]): string {
+  const banners = (result.incomplete ?? []).map(
+    (text) => `<span class="vl-partial vl-incomplete" role="status">\u26a0 ${escapeText(text)}</span>`,
+  );
   return (
     `<div class="vl-bar" data-files="${escapeText(JSON.stringify(files))}">` +
+    banners.join('') +
     `<span class="vl-status">${escapeText(comparisonStatusLine(result))}</span>` +
     '<button type="button" data-action="save">Save as HTML</button>' +
     '<button type="button" class="secondary" data-action="pick">Compare Other Reports...</button></div>'

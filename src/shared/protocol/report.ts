@@ -58,6 +58,8 @@ export interface CompareReportsResult {
   /** Questions compared (skipped in no run), of how many the reports hold. */
   compared: number;
   questions: number;
+  /** The reports an interrupted run wrote (`"complete": false`), each said as "incomplete run: N of M questions". */
+  incomplete?: string[];
 }
 
 export const CompareReportsRequest = new RequestType<CompareReportsParams, CompareReportsResult, void>('vesLens/compareReports');

@@ -4,13 +4,22 @@
  * named by what it was built from (each SQLite file's size and modification time, the loader's version, the
  * layout), so it is reused while they stay the same and built again when one changes. A copy is built in a
  * folder of its own and renamed into place when complete, so two processes building at once never share a half.
- * Statements never run on the kept copy: each process works on a copy of it of its own (workingCopy).
+ * Statements never run on the kept copy: each process works on a copy of it of its own (workingCopy). Both are
+ * atomicFile's tracked temporaries: removed when the process exits, and when it was killed, by the next run.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { databasePath } from '../../bird/layout';
+import {
+  cleanStaleTemporaries,
+  processAlive,
+  temporaryOwner,
+  temporaryPathFor,
+  trackTemporary,
+  untrackTemporary,
+} from '../../io/atomicFile';
 import {
   databasesUnder,
   LOADER_VERSION,
@@ -94,16 +103,6 @@ function readManifest(folder: string): Manifest | undefined {
   }
 }
 
-/** Whether a process is still running (a folder named after a dead one is left over from a crash). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The loader's statements, run by the build's PGlite thread. */
 function threadExecutor(thread: PgliteThread): SqlExecutor {
   return {
@@ -142,13 +141,15 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
   const { key, databases } = copySources(root, options.layout);
   const rootFolder = path.join(cacheDir, hash(root));
   const folder = path.join(rootFolder, key);
+  cleanStaleTemporaries(rootFolder); // builds of killed runs, even when this run builds nothing
   const kept = readManifest(folder);
   const dbIds = databases.map((database) => database.db_id);
   if (kept?.key === key) return { dataDir: path.join(folder, 'pgdata'), version: kept.postgres, built: false, dbIds, notes: kept.notes };
 
   fs.mkdirSync(rootFolder, { recursive: true });
   const started = performance.now();
-  const staging = path.join(rootFolder, `.building-${process.pid}-${Date.now()}`);
+  const staging = temporaryPathFor(folder);
+  trackTemporary(staging);
   try {
     fs.mkdirSync(staging);
     options.onLoad?.({ kind: 'start', cacheDir, databases: databases.length });
@@ -178,14 +179,15 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
     return { dataDir: path.join(folder, 'pgdata'), version: manifest.postgres, built: true, dbIds, notes: manifest.notes };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
+    untrackTemporary(staging);
   }
 }
 
 /** Copies of the same root built from files since changed, and builds left by dead processes. */
 function removeOtherCopies(rootFolder: string, current: string): void {
   for (const name of fs.readdirSync(rootFolder)) {
-    const building = /^\.building-(\d+)-/.exec(name);
-    if (name === current || (building && processAlive(Number(building[1])))) continue;
+    const builder = temporaryOwner(name);
+    if (name === current || (builder !== undefined && processAlive(builder))) continue;
     fs.rmSync(path.join(rootFolder, name), { recursive: true, force: true });
   }
 }
@@ -195,30 +197,23 @@ export function forgetCopy(dataDir: string): void {
   fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
 }
 
-const WORKING_PREFIX = 'ves-lens-pglite-';
-
 /**
  * A copy of a kept data folder for this process alone, removed when the process exits: statements run there, so
  * the kept copy is never opened by PostgreSQL and a statement stopped mid-way cannot harm it. Copies left by
  * processes that died are removed first.
  */
 export function workingCopy(dataDir: string): { dataDir: string; remove(): void } {
-  const temporary = os.tmpdir();
-  for (const name of fs.readdirSync(temporary)) {
-    const owner = name.startsWith(WORKING_PREFIX) ? Number(name.slice(WORKING_PREFIX.length).split('-')[0]) : NaN;
-    if (Number.isInteger(owner) && owner !== process.pid && !processAlive(owner))
-      fs.rmSync(path.join(temporary, name), { recursive: true, force: true });
-  }
-  const folder = fs.mkdtempSync(path.join(temporary, `${WORKING_PREFIX}${process.pid}-`));
-  const remove = () => fs.rmSync(folder, { recursive: true, force: true });
-  process.once('exit', remove);
+  cleanStaleTemporaries(os.tmpdir());
+  // The pid in the name tells a later run whether the copy's owner still runs (core/io/atomicFile.ts).
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-copy-${process.pid}-`));
+  trackTemporary(folder);
   const copy = path.join(folder, 'pgdata');
   fs.cpSync(dataDir, copy, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
   return {
     dataDir: copy,
     remove: () => {
-      process.removeListener('exit', remove);
-      remove();
+      fs.rmSync(folder, { recursive: true, force: true });
+      untrackTemporary(folder);
     },
   };
 }
