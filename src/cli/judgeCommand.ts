@@ -17,6 +17,7 @@ import {
   checkOutputFile,
   databaseSource,
   EngineCliOptions,
+  EXIT,
   positiveInteger,
   quoted,
   timeoutMs as parseTimeoutMs,
@@ -24,10 +25,15 @@ import {
   TOOL_VERSION,
   toolInfo,
   UsageError,
-  writeOutputFile,
 } from './common';
+import { emitJson } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
+import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
+import { EvalTask } from '../core/bird/tasks';
+import { QuestionResult } from '../core/eval/types';
 import { engineLine } from '../core/db/source';
+import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 
 export interface JudgeCommandOptions extends EngineCliOptions {
   questions: string;
@@ -48,8 +54,17 @@ export interface JudgeCommandOptions extends EngineCliOptions {
   /** false with --no-cache. */
   cache: boolean;
   json?: string;
+  /** `--json` alone or `--json -`: the report on standard output, the table on standard error (cli/jsonOption.ts). */
+  jsonStdout?: boolean;
+  /** The whole judging's time with the endpoint, in seconds (the run stops, exit 2, when it passes). */
+  deadline?: string;
   progress: boolean;
+  /** Continue the run whose checkpoint is beside --json: its finished questions are not judged again. */
+  resume?: boolean;
 }
+
+/** The judging's default deadline: a backstop, far above a real run's time; a dead endpoint stops long before. */
+export const DEFAULT_JUDGE_DEADLINE_S = 12 * 3600;
 
 /** The base URL of an OpenAI-compatible API: http(s) only. */
 export function parseEndpoint(text: string): string {
@@ -113,16 +128,33 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     );
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const llmTimeoutMs = parseTimeoutMs('--llm-timeout', options.llmTimeout);
+  const deadlineMs = parseTimeoutMs('--deadline', options.deadline ?? DEFAULT_JUDGE_DEADLINE_S);
   const maxRows = positiveInteger('--max-rows', options.maxRows);
   const retries = parseRetries(options.retries);
   const temperature = parseTemperature(options.temperature);
   const goldFromOption = checkScoringOptions(options);
   const source = databaseSource(options);
-  if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
+  // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
+  const inputFiles = [
+    { label: '--questions', file: options.questions },
+    { label: '--predictions', file: options.predictions },
+    { label: '--gold', file: options.gold },
+  ];
+  const databaseFolders = [{ label: '--db-root', folder: options.dbRoot }];
+  const jsonFile = fileOutput(options.json);
+  if (jsonFile) checkOutputFile('--json', jsonFile, inputFiles, databaseFolders);
+  const checkpointFile = checkCheckpointPath(jsonFile, options.resume, inputFiles, databaseFolders);
   const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
   const { predictionFile, goldFile, goldFrom, problems, tasks } = loadScoringInputs(options, goldFromOption);
+  problems.push(
+    ...sqliteDbRootProblems(
+      source,
+      options.dbRoot,
+      tasks.map((task) => task.question.dbId),
+    ),
+  );
   // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
   const engine = await source.describe().catch((error: Error) => {
     throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
@@ -141,20 +173,47 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     options.progress && err.isTTY
       ? new SingleBar({ format: ' {bar} {value}/{total} · {phase} · {eta_formatted} left · {last}', hideCursor: true, stream: err })
       : undefined;
-  bar?.start(tasks.length, 0, { phase: 'EX', last: '' });
-  const exResults = await evaluateTasks(tasks, {
+  // Finished questions go to a checkpoint as they finish; --resume judges only the others (cli/resumableRun.ts).
+  const run = startResumableRun<JudgedQuestion>(
+    'judge',
+    checkpointFile,
+    {
+      ...inputFingerprint(
+        inputFiles,
+        options.dbRoot,
+        tasks.map((task) => task.question.dbId),
+      ),
+      options: { ...scoringInputsJson(options, { predictionFile, goldFrom }), engine, method, endpoint, model: options.model },
+      limits: { temperature: temperature ?? null, timeoutMs, maxRows },
+    },
+    Boolean(options.resume),
+    `finishing the pairs under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+  );
+  if (options.resume) err.write(`resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}\n`);
+  const toJudge = tasks.filter((task) => !run.resumed.has(task.question.index));
+  const judged = (result: QuestionResult, task: EvalTask, judge: JudgeOutcome | null): JudgedQuestion => ({
+    ...result,
+    predicted_sql: task.predictedSql ?? null,
+    gold_sql: task.goldSql ?? null,
+    judge,
+  });
+  bar?.start(toJudge.length, 0, { phase: 'EX', last: '' });
+  const exResults = await evaluateTasks(toJudge, {
     source,
     metrics: ['ex'],
     timing: 'fast',
     timeoutMs,
     maxRows,
+    signal: run.interrupt.signal,
     onProgress: (progress) => bar?.update(progress.done),
   });
 
   const judgedIndexes: number[] = [];
   const inputs: JudgePairInput[] = [];
-  tasks.forEach((task, i) => {
-    if (exResults[i].outcome === 'skipped') return;
+  exResults.forEach((result, i) => {
+    const task = toJudge[i];
+    // Not judged (its database is not there): final already.
+    if (result.outcome === 'skipped') return run.finish(task.question.index, judged(result, task, null));
     judgedIndexes.push(i);
     inputs.push({
       question: task.question.question,
@@ -167,11 +226,20 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   });
   bar?.setTotal(inputs.length);
   bar?.update(0, { phase: 'judge', last: '' });
-  const model = new OpenAiChatModel({ endpoint, model: options.model, apiKey, timeoutMs: llmTimeoutMs, maxRetries: retries, temperature });
+  // A dead endpoint (refused, hanging, an HTML page) stops the run after a few failures in a row: exit 2, not 0 for hours.
+  const model = new OpenAiChatModel({
+    endpoint,
+    model: options.model,
+    apiKey,
+    timeoutMs: llmTimeoutMs,
+    maxRetries: retries,
+    temperature,
+    failFast: { deadlineMs, deadlineHint: 'raise it with --deadline <seconds>' },
+  });
   let done = 0;
-  let outcomes: JudgeOutcome[];
+  const byTask = new Map<number, JudgeOutcome>();
   try {
-    outcomes = await judgeAll(inputs, {
+    await judgeAll(run.interrupted() ? [] : inputs, {
       model,
       method,
       cache: cacheDir ? new ReplyCache(cacheDir) : undefined,
@@ -179,29 +247,39 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       maxRows,
       concurrency,
       facts: new DatabaseFactsCache(),
-      onResult: (index, outcome) =>
-        bar?.update(++done, { last: `${tasks[judgedIndexes[index]].question.questionId}: ${outcome.score ?? 'no verdict'}` }),
+      signal: run.interrupt.signal,
+      onResult: (index, outcome) => {
+        const i = judgedIndexes[index];
+        byTask.set(i, outcome);
+        run.finish(toJudge[i].question.index, judged(exResults[i], toJudge[i], outcome));
+        bar?.update(++done, { last: `${toJudge[i].question.questionId}: ${outcome.score ?? 'no verdict'}` });
+      },
     });
   } catch (error) {
     bar?.stop();
     if (error instanceof ChatModelError && error.fatal) throw modelUsageError(error, endpoint, options.model);
-    throw error;
+    // judgeAll ends a cancelled run with a ChatModelError of its own: the interruption is handled below.
+    if (!run.interrupted()) throw error;
+  } finally {
+    model.close();
   }
   bar?.stop();
+  run.interrupt.dispose();
 
-  const byTask = new Map(judgedIndexes.map((taskIndex, k) => [taskIndex, outcomes[k]]));
-  const questions: JudgedQuestion[] = exResults.map((result, i) => ({
-    ...result,
-    predicted_sql: tasks[i].predictedSql ?? null,
-    gold_sql: tasks[i].goldSql ?? null,
-    judge: byTask.get(i) ?? null,
-  }));
+  // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
+  const interrupted = run.interrupted();
+  const fresh = interrupted
+    ? run.finished
+    : new Map(exResults.map((result, i) => [toJudge[i].question.index, judged(result, toJudge[i], byTask.get(i) ?? null)]));
+  const questions: JudgedQuestion[] = tasks.flatMap((task) => run.resumed.get(task.question.index) ?? fresh.get(task.question.index) ?? []);
+  problems.push(...databaseRunProblems(source, questions)); // locked, damaged, not openable: said once at the top
   const summary = summarizeJudge(questions);
-  const out = process.stdout;
+  // With the report on standard output, the table goes to standard error.
+  const out = options.jsonStdout ? err : process.stdout;
   out.write(judgeTable(summary) + '\n');
   const details = judgeDetails(questions, summary);
   if (details) out.write(details + '\n');
-  const skipped = exResults.filter((r) => r.outcome === 'skipped').length;
+  const skipped = questions.filter((r) => r.outcome === 'skipped').length;
   if (skipped)
     out.write(
       `${pc.yellow('skipped')} ${skipped} question${skipped === 1 ? '' : 's'} whose database is not ${source.engine.name === 'sqlite' ? 'under --db-root' : 'on the --db-url server'}\n`,
@@ -210,38 +288,54 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   if (listed) out.write(listed + '\n');
   out.write(usageLine(options.model, summary) + '\n');
 
-  if (options.json) {
+  if (options.json || options.jsonStdout) {
     const groups = Object.fromEntries(summary.groups.map(({ group, ...rest }) => [group, rest]));
-    const report = {
-      tool: await toolInfo(),
-      inputs: {
-        ...scoringInputsJson(options, { predictionFile, goldFrom }),
-        engine,
-        method,
-        endpoint: chatCompletionsUrl(endpoint),
-        model: options.model,
-        temperature: temperature ?? null,
-        concurrency,
-        timeout_s: timeoutMs / 1000,
-        llm_timeout_s: llmTimeoutMs / 1000,
-        retries,
-        max_rows: maxRows,
-        cache_dir: cacheDir ?? null,
+    const report = completeness(
+      {
+        tool: await toolInfo(),
+        inputs: {
+          ...scoringInputsJson(options, { predictionFile, goldFrom }),
+          engine,
+          method,
+          endpoint: chatCompletionsUrl(endpoint),
+          model: options.model,
+          temperature: temperature ?? null,
+          concurrency,
+          timeout_s: timeoutMs / 1000,
+          llm_timeout_s: llmTimeoutMs / 1000,
+          deadline_s: deadlineMs / 1000,
+          retries,
+          max_rows: maxRows,
+          cache_dir: cacheDir ?? null,
+          ...(options.resume ? { resumed: run.resumed.size } : {}),
+        },
+        summary: {
+          ...groups,
+          skipped,
+          branches: summary.branches,
+          calls: summary.calls,
+          cached_calls: summary.cached_calls,
+          usage: summary.usage,
+        },
+        problems: orderProblems(problems).map(formatProblem),
+        headline_problems: problems.filter((p) => p.headline).map(formatProblem),
+        questions,
       },
-      summary: {
-        ...groups,
-        skipped,
-        branches: summary.branches,
-        calls: summary.calls,
-        cached_calls: summary.cached_calls,
-        usage: summary.usage,
-      },
-      problems: orderProblems(problems).map(formatProblem),
-      headline_problems: problems.filter((p) => p.headline).map(formatProblem),
-      questions,
-    };
-    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
-    err.write(`wrote ${options.json}\n`);
+      !interrupted,
+      tasks.length,
+    );
+    emitJson(options, report, JSON_SHAPES.judge);
+  }
+  if (interrupted) {
+    run.checkpoint?.close();
+    err.write(interruptedLine(questions.length, tasks.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
+    return run.interrupt.exitCode() ?? EXIT.input;
+  }
+  run.checkpoint?.remove();
+  const judgedNothing = nothingScored(questions, 'judged');
+  if (judgedNothing) {
+    err.write(`${pc.red('error')}: ${judgedNothing}\n`);
+    return EXIT.input;
   }
   return 0;
 }
