@@ -202,6 +202,8 @@ const agreement = [
   '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const overall = { official: 0, fast: 0, python: 0 };
+// Fast mode's intervals over every file (issue 21's "done when": median width ≤ ×1.25, coverage ≥ 90 %).
+const fastIntervals = { timed: 0, ves: 0, rves: 0, widths: [] };
 // Run-to-run variances of the totals, pooled over the files: an sd from 3 runs alone is too rough to compare.
 const pooled = { ves: { official: [], fast: [], typical: [] }, rves: { official: [], fast: [], typical: [] } };
 const rows = [];
@@ -220,9 +222,11 @@ for (const file of files) {
       const b = between(fast[i].report, fast[j].report);
       for (const key of ['timed', 'same', 'ves', 'rves', 'flips', 'certain']) agg[key] += b[key];
       agg.widths.push(...b.widths);
+      fastIntervals.widths.push(...b.widths);
     }
   }
   const pairs = fast.length * (fast.length - 1);
+  for (const key of ['timed', 'ves', 'rves']) fastIntervals[key] += agg[key];
   const uncertain = mean(fast.map((r) => r.report.questions.filter((q) => q.rves_uncertain).length));
   const name = file.replace(/^predict_mini_dev_|\.json$/g, '');
   lines.push(
@@ -317,6 +321,15 @@ lines.push(
   '',
   `Run-to-run sd of the totals, pooled over the ${files.length} files (an sd from ${runs} runs of one file is rough): VES official ${pooledSd(pooled.ves.official)}, fast ${pooledSd(pooled.ves.fast)}; R-VES official ${pooledSd(pooled.rves.official)}, fast ${pooledSd(pooled.rves.fast)}.`,
 );
+{
+  const vesSd = { official: Math.sqrt(pooledVariance(pooled.ves.official)), fast: Math.sqrt(pooledVariance(pooled.ves.fast)) };
+  const rvesSd = { official: Math.sqrt(pooledVariance(pooled.rves.official)), fast: Math.sqrt(pooledVariance(pooled.rves.fast)) };
+  const { timed, ves, rves, widths } = fastIntervals;
+  lines.push(
+    '',
+    `Fast mode over all files (issue 21): coverage ${pct(ves + rves, 2 * timed)} (VES ${pct(ves, timed)}, R-VES ${pct(rves, timed)}; target ≥ 90 %), median interval width ×${median(widths).toFixed(3)} (target ≤ ×1.25), wall time ${pct(overall.fast, overall.official)} of the official protocol's (target ≤ 10 %), run-to-run sd pooled over the files ≤ official's: VES ${vesSd.fast <= vesSd.official ? 'yes' : 'no'} (${vesSd.fast.toFixed(2)} vs ${vesSd.official.toFixed(2)}), R-VES ${rvesSd.fast <= rvesSd.official ? 'yes' : 'no'} (${rvesSd.fast.toFixed(2)} vs ${rvesSd.official.toFixed(2)}).`,
+  );
+}
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
 fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });

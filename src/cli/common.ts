@@ -217,6 +217,12 @@ function sayEmbeddedLoad(dbRoot: string): (event: EmbeddedLoadEvent) => void {
   };
 }
 
+/** --busy-timeout for every SQLite connection the command opens from now on (a --db file as a --db-root's). */
+export function applyBusyTimeout(options: Pick<EngineCliOptions, 'busyTimeout'>): void {
+  if (options.busyTimeout !== undefined)
+    setBusyTimeout(/^\s*0*\.?0*\s*$/.test(options.busyTimeout) ? 0 : timeoutMs('--busy-timeout', options.busyTimeout));
+}
+
 /**
  * Where the command's databases are, from --engine, --db-url, --db-layout and --db-root: SQLite files under
  * --db-root (the default; the caller checks the folder with its other inputs), a PostgreSQL server (--db-url,
@@ -224,8 +230,7 @@ function sayEmbeddedLoad(dbRoot: string): (event: EmbeddedLoadEvent) => void {
  * the SQLite files under --db-root (--embedded-cache).
  */
 export function databaseSource(options: EngineCliOptions): DatabaseSource {
-  if (options.busyTimeout !== undefined)
-    setBusyTimeout(/^\s*0*\.?0*\s*$/.test(options.busyTimeout) ? 0 : timeoutMs('--busy-timeout', options.busyTimeout));
+  applyBusyTimeout(options);
   const engine = options.engine ?? (options.dbUrl !== undefined ? 'postgres' : 'sqlite');
   if (options.embeddedCache !== undefined && (engine !== 'postgres' || options.dbUrl !== undefined))
     throw new UsageError('--embedded-cache: for the embedded PostgreSQL (--engine postgres --db-root, without --db-url)');

@@ -6,9 +6,11 @@ import { databaseFileProblem } from '../core/db/databaseFile';
 import { DatabaseSource, engineLine } from '../core/db/source';
 import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
 import { evaluateTasks, NOT_RUN } from '../core/eval/evaluate';
+import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
 import { summarize } from '../core/eval/evalSummary';
 import { describeGoldSource, EvalTask } from '../core/bird/tasks';
 import { databasePath } from '../core/bird/layout';
+import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/eval/reportJson';
 import { attachPlanCosts } from '../core/report/htmlCosts';
@@ -16,7 +18,7 @@ import { plannerCostLines } from '../core/report/planText';
 import { plannerCostVerdict } from '../core/plan/cost';
 import { ReportQuestion } from '../core/eval/reportFile';
 import { evalReportHtml } from '../core/report/htmlReports';
-import { parseShard, shardInfo, shardOf } from '../core/eval/shard';
+import { resolveShard, shardInfo, shardOf } from '../core/eval/shard';
 import {
   efficiencyNotes,
   failureList,
@@ -27,7 +29,10 @@ import {
   skippedLine,
 } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
+import { runClock } from '../core/timing/pythonTimer';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
+import { checkCounterexampleOptions, CounterexampleCliOptions, robustnessBlock, runCounterexampleStep } from './counterexampleOptions';
+import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import {
   checkOutputFile,
@@ -44,8 +49,10 @@ import {
   UsageError,
   writeOutputFile,
 } from './common';
+import { emitJson } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
 
-export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOptions {
+export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOptions, CounterexampleCliOptions {
   questions: string;
   predictions: string;
   gold?: string;
@@ -53,19 +60,27 @@ export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOption
   timing: string;
   timeout: string;
   maxRows: string;
+  /** Questions scored for correctness at once (default: the cores). */
+  jobs?: string;
   iterations?: string;
   scales?: string;
   schema?: string;
   json?: string;
+  /** `--json` alone or `--json -`: the report on standard output, the tables on standard error (cli/jsonOption.ts). */
+  jsonStdout?: boolean;
   /** Write the self-contained HTML report here. */
   html?: string;
-  /** `i/n`: score only every n-th question, starting at the i-th (1-based); `ves-lens merge` combines the shards. */
+  /** `i/n` or `auto` (a Slurm array task, a Kubernetes Indexed Job): score only every n-th question, from the i-th. */
   shard?: string;
+  /** With --shard auto in a Kubernetes Indexed Job: the Job's completions. */
+  shardCount?: string;
   progress: boolean;
   /** questions, gold-file or predictions (the prediction file's own gold_sql); default: --gold if given, else questions. */
   goldFrom?: string;
   /** `plan-cost`: also BIRD-Critic's comparison of EXPLAIN (FORMAT JSON) Total Cost (PostgreSQL), beside the timed ratio. */
   efficiency?: string;
+  /** Continue the run whose checkpoint is beside --json (or --html): its finished questions are not scored again. */
+  resume?: boolean;
 }
 
 export function parseMetrics(text: string): Metric[] {
@@ -131,6 +146,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const timing = options.timing as TimingMode;
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const maxRows = positiveInteger('--max-rows', options.maxRows);
+  const jobs = options.jobs === undefined ? defaultJobs() : positiveInteger('--jobs', options.jobs);
+  widenThreadPool(jobs);
   const officialIterations = options.iterations !== undefined ? positiveInteger('--iterations', options.iterations) : undefined;
   const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
@@ -138,7 +155,17 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const source = databaseSource(options);
   if (scales && source.engine.name !== 'sqlite')
     throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
-  if (options.json) checkOutputFile('--json', options.json, [options.questions, options.predictions, options.gold]);
+  // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
+  const inputFiles = [
+    { label: '--questions', file: options.questions },
+    { label: '--predictions', file: options.predictions },
+    { label: '--gold', file: options.gold },
+    { label: '--schema', file: options.schema },
+  ];
+  const databaseFolders = [{ label: '--db-root', folder: options.dbRoot }];
+  const jsonFile = fileOutput(options.json);
+  const htmlFile = fileOutput(options.html);
+  if (jsonFile) checkOutputFile('--json', jsonFile, inputFiles, databaseFolders);
   const techniques = techniqueSettings(options);
   if (techniques && source.engine.name !== 'sqlite')
     throw new UsageError("--techniques: SQLMorph's techniques read SQLite's value types; not with --engine postgres");
@@ -149,12 +176,21 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     throw new UsageError(
       "--efficiency plan-cost: BIRD-Critic compares PostgreSQL's EXPLAIN (FORMAT JSON) Total Cost, which SQLite's planner does not give; use --engine postgres (on SQLite, --json's plan_cost holds the rule cost and row visits)",
     );
-  if (options.html) checkOutputFile('--html', options.html, [options.questions, options.predictions, options.gold, options.json]);
-  const shard = options.shard === undefined ? undefined : parseShard(options.shard);
-  if (shard && 'error' in shard) throw new UsageError(`--shard: ${shard.error}`);
+  if (htmlFile) checkOutputFile('--html', htmlFile, [...inputFiles, { label: '--json', file: jsonFile }], databaseFolders);
+  const checkpointFile = checkCheckpointPath(jsonFile ?? htmlFile, options.resume, inputFiles, databaseFolders);
+  const shard = resolveShard(options.shard, options.shardCount, process.env);
+  if (shard && 'error' in shard) throw new UsageError(`${shard.option}: ${shard.error}`);
+  const pairBudgetMs = checkCounterexampleOptions(options, source);
 
   const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = loadScoringInputs(options, goldFromOption);
   if (source.engine.name === 'sqlite') problems.push(...databaseProblems(options.dbRoot, allTasks));
+  problems.push(
+    ...sqliteDbRootProblems(
+      source,
+      options.dbRoot,
+      allTasks.map((task) => task.question.dbId),
+    ),
+  );
   // A shard scores every n-th question; the problems above are the whole file's, so every shard reports the same.
   const tasks = shardOf(allTasks, shard, (task) => task.question.index);
   // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
@@ -167,30 +203,68 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const err = process.stderr;
   err.write(
     `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · timing ${timing}\n` +
-      `${tasks.length} questions from ${options.questions}${shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length})` : ''}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
+      `${tasks.length} questions from ${options.questions}${shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length}${'from' in shard ? `: ${shard.from}` : ''})` : ''}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
   );
   // An embedded engine's timings are its own (WASM in this process), said before the numbers they make.
   if (engine.note && metrics.some((metric) => metric === 'ves' || metric === 'rves')) err.write(pc.yellow(`note: ${engine.note}`) + '\n');
+  // --timing official on SQLite: Python's sqlite3 times as the scripts, or VES Lens's own clock, said either way.
+  const clock = await runClock(engine.engine, timing, metrics);
+  if (clock.line) err.write((clock.line.fallback ? pc.yellow(`note: ${clock.line.text}`) : clock.line.text) + '\n');
   const atTop = headlineProblems(problems);
   if (atTop) err.write(atTop + '\n');
   const bar =
     options.progress && err.isTTY
       ? new SingleBar({ format: ' {bar} {value}/{total} questions · {eta_formatted} left · {last}', hideCursor: true, stream: err })
       : undefined;
-  bar?.start(tasks.length, 0, { last: '' });
+  const reportInputs = {
+    ...scoringInputsJson(options, { predictionFile, goldFrom }),
+    engine,
+    metrics,
+    efficiency: planCost ? ('plan-cost' as const) : ('timed' as const),
+    timing,
+    ...clock.inputs,
+    timeout_s: timeoutMs / 1000,
+    max_rows: maxRows,
+    ...(techniques ? { techniques: techniques.inputs } : {}),
+    ...(shard ? { shard: shardInfo(shard, allTasks.length) } : {}),
+  };
+  // Finished questions go to a checkpoint as they finish; --resume scores only the others (cli/resumableRun.ts).
+  const run = startResumableRun<QuestionResult>(
+    'eval',
+    checkpointFile,
+    {
+      ...inputFingerprint(
+        inputFiles,
+        options.dbRoot,
+        allTasks.map((task) => task.question.dbId),
+      ),
+      options: { ...reportInputs, iterations: officialIterations ?? null, scales: scales ?? null },
+    },
+    Boolean(options.resume),
+    `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+  );
+  if (options.resume) err.write(`resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}\n`);
+  const toScore = tasks.filter((task) => !run.resumed.has(task.question.index));
+  bar?.start(toScore.length, 0, { last: '' });
   let serverLost: string | undefined;
-  const results = await evaluateTasks(tasks, {
+  const fresh = await evaluateTasks(toScore, {
     source,
     onServerUnavailable: (message) => (serverLost = message),
     metrics,
     timing,
     timeoutMs,
     maxRows,
+    jobs,
     officialIterations,
     scales,
     schemaFile: options.schema,
     techniques: techniques?.step,
-    onResult: (result) => bar?.update({ last: `${result.question_id}: ${result.outcome}` }),
+    signal: run.interrupt.signal,
+    onResult: (result) => {
+      // A question its lost server did not run stays out of the checkpoint: --resume runs it.
+      if (!result.error?.startsWith(NOT_RUN)) run.finish(result.index, result);
+      bar?.update({ last: `${result.question_id}: ${result.outcome}` });
+    },
     onProgress: (progress) => {
       if (progress.phase === 'correctness') bar?.update(progress.done);
       else if (bar && progress.phase === 'scales') {
@@ -204,11 +278,20 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     },
   });
   bar?.stop();
+  run.interrupt.dispose();
+  // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
+  const interrupted = run.interrupted();
+  const freshByIndex = interrupted ? run.finished : new Map(fresh.map((result) => [result.index, result]));
+  const reportTasks = tasks.filter((task) => run.resumed.has(task.question.index) || freshByIndex.has(task.question.index));
+  const results = reportTasks.map((task) => run.resumed.get(task.question.index) ?? freshByIndex.get(task.question.index)!);
+  if (pairBudgetMs !== undefined) await runCounterexampleStep(results, reportTasks, { ...options, pairBudgetMs, timeoutMs, maxRows });
 
+  problems.push(...databaseRunProblems(source, results));
   const named = new Set(problems.map((p) => p.file));
   problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
   const summary = summarize(results, metrics);
-  const out = process.stdout;
+  // With the report on standard output, what is printed for a person goes to standard error.
+  const out = options.jsonStdout ? err : process.stdout;
   out.write(scoreTable(summary, metrics) + '\n');
   out.write(outcomeTable(summary) + '\n');
   for (const block of [
@@ -216,50 +299,54 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     failureList(results),
     efficiencyNotes(results),
     techniqueNotes(results),
+    robustnessBlock(summary.robustness),
     problemList(problems),
   ]) {
     if (block) out.write(block + '\n');
   }
   if (planCost) {
     // BIRD-Critic's deterministic verdict beside the timed ratio, per question in the JSON's plan_cost.
-    await attachPlanCosts(results, tasks, source);
+    await attachPlanCosts(results, reportTasks, source);
     for (const result of results as ReportQuestion[]) if (result.plan_cost) result.plan_cost = plannerCostVerdict(result.plan_cost);
     out.write(plannerCostLines(results).join('\n') + '\n');
   }
-  if (options.json || options.html) {
-    if (!planCost) await attachPlanCosts(results, tasks, source);
-    const report = evalReport(
-      await toolInfo(),
-      {
-        ...scoringInputsJson(options, { predictionFile, goldFrom }),
-        engine,
-        metrics,
-        efficiency: planCost ? 'plan-cost' : 'timed',
-        timing,
-        timeout_s: timeoutMs / 1000,
-        max_rows: maxRows,
-        ...(techniques ? { techniques: techniques.inputs } : {}),
-        ...(shard ? { shard: shardInfo(shard, allTasks.length) } : {}),
-      },
-      summary,
-      problems,
-      results,
+  if (options.json || options.jsonStdout || options.html) {
+    if (!planCost) await attachPlanCosts(results, reportTasks, source);
+    const report = completeness(
+      evalReport(
+        await toolInfo(),
+        { ...reportInputs, ...(options.resume ? { resumed: run.resumed.size } : {}) },
+        summary,
+        problems,
+        results,
+      ),
+      !interrupted,
+      tasks.length,
     );
-    if (options.json) {
-      writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
-      err.write(`wrote ${options.json}\n`);
-    }
-    if (options.html) {
-      writeOutputFile('--html', options.html, evalReportHtml(report, tasks, options.predictions));
+    emitJson(options, report, JSON_SHAPES.eval);
+    // An HTML page has no place to say it is partial: an interrupted run writes only the JSON.
+    if (options.html && !interrupted) {
+      writeOutputFile('--html', options.html, evalReportHtml(report, reportTasks, options.predictions));
       err.write(`wrote ${options.html}\n`);
     }
   }
+  if (interrupted) {
+    run.checkpoint?.close();
+    err.write(interruptedLine(results.length, tasks.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
+    return run.interrupt.exitCode() ?? EXIT.input;
+  }
+  if (serverLost === undefined) run.checkpoint?.remove();
   if (serverLost !== undefined) {
     const notRun = results.filter((r) => r.error?.startsWith(NOT_RUN)).length;
     err.write(
       `${pc.red('error')}: the database server went away during the run (${serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run` +
-        `${options.json || options.html ? '; the report was written' : ''}\n`,
+        `${options.json || options.html ? '; the report was written' : ''}${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
     );
+    return EXIT.input;
+  }
+  const scoredNothing = nothingScored(results);
+  if (scoredNothing) {
+    err.write(`${pc.red('error')}: ${scoredNothing}\n`);
     return EXIT.input;
   }
   return 0;

@@ -6,15 +6,15 @@ import { redactUrl } from '../core/db/postgres/connectionTarget';
 import { openServerTarget } from '../core/db/postgres/loadTarget';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { counted } from '../core/text/numberText';
-import { TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
 
-export interface LoadCommandOptions {
+export interface LoadCommandOptions extends JsonDestination {
   from: string;
   to: string;
   db?: string;
   layout: string;
   replace?: boolean;
-  json?: boolean;
   progress: boolean;
 }
 
@@ -60,7 +60,8 @@ export async function runLoad(options: LoadCommandOptions): Promise<number> {
   const layout = parseLayout(options.layout);
   const dbIds = parseDatabases(options.db);
   const err = process.stderr;
-  if (!options.json)
+  if (options.json) checkOutputFile('--json', options.json, []);
+  if (!options.jsonStdout)
     err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · load ${options.from} → ${redactUrl(options.to)} (layout ${layout})\n`);
   const bar =
     options.progress && err.isTTY
@@ -94,7 +95,7 @@ export async function runLoad(options: LoadCommandOptions): Promise<number> {
   } finally {
     bar?.stop();
   }
-  if (options.json) process.stdout.write(JSON.stringify({ tool: await toolInfo(), ...report, created }, null, 2) + '\n');
-  else process.stdout.write(summary(report, created));
+  if (!options.jsonStdout) process.stdout.write(summary(report, created));
+  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...report, created });
   return 0;
 }

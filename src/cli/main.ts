@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
 import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
+import { defaultJobs } from '../core/eval/parallelEval';
 import { addEngineOptions, EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
 import { runEval } from './evalCommand';
 import { addTechniqueOptions } from './techniqueOptions';
@@ -16,6 +17,9 @@ import { runScale } from './scaleCommand';
 import { runLoad } from './loadCommand';
 import { COMMAND_LINE_WORDING } from './inputWording';
 import { useInputWording } from '../core/text/inputWording';
+import { checkJsonValue, JSON_FLAGS, jsonHelp, withJsonDestination } from './jsonOption';
+import { addHelpExamples } from './helpExamples';
+import { installSignalHandlers } from './interrupt';
 
 // Core's messages name the inputs they refer to by this command line's options.
 useInputWording(COMMAND_LINE_WORDING);
@@ -48,13 +52,18 @@ program
   .addOption(
     new Option(
       '--timing <mode>',
-      'fast: adaptive, interleaved, stops at a tight interval; official: 100 runs and 3σ cleaning as the scripts',
+      'fast: adaptive, interleaved, stops when the repeat interval is tight; official: 100 runs and 3σ cleaning as the scripts',
     )
       .choices(['fast', 'official'])
       .default('fast'),
   )
   .option('--timeout <seconds>', 'time limit for one prediction/gold pair', '30')
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
+  .option(
+    '--jobs <n>',
+    'questions scored for correctness at once (SQLite; timing always runs alone); 1 = one at a time',
+    String(defaultJobs()),
+  )
   .addOption(
     new Option(
       '--efficiency <kind>',
@@ -67,9 +76,19 @@ program
     're-time each correct pair on copies of its database scaled by these factors, e.g. 1,10,100 (built once, cached)',
   )
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
-  .option('--json <file>', "write every question's result as JSON")
+  .option(JSON_FLAGS, jsonHelp("every question's result"))
   .option('--html <file>', 'write a self-contained HTML report (tables, charts, every question; works offline)')
-  .option('--shard <i/n>', 'score only every n-th question, starting at the i-th (1-based); combine the shards with `ves-lens merge`')
+  .option(
+    '--shard <i/n|auto>',
+    'score only every n-th question, starting at the i-th (1-based); auto: from a Slurm array task (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with --shard-count); combine the shards with `ves-lens merge`',
+  )
+  .option('--shard-count <n>', "with --shard auto in a Kubernetes Indexed Job: the Job's completions (the number of shards)")
+  .option('--resume', 'continue an interrupted or killed run from the checkpoint beside its --json FILE (or --html FILE)')
+  .option(
+    '--counterexamples <dir>',
+    'for each EX-correct pair, prove it equivalent or look for a small database where gold and prediction differ (written to DIR); say which mismatches are EX-fragile (SQLite)',
+  )
+  .option('--counterexample-seconds <s>', 'search time for one EX-correct pair with --counterexamples', '3')
   .option('--no-progress', 'no progress bar')
   .addOption(
     new Option(
@@ -78,7 +97,7 @@ program
     ).choices(['questions', 'gold-file', 'predictions']),
   )
   .action(async (options) => {
-    process.exitCode = await runEval(options);
+    process.exitCode = await runEval(withJsonDestination(options));
   });
 // SQLMorph's techniques: --techniques, --penalize-extra-columns, --embeddings* (cli/techniqueOptions.ts).
 addTechniqueOptions(program.commands.find((command) => command.name() === 'eval')!);
@@ -91,22 +110,22 @@ program
   )
   .argument('<reports...>', 'two or more `eval --json` reports (the first is the baseline)')
   .option('--html <file>', 'write the comparison as a self-contained HTML report')
-  .option('--json', 'print runs, deltas and ex_mcnemar_p as JSON')
+  .option(JSON_FLAGS, jsonHelp('the runs, deltas and ex_mcnemar_p'))
   .option('--seed <n>', 'seed of the bootstrap (the same seed gives the same intervals)')
   .option('--resamples <n>', 'bootstrap resamples (default 2000)')
   .option('--much <factor>', 'a time ratio that changes by this factor (intervals apart) is "much faster / slower" (default 2)')
   .action(async (reports, options) => {
-    process.exitCode = await runCompare(reports, options);
+    process.exitCode = await runCompare(reports, withJsonDestination(options));
   });
 
 program
   .command('merge')
   .description('Combine the reports of `eval --shard 1/n` ... `n/n` into the report of one run over all questions.')
   .argument('<shards...>', 'the shard reports (`eval --shard i/n --json ...`), in any order')
-  .option('--json <file>', 'write the merged report')
+  .option(JSON_FLAGS, jsonHelp('the merged report'))
   .option('--html <file>', 'write the merged HTML report')
   .action(async (shards, options) => {
-    process.exitCode = await runMerge(shards, options);
+    process.exitCode = await runMerge(shards, withJsonDestination(options));
   });
 
 program
@@ -124,14 +143,19 @@ program
   .option('--scales <list>', 'time the gold on copies of its database scaled by these factors, e.g. 1,10,100: how it grows')
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: primary and foreign keys for --scales copies')
   .option('--no-measure', 'skip the measurements of rewrites and indexes (plans and advice only)')
+  .option(
+    '--correctness',
+    'check each gold on its data: row-order dependence (LIMIT without ORDER BY, ties, bare columns), float summation order, NULLs ranked first, numbers sorted as text, integer division, the clock, no rows, predictions that agree against it',
+  )
   .option('--timeout <seconds>', 'time limit for one query', '30')
   .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
   .option('--top <n>', 'gold SQL listed in the terminal', '20')
-  .option('--json <file>', 'write the whole audit as JSON')
+  .option(JSON_FLAGS, jsonHelp('the whole audit'))
   .option('--html <file>', 'write the audit as a self-contained HTML report')
+  .option('--resume', 'continue an interrupted or killed audit from the checkpoint beside its --json FILE (or --html FILE)')
   .option('--no-progress', 'no progress bar')
   .action(async (options) => {
-    process.exitCode = await runAudit(options);
+    process.exitCode = await runAudit(withJsonDestination(options));
   });
 // The cross-dialect gold check: --compare-gold, --compare-engine, --compare-db-url, --compare-db-layout (cli/auditCommand.ts).
 addCompareGoldOptions(program.commands.find((command) => command.name() === 'audit')!);
@@ -163,15 +187,25 @@ program
   .option('--concurrency <n>', 'pairs judged at the same time', '4')
   .option('--timeout <seconds>', 'time limit for each SQL query', '30')
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
-  .option('--llm-timeout <seconds>', 'time limit for one model request', '300')
+  .option(
+    '--llm-timeout <seconds>',
+    'time limit for one model request, its whole answer included (a server that trickles bytes too)',
+    '300',
+  )
+  .option(
+    '--deadline <seconds>',
+    'time limit for the whole judging: when it passes the run stops (exit 2); an endpoint that fails 3 times in a row (refused, hanging, an HTML page) stops it at once',
+    String(12 * 3600),
+  )
   .option('--retries <n>', 'further attempts after a 429, a 5xx or a timeout (exponential backoff)', '4')
   .option('--temperature <t>', 'sampling temperature (default: not sent, as ROSE)')
   .option('--cache-dir <dir>', 'where replies are cached by (model, prompt) (default: ~/.cache/ves-lens/judge)')
   .option('--no-cache', 'neither read nor write cached replies')
-  .option('--json <file>', "write every question's result and verdict as JSON")
+  .option(JSON_FLAGS, jsonHelp("every question's result and verdict"))
+  .option('--resume', 'continue an interrupted or killed run from the checkpoint beside its --json FILE')
   .option('--no-progress', 'no progress bar')
   .action(async (options) => {
-    process.exitCode = await runJudge(options);
+    process.exitCode = await runJudge(withJsonDestination(options));
   });
 addEngineOptions(program.commands.find((command) => command.name() === 'judge')!);
 
@@ -183,9 +217,9 @@ program
   .requiredOption('--labels <file>', 'expert labels: a JSON list of {question_id, predicted_sql, label} (e.g. ROSE-VEC rose-vec-bird.json)')
   .requiredOption('--verdicts <file>', "a `judge --json` report, ROSE's eval_results.json, or an `eval --json` report (EX)")
   .addOption(new Option('--use <verdict>', 'from a judge report: its judge score (default) or its EX').choices(['judge', 'ex']))
-  .option('--json', 'print the statistics and every mismatch as JSON')
+  .option(JSON_FLAGS, jsonHelp('the statistics and every mismatch'))
   .action(async (options) => {
-    process.exitCode = await runAgree(options);
+    process.exitCode = await runAgree(withJsonDestination(options));
   });
 
 /** A command that works on SQL: the query as an argument or every statement of --file, on one database (a SQLite file, or a PostgreSQL server). */
@@ -197,7 +231,7 @@ function sqlCommand(name: string, description: string, database: string) {
       .argument('[sql]', 'the query (or use --file)')
       .option('--db <file>', `${database}; with --engine postgres and --db-layout schema or database: the db_id`)
       .option('--file <file>', 'every statement of a .sql file')
-      .option('--json', 'print the result as JSON'),
+      .option(JSON_FLAGS, jsonHelp('the result')),
   );
 }
 
@@ -213,7 +247,7 @@ sqlCommand(
   )
   .option('--timeout <seconds>', 'with --analyze: time limit for running one query (default 30)')
   .action(async (sql, options) => {
-    process.exitCode = await runExplain(sql, options);
+    process.exitCode = await runExplain(sql, withJsonDestination(options));
   });
 
 sqlCommand(
@@ -228,7 +262,7 @@ sqlCommand(
   )
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .action(async (sql, options) => {
-    process.exitCode = await runIndexes(sql, options);
+    process.exitCode = await runIndexes(sql, withJsonDestination(options));
   });
 
 sqlCommand(
@@ -242,7 +276,7 @@ sqlCommand(
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
   .action(async (sql, options) => {
-    process.exitCode = await runHints(sql, options);
+    process.exitCode = await runHints(sql, withJsonDestination(options));
   });
 
 program
@@ -274,9 +308,9 @@ program
   .option('--no-progress', 'no progress bar')
   .option('--timeout <seconds>', 'time limit for running one candidate', '30')
   .option('--max-rows <n>', 'rows one candidate may return', String(DEFAULT_MAX_ROWS))
-  .option('--json', 'print the ranking as JSON')
+  .option(JSON_FLAGS, jsonHelp('the ranking'))
   .action(async (options) => {
-    process.exitCode = await runRerank(options);
+    process.exitCode = await runRerank(withJsonDestination(options));
   });
 addEngineOptions(program.commands.find((command) => command.name() === 'rerank')!);
 
@@ -291,7 +325,7 @@ program
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: its primary and foreign keys are shifted too')
   .option('--db-id <id>', 'the --schema entry to use (default: the file name without .sqlite)')
   .option('--overwrite', 'replace --out if it exists')
-  .option('--json', 'print the report as JSON')
+  .option(JSON_FLAGS, jsonHelp('the report'))
   .option('--no-progress', 'no progress bar')
   .addOption(
     new Option('--engine <engine>', 'scale writes SQLite files only (postgres is refused, with what to do instead)').choices([
@@ -300,7 +334,7 @@ program
     ]),
   )
   .action(async (db, options) => {
-    process.exitCode = await runScale(db, options);
+    process.exitCode = await runScale(db, withJsonDestination(options));
   });
 
 program
@@ -323,11 +357,19 @@ program
       .default('one-database'),
   )
   .option('--replace', 'drop and reload the tables of these databases where the target has them (refused otherwise)')
-  .option('--json', 'print the report (tables, types, notes) as JSON')
+  .option(JSON_FLAGS, jsonHelp('the report (tables, types, notes)'))
   .option('--no-progress', 'no progress bar')
   .action(async (options) => {
-    process.exitCode = await runLoad(options);
+    process.exitCode = await runLoad(withJsonDestination(options));
   });
+
+// `--json [file]` took a query or a file the command reads: refused before any work (cli/jsonOption.ts).
+program.hook('preAction', (_program, command) => checkJsonValue(command, process.argv));
+// Every command's help ends with an example (cli/helpExamples.ts).
+addHelpExamples(program);
+
+// Ctrl-C and SIGTERM remove this process's temporaries; eval, judge and audit first write what they finished (cli/interrupt.ts).
+installSignalHandlers();
 
 let finished = false;
 

@@ -7,7 +7,8 @@ import { loadEvalReport } from '../core/eval/reportFile';
 import { evalHtml } from '../core/report/htmlReports';
 import { outcomeTable, scoreTable } from '../core/report/terminal';
 import { checkOutputFile, UsageError, writeOutputFile } from './common';
-import { JsonDestination } from './jsonOption';
+import { emitJson, JsonDestination } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
 import { unusableDatabases } from './evalCommand';
 import { completeness } from './resumableRun';
 import { sqliteFolder } from '../core/db/source';
@@ -49,11 +50,7 @@ export async function runMerge(files: string[], options: MergeCommandOptions): P
   for (const p of report.headline_problems ?? []) out.write(`${pc.yellow('problem')}: ${p}\n`);
   for (const note of notes) process.stderr.write(`${pc.yellow('note')}: ${note}\n`);
   process.stderr.write(`merged ${files.length} shards: ${report.questions.length} questions\n`);
-  if (options.jsonStdout) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-  if (options.json) {
-    writeOutputFile('--json', options.json, JSON.stringify(report, null, 2) + '\n');
-    process.stderr.write(`wrote ${options.json}\n`);
-  }
+  emitJson(options, report, JSON_SHAPES.merge);
   if (options.html) {
     writeOutputFile(
       '--html',

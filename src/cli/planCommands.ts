@@ -5,12 +5,16 @@ import { loadPredictions } from '../core/bird/predictions';
 import { readTextFile } from '../core/bird/jsonFile';
 import { DatabaseSource, PostgresLayout, postgresServer } from '../core/db/source';
 import { ExplainedPlan } from '../core/plan/explain';
-import { adviseIndexes } from '../core/plan/indexAdvice';
+import { adviseIndexes, IndexVerdict } from '../core/plan/indexAdvice';
+import { counted } from '../core/text/numberText';
+import { TimingResult } from '../core/timing/types';
+import { describeSpeed } from '../core/timing/verdict';
 import { rerankCandidates } from '../core/plan/rerank';
 import { compactNumber, planLines, plannerCostText } from '../core/report/planText';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { splitStatements } from '../core/sql/statements';
-import { positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { checkOutputFile, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
 import { RerankBatchOptions, runRerankBatch } from './rerankBatchCommand';
 import {
   CommandDatabase,
@@ -21,9 +25,8 @@ import {
   statementsFromArguments,
 } from './explainCommand';
 
-export interface IndexesCommandOptions extends SqlCommandOptions {
+export interface IndexesCommandOptions extends SqlCommandOptions, JsonDestination {
   measure?: boolean;
-  json?: boolean;
   timeout: string;
   scratchUrl?: string;
 }
@@ -56,9 +59,31 @@ function costChange(before: ExplainedPlan, after: ExplainedPlan): string {
   return `rule ${before.cost.rule} → ${after.cost.rule}, ~${compactNumber(before.cost.work)} → ~${compactNumber(after.cost.work)} row visits`;
 }
 
+/** An index's verdict: the planner's use, and with --measure what the measurement says (it decides). */
+function indexMark(v: IndexVerdict): string {
+  if (!v.used) return pc.dim('✗ planner ignores it');
+  if (v.speed === 'faster') return pc.green('✓ planner uses it, measured faster: recommended');
+  if (v.speed === 'no-difference') return pc.yellow('– planner uses it, no measurable change: not recommended');
+  if (v.speed === 'slower') return pc.red('✗ planner uses it, but measured slower: not recommended');
+  if (v.unmeasured) return pc.yellow('? planner uses it, not measured');
+  return pc.green('✓ planner uses it');
+}
+
+const msChange = (m: TimingResult) => `${m.goldMs.toFixed(3)} → ${m.predMs.toFixed(3)} ms per run`;
+
+/** One line after a measured statement's indexes: which (if any) the measurement recommends. */
+function measuredSummary(verdicts: readonly IndexVerdict[]): string {
+  const recommended = verdicts.filter((v) => v.recommended).map((v) => v.candidate.name);
+  const measured = verdicts.filter((v) => v.measured).length;
+  if (recommended.length === 0)
+    return pc.yellow(`no index recommended: ${counted(measured, 'index', 'indexes')} measured, none made the query measurably faster`);
+  return pc.green(`recommended (measured faster): ${recommended.join(', ')}`);
+}
+
 export async function runIndexes(sql: string | undefined, options: IndexesCommandOptions): Promise<number> {
   const limitMs = timeoutMs('--timeout', options.timeout);
   const statements = statementsFromArguments(sql, options.file);
+  if (options.json) checkOutputFile('--json', options.json, [options.file, options.db]);
   const opened = await openCommandDatabase(options);
   const { db } = opened;
   try {
@@ -67,9 +92,9 @@ export async function runIndexes(sql: string | undefined, options: IndexesComman
     const advice = [];
     for (const statement of statements)
       advice.push(await adviseIndexes(db, statement, schema, { measure: options.measure, timeoutMs: limitMs, scratchTarget: scratch }));
-    if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: await toolInfo(), engine: opened.engine, db: opened.label, advice }, null, 2) + '\n');
-      return 0;
+    if (options.json || options.jsonStdout) {
+      emitJson(options, { tool: await toolInfo(), engine: opened.engine, db: opened.label, advice });
+      if (options.jsonStdout) return 0;
     }
     const out: string[] = db.engine.name === 'sqlite' ? [] : [pc.dim(engineHeader(opened))];
     for (const item of advice) {
@@ -92,16 +117,12 @@ export async function runIndexes(sql: string | undefined, options: IndexesComman
           pc.dim('no index to propose: the columns it filters, joins or sorts on are indexed already (or it reads no table column)'),
         );
       for (const v of item.verdicts) {
-        const mark = v.used ? pc.green('✓ planner uses it') : pc.dim('✗ planner ignores it');
-        out.push(`${v.candidate.createSql};  ${pc.dim(`-- ${v.candidate.reason}`)}  ${mark}`);
+        out.push(`${v.candidate.createSql};  ${pc.dim(`-- ${v.candidate.reason}`)}  ${indexMark(v)}`);
         if (v.used && v.plan && item.baseline) out.push(pc.dim(`    plan cost: ${costChange(item.baseline, v.plan)}`));
-        if (v.measured) {
-          const m = v.measured;
-          out.push(
-            `    measured: ${m.ratio.toFixed(2)}× as fast with it (95 % interval ${m.low.toFixed(2)}–${m.high.toFixed(2)}, ${m.runs} runs; ${m.goldMs.toFixed(3)} → ${m.predMs.toFixed(3)} ms)`,
-          );
-        }
+        if (v.measured) out.push(`    measured: ${describeSpeed(v.measured, 'the query with it')}; ${msChange(v.measured)}`);
+        if (v.unmeasured) out.push(pc.yellow(`    not measured: ${v.unmeasured}`));
       }
+      if (options.measure && item.verdicts.some((v) => v.used)) out.push(measuredSummary(item.verdicts));
     }
     process.stdout.write(out.join('\n') + '\n');
     return 0;
@@ -123,11 +144,11 @@ function readCandidates(file: string, dbId: string): string[] {
 export async function runRerank(
   options: {
     candidates?: string;
-    json?: boolean;
     timeout: string;
     maxRows: string;
     by?: string;
   } & SqlCommandOptions &
+    JsonDestination &
     Partial<RerankBatchOptions>,
 ): Promise<number> {
   const server = options.engine === 'postgres' || (options.engine === undefined && options.dbUrl !== undefined);
@@ -152,14 +173,15 @@ export async function runRerank(
   const limits = { timeoutMs: timeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
   const dbId = server ? (options.db ?? '') : path.basename(options.db ?? '').replace(/\.(sqlite3?|db)$/i, '');
   const candidates = readCandidates(options.candidates, dbId);
+  if (options.json) checkOutputFile('--json', options.json, [options.candidates, options.db]);
   const opened = await openCommandDatabase(options);
   const { db } = opened;
   try {
     const schema = await databaseSchema(db);
     const ranked = await rerankCandidates(db, candidates, schema, limits, options.by === 'rule' ? 'rule' : 'estimate');
-    if (options.json) {
-      process.stdout.write(JSON.stringify({ tool: await toolInfo(), engine: opened.engine, db: opened.label, ranked }, null, 2) + '\n');
-      return 0;
+    if (options.json || options.jsonStdout) {
+      emitJson(options, { tool: await toolInfo(), engine: opened.engine, db: opened.label, ranked });
+      if (options.jsonStdout) return 0;
     }
     // A planner's plans are ranked by its own cost (rerankCandidates' estimate): the column says so.
     const planned = ranked.some((c) => c.plan.cost.totalCost !== undefined);

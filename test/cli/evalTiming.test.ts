@@ -153,7 +153,7 @@ describe('hints --verify --scales (a real process)', () => {
       'SELECT superhero_name FROM superhero AS T1 WHERE EXISTS (SELECT 1 FROM hero_power AS T2 WHERE T2.hero_id = T1.id AND T2.power_id = 18)';
     const result = spawnSync(
       process.execPath,
-      [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--verify', '--scales', '1,4', '--json', sql],
+      [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--verify', '--scales', '1,4', sql, '--json'],
       {
         encoding: 'utf8',
         env: { ...process.env, NO_COLOR: '1', VES_LENS_CACHE: path.join(dir, 'cache') },
@@ -162,8 +162,8 @@ describe('hints --verify --scales (a real process)', () => {
     assert.equal(result.status, 0, result.stderr);
     const [statement] = JSON.parse(result.stdout).statements;
     const hint = statement.hints.find((h: { rule: string }) => h.rule === 'VL001');
-    assert.deepEqual(Object.keys(hint.verdict.growth.byScale), ['1', '4']);
-    assert.ok(hint.verdict.growth.byScale['4'] > hint.verdict.growth.byScale['1'], JSON.stringify(hint.verdict.growth));
+    assert.deepEqual(Object.keys(hint.verdict.growth.by_scale), ['1', '4']);
+    assert.ok(hint.verdict.growth.by_scale['4'] > hint.verdict.growth.by_scale['1'], JSON.stringify(hint.verdict.growth));
     assert.match(hint.verdict.growth.verdict, /the rewrite scales better than the original/);
   });
 

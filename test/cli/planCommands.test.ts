@@ -34,7 +34,7 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
     const [scan, search] = report.plans[0].nodes;
     assert.equal(scan.kind, 'scan');
     assert.equal(search.kind, 'search');
-    assert.equal(search.realTable, 'colour');
+    assert.equal(search.real_table, 'colour');
     assert.ok(report.plans[0].cost.rule >= 100 && report.plans[0].cost.work > 0);
   });
 
@@ -85,7 +85,7 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
     assert.match(result.stdout, /rewrite: SELECT superhero_name FROM superhero AS T1 INNER JOIN \(SELECT DISTINCT T2\.hero_id AS vl_key/);
     assert.match(
       result.stdout,
-      /verified: same rows; (the rewrite is [\d.]+× as fast|the rewrite is slower: [\d.]+×|no measurable difference: [\d.]+×) \(a repeat run: [\d.]+–[\d.]+×/,
+      /verified: same rows; (the rewrite is [\d.]+× as fast|the rewrite is slower: [\d.]+×|no measurable difference: [\d.]+×) \(repeat interval [\d.]+–[\d.]+×/,
     );
   });
 

@@ -54,12 +54,19 @@ function correctnessEvidence(findings: readonly CorrectnessFinding[] | undefined
     .join('');
 }
 
+/** Where a rule found its pattern, as the gold's own words (a rule can fire at two places of one gold). */
+function placeOf(gold: string, at: { start: number; end: number } | undefined): string {
+  if (!at) return '';
+  const text = gold.slice(at.start, at.end).replace(/\s+/g, ' ');
+  return ` <span class="small muted">at “${escapeHtml(text.length > 40 ? `${text.slice(0, 40)}…` : text)}”</span>`;
+}
+
 function row(entry: GoldAuditEntry, rank: number | null): string {
   const kinds = kindsOf(entry);
   const rewrites = entry.rewrites
     .map(
       (r) =>
-        `<div><strong>${escapeHtml(r.rule)}</strong> <span class="${r.status === 'faster' ? 'up' : r.status === 'changes-results' ? 'down' : 'muted'}">${escapeHtml(r.status.replace(/-/g, ' '))}${r.gain ? ` ${fmt(r.gain.ratio)}× [${fmt(r.gain.low)}–${fmt(r.gain.high)}]` : ''}</span><details><summary>rewrite</summary><div class="sql">${escapeHtml(r.sql)}</div><div class="small muted">${escapeHtml(r.message)}</div></details></div>`,
+        `<div><strong>${escapeHtml(r.rule)}</strong>${placeOf(entry.gold_sql, r.at)} <span class="${r.status === 'faster' ? 'up' : r.status === 'changes-results' ? 'down' : 'muted'}">${escapeHtml(r.status.replace(/-/g, ' '))}${r.gain ? ` ${fmt(r.gain.ratio)}× [${fmt(r.gain.low)}–${fmt(r.gain.high)}]` : ''}</span><details><summary>rewrite</summary><div class="sql">${escapeHtml(r.sql)}</div><div class="small muted">${escapeHtml(r.message)}</div></details></div>`,
     )
     .join('');
   const indexes = entry.indexes
@@ -169,7 +176,7 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
   const notAudited = notAuditedText(auditedCounts);
   const audited = `${audit.entries.length} gold SQL${notAudited ? `: ${auditedCounts.audited} audited and ${escapeHtml(notAudited)}` : ''}`;
   const threshold =
-    ` An index is flagged when a repeat run agrees it makes the gold at least ${INDEX_GAIN_FACTOR}× as fast (its whole interval);` +
+    ` An index is flagged when its whole repeat interval says it makes the gold at least ${INDEX_GAIN_FACTOR}× as fast;` +
     ' smaller gains stay in the indexes column.';
   const measuredNote = audit.measured ? threshold : ' Rewrites and indexes were not measured (--no-measure).';
   const files = audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : '';

@@ -1,6 +1,7 @@
 import { Metric, Outcome, OUTCOMES, QuestionResult } from './types';
 import { summarizeTechniques, TechniqueGroupScore } from './techniqueSummary';
 import type { TechniqueName } from '../results/sqlmorph/types';
+import { robustnessSummary, RobustnessSummary } from './robustnessSummary';
 
 export interface GroupSummary {
   /** A difficulty (simple, moderate, challenging, ...) or `total`. */
@@ -17,6 +18,8 @@ export interface GroupSummary {
 export interface EvalSummary {
   groups: GroupSummary[];
   skipped: { count: number; databases: Record<string, number> };
+  /** With --counterexamples: counterexamples, provable equivalences and EX-fragile mismatches. */
+  robustness?: RobustnessSummary;
 }
 
 const DIFFICULTY_ORDER = ['simple', 'moderate', 'challenging'];
@@ -58,5 +61,10 @@ export function summarize(results: readonly QuestionResult[], metrics: readonly 
   groups.push(summarizeGroup('total', [...results], metrics));
   const databases: Record<string, number> = {};
   for (const r of results) if (r.outcome === 'skipped') databases[r.db_id] = (databases[r.db_id] ?? 0) + 1;
-  return { groups, skipped: { count: Object.values(databases).reduce((a, b) => a + b, 0), databases } };
+  const robustness = robustnessSummary(results);
+  return {
+    groups,
+    skipped: { count: Object.values(databases).reduce((a, b) => a + b, 0), databases },
+    ...(robustness ? { robustness } : {}),
+  };
 }

@@ -48,7 +48,7 @@ export function evalReport(
   return {
     tool,
     inputs,
-    summary: { ...groups, skipped: summary.skipped },
+    summary: { ...groups, skipped: summary.skipped, ...(summary.robustness ? { robustness: summary.robustness } : {}) },
     problems: orderProblems(problems).map(formatProblem),
     /** The problems that explain many results at once (also the first entries of `problems`). */
     headline_problems: problems.filter((p) => p.headline).map(formatProblem),

@@ -1,6 +1,9 @@
 import { InputProblem } from '../bird/problems';
 import type { TimingResult } from '../timing/types';
 import type { TechniqueName, TechniqueScore } from '../results/sqlmorph/types';
+import type { EquivalenceVerdict } from '../results/equivalence';
+import type { Counterexample, CounterexampleSearch } from '../results/counterexample/search';
+import type { ExFragile } from '../results/counterexample/exFragile';
 
 /** What happened to one question; the official scripts only know "1" and "0". */
 export type Outcome =
@@ -10,9 +13,19 @@ export type Outcome =
   | 'gold_error' // the gold SQL itself fails: the question cannot be scored fairly
   | 'timeout' // the pair did not finish within the time limit
   | 'refused' // not a single read query (a write, ATTACH, PRAGMA, several statements...): never executed
+  | 'locked' // another process held the database past the busy timeout: scored 0, as the official scripts would
   | 'skipped'; // its database is not under --db-root (not counted in any score)
 
-export const OUTCOMES: readonly Outcome[] = ['correct', 'mismatch', 'prediction_error', 'gold_error', 'timeout', 'refused', 'skipped'];
+export const OUTCOMES: readonly Outcome[] = [
+  'correct',
+  'mismatch',
+  'prediction_error',
+  'gold_error',
+  'timeout',
+  'refused',
+  'locked',
+  'skipped',
+];
 
 export type Metric = 'ex' | 'f1' | 'ves' | 'rves';
 export const METRICS: readonly Metric[] = ['ex', 'f1', 'ves', 'rves'];
@@ -77,6 +90,14 @@ export interface QuestionResult {
   difference?: ResultDifference;
   /** With --techniques: SQLMorph's result-comparison techniques, by name ({EX, EXP, EXR, F1}, {EX} or {error}). */
   techniques?: Partial<Record<TechniqueName, TechniqueScore>>;
+  /** With --counterexamples, an EX-correct pair: provably equivalent, or only agreeing on this data (results/equivalence.ts). */
+  equivalence?: EquivalenceVerdict;
+  /** With --counterexamples: a small database on which the EX-correct pair returns different results, re-checked. */
+  counterexample?: Counterexample;
+  /** With --counterexamples: how much was searched for one (also when none was found). */
+  counterexample_search?: CounterexampleSearch;
+  /** With --counterexamples, a mismatch: it differs only in float digits or through the physical row order. */
+  ex_fragile?: ExFragile;
   /** The timings themselves, samples included, when asked for (EvalOptions.keepSamples); never written to JSON. */
   timings?: { ves?: TimingResult; rves?: TimingResult };
 }
