@@ -1,8 +1,10 @@
 // Peak memory of `ves-lens eval` on the worst predictions: a huge string, a huge blob, many large values,
 // millions of rows, a 4-way cross join (on the real superhero database), with default settings, and a raised
 // --max-rows; then huge SQL texts (31 MB `SELECT 1,1,…`, 12.6 MB `SELECT 1+1+…`) through eval and explain.
-// The bound: under 1 GiB. Usage: node bench/memory.mjs [--sql-text-only]
-import { spawnSync } from 'node:child_process';
+// The bound: under 1 GiB. Then `--timing official`, whose loops run in a Python child (src/core/timing/pythonTimer.ts):
+// node's RSS and the child's, sampled together, on an EX-correct pair whose result is as large as correctness allows.
+// Usage: node bench/memory.mjs [--sql-text-only | --official-only]
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,9 +27,10 @@ const SQL_TEXTS = [
   ['12.6 MB prediction text `SELECT 1+1+…`', `SELECT 1${'+1'.repeat((12_600_000 - 8) / 2)}`],
 ];
 const sqlTextOnly = process.argv.includes('--sql-text-only');
+const officialOnly = process.argv.includes('--official-only');
 // superhero has 750 rows and colour 35: the joins below return from 0.4 to 19.7 million rows.
 const cases = [
-  ...(sqlTextOnly
+  ...(sqlTextOnly || officialOnly
     ? []
     : [
         ["a 1.5 GB string: printf('%.*c', 1500000000, 'x')", "SELECT printf('%.*c', 1500000000, 'x')", []],
@@ -46,7 +49,7 @@ const cases = [
           ['--max-rows', '6000000'],
         ],
       ]),
-  ...SQL_TEXTS.map(([label, sql]) => [label, sql, []]),
+  ...(officialOnly ? [] : SQL_TEXTS.map(([label, sql]) => [label, sql, []])),
 ];
 
 const lines = ['# Memory on huge results', '', machineLine(), '', '| prediction | outcome | wall s | peak RSS MiB |', '|---|---|---|---|'];
@@ -90,7 +93,7 @@ for (const [label, sql, extra] of cases) {
   process.stderr.write(lines.at(-1) + '\n');
 }
 // `explain` and `hints` of the same texts (from a file: they are too long for a command-line argument).
-for (const command of ['explain', 'hints']) {
+for (const command of officialOnly ? [] : ['explain', 'hints']) {
   lines.push('', `| \`ves-lens ${command} --file\` of | result | wall s | peak RSS MiB |`, '|---|---|---|---|');
   for (const [label, sql] of SQL_TEXTS) {
     fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
@@ -121,7 +124,98 @@ for (const command of ['explain', 'hints']) {
     process.stderr.write(lines.at(-1) + '\n');
   }
 }
+
+/** Resident and peak-resident MiB of a process (Linux /proc), 0 once it is gone. */
+function procMiB(pid, field) {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+const childrenOf = (pid) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Runs eval and samples, every 20 ms, node's RSS and its Python child's: the peak of their sum (what the machine
+ * holds), node's peak while the child holds more than its idle size (the timing loop fetching), the child's own peak.
+ */
+async function officialTimingPeak(args) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const peaks = { total: 0, nodeWhileFetching: 0, python: 0, pythonIdle: Infinity };
+  const sample = setInterval(() => {
+    const node = procMiB(child.pid, 'VmRSS');
+    const pythons = childrenOf(child.pid);
+    let total = node;
+    for (const pid of pythons) {
+      const rss = procMiB(pid, 'VmRSS');
+      total += rss;
+      peaks.python = Math.max(peaks.python, procMiB(pid, 'VmHWM'));
+      if (rss > 0) peaks.pythonIdle = Math.min(peaks.pythonIdle, rss);
+      if (rss > peaks.pythonIdle + 32) peaks.nodeWhileFetching = Math.max(peaks.nodeWhileFetching, node);
+    }
+    peaks.total = Math.max(peaks.total, total);
+  }, 20);
+  const status = await new Promise((resolve) => child.on('exit', resolve));
+  clearInterval(sample);
+  if (status !== 0) throw new Error(stderr);
+  return peaks;
+}
+
+// EX-correct pairs (the prediction is the gold) whose results are as large as correctness lets through: the official
+// loop then fetches them in Python, twice per iteration, after the correctness run's set(pred) and set(gold).
+const OFFICIAL_CASES = [
+  ['600 blobs of 200 KB (120 MB of values, under the 128 MiB result bound)', 'SELECT zeroblob(200000) FROM hero_power LIMIT 600'],
+  ['500,000 rows of two columns (the default --max-rows)', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 500000'],
+];
+lines.push(
+  '',
+  '`--timing official --metrics ex,rves --iterations 3` (the loops in a Python child): peaks sampled every 20 ms',
+  '',
+  '| EX-correct pair | outcome | node MiB while Python fetches | Python peak MiB | node + Python peak MiB |',
+  '|---|---|---|---|---|',
+);
+for (const [label, sql] of OFFICIAL_CASES) {
+  fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([{ ...question(1, sql), SQL: sql }]));
+  fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
+  const json = path.join(scratch, 'out.json');
+  const peaks = await officialTimingPeak([
+    path.join(root, 'bin', 'ves-lens.js'),
+    'eval',
+    '--questions',
+    path.join(scratch, 'q.json'),
+    '--predictions',
+    path.join(scratch, 'p.sql'),
+    '--db-root',
+    path.join(root, 'sample'),
+    '--metrics',
+    'ex,rves',
+    '--timing',
+    'official',
+    '--iterations',
+    '3',
+    '--json',
+    json,
+    '--no-progress',
+  ]);
+  const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
+  const note = q0.notes?.find((n) => /memory|timing failed/.test(n));
+  lines.push(
+    `| ${label} | ${q0.outcome}${note ? `: ${note}` : ''} | ${peaks.nodeWhileFetching.toFixed(0)} | ` +
+      `${peaks.python.toFixed(0)} | ${peaks.total.toFixed(0)} |`,
+  );
+  process.stderr.write(lines.at(-1) + '\n');
+}
+
 const report = lines.join('\n') + '\n';
-// A partial run (--sql-text-only) prints its rows without replacing the full results.
-if (!sqlTextOnly) fs.writeFileSync(path.join(root, 'bench', 'results', 'memory.md'), report);
+// A partial run (--sql-text-only, --official-only) prints its rows without replacing the full results.
+if (!sqlTextOnly && !officialOnly) fs.writeFileSync(path.join(root, 'bench', 'results', 'memory.md'), report);
 process.stdout.write(report);

@@ -31,7 +31,14 @@ import {
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { runClock } from '../core/timing/pythonTimer';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
-import { checkCounterexampleOptions, CounterexampleCliOptions, robustnessBlock, runCounterexampleStep } from './counterexampleOptions';
+import {
+  checkCounterexampleOptions,
+  CounterexampleCliOptions,
+  robustnessBlock,
+  runCounterexampleStep,
+  searchInterruptedLine,
+  withRobustnessRun,
+} from './counterexampleOptions';
 import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
 import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import {
@@ -180,7 +187,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const checkpointFile = checkCheckpointPath(jsonFile ?? htmlFile, options.resume, inputFiles, databaseFolders);
   const shard = resolveShard(options.shard, options.shardCount, process.env);
   if (shard && 'error' in shard) throw new UsageError(`${shard.option}: ${shard.error}`);
-  const pairBudgetMs = checkCounterexampleOptions(options, source);
+  const pairBudgetMs = checkCounterexampleOptions(options, source, inputFiles);
 
   const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = loadScoringInputs(options, goldFromOption);
   if (source.engine.name === 'sqlite') problems.push(...databaseProblems(options.dbRoot, allTasks));
@@ -278,18 +285,22 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     },
   });
   bar?.stop();
-  run.interrupt.dispose();
   // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
   const interrupted = run.interrupted();
   const freshByIndex = interrupted ? run.finished : new Map(fresh.map((result) => [result.index, result]));
   const reportTasks = tasks.filter((task) => run.resumed.has(task.question.index) || freshByIndex.has(task.question.index));
   const results = reportTasks.map((task) => run.resumed.get(task.question.index) ?? freshByIndex.get(task.question.index)!);
-  if (pairBudgetMs !== undefined) await runCounterexampleStep(results, reportTasks, { ...options, pairBudgetMs, timeoutMs, maxRows });
+  // Not after an interruption (its partial report is due now); a Ctrl-C during the search stops it, the report says so.
+  const robustnessRun =
+    pairBudgetMs !== undefined && !interrupted
+      ? await runCounterexampleStep(results, reportTasks, { ...options, pairBudgetMs, timeoutMs, maxRows, signal: run.interrupt.signal })
+      : undefined;
+  run.interrupt.dispose();
 
   problems.push(...databaseRunProblems(source, results));
   const named = new Set(problems.map((p) => p.file));
   problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
-  const summary = summarize(results, metrics);
+  const summary = withRobustnessRun(summarize(results, metrics), robustnessRun);
   // With the report on standard output, what is printed for a person goes to standard error.
   const out = options.jsonStdout ? err : process.stdout;
   out.write(scoreTable(summary, metrics) + '\n');
@@ -333,6 +344,12 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   if (interrupted) {
     run.checkpoint?.close();
     err.write(interruptedLine(results.length, tasks.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
+    return run.interrupt.exitCode() ?? EXIT.input;
+  }
+  if (robustnessRun?.interrupted) {
+    run.checkpoint?.close(); // every question is in it: --resume scores none again and searches anew
+    const written = jsonFile ?? htmlFile ?? (options.jsonStdout ? 'standard output' : undefined);
+    err.write(searchInterruptedLine(robustnessRun, written, run.checkpoint !== undefined && !run.checkpoint.failure));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
   if (serverLost === undefined) run.checkpoint?.remove();

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { fragileDeltaNotes } from '../../src/core/report/fragileDelta';
 import type { ReportQuestion } from '../../src/core/eval/reportFile';
-import { BIRD_DATA, birdDataMissing, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, runCli, SAMPLE_SUPERHERO, tempDir } from '../helpers';
 
 const skip = birdDataMissing();
 const Q = path.join(BIRD_DATA, 'questions');
@@ -34,7 +34,10 @@ describe('ves-lens eval --counterexamples', { skip }, () => {
     const out = tempDir();
     const run = runCli([...args(out), '--json', path.join(out, 'r.json'), '--html', path.join(out, 'r.html')], { timeout: 120_000 });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /of \d+ EX-correct predictions return a different result from the gold/);
+    assert.match(
+      run.stdout,
+      /of \d+ searched \(\d+ EX-correct predictions\) return a different result from the gold on a counterexample database/,
+    );
     assert.match(run.stdout, /provably equivalent/);
     const report = JSON.parse(fs.readFileSync(path.join(out, 'r.json'), 'utf8'));
     const robustness = report.summary.robustness;
@@ -59,6 +62,26 @@ describe('ves-lens eval --counterexamples', { skip }, () => {
     assert.equal(run.status, 2);
     assert.match(run.stderr, /--counterexamples: .* is a file/);
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  });
+});
+
+describe('--counterexamples is checked by real path, as --json', { skip }, () => {
+  it('refuses a folder that is a symbolic link into --db-root, naming both', () => {
+    const out = tempDir();
+    const dbRoot = path.join(out, 'dbs');
+    fs.mkdirSync(path.join(dbRoot, 'superhero'), { recursive: true });
+    fs.copyFileSync(SAMPLE_SUPERHERO, path.join(dbRoot, 'superhero', 'superhero.sqlite'));
+    fs.symlinkSync(path.join(dbRoot, 'superhero'), path.join(out, 'witnesses'));
+    const run = runCli(
+      args(out).map((arg) => (arg === path.join(BIRD_DATA, 'databases') ? dbRoot : arg)),
+      { timeout: 60_000 },
+    );
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(
+      run.stderr,
+      /--counterexamples: .*witnesses \(through .*dbs\/superhero\) is inside the database folder .*dbs \(--db-root\)/,
+    );
+    assert.deepEqual(fs.readdirSync(path.join(dbRoot, 'superhero')), ['superhero.sqlite']);
   });
 });
 

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { temporaryOwner } from '../../src/core/io/atomicFile';
 import { CLI, REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
 
 /** Issue 20, item 1: no output path reaches an input; writes are atomic; temporaries never outlive a run. */
@@ -144,7 +145,7 @@ describe('atomic writes (real processes)', () => {
     const s = sampleCopy();
     const out = path.join(s.dir, 'scaled');
     fs.mkdirSync(out);
-    const temporaries = () => fs.readdirSync(out).filter((name) => /\.ves-lens-\d+-\d+\.tmp$/.test(name));
+    const temporaries = () => fs.readdirSync(out).filter((name) => name.endsWith('.tmp') && temporaryOwner(name) !== undefined);
     for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       const child = spawn(
         process.execPath,

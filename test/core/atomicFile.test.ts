@@ -3,7 +3,15 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { cleanStaleTemporaries, processAlive, temporaryOwner, writeFileAtomic } from '../../src/core/io/atomicFile';
+import {
+  cleanStaleTemporaries,
+  HOST_TAG,
+  OTHER_HOST_STALE_MS,
+  processAlive,
+  temporaryOwner,
+  temporaryPathFor,
+  writeFileAtomic,
+} from '../../src/core/io/atomicFile';
 import { Checkpoint, checkpointHeader } from '../../src/core/io/checkpoint';
 import { checkOutputAgainstInputs, OutputClash, realOutputPath } from '../../src/core/io/outputPaths';
 import { tempDir } from '../helpers';
@@ -82,6 +90,35 @@ describe('stale temporaries', () => {
     const removed = cleanStaleTemporaries(dir);
     assert.deepEqual(removed.map((file) => path.basename(file)).sort(), [names.staleFile, names.staleCopy].sort());
     assert.deepEqual(fs.readdirSync(dir).sort(), [names.live, names.other, names.report].sort());
+  });
+});
+
+describe('stale temporaries in a folder shared by hosts (Slurm, Kubernetes)', () => {
+  it("names this host in a temporary; another host's is left while young (its pid means nothing here), removed past a day", () => {
+    const dir = tempDir();
+    const dead = deadPid();
+    const ownName = path.basename(temporaryPathFor(path.join(dir, 'report.json')));
+    assert.ok(ownName.includes(`-${process.pid}@${HOST_TAG}-`), ownName);
+    assert.equal(temporaryOwner(ownName), process.pid);
+    // Host names with dashes and digits: the pid and host are still read right.
+    const otherHost = 'node-12.cluster';
+    const names = {
+      otherYoungFile: `.report.json.ves-lens-${dead}@${otherHost}-4.tmp`,
+      otherYoungCopy: `ves-lens-copy-${dead}@${otherHost}-Ab12Cd`,
+      otherOldFile: `.report.json.ves-lens-${dead}@${otherHost}-5.tmp`,
+      thisHostDead: `.report.json.ves-lens-${dead}@${HOST_TAG}-6.tmp`,
+      thisHostLive: `.report.json.ves-lens-${process.pid}@${HOST_TAG}-7.tmp`,
+    };
+    for (const name of Object.values(names)) {
+      if (name.startsWith('ves-lens-copy-')) fs.mkdirSync(path.join(dir, name));
+      else fs.writeFileSync(path.join(dir, name), 'x');
+      assert.equal(temporaryOwner(name), name === names.thisHostLive ? process.pid : dead);
+    }
+    const dayAndMore = (Date.now() - OTHER_HOST_STALE_MS - 60_000) / 1000;
+    fs.utimesSync(path.join(dir, names.otherOldFile), dayAndMore, dayAndMore);
+    const removed = cleanStaleTemporaries(dir).map((file) => path.basename(file));
+    assert.deepEqual(removed.sort(), [names.otherOldFile, names.thisHostDead].sort());
+    assert.deepEqual(fs.readdirSync(dir).sort(), [names.otherYoungCopy, names.otherYoungFile, names.thisHostLive].sort());
   });
 });
 

@@ -8,6 +8,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
@@ -186,5 +187,18 @@ describe('"Look for a database where they differ" (language server over stdio, s
     assert.equal(correct.outcome, 'correct');
     assert.equal(correct.ex_fragile, undefined);
     assert.ok(correct.counterexampleSeconds! > 0);
+  });
+});
+
+describe('where the editor writes counterexample databases without a storage folder', () => {
+  it('a folder of its own under the temp folder (mkdtemp, this user only), the same for the whole server', async () => {
+    const { witnessFolder } = await import('../../src/server/score/counterexampleAction');
+    const folder = witnessFolder(undefined);
+    assert.equal(path.dirname(folder), os.tmpdir());
+    assert.notEqual(folder, path.join(os.tmpdir(), 'ves-lens-counterexamples'), 'no fixed name another user could take first');
+    assert.match(path.basename(folder), /^ves-lens-counterexamples-\w{6}$/);
+    assert.equal(fs.statSync(folder).mode & 0o777, 0o700);
+    assert.equal(witnessFolder(undefined), folder);
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -14,7 +14,8 @@ function kindsOf(entry: GoldAuditEntry): string[] {
   if (entry.status === 'gold_error') kinds.push('gold_error');
   kinds.push(...new Set((entry.correctness ?? []).map((f) => f.kind)));
   if (isCrossDialectFinding(entry.cross_dialect)) kinds.push('cross_dialect');
-  if (entry.rewrites.some((r) => r.kind === 'correctness' && r.status === 'changes-results')) kinds.push('correctness');
+  // A hint rule of the correctness kind whose rewrite returns other rows: not one of the --correctness findings above.
+  if (entry.rewrites.some((r) => r.kind === 'correctness' && r.status === 'changes-results')) kinds.push('rewrite_changes_results');
   if (entry.rewrites.some((r) => r.kind === 'speed' && r.status === 'faster')) kinds.push('faster_rewrite');
   if (entry.indexes.some((i) => isFlaggedIndexGain(i.gain))) kinds.push('index');
   if ((entry.faster_predictions?.files ?? 0) > 0) kinds.push('faster_prediction');
@@ -122,7 +123,7 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     'gold_error',
     ...foundCorrectness,
     ...(audit.cross_dialect ? ['cross_dialect'] : []),
-    'correctness',
+    'rewrite_changes_results',
     'faster_rewrite',
     'faster_prediction',
     'index',
@@ -132,7 +133,7 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     ...CORRECTNESS_LABELS,
     gold_error: 'gold fails',
     cross_dialect: 'dialects differ',
-    correctness: 'correctness hazard',
+    rewrite_changes_results: 'rewrite changes results',
     faster_rewrite: 'faster rewrite',
     faster_prediction: 'faster prediction',
     index: 'index gain',

@@ -1,5 +1,5 @@
 import * as fs from 'fs';
-import { parse, ParseError, parseTree, visit } from 'jsonc-parser';
+import { parse, ParseError, visit } from 'jsonc-parser';
 import { binaryKind, byteLineAndColumn, firstInvalidUtf8 } from './fileKind';
 import { InputFileError, InputProblem, lineAndColumn } from './problems';
 
@@ -74,16 +74,104 @@ export function parseJsonFile(file: string, text: string): unknown {
   }
 }
 
-/** The line number (1-based) at which each top-level array item or object property starts. */
-export function topLevelEntryLines(text: string): number[] {
+/** What one pass over a valid JSON text finds: where its top-level entries start, and how many keys it holds. */
+export interface JsonOutline {
+  /** Offset at which each top-level array item or object property (its key) starts. */
+  entryOffsets: number[];
+  /** The line number (1-based) of each of them. */
+  entryLines: number[];
+  /** Object properties in the text, repeated keys counted each time. */
+  keyCount: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** What the outline stops at: the characters that give a JSON text its structure. */
+const STRUCTURE = /["[\]{},:]/g;
+const NOT_WHITESPACE = /[^ \t\r\n]/g;
+
+/** Offset of the quote that closes the string opened at `open`. */
+function stringEnd(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0 || end === -1) return end;
+    end = text.indexOf('"', end + 1);
+  }
+}
+
+/**
+ * One pass over a text JSON.parse has accepted, in native regular-expression and indexOf steps (a character
+ * loop, or jsonc-parser's tree, takes several times as long on a 3 MB question file, the first time a command
+ * runs). Strings are skipped whole; a colon outside them follows a key.
+ */
+export function outlineJson(text: string): JsonOutline {
+  const entryOffsets: number[] = [];
+  let depth = 0;
+  let keyCount = 0;
+  const structure = new RegExp(STRUCTURE);
+  const entryAfter = (at: number) => {
+    NOT_WHITESPACE.lastIndex = at + 1;
+    const next = NOT_WHITESPACE.exec(text);
+    const c = next?.[0];
+    if (next && c !== ']' && c !== '}') entryOffsets.push(next.index);
+  };
+  for (let found = structure.exec(text); found; found = structure.exec(text)) {
+    const at = found.index;
+    switch (text.charCodeAt(at)) {
+      case QUOTE:
+        structure.lastIndex = stringEnd(text, at) + 1;
+        if (structure.lastIndex === 0) return { entryOffsets, entryLines: linesOf(text, entryOffsets), keyCount };
+        break;
+      case 0x3a: // :
+        keyCount++;
+        break;
+      case 0x5b: // [
+      case 0x7b: // {
+        if (++depth === 1) entryAfter(at);
+        break;
+      case 0x5d: // ]
+      case 0x7d: // }
+        depth--;
+        break;
+      default: // ,
+        if (depth === 1) entryAfter(at);
+    }
+  }
+  return { entryOffsets, entryLines: linesOf(text, entryOffsets), keyCount };
+}
+
+/** The line number (1-based) of each offset, in increasing order. */
+function linesOf(text: string, offsets: readonly number[]): number[] {
   const lines: number[] = [];
   let line = 1;
-  let at = 0;
-  for (const entry of parseTree(text)?.children ?? []) {
-    for (; at < entry.offset; at++) if (text.charCodeAt(at) === 10) line++;
+  let newline = text.indexOf('\n');
+  for (const offset of offsets) {
+    while (newline !== -1 && newline < offset) {
+      line++;
+      newline = text.indexOf('\n', newline + 1);
+    }
     lines.push(line);
   }
   return lines;
+}
+
+/** The line number (1-based) at which each top-level array item or object property starts. */
+export function topLevelEntryLines(text: string): number[] {
+  return outlineJson(text).entryLines;
+}
+
+/** The keys of every object in a parsed value (JSON.parse keeps one of each repeated key). */
+function parsedKeyCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += parsedKeyCount(item);
+    return count;
+  }
+  for (const key in value) count += 1 + parsedKeyCount((value as Record<string, unknown>)[key]);
+  return count;
 }
 
 /** A key an object of a JSON file holds more than once: Python's json.load (the official scripts') keeps the last value. */
@@ -138,8 +226,13 @@ export function duplicateJsonKeys(text: string): DuplicateJsonKey[] {
   return found;
 }
 
-/** The problems that say which keys a file repeats and that the last value is used, as the official scripts do. */
-export function duplicateKeyProblems(file: string, text: string): InputProblem[] {
+/**
+ * The problems that say which keys a file repeats and that the last value is used, as the official scripts do.
+ * Given the text's outline and its parsed value, a text whose keys all survived parsing is known to repeat none
+ * without walking it again.
+ */
+export function duplicateKeyProblems(file: string, text: string, parsed?: { outline: JsonOutline; data: unknown }): InputProblem[] {
+  if (parsed && parsed.outline.keyCount === parsedKeyCount(parsed.data)) return [];
   // The first is said at the top of the report; a file that repeats many keys does not flood it.
   return duplicateJsonKeys(text).map((duplicate, i) => ({
     file,

@@ -1,8 +1,7 @@
 import * as path from 'path';
-import { getNodeValue, parseTree } from 'jsonc-parser';
 import { InputFileError, InputProblem } from './problems';
 import { jsonFileKind } from './fileKind';
-import { duplicateKeyProblems, parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
+import { duplicateKeyProblems, JsonOutline, outlineJson, parseJsonFile, readTextFile } from './jsonFile';
 
 /** The separator the official format puts between SQL and db_id. */
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
@@ -50,13 +49,30 @@ export function splitBirdEntry(value: string): { sql: string; dbId?: string; ext
 
 /**
  * Object entries in the order they stand in the file (JavaScript objects put integer-like keys first). A repeated
- * key is one entry, as in the dict Python's json.load makes: at its first place, with its last value.
+ * key is one entry, as in the dict Python's json.load makes: at its first place, with its last value (JSON.parse's).
  */
-function entriesInFileOrder(text: string): [string, unknown][] {
+function entriesInFileOrder(text: string, outline: JsonOutline, data: Record<string, unknown>): [string, unknown][] {
   const entries = new Map<string, unknown>();
-  for (const property of parseTree(text)?.children ?? [])
-    entries.set(String(property.children![0].value), getNodeValue(property.children![1]));
+  for (const offset of outline.entryOffsets) {
+    const token = text.slice(offset, text.indexOf('"', offset + 1) + 1);
+    // A key with an escape (or an escaped quote, which ends the slice early) is read by JSON.parse from its colon on.
+    const key = token.includes('\\') ? keyAt(text, offset) : token.slice(1, -1);
+    entries.set(key, data[key]);
+  }
   return [...entries];
+}
+
+/** The key whose string starts at `offset`: the text up to its colon, through JSON.parse. */
+function keyAt(text: string, offset: number): string {
+  // The colon after a key is the first one outside the key's string: parse ever longer prefixes until one is a string.
+  for (let colon = text.indexOf(':', offset); colon !== -1; colon = text.indexOf(':', colon + 1)) {
+    try {
+      return JSON.parse(text.slice(offset, colon)) as string;
+    } catch {
+      // the colon was inside the key
+    }
+  }
+  throw new Error(`no key at offset ${offset}`);
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred', 'sql', 'SQL'];
@@ -76,13 +92,13 @@ function holdsNoPrediction(file: string, what: string, kind: string): InputFileE
   return new InputFileError({ file, message: `${kind}, not a ${what}: it holds no SQL to score (${PREDICTION_SHAPES})` });
 }
 
-function fromObjectFile(file: string, text: string, data: Record<string, unknown>, what: string): PredictionFile {
+function fromObjectFile(file: string, text: string, outline: JsonOutline, data: Record<string, unknown>, what: string): PredictionFile {
   const values = Object.values(data);
   if (!values.some((value) => typeof value === 'string')) {
     throw holdsNoPrediction(file, what, jsonFileKind(data) ?? `a JSON object none of whose ${values.length} values is a SQL string`);
   }
   const problems: InputProblem[] = [];
-  const entries = entriesInFileOrder(text);
+  const entries = entriesInFileOrder(text, outline, data);
   const firstOddKey = entries.findIndex(([key], i) => key !== String(i));
   const predictions = entries.map(([key, value], position): Prediction => {
     const where = `key ${JSON.stringify(key)}`;
@@ -125,7 +141,7 @@ function holdsSql(item: unknown): boolean {
   return SQL_FIELDS.some((name) => typeof (item as Record<string, unknown>)[name] === 'string');
 }
 
-function fromListFile(file: string, text: string, data: unknown[], what: string): PredictionFile {
+function fromListFile(file: string, outline: JsonOutline, data: unknown[], what: string): PredictionFile {
   if (looksLikeQuestionFile(data)) {
     throw new InputFileError({
       file,
@@ -140,7 +156,7 @@ function fromListFile(file: string, text: string, data: unknown[], what: string)
     throw holdsNoPrediction(file, what, `a JSON list none of whose ${data.length} items is SQL or has a SQL field (${fields})`);
   }
   const problems: InputProblem[] = [];
-  const lines = topLevelEntryLines(text);
+  const lines = outline.entryLines;
   const predictions: Prediction[] = [];
   let withIds = 0;
   let goldField: string | undefined;
@@ -233,10 +249,12 @@ export function loadPredictions(file: string, options: LoadPredictionOptions = {
   const looksJson = start === '{' || start === '[' || path.extname(file).toLowerCase() === '.json';
   if (!looksJson) return fromLinesFile(file, text, options.dbIds);
   const data = parseJsonFile(file, text);
-  let read: PredictionFile;
-  if (Array.isArray(data)) read = fromListFile(file, text, data, what);
-  else if (typeof data === 'object' && data !== null) read = fromObjectFile(file, text, data as Record<string, unknown>, what);
-  else throw new InputFileError({ file, message: 'a JSON prediction file must hold an object or a list' });
-  read.problems.unshift(...duplicateKeyProblems(file, text));
+  if (typeof data !== 'object' || data === null)
+    throw new InputFileError({ file, message: 'a JSON prediction file must hold an object or a list' });
+  const outline = outlineJson(text);
+  const read = Array.isArray(data)
+    ? fromListFile(file, outline, data, what)
+    : fromObjectFile(file, text, outline, data as Record<string, unknown>, what);
+  read.problems.unshift(...duplicateKeyProblems(file, text, { outline, data }));
   return read;
 }

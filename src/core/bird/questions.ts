@@ -1,5 +1,5 @@
 import { InputFileError, InputProblem } from './problems';
-import { duplicateKeyProblems, parseJsonFile, readTextFile, topLevelEntryLines } from './jsonFile';
+import { duplicateKeyProblems, outlineJson, parseJsonFile, readTextFile } from './jsonFile';
 import { inputWording } from '../text/inputWording';
 
 export interface Question {
@@ -59,10 +59,11 @@ export function loadQuestions(file: string): QuestionFile {
       message: `no item has "question", "SQL" or "db_id": not a BIRD question file${predictions ? ' (it looks like a prediction file)' : ''}`,
     });
   }
-  const lines = topLevelEntryLines(text);
+  const outline = outlineJson(text);
+  const lines = outline.entryLines;
   const questions: Question[] = [];
   // A repeated key keeps its last value (JSON.parse and Python's json.load alike): said, not silent.
-  const problems: InputProblem[] = duplicateKeyProblems(file, text);
+  const problems: InputProblem[] = duplicateKeyProblems(file, text, { outline, data });
   data.forEach((item, index) => {
     const where = `item ${index}${lines[index] ? `, line ${lines[index]}` : ''}`;
     const placeholder = { index, questionId: index, dbId: '', question: '', evidence: '', difficulty: '', where };

@@ -1,6 +1,7 @@
 import { EmbeddingError, EmbeddingProvider } from './provider';
 import { abortableDelay, retryAfterMs } from '../http/retry';
 import { requestSignal, ServiceGuard, ServiceGuardOptions } from '../http/serviceGuard';
+import { isApiJson } from '../http/apiJson';
 
 export const DEFAULT_EMBEDDINGS_URL = 'https://api.openai.com/v1';
 /** SQLMorph's model in every experiment. */
@@ -30,16 +31,6 @@ export interface OpenAiEmbeddingsOptions {
    * it (the editor), each call fails alone with an EmbeddingError.
    */
   failFast?: ServiceGuardOptions;
-}
-
-/** An answer in the API's own shape (a JSON object), not an HTML page or plain text. */
-function isApiJson(text: string): boolean {
-  try {
-    const parsed = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
 }
 
 const RETRYABLE = (status: number) => status === 429 || status === 408 || status >= 500;

@@ -289,10 +289,10 @@ async function timeOfficially(plan: { dbPath: string; gold: string; pred: string
   const iterations = options.officialIterations ?? OFFICIAL_ITERATIONS;
   return {
     ves: options.metrics.includes('ves')
-      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'ves', options.timeoutMs, iterations)
+      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'ves', options.timeoutMs, iterations, options.signal)
       : undefined,
     rves: options.metrics.includes('rves')
-      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'rves', options.timeoutMs, iterations)
+      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'rves', options.timeoutMs, iterations, options.signal)
       : undefined,
   };
 }
@@ -496,6 +496,11 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
       break;
     }
     await timePlanned(result, timeLater.plan, timeLater.engine, options);
+    // Aborted during its timing (the loop was ended): its efficiency is no measurement, so it is not scored either.
+    if (options.signal?.aborted) {
+      scoredInOrder.length = i;
+      break;
+    }
     finish(result);
   }
   const results = scoredInOrder.map((scored) => scored.result);

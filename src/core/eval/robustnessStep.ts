@@ -20,16 +20,34 @@ export interface RobustnessOptions {
   /** Time limit for re-running one mismatched pair (ex_fragile). */
   timeoutMs: number;
   maxRows: number;
+  /** Ctrl-C: the search under way stops at its next query, the pairs left are not checked (said in the result). */
+  signal?: AbortSignal;
   onProgress?: (done: number, total: number, last: string) => void;
 }
+
+/** How far the step got: `checked` of `total` pairs (EX-correct and mismatches), fewer when it was interrupted. */
+export interface RobustnessRun {
+  checked: number;
+  total: number;
+  interrupted: boolean;
+}
+
+/** The search record of an EX-correct pair the step did not search because the run was interrupted. */
+export const INTERRUPTED_SEARCH_NOTE = 'the run was interrupted (Ctrl-C or SIGTERM) before this pair was searched';
 
 /**
  * The step after evaluation that asks how far EX can be trusted, question by question (SQLite only): each
  * EX-correct pair gets an `equivalence` verdict and, unless proved equivalent, a search for a counterexample
  * database (`counterexample`, `counterexample_search`); each mismatch is checked for `ex_fragile` (float
- * digits, row order). Results are changed in place; nothing here changes a score.
+ * digits, row order). Results are changed in place; nothing here changes a score. A pair whose database cannot be
+ * opened is not searched, and says why. When `signal` aborts, the pair under way and those left are marked
+ * not searched (`interrupted` in the returned run).
  */
-export async function checkRobustness(results: QuestionResult[], tasks: readonly EvalTask[], options: RobustnessOptions): Promise<void> {
+export async function checkRobustness(
+  results: QuestionResult[],
+  tasks: readonly EvalTask[],
+  options: RobustnessOptions,
+): Promise<RobustnessRun> {
   fs.mkdirSync(options.outDir, { recursive: true });
   const taskOf = new Map(tasks.map((task) => [task.question.index, task]));
   const connections = new Map<string, { db: DatabaseConnection; schema: SchemaInfo }>();
@@ -45,31 +63,45 @@ export async function checkRobustness(results: QuestionResult[], tasks: readonly
   const overallDeadline = performance.now() + options.totalBudgetMs;
   const todo = results.filter((r) => r.outcome === 'correct' || r.outcome === 'mismatch');
   let done = 0;
+  const interrupted = () => options.signal?.aborted === true;
   try {
     for (const result of todo) {
+      if (interrupted()) {
+        if (result.outcome === 'correct' && !result.counterexample_search)
+          result.counterexample_search = notSearched(INTERRUPTED_SEARCH_NOTE);
+        continue;
+      }
       const task = taskOf.get(result.index);
       if (!task?.goldSql || !task.predictedSql) continue;
       const dbPath = databasePath(options.dbRoot, result.db_id);
-      const { db, schema } = await open(result.db_id).catch(() => ({ db: undefined, schema: undefined }));
-      if (!db || !schema) continue;
+      let opened: { db: DatabaseConnection; schema: SchemaInfo };
+      try {
+        opened = await open(result.db_id);
+      } catch (error) {
+        const why = `cannot open the database ${dbPath}: ${(error as Error).message}`;
+        if (result.outcome === 'correct') result.counterexample_search = notSearched(why);
+        else result.notes.push(`the EX-fragile check was not run: ${why}`);
+        continue;
+      }
+      const { db, schema } = opened;
       if (result.outcome === 'correct') {
         result.equivalence = decideEquivalence(task.goldSql, task.predictedSql, schema, result.same_program);
         if (result.equivalence.verdict === 'equivalent') {
-          result.counterexample_search = { result: 'not_searched', variations_tried: 0, seconds: 0, note: 'proved equivalent' };
+          result.counterexample_search = notSearched('proved equivalent');
         } else if (performance.now() >= overallDeadline) {
-          result.counterexample_search = {
-            result: 'not_searched',
-            variations_tried: 0,
-            seconds: 0,
-            note: `the whole search's budget (${options.totalBudgetMs / 1000} s) was spent`,
-          };
+          result.counterexample_search = notSearched(`the whole search's budget (${options.totalBudgetMs / 1000} s) was spent`);
         } else {
           const found = await searchCounterexample(
             { dbPath, gold: task.goldSql, prediction: task.predictedSql, name: `${result.index}-${result.question_id}-${result.db_id}` },
-            { outDir: options.outDir, budgetMs: options.pairBudgetMs, maxRows: options.maxRows, schema },
+            { outDir: options.outDir, budgetMs: options.pairBudgetMs, maxRows: options.maxRows, schema, signal: options.signal },
           );
-          result.counterexample_search = found.search;
+          // Cut short by the interruption: what it tried is kept, but it counts as not searched.
+          result.counterexample_search =
+            interrupted() && !found.counterexample
+              ? { ...found.search, result: 'not_searched', note: INTERRUPTED_SEARCH_NOTE }
+              : found.search;
           if (found.counterexample) result.counterexample = found.counterexample;
+          if (interrupted() && !found.counterexample) continue;
         }
       } else {
         const fragile = await exFragility({
@@ -91,4 +123,7 @@ export async function checkRobustness(results: QuestionResult[], tasks: readonly
   } finally {
     for (const { db } of connections.values()) await db.close();
   }
+  return { checked: done, total: todo.length, interrupted: interrupted() };
 }
+
+const notSearched = (note: string) => ({ result: 'not_searched' as const, variations_tried: 0, seconds: 0, note });

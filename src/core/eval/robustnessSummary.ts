@@ -16,6 +16,14 @@ export interface RobustnessSummary {
   /** Mismatches that rest only on float digits or on the physical row order. */
   ex_fragile: number;
   ex_fragile_by_kind: Record<string, number>;
+  /** Present (false) when the run was interrupted during the check: `not_checked` pairs were not looked at. */
+  complete?: false;
+  not_checked?: number;
+}
+
+/** The summary of a check that an interruption cut short: marked incomplete, with the pairs it did not reach. */
+export function interruptedRobustness(summary: RobustnessSummary, notChecked: number): RobustnessSummary {
+  return { ...summary, complete: false, not_checked: notChecked };
 }
 
 /** The robustness counts of a run, or undefined when it was not checked (no question carries the fields). */
@@ -47,7 +55,15 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function robustnessLines(summary: RobustnessSummary): string[] {
   const kinds = Object.entries(summary.ex_fragile_by_kind).map(([kind, n]) => `${n} ${kind.replace(/_/g, ' ')}`);
   return [
-    `${summary.with_counterexample} of ${plural(summary.ex_correct, 'EX-correct prediction')} return a different result from the gold on a small variation of the database (counterexamples found in ${summary.searched} searched, ${summary.search_seconds} s)` +
+    ...(summary.complete === false
+      ? [
+          `incomplete: the run was interrupted during the check; ${plural(summary.not_checked ?? 0, 'pair')} not checked ` +
+            '(the scores are complete)',
+        ]
+      : []),
+    `${summary.with_counterexample} of ${summary.searched} searched (${plural(summary.ex_correct, 'EX-correct prediction')}) ` +
+      'return a different result from the gold on a counterexample database, a small variation of the real one ' +
+      `(${summary.search_seconds} s of search)` +
       (summary.not_searched_budget ? `; ${summary.not_searched_budget} not searched (time budget spent)` : ''),
     `${summary.provably_equivalent} of ${summary.ex_correct} are provably equivalent to the gold (the rest agree on this data only)`,
     `${summary.ex_fragile} of ${summary.mismatches} mismatch${summary.mismatches === 1 ? '' : 'es'} are EX-fragile${kinds.length ? ` (${kinds.join(', ')})` : ''}: the results differ only in float digits or through the physical row order`,

@@ -1,6 +1,7 @@
 import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from './chatModel';
 import { abortableDelay, retryAfterMs } from '../http/retry';
 import { ServiceGuard, ServiceGuardOptions, ServiceUnavailable } from '../http/serviceGuard';
+import { isApiJson } from '../http/apiJson';
 
 export interface OpenAiChatOptions {
   /** Base URL of an OpenAI-compatible API (`https://api.openai.com/v1`, `http://localhost:11434/v1`); a URL ending in /chat/completions is used as it is. */
@@ -73,16 +74,6 @@ const CONNECTION_REFUSED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|getaddrinfo|bad por
 /** The run gave the endpoint up (too many failures in a row, or its deadline): fatal, as a wrong endpoint is. */
 function givenUp(error: ServiceUnavailable): ChatModelError {
   return new ChatModelError(error.message, 'network', { fatal: true });
-}
-
-/** An answer in the API's own shape: a JSON object (OpenAI's errors are `{"error": ...}`), not an HTML page or plain text. */
-function isApiJson(text: string): boolean {
-  try {
-    const parsed = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-  } catch {
-    return false;
-  }
 }
 
 /**

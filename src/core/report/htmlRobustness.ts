@@ -28,12 +28,12 @@ export function robustnessSection(report: EvalReportJson): HtmlSection[] {
   const html = [
     `<ul id="robustness-counts">${lines.join('')}</ul>`,
     witnesses.length
-      ? `<table id="counterexamples"><thead><tr><th>question</th><th>database</th><th>how the witness was made</th><th>gold on it</th><th>prediction on it</th></tr></thead><tbody>${witnesses.join('')}</tbody></table>`
+      ? `<table id="counterexamples"><thead><tr><th>question</th><th>database</th><th>how it was made</th><th>gold on it</th><th>prediction on it</th></tr></thead><tbody>${witnesses.join('')}</tbody></table>`
       : '',
     fragile.length
       ? `<table id="ex-fragile"><thead><tr><th>question</th><th>database</th><th>kind</th><th>why</th></tr></thead><tbody>${fragile.join('')}</tbody></table>`
       : '',
-    '<p class="muted small">Each witness was re-run after it was written: both queries on it, compared as EX compares (sets of rows). A witness keeps the original CREATE TABLE statements (keys, UNIQUE, NOT NULL) of the tables the two queries read.</p>',
+    '<p class="muted small">Each counterexample database was re-run after it was written: both queries on it, compared as EX compares (sets of rows). It keeps the original CREATE TABLE statements (keys, UNIQUE, NOT NULL) of the tables the two queries read.</p>',
   ];
   return [{ id: 'robustness', title: 'Can EX be trusted here?', html: html.join('') }];
 }

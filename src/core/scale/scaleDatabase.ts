@@ -8,6 +8,7 @@ import { quoteIdentifier, quoteSqlString, readSchema, TableInfo } from '../db/sc
 import { CatalogObject, FileSettings, readCopySource } from '../db/sqlite/sqliteCatalog';
 import { WritableDatabase } from '../db/sqlite/writableDatabase';
 import { cleanStaleTemporaries, temporaryPathFor, trackTemporary, untrackTemporary } from '../io/atomicFile';
+import { readOnlyUri } from '../db/sqlite/readOnlyUri';
 import { birdKeys, BirdTablesEntry, ColumnRef, readBirdTablesEntry } from './birdTables';
 import { declaredForeignKeys, keyDomains } from './keyDomains';
 
@@ -100,13 +101,6 @@ function shiftedValue(column: string, replica: number, shift: DomainShift): stri
     cases.push(`WHEN typeof(${x}) = 'text' THEN ${x} || ${suffix}`, `WHEN typeof(${x}) = 'blob' THEN CAST(${x} || ${suffix} AS BLOB)`);
   }
   return cases.length ? `CASE ${cases.join(' ')} ELSE ${x} END` : x;
-}
-
-/** A read-only URI for ATTACH: percent-escaped, since `?`, `#` and `%` in a path would be read as URI syntax. */
-export function readOnlyUri(file: string): string {
-  const segments = path.resolve(file).split(path.sep).join('/').split('/');
-  const encoded = segments.map((s) => (/^[A-Za-z]:$/.test(s) ? s : encodeURIComponent(s))).join('/');
-  return `file:${encoded.startsWith('/') ? '' : '/'}${encoded}?mode=ro`;
 }
 
 function sameFile(a: string, b: string): boolean {

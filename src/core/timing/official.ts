@@ -1,5 +1,5 @@
 import { median, sampleStandardDeviation } from 'simple-statistics';
-import { QueryTimeout } from '../db/database';
+import { QueryCancelled, QueryTimeout } from '../db/database';
 import { engineFor, timeExecution } from '../db/engines';
 import { officialTimingClock, timeWithPython } from './pythonTimer';
 import { hodgesLehmann, officialClean, pythonMean } from './stats';
@@ -37,7 +37,8 @@ interface OfficialSamples {
   predSamples: number[];
   ratios: number[];
   timedOut: boolean;
-  /** Said in the question's notes (Python's sqlite3 disagreeing on correctness). */
+  /** Python's sqlite3 found set(pred) != set(gold) in the loop's correctness run: the scripts score the pair 0. */
+  resultsDiffer?: string;
   notes: string[];
 }
 
@@ -49,11 +50,13 @@ async function nodeSamples(
   protocol: OfficialProtocol,
   loopLimitMs: number,
   iterations: number,
+  signal?: AbortSignal,
 ) {
   const deadline = performance.now() + loopLimitMs;
   const samples: OfficialSamples = { goldSamples: [], predSamples: [], ratios: [], timedOut: false, notes: [] };
   try {
     for (let i = 0; i < iterations; i++) {
+      if (signal?.aborted) throw new QueryCancelled();
       const pred = await timeOnFreshConnection(dbPath, predBody, protocol, deadline, loopLimitMs);
       const gold = await timeOnFreshConnection(dbPath, goldBody, protocol, deadline, loopLimitMs);
       samples.predSamples.push(pred);
@@ -76,8 +79,9 @@ async function pythonSamples(
   loopLimitMs: number,
   iterations: number,
   sqlite: string,
+  signal?: AbortSignal,
 ) {
-  const times = await timeWithPython({ dbPath, gold: goldBody, pred: predBody, protocol, iterations, loopLimitMs });
+  const times = await timeWithPython({ dbPath, gold: goldBody, pred: predBody, protocol, iterations, loopLimitMs, signal });
   const samples: OfficialSamples = {
     goldSamples: times.goldSeconds.map((s) => s * 1000),
     predSamples: times.predSeconds.map((s) => s * 1000),
@@ -86,9 +90,9 @@ async function pythonSamples(
     notes: [],
   };
   if (times.resultsEqual === false)
-    samples.notes.push(
-      `Python's sqlite3 (SQLite ${sqlite}) returns different rows for the two queries: the scripts on this machine would score it 0`,
-    );
+    samples.resultsDiffer =
+      `Python's sqlite3 (SQLite ${sqlite}) returns different rows for the two queries ` +
+      "(set(pred) != set(gold) in the scripts' correctness run), so the scripts on this machine score it 0";
   return samples;
 }
 
@@ -100,11 +104,12 @@ async function officialSamples(
   protocol: OfficialProtocol,
   loopLimitMs: number,
   iterations: number,
+  signal?: AbortSignal,
 ): Promise<OfficialSamples> {
   const clock = engineFor(dbPath).name === 'sqlite' ? await officialTimingClock() : undefined;
   return clock?.clock === 'python-sqlite3'
-    ? pythonSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, clock.sqlite)
-    : nodeSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations);
+    ? pythonSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, clock.sqlite, signal)
+    : nodeSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, signal);
 }
 
 /**
@@ -113,7 +118,7 @@ async function officialSamples(
  * where python3 is present (officialTimingClock says which). The whole loop shares one limit, `iterations` ×
  * the time limit (both scripts: func_timeout(meta_time_out * iterate_num, ...), 3000 s by default), and a loop
  * that outlasts it scores 0. When every ratio is equal (σ = 0), the scripts keep nothing and score 0; that is
- * reproduced, and said in the note.
+ * reproduced, and said in the note. An aborted `signal` ends the loop (QueryCancelled): a cut loop is no measurement.
  */
 export async function measureOfficial(
   dbPath: string,
@@ -122,17 +127,19 @@ export async function measureOfficial(
   protocol: OfficialProtocol,
   timeoutMs: number,
   iterations = OFFICIAL_ITERATIONS,
+  signal?: AbortSignal,
 ): Promise<TimingResult> {
   const name = `official-${protocol}`;
   const quantity = protocol === 'ves' ? 'first-row' : 'full';
   const loopLimitMs = officialLoopLimitMs(timeoutMs, iterations);
-  const { goldSamples, predSamples, ratios, timedOut, notes } = await officialSamples(
+  const { goldSamples, predSamples, ratios, timedOut, resultsDiffer, notes } = await officialSamples(
     dbPath,
     goldBody,
     predBody,
     protocol,
     loopLimitMs,
     iterations,
+    signal,
   );
   const scoredZero = (note: string): TimingResult => ({
     protocol: name,
@@ -151,6 +158,7 @@ export async function measureOfficial(
     return scoredZero(
       `the ${iterations} official timing runs did not finish within ${loopLimitMs / 1000} s (${iterations} × the ${timeoutMs / 1000} s time limit, as the scripts' func_timeout); the official scripts score this question 0`,
     );
+  if (resultsDiffer) return scoredZero(resultsDiffer);
   // A prediction timed at 0 s: the scripts' gold / pred raises ZeroDivisionError, which their loop scores 0.
   if (predSamples.some((ms) => ms === 0))
     return scoredZero(

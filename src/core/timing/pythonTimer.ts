@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as readline from 'node:readline';
+import { QueryCancelled } from '../db/database';
 import { PYTHON_TIMING_SCRIPT } from './pythonTimingScript';
 
 /**
@@ -14,8 +15,13 @@ import { PYTHON_TIMING_SCRIPT } from './pythonTimingScript';
 export type OfficialClock =
   { clock: 'python-sqlite3'; python: string; sqlite: string; executable: string } | { clock: 'node-sqlite3'; reason: string };
 
-/** The timing process's address-space cap: a fetchall past it ends in a reported MemoryError, not a full machine. */
-export const PYTHON_MEMORY_LIMIT_BYTES = 640 * 2 ** 20;
+/**
+ * The timing process's address-space cap: a fetchall past it ends in a reported MemoryError, not a full machine.
+ * It comes on top of node's own memory, so the two together stay under the 1 GiB bound: node holds up to about
+ * 450 MiB while Python fetches (an EX-correct pair of 500,000 rows, bench/memory.mjs --official-only), and the
+ * largest results correctness lets through take Python about 250 MiB.
+ */
+export const PYTHON_MEMORY_LIMIT_BYTES = 448 * 2 ** 20;
 
 /** How long Python may take to start and import sqlite3 before it counts as missing. */
 const READY_LIMIT_MS = 15_000;
@@ -36,6 +42,8 @@ export interface PythonTimingRequest {
   iterations: number;
   /** The whole loop's limit (the scripts' func_timeout), correctness executions included. */
   loopLimitMs: number;
+  /** Aborted (a Ctrl-C the run handles, a cancel): the process is killed at once and the request rejects (QueryCancelled). */
+  signal?: AbortSignal;
 }
 
 /** The loop's times in seconds, each as `time.time()` differences gave them, prediction and gold per iteration. */
@@ -75,10 +83,18 @@ class PythonTimingProcess {
     return new Promise((resolve, reject) => {
       const child = spawn(executable, ['-I', '-c', PYTHON_TIMING_SCRIPT, String(PYTHON_MEMORY_LIMIT_BYTES)], {
         stdio: ['pipe', 'pipe', 'pipe'],
+        // A process group of its own: a terminal's Ctrl-C goes to VES Lens, which decides (an interruptible run
+        // finishes what it can), and never kills the timing in flight with a KeyboardInterrupt. It still ends with
+        // VES Lens: its standard input closes, or the abort signal kills it.
+        detached: true,
         // One malloc arena: threads' arenas would spend the capped address space on reservations.
         env: { ...process.env, MALLOC_ARENA_MAX: '1' },
       });
       const timing = new PythonTimingProcess(child, executable);
+      // Out of reach of the terminal's signals, it must not outlive VES Lens in a long loop: ended with it (only
+      // kill -9 skips this; the process then ends at its loop's limit, when it reads the closed input).
+      const endWithUs = () => child.kill('SIGKILL');
+      process.on('exit', endWithUs);
       const lines = readline.createInterface({ input: child.stdout! });
       let ready = false;
       const notReady = (reason: string) => {
@@ -94,6 +110,7 @@ class PythonTimingProcess {
         notReady(error.code === 'ENOENT' ? `${executable} was not found on PATH` : `${executable} could not start: ${error.message}`),
       );
       child.on('exit', (code, signal) => {
+        process.off('exit', endWithUs);
         const why = signal ? `was killed (${signal})` : `exited with code ${code}`;
         const tail = timing.stderrTail.trim().split('\n').at(-1);
         notReady(`${executable} ${why}${tail ? `: ${tail}` : ''}`);
@@ -134,6 +151,7 @@ class PythonTimingProcess {
   }
 
   private async timeNow(request: PythonTimingRequest): Promise<PythonTimes> {
+    if (request.signal?.aborted) throw new QueryCancelled();
     if (this.ended) throw this.ended;
     const id = this.nextId++;
     this.busy();
@@ -142,6 +160,9 @@ class PythonTimingProcess {
       killed = true;
       this.kill();
     }, request.loopLimitMs + ANSWER_GRACE_MS);
+    // The loop in flight cannot be stopped from outside but by ending the process (the next request starts another).
+    const abort = () => this.kill(new QueryCancelled());
+    request.signal?.addEventListener('abort', abort, { once: true });
     try {
       const reply = await new Promise<Reply>((resolve, reject) => {
         this.waiting.set(id, { resolve, reject });
@@ -176,12 +197,13 @@ class PythonTimingProcess {
       throw error;
     } finally {
       clearTimeout(watchdog);
+      request.signal?.removeEventListener('abort', abort);
       if (this.waiting.size === 0) this.idle();
     }
   }
 
-  kill(): void {
-    this.fail(new Error('the Python timing process was stopped'));
+  kill(reason: Error = new Error('the Python timing process was stopped')): void {
+    this.fail(reason);
     this.child.kill('SIGKILL');
   }
 

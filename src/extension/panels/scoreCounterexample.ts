@@ -68,11 +68,11 @@ export class CounterexampleRun implements vscode.Disposable {
   /** The page's request on a witness it shows: reveal it in the OS's file manager (or say where it is), or copy its path. */
   async witness(action: 'reveal' | 'copy', database: string): Promise<void> {
     if (path.dirname(path.resolve(database)) !== this.witnessFolder) {
-      void vscode.window.showWarningMessage(`VES Lens: ${database} is not a witness database of VES Lens`);
+      void vscode.window.showWarningMessage(`VES Lens: ${database} is not a counterexample database of VES Lens`);
       return;
     }
     if (!fs.existsSync(database)) {
-      void vscode.window.showWarningMessage(`VES Lens: the witness database is gone (${database}): look for one again`);
+      void vscode.window.showWarningMessage(`VES Lens: the counterexample database is gone (${database}): look for one again`);
       return;
     }
     if (action === 'copy') {
@@ -85,7 +85,7 @@ export class CounterexampleRun implements vscode.Disposable {
       await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(database));
     } catch {
       const copy = 'Copy path';
-      const choice = await vscode.window.showInformationMessage(`VES Lens: the witness database is ${database}`, copy);
+      const choice = await vscode.window.showInformationMessage(`VES Lens: the counterexample database is ${database}`, copy);
       if (choice === copy) await vscode.env.clipboard.writeText(database);
     }
   }

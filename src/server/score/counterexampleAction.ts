@@ -35,6 +35,7 @@ import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
 import { resultPreview } from '../queryRuns';
 import { QueryTargets } from '../queryTargets';
+import { interruptOnAbort, openScoringPair } from './scoringPair';
 
 const MAX_SEARCH_SECONDS = 120;
 /** Seconds of variations tried when a request names none: more than `eval`'s 3 s a pair, since a person waits for one pair. */
@@ -42,9 +43,18 @@ export const DEFAULT_COUNTEREXAMPLE_SECONDS = 10;
 /** Rows of each witness table and of each result the page shows (the file holds them all). */
 const WITNESS_ROWS_SHOWN = 5;
 
-/** Where the editor writes witnesses: under the extension's storage (else the temp folder), never beside a real database. */
+/** The folder of this server's counterexample databases when the client gave no storage: made once, private to it. */
+let privateFallbackFolder: string | undefined;
+
+/**
+ * Where the editor writes counterexample databases: under the extension's storage, never beside a real database.
+ * Without a storage folder, a new folder of this server's own under the temp folder (mkdtemp: unpredictable,
+ * readable by this user only), not a fixed shared path another user could create first or link elsewhere.
+ */
 export function witnessFolder(storageDir: string | undefined): string {
-  return storageDir ? path.join(storageDir, WITNESS_FOLDER) : path.join(os.tmpdir(), `ves-lens-${WITNESS_FOLDER}`);
+  if (storageDir) return path.join(storageDir, WITNESS_FOLDER);
+  privateFallbackFolder ??= fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-${WITNESS_FOLDER}-`));
+  return privateFallbackFolder;
 }
 
 /** `work`, or a CancelledError as soon as `signal` aborts (the work itself runs on). */
@@ -144,17 +154,12 @@ export class CounterexampleAction {
   ) {}
 
   async run(params: CounterexampleParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<CounterexampleResult> {
-    this.context.requireTrust();
-    const started = performance.now();
+    const { started, sql, question, database, goldSql } = await openScoringPair(this.context, this.targets, params);
     const state = this.context.state;
-    const { sql } = this.targets.requestedUnit(params);
-    const { question, target } = await this.targets.pairQuestion(params);
-    const database = await state.database(target);
     if (dialectOf(database.db.engine) !== 'sqlite') {
       const message = 'a counterexample database is a SQLite file made from SQLite files: set vesLens.engine to sqlite to look for one';
       throw new UserError(message, VesLensErrorCodes.badInput);
     }
-    const goldSql = state.goldSql(question) ?? '';
     const budgetSeconds = Math.min(MAX_SEARCH_SECONDS, Math.max(1, Number(params.budgetSeconds) || DEFAULT_COUNTEREXAMPLE_SECONDS));
     const answer = (fields: Partial<CounterexampleResult> & Pick<CounterexampleResult, 'status' | 'outcome'>): CounterexampleResult => ({
       question: state.info(question),
@@ -167,8 +172,7 @@ export class CounterexampleAction {
     });
 
     progress?.('running prediction and gold on the database');
-    const interrupt = () => database.db.interrupt();
-    signal?.addEventListener('abort', interrupt);
+    const stopInterrupting = interruptOnAbort(database, signal);
     let outcome;
     let same = false;
     try {
@@ -177,7 +181,7 @@ export class CounterexampleAction {
       if (signal?.aborted) throw new CancelledError();
       if (outcome === 'correct') same = await sameProgram(database.db, goldSql, sql).catch(() => false);
     } finally {
-      signal?.removeEventListener('abort', interrupt);
+      stopInterrupting();
     }
     if (outcome !== 'correct') return answer({ status: 'not_correct', outcome });
 
@@ -218,7 +222,9 @@ export class CounterexampleAction {
     const started = performance.now();
     const ticker = setInterval(() => {
       const seconds = Math.round((performance.now() - started) / 1000);
-      progress?.(`trying variations of the tables read: ${seconds} s of ${options.budgetSeconds} s (a witness found is then shrunk)`);
+      progress?.(
+        `trying variations of the tables read: ${seconds} s of ${options.budgetSeconds} s (a counterexample database found is then shrunk)`,
+      );
     }, 1000);
     signal?.addEventListener('abort', () => clearInterval(ticker), { once: true });
     progress?.(`trying variations of the tables read (up to ${options.budgetSeconds} s)`);

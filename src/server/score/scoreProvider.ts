@@ -29,6 +29,7 @@ import { comparePlanViews, planView } from '../plan/planCards';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../sqlFormat';
 import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
+import { interruptOnAbort, openScoringPair } from './scoringPair';
 import { techniqueScores } from './techniqueScores';
 
 /**
@@ -104,20 +105,14 @@ export class ScoreProvider {
   }
 
   async score(params: ScoreParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<ScoreResult> {
-    this.context.requireTrust();
-    const started = performance.now();
+    const { started, sql, question, database, goldSql } = await openScoringPair(this.context, this.targets, params);
     const state = this.context.state;
-    const { sql } = this.targets.requestedUnit(params);
-    const { question, target } = await this.targets.pairQuestion(params);
-    const database = await state.database(target);
     const dialect = dialectOf(database.db.engine);
-    const interrupt = () => database.db.interrupt();
-    signal?.addEventListener('abort', interrupt);
+    const stopInterrupting = interruptOnAbort(database, signal);
     try {
       const correctnessOnly = params.phase === 'correctness';
       const metrics: Metric[] = correctnessOnly ? ['ex', 'f1'] : [...METRICS];
       progress?.(correctnessOnly ? 'running prediction and gold' : 'timing prediction and gold');
-      const goldSql = state.goldSql(question) ?? '';
       const result = await scoreTask(
         database.db,
         { question, goldSql, predictedSql: sql, notes: [] },
@@ -182,7 +177,7 @@ export class ScoreProvider {
       if (error instanceof QueryCancelled || signal?.aborted) throw new CancelledError();
       throw error;
     } finally {
-      signal?.removeEventListener('abort', interrupt);
+      stopInterrupting();
     }
   }
 }

@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { databasePath } from '../../bird/layout';
 import {
   cleanStaleTemporaries,
-  processAlive,
+  isStaleTemporary,
+  temporaryFolder,
   temporaryOwner,
   temporaryPathFor,
   trackTemporary,
@@ -186,8 +187,8 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
 /** Copies of the same root built from files since changed, and builds left by dead processes. */
 function removeOtherCopies(rootFolder: string, current: string): void {
   for (const name of fs.readdirSync(rootFolder)) {
-    const builder = temporaryOwner(name);
-    if (name === current || (builder !== undefined && processAlive(builder))) continue;
+    // A build under way (here, or on another host sharing the folder) is left alone.
+    if (name === current || (temporaryOwner(name) !== undefined && !isStaleTemporary(path.join(rootFolder, name)))) continue;
     fs.rmSync(path.join(rootFolder, name), { recursive: true, force: true });
   }
 }
@@ -203,10 +204,8 @@ export function forgetCopy(dataDir: string): void {
  * processes that died are removed first.
  */
 export function workingCopy(dataDir: string): { dataDir: string; remove(): void } {
-  cleanStaleTemporaries(os.tmpdir());
-  // The pid in the name tells a later run whether the copy's owner still runs (core/io/atomicFile.ts).
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-copy-${process.pid}-`));
-  trackTemporary(folder);
+  // Named with the pid and host, so a later run knows whether the copy's owner still runs (core/io/atomicFile.ts).
+  const folder = temporaryFolder();
   const copy = path.join(folder, 'pgdata');
   fs.cpSync(dataDir, copy, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
   return {

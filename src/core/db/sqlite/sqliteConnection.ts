@@ -17,6 +17,7 @@ import {
 import { ColumnNames, DatabaseConnection, DatabaseEngine, SameWork } from '../engine';
 import { PlanNode } from '../planTree';
 import { SchemaInfo } from '../schema';
+import { tokenize } from '../../sql/lexer';
 import { planTreeOfRecords } from './queryPlan';
 import { sqliteResultColumns } from './resultColumns';
 import { readSqliteSchema } from './sqliteSchema';
@@ -50,6 +51,42 @@ export function setBusyTimeout(ms: number): void {
 
 /** Name of the CTE that renames result columns c0..cN-1, so duplicate or numeric names keep every value in order. */
 const RESULT_CTE = '"__ves_lens_result"';
+/** SQLite's error when the CTE names fewer or more columns than the query has: the first number is the query's. */
+const COLUMN_MISMATCH = /^SQLITE_ERROR: table __ves_lens_result has (\d+) values for \d+ columns$/;
+/** Errors that node-sqlite3 reported at prepare, before a row was produced: the statement did not compile. */
+const PREPARE_FAILURES = new WeakSet<Error>();
+
+/** Words that end a SELECT's result columns. */
+const AFTER_RESULT_COLUMNS = new Set(['from', 'where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except']);
+
+/**
+ * How many columns the bounded form should name at first: one more than the commas of the first top-level SELECT's
+ * result columns (1 when it has a `*`, or is no SELECT: SQLite then says how many). Undefined when the query's
+ * parentheses do not all pair up (strings, quoted names and comments aside): in the bounded form it could close
+ * the wrapper's parenthesis and compile where it alone would not, so it goes the long way.
+ */
+function boundedFormGuess(body: string): number | undefined {
+  let depth = 0;
+  let state: 'before' | 'columns' | 'after' = 'before';
+  let commas = 0;
+  let star = false;
+  for (const token of tokenize(body)) {
+    if (token.kind === 'punct') {
+      if (token.text === '(') depth++;
+      else if (token.text === ')' && --depth < 0) return undefined;
+      else if (depth === 0 && state === 'columns') {
+        if (token.text === ',') commas++;
+        else if (token.text === '*') star = true;
+      }
+    } else if (token.kind === 'word' && depth === 0) {
+      const word = token.text.toLowerCase();
+      if (state === 'before' && word === 'select') state = 'columns';
+      else if (state === 'columns' && AFTER_RESULT_COLUMNS.has(word)) state = 'after';
+    }
+  }
+  if (depth !== 0) return undefined;
+  return state === 'before' || star ? 1 : commas + 1;
+}
 
 export interface SqliteOpenOptions {
   /**
@@ -171,6 +208,7 @@ export class SqliteConnection implements DatabaseConnection {
       };
       const statement = this.db.prepare(sql, (error) => {
         if (!error) return;
+        PREPARE_FAILURES.add(error);
         failure ??= error;
         finalized = true;
         settle();
@@ -198,9 +236,35 @@ export class SqliteConnection implements DatabaseConnection {
    * maxRows + 1 rows, and a running sum of the values' bytes that lets through the first row past
    * MEMORY_BOUNDS.resultBytes and nothing after it (the window keeps the rows' order; its record also makes
    * SQLite enforce the row-size bound). Past either bound the query is interrupted and fails.
+   *
+   * The bounded form names the result's columns, so it needs their number. Compiling the query once more to read
+   * it (columnCount) costs about as much as a small query itself; instead the bounded form is tried with the
+   * number its text suggests (boundedFormGuess), and SQLite's "has N values for M columns" gives the number when
+   * that is wrong. A query that fails to compile that way (or whose parentheses could close the wrapper's) goes the
+   * long way, so its error and its rows are the same either way.
    */
   async streamRows(body: string, onRow: (row: Row) => void, limits: RunLimits & { maxRows: number; maxBytes?: number }): Promise<number> {
-    const columns = await this.columnCount(body);
+    let guess = boundedFormGuess(body);
+    for (let attempt = 0; guess !== undefined && attempt < 2; attempt++) {
+      const run = await this.streamBounded(body, guess, onRow, limits, true);
+      if (typeof run === 'number') return run;
+      const stated = COLUMN_MISMATCH.exec(run.message);
+      guess = stated ? Number(stated[1]) : undefined;
+    }
+    return (await this.streamBounded(body, await this.columnCount(body), onRow, limits, false)) as number;
+  }
+
+  /**
+   * streamRows with the column count known (undefined or 0: the query runs as it is). `guessing`: a failure to
+   * compile, before any row and not an interrupt, is returned rather than thrown, for streamRows to try again.
+   */
+  private async streamBounded(
+    body: string,
+    columns: number | undefined,
+    onRow: (row: Row) => void,
+    limits: RunLimits & { maxRows: number; maxBytes?: number },
+    guessing: boolean,
+  ): Promise<number | Error> {
     const maxBytes = limits.maxBytes ?? MEMORY_BOUNDS.resultBytes;
     let sql = body;
     if (columns !== undefined && columns > 0) {
@@ -230,6 +294,7 @@ export class SqliteConnection implements DatabaseConnection {
       });
     } catch (error) {
       if (overflow) throw overflow;
+      if (guessing && count === 0 && !this.interrupted && PREPARE_FAILURES.has(error as Error)) return error as Error;
       throw this.failure(error as Error, limits);
     } finally {
       disarm();

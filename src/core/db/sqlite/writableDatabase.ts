@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import * as sqlite3 from '@vscode/sqlite3';
 import { SqlValue } from '../database';
@@ -9,7 +8,7 @@ import { quoteSqlString, SchemaInfo } from '../schema';
 import { plannerStatistics } from './sqliteCatalog';
 import { planTreeOfRecords } from './queryPlan';
 import { toDatabaseError } from './sqliteConnection';
-import { cleanStaleTemporaries, trackTemporary, untrackTemporary } from '../../io/atomicFile';
+import { temporaryFolder, untrackTemporary } from '../../io/atomicFile';
 
 /** node-sqlite3's own default mode. */
 const DEFAULT_MODE = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_FULLMUTEX;
@@ -65,10 +64,8 @@ export class WritableDatabase {
 
   /** A temporary copy of `source`; the copy is deleted on close (and on exit; a killed run's is cleaned later). */
   static copyOf(source: string): Promise<WritableDatabase> {
-    cleanStaleTemporaries(os.tmpdir());
-    // The pid in the name tells a later run whether the copy's owner still runs (core/io/atomicFile.ts).
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-copy-${process.pid}-`));
-    trackTemporary(folder);
+    // Named with the pid and host, so a later run knows whether the copy's owner still runs (core/io/atomicFile.ts).
+    const folder = temporaryFolder();
     const target = path.join(folder, path.basename(source));
     fs.copyFileSync(source, target);
     fs.chmodSync(target, 0o644); // the source may be read-only; the copy must not be

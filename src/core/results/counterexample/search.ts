@@ -1,14 +1,14 @@
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { Row } from '../../db/database';
 import type { DatabaseConnection } from '../../db/engine';
 import { readQuery } from '../../db/readQuery';
 import { quoteIdentifier, quoteSqlString, SchemaInfo, TableInfo } from '../../db/schema';
 import { sqliteEngine } from '../../db/sqlite/sqliteEngine';
+import { readOnlyUri } from '../../db/sqlite/readOnlyUri';
 import { WritableDatabase } from '../../db/sqlite/writableDatabase';
+import { cleanStaleTemporaries, temporaryFolder, temporaryPathFor, trackTemporary, untrackTemporary } from '../../io/atomicFile';
 import { sameResultSet } from '../../metrics/executionMatch';
-import { readOnlyUri } from '../../scale/scaleDatabase';
 import { identifierName, significantTokens } from '../../sql/lexer';
 import { tablesRead } from '../../sql/scope';
 import { analysisBoundNote } from '../../sql/textBounds';
@@ -92,7 +92,11 @@ function namedIdentifiers(...sql: string[]): Set<string> {
   return names;
 }
 
-/** The work copy: the tables read, as the original declares them (keys, UNIQUE, NOT NULL, CHECK), all their rows. */
+/**
+ * The work copy: the tables read, as the original declares them (keys, UNIQUE, NOT NULL, CHECK), all their rows.
+ * Its folder is one of atomicFile's tracked temporaries, as WritableDatabase.copyOf's: removed on exit, and when the
+ * run was killed, by a later run.
+ */
 class WorkCopy {
   private constructor(
     readonly folder: string,
@@ -102,9 +106,15 @@ class WorkCopy {
   ) {}
 
   static async create(dbPath: string, tables: readonly TableInfo[]): Promise<WorkCopy> {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-counterexample-'));
+    const folder = temporaryFolder();
     const file = path.join(folder, 'work.sqlite');
-    const writer = await WritableDatabase.file(file);
+    let writer: WritableDatabase;
+    try {
+      writer = await WritableDatabase.file(file);
+    } catch (error) {
+      WorkCopy.remove(folder);
+      throw error;
+    }
     const copy = new WorkCopy(folder, file, writer, tables);
     try {
       await writer.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF');
@@ -149,15 +159,31 @@ class WorkCopy {
     return Number((await this.writer.all(`SELECT count(*) AS n FROM main.${quoteIdentifier(table)}`))[0].n);
   }
 
-  /** Writes the copy as a compact file (VACUUM INTO: only the main database, without the attached original). */
+  /**
+   * Writes the copy as a compact file (VACUUM INTO: only the main database, without the attached original), into a
+   * tracked temporary beside the target, renamed over it once whole: a Ctrl-C or a full disk leaves no half file.
+   */
   async writeTo(target: string): Promise<void> {
-    fs.rmSync(target, { force: true });
-    await this.writer.exec(`VACUUM main INTO ${quoteSqlString(target)}`);
+    cleanStaleTemporaries(path.dirname(target));
+    const temporary = temporaryPathFor(target);
+    trackTemporary(temporary);
+    try {
+      await this.writer.exec(`VACUUM main INTO ${quoteSqlString(temporary)}`);
+      fs.renameSync(temporary, target);
+    } finally {
+      fs.rmSync(temporary, { force: true }); // renamed away already, unless the write failed
+      untrackTemporary(temporary);
+    }
   }
 
   async close(): Promise<void> {
     await this.writer.close();
-    fs.rmSync(this.folder, { recursive: true, force: true });
+    WorkCopy.remove(this.folder);
+  }
+
+  private static remove(folder: string): void {
+    fs.rmSync(folder, { recursive: true, force: true });
+    untrackTemporary(folder);
   }
 }
 
