@@ -253,6 +253,23 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await shot('score-rerun-done');
   });
 
+  it('looks for a database where a correct prediction and its gold differ, and says what it found', async () => {
+    const panel = await webviewFrameWith(page, '#rerun');
+    await panel.locator('vscode-button', { hasText: 'Look for a database where they differ' }).click();
+    // Whatever the search finds is said: a counterexample database with both results on it, a proof, or none.
+    const answered = await waitForWebview(page, /They differ on this database: |Provably equivalent: |None found (in|within) /, 60_000);
+    if (/They differ on this database: /.test(answered)) {
+      assert.match(answered, /Gold and prediction on it[\s\S]*Its rows[\s\S]*SQLite file: /);
+    } else if (/None found/.test(answered)) {
+      assert.match(answered, /variations?/);
+    }
+    await panel.evaluate("document.querySelector('.witness-how, .equivalent, h2')?.scrollIntoView({ block: 'center' })");
+    await page.waitForTimeout(300);
+    await assertPanelsClean(page);
+    await shot('score-counterexample');
+    await panel.evaluate('window.scrollTo(0, 0)');
+  });
+
   it('says "2 columns vs 1" by name, explains Soft-F1 below 1, and binds no statement by its position', async () => {
     await openFile(page, 'columns.sql');
     const scoreLenses = lenses(page, 'Score against gold');
