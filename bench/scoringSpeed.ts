@@ -3,8 +3,11 @@
 // on the four official SQLite prediction files (all 500 questions each; VES Lens skips the 360 whose database is
 // not shared, the script fails them at connect). Each round runs the three contenders over the four files in a
 // rotating order (python, default --jobs, --jobs 1); medians over rounds, side by side. The first round also checks
-// that both give the same EX on every question. Writes bench/results/scoringSpeed.md.
-// Usage: node esbuild.js && npx tsx bench/scoringSpeed.ts [--rounds 7] [--files 4] [--data ../shared/data/bird-minidev]
+// that both give the same EX on every question. `--baseline DIR` adds another build of VES Lens (DIR/bin/ves-lens.js,
+// e.g. a worktree of the previous commit after `node esbuild.js` there), for a before/after in the same session.
+// Each contender's CPU seconds (user + system, all its threads and processes) are read through GNU time where it is
+// installed: on a busy machine they say more than wall time. Writes bench/results/scoringSpeed.md.
+// Usage: node esbuild.js && npx tsx bench/scoringSpeed.ts [--rounds 7] [--files 4] [--baseline DIR] [--data ../shared/data/bird-minidev]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,21 +32,42 @@ const gold = path.join(data, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql');
 const dbRoot = path.join(data, 'databases');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-scoring-speed-'));
 const cores = defaultJobs();
+const baseline = args.includes('--baseline') ? path.resolve(option('--baseline', '')) : undefined;
+const GNU_TIME = '/usr/bin/time';
+const cpuMeasured = fs.existsSync(GNU_TIME);
+const cpuFile = path.join(scratch, 'cpu.txt');
 
-/** Wall seconds of a child process, which must succeed. */
-function timed(command: string, commandArgs: string[]): { seconds: number; stdout: string } {
+interface Timed {
+  seconds: number;
+  /** User + system CPU seconds of the child and its children (NaN without GNU time). */
+  cpu: number;
+  stdout: string;
+}
+
+/** Wall (and CPU) seconds of a child process, which must succeed. */
+function timed(command: string, commandArgs: string[]): Timed {
+  const [run0, runArgs] = cpuMeasured ? [GNU_TIME, ['-o', cpuFile, '-f', '%U %S', command, ...commandArgs]] : [command, commandArgs];
   const started = process.hrtime.bigint();
-  const run = spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 2 ** 28 });
+  const run = spawnSync(run0, runArgs, { encoding: 'utf8', maxBuffer: 2 ** 28 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (run.status !== 0) throw new Error(`${path.basename(command)} ${commandArgs.slice(0, 2).join(' ')} failed: ${run.stderr}`);
-  return { seconds, stdout: run.stdout };
+  const cpu = cpuMeasured
+    ? fs
+        .readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split('\n')
+        .pop()!
+        .split(' ')
+        .reduce((sum, part) => sum + Number(part), 0)
+    : NaN;
+  return { seconds, cpu, stdout: run.stdout };
 }
 
 const python = (file: string) => timed(PYTHON, [path.join(root, 'bench', 'python', 'minidev_sqlite_ex.py'), file, gold, dbRoot]);
 
-const vesLens = (file: string, jobs: number | undefined, json?: string) =>
+const vesLens = (file: string, jobs: number | undefined, json?: string, checkout = root) =>
   timed(process.execPath, [
-    path.join(root, 'bin', 'ves-lens.js'),
+    path.join(checkout, 'bin', 'ves-lens.js'),
     'eval',
     ...['--questions', questions, '--gold', gold, '--predictions', file, '--db-root', dbRoot],
     ...['--metrics', 'ex,f1', '--no-progress'],
@@ -51,10 +75,18 @@ const vesLens = (file: string, jobs: number | undefined, json?: string) =>
     ...(json ? ['--json', json] : []),
   ]);
 
-const CONTENDERS: { label: string; run: (file: string) => { seconds: number } }[] = [
+const CONTENDERS: { label: string; run: (file: string) => Timed }[] = [
   { label: `mini_dev's EX, Python process pool (${cores} workers)`, run: python },
   { label: `VES Lens eval --metrics ex,f1 (default: --jobs ${cores})`, run: (file) => vesLens(file, undefined) },
   { label: 'VES Lens eval --metrics ex,f1 --jobs 1', run: (file) => vesLens(file, 1) },
+  ...(baseline
+    ? [
+        {
+          label: `VES Lens before (${path.basename(baseline)}), default --jobs`,
+          run: (file: string) => vesLens(file, undefined, undefined, baseline),
+        },
+      ]
+    : []),
 ];
 
 /** Both tools give the same EX on every question of every file (else the timing compares different work). */
@@ -76,21 +108,33 @@ function checkAgreement(): string[] {
 }
 
 function main() {
+  // The first runs also write VES Lens's code cache (bin/ves-lens.js), so every timed run starts as a user's second run does.
   const agreement = checkAgreement();
+  if (baseline) for (const file of files) vesLens(path.join(predictionDir, file), undefined, undefined, baseline);
   const seconds = CONTENDERS.map(() => [] as number[]);
+  const cpu = CONTENDERS.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     // Rotate who goes first, so that a slow spell of a shared machine does not always land on the same contender.
     for (let k = 0; k < CONTENDERS.length; k++) {
       const c = (round + k) % CONTENDERS.length;
       let total = 0;
-      for (const file of files) total += CONTENDERS[c].run(path.join(predictionDir, file)).seconds;
+      let totalCpu = 0;
+      for (const file of files) {
+        const run = CONTENDERS[c].run(path.join(predictionDir, file));
+        total += run.seconds;
+        totalCpu += run.cpu;
+      }
       seconds[c].push(total);
+      cpu[c].push(totalCpu);
     }
     process.stderr.write(`round ${round + 1}/${rounds}: ${seconds.map((s) => s.at(-1)!.toFixed(2)).join(' s, ')} s\n`);
   }
   const medians = seconds.map(median);
+  const cpuMedians = cpu.map(median);
   const row = (i: number) =>
-    `| ${CONTENDERS[i].label} | ${medians[i].toFixed(2)} | ${Math.min(...seconds[i]).toFixed(2)}–${Math.max(...seconds[i]).toFixed(2)} | ${(medians[i] / medians[0]).toFixed(2)} |`;
+    `| ${CONTENDERS[i].label} | ${medians[i].toFixed(2)} | ` +
+    `${Math.min(...seconds[i]).toFixed(2)}–${Math.max(...seconds[i]).toFixed(2)} | ` +
+    `${(medians[i] / medians[0]).toFixed(2)} | ${cpuMeasured ? cpuMedians[i].toFixed(2) : '–'} |`;
   const report = [
     "# Scoring speed: VES Lens against mini_dev's EX process pool",
     '',
@@ -99,11 +143,15 @@ function main() {
     `Whole processes over the ${files.length} official SQLite prediction files of mini-dev (500 questions each, 140 on the shared`,
     `databases), ${rounds} rounds in rotating order; seconds for all ${files.length} files together.`,
     '',
-    '| contender | median s | range s | × Python pool |',
-    '|---|---|---|---|',
+    '| contender | median s | range s | × Python pool | median CPU s |',
+    '|---|---|---|---|---|',
     ...CONTENDERS.map((_, i) => row(i)),
     '',
     `--jobs 1 over the default: ×${(medians[2] / medians[1]).toFixed(2)}. VES Lens also computes Soft-F1 and every question's outcome.`,
+    `Load average at the end (1, 5, 15 min): ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(', ')} on ${os.cpus().length} cores.`,
     '',
     'Same EX, question by question (first round):',
     ...agreement,

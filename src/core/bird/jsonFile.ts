@@ -101,6 +101,12 @@ function stringEnd(text: string, open: number): number {
   }
 }
 
+/** The value of the JSON string that starts at `offset` of a valid JSON text (an object's key, say). */
+export function jsonStringAt(text: string, offset: number): string {
+  const token = text.slice(offset, stringEnd(text, offset) + 1);
+  return token.includes('\\') ? (JSON.parse(token) as string) : token.slice(1, -1);
+}
+
 /**
  * One pass over a text JSON.parse has accepted, in native regular-expression and indexOf steps (a character
  * loop, or jsonc-parser's tree, takes several times as long on a 3 MB question file, the first time a command

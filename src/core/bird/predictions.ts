@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { InputFileError, InputProblem } from './problems';
 import { jsonFileKind } from './fileKind';
-import { duplicateKeyProblems, JsonOutline, outlineJson, parseJsonFile, readTextFile } from './jsonFile';
+import { duplicateKeyProblems, jsonStringAt, JsonOutline, outlineJson, parseJsonFile, readTextFile } from './jsonFile';
 
 /** The separator the official format puts between SQL and db_id. */
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
@@ -54,25 +54,10 @@ export function splitBirdEntry(value: string): { sql: string; dbId?: string; ext
 function entriesInFileOrder(text: string, outline: JsonOutline, data: Record<string, unknown>): [string, unknown][] {
   const entries = new Map<string, unknown>();
   for (const offset of outline.entryOffsets) {
-    const token = text.slice(offset, text.indexOf('"', offset + 1) + 1);
-    // A key with an escape (or an escaped quote, which ends the slice early) is read by JSON.parse from its colon on.
-    const key = token.includes('\\') ? keyAt(text, offset) : token.slice(1, -1);
+    const key = jsonStringAt(text, offset);
     entries.set(key, data[key]);
   }
   return [...entries];
-}
-
-/** The key whose string starts at `offset`: the text up to its colon, through JSON.parse. */
-function keyAt(text: string, offset: number): string {
-  // The colon after a key is the first one outside the key's string: parse ever longer prefixes until one is a string.
-  for (let colon = text.indexOf(':', offset); colon !== -1; colon = text.indexOf(':', colon + 1)) {
-    try {
-      return JSON.parse(text.slice(offset, colon)) as string;
-    } catch {
-      // the colon was inside the key
-    }
-  }
-  throw new Error(`no key at offset ${offset}`);
 }
 
 const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred', 'sql', 'SQL'];
