@@ -56,6 +56,22 @@ const COLUMN_MISMATCH = /^SQLITE_ERROR: table __ves_lens_result has (\d+) values
 /** Errors that node-sqlite3 reported at prepare, before a row was produced: the statement did not compile. */
 const PREPARE_FAILURES = new WeakSet<Error>();
 
+/**
+ * SQLite's default limit on a result's columns (SQLITE_MAX_COLUMN): a wider guess could never compile, and its
+ * wrapper text alone would grow with the prediction (a 31 MB `SELECT 1,1,…` names millions of columns).
+ */
+const MAX_RESULT_COLUMNS = 2000;
+
+/**
+ * `a + b + c + …` nested as a balanced tree: a flat sum is as deep as it is long, and SQLite refuses an expression
+ * deeper than 1,000, which would fail a 1,000-column result that Python's sqlite3 reads.
+ */
+function balancedSum(terms: readonly string[]): string {
+  if (terms.length === 1) return terms[0];
+  const middle = Math.ceil(terms.length / 2);
+  return `(${balancedSum(terms.slice(0, middle))} + ${balancedSum(terms.slice(middle))})`;
+}
+
 /** Words that end a SELECT's result columns. */
 const AFTER_RESULT_COLUMNS = new Set(['from', 'where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except']);
 
@@ -63,7 +79,8 @@ const AFTER_RESULT_COLUMNS = new Set(['from', 'where', 'group', 'having', 'windo
  * How many columns the bounded form should name at first: one more than the commas of the first top-level SELECT's
  * result columns (1 when it has a `*`, or is no SELECT: SQLite then says how many). Undefined when the query's
  * parentheses do not all pair up (strings, quoted names and comments aside): in the bounded form it could close
- * the wrapper's parenthesis and compile where it alone would not, so it goes the long way.
+ * the wrapper's parenthesis and compile where it alone would not, so it goes the long way; undefined too past
+ * MAX_RESULT_COLUMNS, where SQLite's own error is the answer.
  */
 function boundedFormGuess(body: string): number | undefined {
   let depth = 0;
@@ -75,7 +92,7 @@ function boundedFormGuess(body: string): number | undefined {
       if (token.text === '(') depth++;
       else if (token.text === ')' && --depth < 0) return undefined;
       else if (depth === 0 && state === 'columns') {
-        if (token.text === ',') commas++;
+        if (token.text === ',' && ++commas >= MAX_RESULT_COLUMNS) return undefined;
         else if (token.text === '*') star = true;
       }
     } else if (token.kind === 'word' && depth === 0) {
@@ -249,7 +266,7 @@ export class SqliteConnection implements DatabaseConnection {
       const run = await this.streamBounded(body, guess, onRow, limits, true);
       if (typeof run === 'number') return run;
       const stated = COLUMN_MISMATCH.exec(run.message);
-      guess = stated ? Number(stated[1]) : undefined;
+      guess = stated && Number(stated[1]) <= MAX_RESULT_COLUMNS ? Number(stated[1]) : undefined;
     }
     return (await this.streamBounded(body, await this.columnCount(body), onRow, limits, false)) as number;
   }
@@ -271,7 +288,7 @@ export class SqliteConnection implements DatabaseConnection {
       const names = Array.from({ length: columns }, (_, i) => `c${i}`);
       // Each value also costs its native and JavaScript representation, whatever its length: a wide result of
       // small values fills memory as surely as a narrow one of large values.
-      const rowBytes = `${names.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(' + ')} + ${VALUE_OVERHEAD_BYTES * columns}`;
+      const rowBytes = `${balancedSum(names.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`))} + ${VALUE_OVERHEAD_BYTES * columns}`;
       sql =
         `WITH ${RESULT_CTE}(${names.join(', ')}) AS (\n${body}\n)\n` +
         `SELECT * FROM (SELECT *, sum(${rowBytes}) OVER (ROWS UNBOUNDED PRECEDING) AS "__bytes", ${rowBytes} AS "__row_bytes" ` +
