@@ -263,7 +263,9 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     } else if (/None found/.test(answered)) {
       assert.match(answered, /variations?/);
     }
-    await panel.evaluate("document.querySelector('.witness-how, .equivalent, h2')?.scrollIntoView({ block: 'center' })");
+    await panel.evaluate(
+      "[...document.querySelectorAll('h2')].find((h) => h.textContent.startsWith('Can EX be trusted'))?.scrollIntoView({ block: 'start' })",
+    );
     await page.waitForTimeout(300);
     await assertPanelsClean(page);
     await shot('score-counterexample');

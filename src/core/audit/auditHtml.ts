@@ -148,6 +148,8 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     yLabel: 'gold SQL',
     format: (v) => String(Math.round(v)),
     yMax: Math.max(4, Math.ceil(Math.max(...counts) / 4) * 4),
+    // Up to a dozen kinds, some with long names: level labels would run into each other.
+    slantLabels: true,
   });
   const gains = audit.entries.flatMap((e) => {
     const best = Math.max(

@@ -9,6 +9,8 @@ export function escapeHtml(text: unknown): string {
 const WIDTH = 640;
 const HEIGHT = 260;
 const MARGIN = { top: 14, right: 24, bottom: 46, left: 52 };
+/** About how wide one character of a tick label is, in the SVG's units. */
+const TICK_CHAR_PX = 6.5;
 const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 
@@ -55,6 +57,9 @@ export function barChart(options: {
   const y = (v: number) => MARGIN.top + PLOT_H - (Math.max(0, Math.min(v, yMax)) / yMax) * PLOT_H;
   const groupW = PLOT_W / Math.max(1, categories.length);
   const barW = Math.min(56, Math.max(2, (groupW * 0.8) / Math.max(1, series.length)));
+  // Slanted labels hang below the axis by half their length (sin 30°): the figure grows to hold the longest.
+  const longestLabel = Math.max(0, ...categories.map((c) => c.length)) * TICK_CHAR_PX;
+  const height = HEIGHT + (options.slantLabels ? Math.max(0, Math.ceil(longestLabel / 2) - 30) : 0);
   const parts: string[] = [];
   for (let t = 0; t <= 4; t++) {
     const v = (yMax * t) / 4;
@@ -86,12 +91,12 @@ export function barChart(options: {
   );
   if (options.xLabel)
     parts.push(
-      `<text class="label" x="${MARGIN.left + PLOT_W / 2}" y="${HEIGHT - 4}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`,
+      `<text class="label" x="${MARGIN.left + PLOT_W / 2}" y="${height - 4}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`,
     );
   parts.push(
     `<text class="label" x="14" y="${MARGIN.top + PLOT_H / 2}" transform="rotate(-90 14 ${MARGIN.top + PLOT_H / 2})" text-anchor="middle">${escapeHtml(options.yLabel)}</text>`,
   );
-  return `<figure class="chart" id="${escapeHtml(options.id)}"><figcaption>${escapeHtml(options.title)}</figcaption><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(options.title)}">${parts.join('')}</svg>${legend(series.map((s) => s.label))}</figure>`;
+  return `<figure class="chart" id="${escapeHtml(options.id)}"><figcaption>${escapeHtml(options.title)}</figcaption><svg viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(options.title)}">${parts.join('')}</svg>${legend(series.map((s) => s.label))}</figure>`;
 }
 
 /** Histogram bins of log2(ratio), from 1/64 to 64 (outer bins collect everything beyond). */
