@@ -42,16 +42,20 @@ interface OfficialSamples {
   notes: string[];
 }
 
+/** One pair's official loop: what is timed, how, how often, and within which limit. */
+interface OfficialLoop {
+  dbPath: string;
+  goldBody: string;
+  predBody: string;
+  protocol: OfficialProtocol;
+  loopLimitMs: number;
+  iterations: number;
+  signal?: AbortSignal;
+}
+
 /** VES Lens's own loop: node-sqlite3 and performance.now() (PostgreSQL's engines, and SQLite without python3). */
-async function nodeSamples(
-  dbPath: string,
-  goldBody: string,
-  predBody: string,
-  protocol: OfficialProtocol,
-  loopLimitMs: number,
-  iterations: number,
-  signal?: AbortSignal,
-) {
+async function nodeSamples(loop: OfficialLoop) {
+  const { dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, signal } = loop;
   const deadline = performance.now() + loopLimitMs;
   const samples: OfficialSamples = { goldSamples: [], predSamples: [], ratios: [], timedOut: false, notes: [] };
   try {
@@ -71,16 +75,8 @@ async function nodeSamples(
 }
 
 /** The scripts' own loop in Python's sqlite3 (pythonTimer.ts); each ratio divides the seconds as Python does. */
-async function pythonSamples(
-  dbPath: string,
-  goldBody: string,
-  predBody: string,
-  protocol: OfficialProtocol,
-  loopLimitMs: number,
-  iterations: number,
-  sqlite: string,
-  signal?: AbortSignal,
-) {
+async function pythonSamples(loop: OfficialLoop, sqlite: string) {
+  const { dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, signal } = loop;
   const times = await timeWithPython({ dbPath, gold: goldBody, pred: predBody, protocol, iterations, loopLimitMs, signal });
   const samples: OfficialSamples = {
     goldSamples: times.goldSeconds.map((s) => s * 1000),
@@ -97,19 +93,9 @@ async function pythonSamples(
 }
 
 /** Which loop times a pair: Python's sqlite3 for a SQLite file where python3 runs, else VES Lens's own. */
-async function officialSamples(
-  dbPath: string,
-  goldBody: string,
-  predBody: string,
-  protocol: OfficialProtocol,
-  loopLimitMs: number,
-  iterations: number,
-  signal?: AbortSignal,
-): Promise<OfficialSamples> {
-  const clock = engineFor(dbPath).name === 'sqlite' ? await officialTimingClock() : undefined;
-  return clock?.clock === 'python-sqlite3'
-    ? pythonSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, clock.sqlite, signal)
-    : nodeSamples(dbPath, goldBody, predBody, protocol, loopLimitMs, iterations, signal);
+async function officialSamples(loop: OfficialLoop): Promise<OfficialSamples> {
+  const clock = engineFor(loop.dbPath).name === 'sqlite' ? await officialTimingClock() : undefined;
+  return clock?.clock === 'python-sqlite3' ? pythonSamples(loop, clock.sqlite) : nodeSamples(loop);
 }
 
 /**
@@ -132,7 +118,7 @@ export async function measureOfficial(
   const name = `official-${protocol}`;
   const quantity = protocol === 'ves' ? 'first-row' : 'full';
   const loopLimitMs = officialLoopLimitMs(timeoutMs, iterations);
-  const { goldSamples, predSamples, ratios, timedOut, resultsDiffer, notes } = await officialSamples(
+  const { goldSamples, predSamples, ratios, timedOut, resultsDiffer, notes } = await officialSamples({
     dbPath,
     goldBody,
     predBody,
@@ -140,7 +126,7 @@ export async function measureOfficial(
     loopLimitMs,
     iterations,
     signal,
-  );
+  });
   const scoredZero = (note: string): TimingResult => ({
     protocol: name,
     quantity,
