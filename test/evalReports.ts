@@ -3,6 +3,9 @@ import { BIRD_DATA, runCli } from './helpers';
 
 /** The mini-dev question file (v1, 2024) and the official GPT-4 and Llama-3 prediction files of the shared data. */
 export const MINIDEV_QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
+export const MINIDEV_GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql');
+/** `--questions`, `--gold` and `--db-root` of mini-dev v1 on the shared databases, for eval and audit alike. */
+export const MINIDEV_INPUTS = ['--questions', MINIDEV_QUESTIONS, '--gold', MINIDEV_GOLD, '--db-root', path.join(BIRD_DATA, 'databases')];
 export const OFFICIAL_PREDICTIONS = (model: 'gpt-4' | 'meta-llama-3-8b-instruct-2') =>
   path.join(BIRD_DATA, 'predictions', 'minidev-official', `predict_mini_dev_${model}_sqlite.json`);
 

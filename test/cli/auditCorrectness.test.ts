@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BIRD_DATA, birdDataMissing, runCli, tempDir } from '../helpers';
+import { MINIDEV_INPUTS } from '../evalReports';
 
 interface Finding {
   kind: string;
@@ -48,12 +49,7 @@ describe('ves-lens audit --correctness on mini-dev', { skip: birdDataMissing() }
     run = runCli(
       [
         'audit',
-        '--questions',
-        path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-        '--gold',
-        path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
-        '--db-root',
-        path.join(BIRD_DATA, 'databases'),
+        ...MINIDEV_INPUTS,
         '--no-measure',
         '--correctness',
         '--predictions',

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { MINIDEV_INPUTS } from '../evalReports';
 
 /**
  * Issue 20, item 2 for `audit`: a real audit on the shared BIRD files is interrupted (Ctrl-C) or killed (kill -9)
@@ -15,12 +16,7 @@ import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../
 const skip = birdDataMissing();
 const miniDev = (...extra: string[]) => [
   'audit',
-  '--questions',
-  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-  '--gold',
-  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
-  '--db-root',
-  path.join(BIRD_DATA, 'databases'),
+  ...MINIDEV_INPUTS,
   '--no-measure',
   '--correctness',
   '--no-progress',

@@ -4,19 +4,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { MINIDEV_INPUTS } from '../evalReports';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 
 const miniDevArgs = (predictions: string) => [
   'eval',
-  '--questions',
-  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-  '--gold',
-  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
+  ...MINIDEV_INPUTS,
   '--predictions',
   path.join(BIRD_DATA, 'predictions', 'minidev-official', predictions),
-  '--db-root',
-  path.join(BIRD_DATA, 'databases'),
   '--metrics',
   'ex,f1',
   '--no-progress',

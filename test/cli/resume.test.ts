@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { MINIDEV_INPUTS } from '../evalReports';
 import { FakeChatServer, proverReply, startChatServer } from '../fakeChatServer';
 
 /**
@@ -14,14 +15,9 @@ import { FakeChatServer, proverReply, startChatServer } from '../fakeChatServer'
 const skip = birdDataMissing();
 const args = (predictions = 'predict_mini_dev_gpt-4_sqlite.json') => [
   'eval',
-  '--questions',
-  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-  '--gold',
-  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite_gold.v1-2024.sql'),
+  ...MINIDEV_INPUTS,
   '--predictions',
   path.join(BIRD_DATA, 'predictions', 'minidev-official', predictions),
-  '--db-root',
-  path.join(BIRD_DATA, 'databases'),
   '--metrics',
   'ex,f1',
   '--no-progress',
