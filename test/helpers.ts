@@ -14,11 +14,31 @@ export const REPO_ROOT = path.resolve(__dirname, '..');
 /** The built command-line tool, as users run it (bin/ loads dist/cli.js). */
 export const CLI = path.join(REPO_ROOT, 'bin', 'ves-lens.js');
 
-/** Runs the command-line tool in a real process with colours off; `env` adds to this process's environment. */
+let cacheHome: string | undefined;
+
+/**
+ * XDG_CACHE_HOME for the tool and the language server a test starts: a folder of this test process (removed when it
+ * exits), so they neither read a developer's caches (gold results, V8's code cache) nor leave files in ~/.cache.
+ */
+export function testCacheHome(): string {
+  if (!cacheHome) {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-test-cache-'));
+    process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
+    cacheHome = folder;
+  }
+  return cacheHome;
+}
+
+/** The environment a test runs the command-line tool in: colours off, testCacheHome; `extra` adds to it (a test of a cache gives its own). */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, NO_COLOR: '1', XDG_CACHE_HOME: testCacheHome(), ...extra };
+}
+
+/** Runs the command-line tool in a real process (cliEnv); `env` adds to its environment. */
 export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    env: cliEnv(options.env),
     timeout: options.timeout,
   });
 }
@@ -26,7 +46,7 @@ export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessE
 /** runCli without blocking this process: a loopback server this process runs (a fake chat endpoint) can answer it. */
 export function runCliAsync(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<SpawnedCli> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(options.env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

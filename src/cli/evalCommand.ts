@@ -30,6 +30,7 @@ import {
 } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { runClock } from '../core/timing/pythonTimer';
+import { goldCacheFor, goldCacheLine } from '../core/eval/goldResultCache';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import {
   checkCounterexampleOptions,
@@ -88,6 +89,8 @@ export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOption
   efficiency?: string;
   /** Continue the run whose checkpoint is beside --json (or --html): its finished questions are not scored again. */
   resume?: boolean;
+  /** false with --no-gold-cache: every gold runs (core/eval/goldResultCache.ts). */
+  goldCache?: boolean;
 }
 
 export function parseMetrics(text: string): Metric[] {
@@ -254,8 +257,10 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const toScore = tasks.filter((task) => !run.resumed.has(task.question.index));
   bar?.start(toScore.length, 0, { last: '' });
   let serverLost: string | undefined;
+  const goldCache = goldCacheFor(source.engine.name, options.goldCache !== false, (note) => err.write(pc.yellow(`note: ${note}`) + '\n'));
   const fresh = await evaluateTasks(toScore, {
     source,
+    goldCache,
     onServerUnavailable: (message) => (serverLost = message),
     metrics,
     timing,
@@ -285,6 +290,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     },
   });
   bar?.stop();
+  if (goldCache) err.write(`${goldCacheLine(goldCache.counts())}; --no-gold-cache runs every gold\n`);
   // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
   const interrupted = run.interrupted();
   const freshByIndex = interrupted ? run.finished : new Map(fresh.map((result) => [result.index, result]));
@@ -326,7 +332,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     const report = completeness(
       evalReport(
         await toolInfo(),
-        { ...reportInputs, ...(options.resume ? { resumed: run.resumed.size } : {}) },
+        { ...reportInputs, gold_cache: goldCache?.counts() ?? null, ...(options.resume ? { resumed: run.resumed.size } : {}) },
         summary,
         problems,
         results,

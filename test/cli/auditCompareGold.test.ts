@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
-import { BIRD_DATA, birdDataMissing, CLI, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, runCli, tempDir } from '../helpers';
 import { startLoadedCluster } from '../pgCluster';
 
 const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json');
@@ -261,7 +261,7 @@ describe('audit --compare-gold (cross-dialect gold check)', { skip: localCluster
           '--compare-db-url',
           doomed.url,
         ].concat(['--no-measure', '--json', json, '--no-progress']),
-        { env: { ...process.env, NO_COLOR: '1' } },
+        { env: cliEnv() },
       );
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
 import { MINIDEV_INPUTS } from '../evalReports';
 
 /**
@@ -36,7 +36,7 @@ const checkpointLines = (file: string) => {
 
 /** Runs the command in a real process and sends `signal` once its checkpoint holds `after` lines past its header. */
 async function interruptAt(command: string[], report: string, signal: NodeJS.Signals, after: number) {
-  const child = spawn(process.execPath, [CLI, ...command], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [CLI, ...command], { stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

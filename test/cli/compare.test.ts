@@ -193,14 +193,20 @@ describe('eval --shard i/n and ves-lens merge (real processes)', () => {
       '--no-progress',
     ];
     const whole = path.join(dir, 'timed-whole.json');
-    assert.equal(run(['eval', ...args, '--json', whole]).status, 0);
+    const ownCache = { env: { XDG_CACHE_HOME: tempDir() } }; // the whole run stores the gold results the shards take
+    assert.equal(runCli(['eval', ...args, '--json', whole], ownCache).status, 0);
     const shards = [1, 2].map((i) => path.join(dir, `timed-${i}.json`));
-    shards.forEach((file, i) => assert.equal(run(['eval', ...args, '--shard', `${i + 1}/2`, '--json', file]).status, 0));
+    shards.forEach((file, i) => assert.equal(runCli(['eval', ...args, '--shard', `${i + 1}/2`, '--json', file], ownCache).status, 0));
     const merged = path.join(dir, 'timed-merged.json');
     assert.equal(run(['merge', ...shards, '--json', merged]).status, 0);
     const [a, b] = [read(whole), read(merged)];
     assert.deepEqual(Object.keys(b), Object.keys(a));
-    assert.deepEqual(b.inputs, a.inputs);
+    const { gold_cache: wholeCache, ...wholeInputs } = a.inputs;
+    const { gold_cache: mergedCache, ...mergedInputs } = b.inputs;
+    assert.deepEqual(mergedInputs, wholeInputs);
+    // The shards took from the gold-result cache what the whole run stored there: the merged report sums their counts.
+    assert.ok(wholeCache.stored > 0);
+    assert.deepEqual([mergedCache.hits, mergedCache.stored], [wholeCache.stored, 0]);
     assert.deepEqual(b.problems, a.problems);
     assert.equal(b.questions.length, a.questions.length);
     a.questions.forEach((q: Record<string, unknown>, i: number) => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { temporaryOwner } from '../../src/core/io/atomicFile';
-import { BIRD_DATA, birdDataMissing, CLI, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, tempDir } from '../helpers';
 
 /**
  * Ctrl-C during `eval --counterexamples`' search (a real SIGINT to a real CLI process): the scores are complete, so
@@ -45,7 +45,7 @@ describe('Ctrl-C during the counterexample search', { skip }, () => {
         '--json',
         report,
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', TMPDIR: tmp } },
+      { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv({ TMPDIR: tmp }) },
     );
     let stderr = '';
     let stdout = '';

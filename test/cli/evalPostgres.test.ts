@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
-import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
 import { startLoadedCluster } from '../pgCluster';
 
 const PYTHON = '/usr/bin/python3';
@@ -172,7 +172,7 @@ describe('eval --engine postgres', { skip: missing }, () => {
         '--no-progress',
       ],
       {
-        env: { ...process.env, NO_COLOR: '1' },
+        env: cliEnv(),
       },
     );
     let stderr = '';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { CLI, REPO_ROOT, tempDir } from '../helpers';
+import { CLI, cliEnv, REPO_ROOT, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 
@@ -49,7 +49,7 @@ describe('eval timing v2 (a real process)', () => {
     const json = path.join(dir, 'out.json');
     const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--json', json], {
       encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
+      env: cliEnv(),
     });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /1 compile to the same SQLite program as their gold: ratio 1 by construction, not timed \(1\)/);
@@ -86,7 +86,7 @@ describe('eval timing v2 (a real process)', () => {
     const json = path.join(dir, 'out.json');
     const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--metrics', 'ex,rves', '--scales', '1,4', '--json', json], {
       encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', VES_LENS_CACHE: path.join(dir, 'cache') },
+      env: cliEnv({ VES_LENS_CACHE: path.join(dir, 'cache') }),
     });
     assert.equal(result.status, 0, result.stderr);
     const [same, , correlated] = JSON.parse(fs.readFileSync(json, 'utf8')).questions;
@@ -104,11 +104,11 @@ describe('eval timing v2 (a real process)', () => {
 
   it('--timing official says which clock timed it: Python sqlite3 as the scripts, or node-sqlite3 without python3', () => {
     const dir = tempDir();
-    const { VES_LENS_PYTHON: _ignored, ...env } = process.env;
+    const { VES_LENS_PYTHON: _ignored, ...env } = cliEnv();
     const official = ['eval', ...dataset(dir), '--metrics', 'ex,ves,rves', '--timing', 'official', '--iterations', '4', '--no-progress'];
     const withPython = spawnSync(process.execPath, [CLI, ...official, '--json', path.join(dir, 'python.json')], {
       encoding: 'utf8',
-      env: { ...env, NO_COLOR: '1' },
+      env,
     });
     assert.equal(withPython.status, 0, withPython.stderr);
     const pythonReport = JSON.parse(fs.readFileSync(path.join(dir, 'python.json'), 'utf8'));
@@ -119,7 +119,7 @@ describe('eval timing v2 (a real process)', () => {
     // PATH without python3 (node itself is run by its full path).
     const noPython = spawnSync(process.execPath, [CLI, ...official, '--json', path.join(dir, 'node.json')], {
       encoding: 'utf8',
-      env: { ...env, NO_COLOR: '1', PATH: tempDir() },
+      env: { ...env, PATH: tempDir() },
     });
     assert.equal(noPython.status, 0, noPython.stderr);
     assert.match(
@@ -139,7 +139,7 @@ describe('eval timing v2 (a real process)', () => {
 
   it('refuses a bad --scales value with exit 2', () => {
     const dir = tempDir();
-    const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--scales', '1,ten'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--scales', '1,ten'], { encoding: 'utf8', env: cliEnv() });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--scales: "ten" is not a whole factor/);
   });
@@ -156,7 +156,7 @@ describe('hints --verify --scales (a real process)', () => {
       [CLI, 'hints', '--db', path.join(SAMPLE, 'superhero', 'superhero.sqlite'), '--verify', '--scales', '1,4', sql, '--json'],
       {
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1', VES_LENS_CACHE: path.join(dir, 'cache') },
+        env: cliEnv({ VES_LENS_CACHE: path.join(dir, 'cache') }),
       },
     );
     assert.equal(result.status, 0, result.stderr);

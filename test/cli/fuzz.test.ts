@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { CLI, REPO_ROOT, tempDir } from '../helpers';
+import { CLI, cliEnv, REPO_ROOT, tempDir } from '../helpers';
 
 /**
  * Issue 8, "done when": every input kind (question file, gold file, each prediction format, candidates, the
@@ -84,7 +84,7 @@ interface Outcome {
 
 function runCli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv() });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
 import { MINIDEV_INPUTS } from '../evalReports';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
@@ -89,7 +89,7 @@ describe('eval --jobs (a real process)', () => {
       ],
       {
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: '1', VES_LENS_RSS_FILE: rssFile },
+        env: cliEnv({ VES_LENS_RSS_FILE: rssFile }),
       },
     );
     assert.equal(run.status, 0, run.stderr);

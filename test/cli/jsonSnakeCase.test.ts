@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { snakeCaseJson, snakeCaseKey } from '../../src/cli/jsonCase';
 import { localClusterMissing, LocalCluster, startLocalCluster } from '../../src/core/db/postgres/localCluster';
 import { FakeChatServer, proverReply, refuterReply, roleOf, startChatServer } from '../fakeChatServer';
-import { BIRD_DATA, birdDataMissing, CLI, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, tempDir } from '../helpers';
 
 describe('snakeCaseJson: field names at the JSON output boundary', () => {
   it('converts camelCase field names and leaves every other key as it is', () => {
@@ -103,7 +103,7 @@ function fieldNames(value: unknown): Set<string> {
 /** The built CLI in a real process; asynchronous, so the loopback chat server answers from this process. */
 function run(args: readonly string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '' } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv({ OPENAI_API_KEY: '' }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

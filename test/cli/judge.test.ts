@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIRD_DATA, birdDataMissing, REPO_ROOT, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, cliEnv, REPO_ROOT, tempDir } from '../helpers';
 import { FakeChatServer, proverReply, roleOf, ScriptedReply, startChatServer } from '../fakeChatServer';
 import { replayOfRose, ROSE_DATA, roseDataMissing, RoseRow, roseVecPairs } from '../roseData';
 
@@ -15,7 +15,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ status
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '', ...env },
+      env: cliEnv({ OPENAI_API_KEY: '', ...env }),
     });
     let stdout = '';
     let stderr = '';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { temporaryOwner } from '../../src/core/io/atomicFile';
-import { CLI, REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
+import { CLI, cliEnv, REPO_ROOT, runCli, sha256, tempDir } from '../helpers';
 
 /** Issue 20, item 1: no output path reaches an input; writes are atomic; temporaries never outlive a run. */
 
@@ -113,7 +113,7 @@ describe('atomic writes (real processes)', () => {
     const cli = [process.execPath, CLI, 'eval', ...s.args, '--metrics', 'ex,f1', '--no-progress', '--json', report];
     const result = spawnSync('bash', ['-c', 'ulimit -f 8; exec "$@"', 'bash', ...cli], {
       encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
+      env: cliEnv(),
     });
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, /error: --json: cannot write .*report\.json: EFBIG.*; the earlier .*report\.json is unchanged/);

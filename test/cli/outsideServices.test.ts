@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { cliEnv, REPO_ROOT, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 
@@ -25,7 +25,7 @@ function run(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'main.ts'), ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '' },
+      env: cliEnv({ OPENAI_API_KEY: '' }),
     });
     const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     let stdout = '';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
 import { FakeChatServer, proverReply, refuterReply, roleOf, startChatServer } from '../fakeChatServer';
-import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, SAMPLE_SUPERHERO, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, SAMPLE_SUPERHERO, tempDir } from '../helpers';
 
 const PYTHON = '/usr/bin/python3';
 const ORACLE = path.join(REPO_ROOT, 'test', 'oracles', 'birdcritic_plan_cost.py');
@@ -30,7 +30,7 @@ const PRED_SQL = 'SELECT DISTINCT sh.superhero_name FROM superhero sh JOIN hero_
 /** A real process, asynchronously: the loopback chat server answers from this process's event loop. */
 function runAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1', OPENAI_API_KEY: '' } });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv({ OPENAI_API_KEY: '' }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
 import { MINIDEV_INPUTS } from '../evalReports';
 import { FakeChatServer, proverReply, startChatServer } from '../fakeChatServer';
 
@@ -43,7 +43,7 @@ async function interruptAt(
 ): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...command], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: cliEnv(),
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -62,7 +62,7 @@ function runAsync(command: string[]): Promise<{ status: number | null; stderr: s
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...command], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: cliEnv(),
     });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -70,11 +70,15 @@ function runAsync(command: string[]): Promise<{ status: number | null; stderr: s
   });
 }
 
-/** A report without what may differ between two runs of the same inputs: the resumed count and the completeness mark. */
+/**
+ * A report without what may differ between two runs of the same inputs: the resumed count, the gold-result cache's
+ * counts (a later run takes what an earlier one stored) and the completeness mark.
+ */
 function deterministic(file: string) {
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   delete report.complete;
   delete report.inputs.resumed;
+  delete report.inputs.gold_cache;
   return report;
 }
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as yaml from 'js-yaml';
 import { autoShard, resolveShard } from '../../src/core/eval/shard';
-import { CLI, REPO_ROOT, tempDir } from '../helpers';
+import { CLI, cliEnv, REPO_ROOT, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
@@ -23,8 +23,8 @@ function readmeBlock(marker: string): string {
 
 /** The environment of a child with no scheduler variables of this machine's own, plus `extra`. */
 function schedulerFree(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^SLURM_|^JOB_COMPLETION_INDEX$/.test(name)));
-  return { ...env, NO_COLOR: '1', ...extra };
+  const env = Object.fromEntries(Object.entries(cliEnv()).filter(([name]) => !/^SLURM_|^JOB_COMPLETION_INDEX$/.test(name)));
+  return { ...env, ...extra };
 }
 
 /**

@@ -6,7 +6,7 @@ import { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { TECHNIQUES } from '../../src/core/results/sqlmorph/types';
-import { CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const sampleArgs = [
@@ -123,7 +123,7 @@ describe("ves-lens eval --techniques (SQLMorph's techniques, a real process)", (
     ];
     const once = () =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, args, { env: { ...process.env, NO_COLOR: '1', VL_TEST_KEY: KEY } });
+        const child = spawn(process.execPath, args, { env: cliEnv({ VL_TEST_KEY: KEY }) });
         let out = '';
         child.stdout.on('data', (c) => (out += c));
         child.stderr.on('data', (c) => (out += c));

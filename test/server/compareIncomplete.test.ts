@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { comparisonBar } from '../../src/extension/panels/compareSummary';
 import { VesLensService } from '../../src/server/service';
 import { VesLensErrorCodes } from '../../src/shared/protocol';
-import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
 
 const skip = birdDataMissing();
 const evalArgs = () => [
@@ -30,7 +30,7 @@ const evalArgs = () => [
 async function interruptedEval(report: string, after: number): Promise<void> {
   const child = spawn(process.execPath, [CLI, ...evalArgs(), '--json', report], {
     stdio: 'ignore',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: cliEnv(),
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let running = true;

@@ -9,8 +9,11 @@ import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { StatementProblemCodes } from '../../src/server/hints/statementProblems';
 import { caseOrSpaceLiteral, scoreExplanations } from '../../src/server/explanations';
 import { refuterReply, startChatServer } from '../fakeChatServer';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { REPO_ROOT, tempDir, testCacheHome } from '../helpers';
 import { InMemoryDocuments } from './inMemoryDocuments';
+
+// Evaluate keeps gold results (core/eval/goldResultCache.ts): in this process's own cache folder, not ~/.cache.
+process.env.XDG_CACHE_HOME = testCacheHome();
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const dataset = {

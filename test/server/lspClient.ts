@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { REPO_ROOT } from '../helpers';
+import { REPO_ROOT, testCacheHome } from '../helpers';
 
 /** The real language server in its own process, spoken to over stdio (what any LSP client does). */
 export class ServerProcess {
@@ -26,7 +26,7 @@ export class ServerProcess {
     this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
       // As CI runs it: colour forced on, so any terminal formatting that leaked into a response would show.
-      env: { ...process.env, FORCE_COLOR: '1', CI: 'true', ...env },
+      env: { ...process.env, FORCE_COLOR: '1', CI: 'true', XDG_CACHE_HOME: testCacheHome(), ...env },
     });
     this.connection = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (params: { uri: string; version?: number; diagnostics: never[] }) => {

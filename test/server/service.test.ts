@@ -7,8 +7,11 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { ReportRow } from '../../src/shared/protocol';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { VesLensService } from '../../src/server/service';
-import { REPO_ROOT, tempDir } from '../helpers';
+import { REPO_ROOT, tempDir, testCacheHome } from '../helpers';
 import { InMemoryDocuments } from './inMemoryDocuments';
+
+// Evaluate keeps gold results (core/eval/goldResultCache.ts): in this process's own cache folder, not ~/.cache.
+process.env.XDG_CACHE_HOME = testCacheHome();
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
 const dataset = {

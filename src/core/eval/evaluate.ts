@@ -3,7 +3,7 @@ import type { TechniqueStep } from './techniqueStep';
 import { DatabaseConnection, DatabaseEngine } from '../db/engine';
 import { DatabaseUnavailable } from '../db/connectionCache';
 import { ServerUnavailable } from '../db/database';
-import { dialectOf, QueryFailure, readQuery, runnableBody, streamQuery } from '../db/readQuery';
+import { dialectOf, QueryFailure, runnableBody, streamQuery } from '../db/readQuery';
 import { DatabaseSource } from '../db/source';
 import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
 import {
@@ -26,6 +26,7 @@ import { TimedQuantity, TimingResult } from '../timing/types';
 import { EvalTask } from '../bird/tasks';
 import { Metric, QuestionResult, TimingMode } from './types';
 import { Lane, laneCount, scoreInLanes } from './parallelEval';
+import { GoldResultCache, readGoldQuery } from './goldResultCache';
 
 export interface EvalProgress {
   phase: 'correctness' | 'timing' | 'scales';
@@ -68,6 +69,8 @@ export interface EvalOptions {
    * default 1. Timing never runs beside them: it starts once every lane is idle.
    */
   jobs?: number;
+  /** Gold results kept between runs (SQLite; eval/goldResultCache.ts); undefined: every gold runs. */
+  goldCache?: GoldResultCache;
 }
 
 /** A whole run: where the questions' databases are, besides how to score them. */
@@ -144,8 +147,8 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
     maxRows: options.maxRows,
     signal: options.signal,
   });
-  const shared = limits();
-  const gold = await readQuery(db, task.goldSql ?? ' ', shared);
+  // The gold's rows may come from the cache of gold results (eval/goldResultCache.ts), which moves the shared limit.
+  const { gold, shared } = await readGoldQuery(db, task.goldSql ?? ' ', limits(), options);
   if (gold.status !== 'ok' && gold.serverUnavailable) throw new ServerUnavailable(gold.message);
   if (gold.status === 'locked') return lockedOut(result, failureText('gold', gold), options);
   const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);

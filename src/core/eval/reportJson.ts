@@ -1,6 +1,7 @@
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import type { EngineDescription } from '../db/source';
 import { EvalSummary } from './evalSummary';
+import type { GoldCacheCounts } from './goldResultCache';
 import { Metric, QuestionResult, TimingMode } from './types';
 
 export interface ToolInfo {
@@ -29,6 +30,8 @@ export interface EvalInputs {
   max_rows: number;
   /** With --techniques: which ones, penalize_extra_columns, and the embeddings used (never the key). */
   techniques?: object;
+  /** Gold results kept between runs (eval on SQLite): where, how many this run took and stored; null when off. */
+  gold_cache?: GoldCacheCounts | null;
 }
 
 /** The --json document: tool, inputs, summary (per difficulty and total), problems, and every question. */

@@ -4,6 +4,7 @@ import { EvalReportJson, LoadedReport, ReportQuestion } from './reportFile';
 import { evalReport, EvalInputs } from './reportJson';
 import { summarize } from './evalSummary';
 import { Metric, METRICS, QuestionResult } from './types';
+import { mergedGoldCacheCounts } from './goldResultCache';
 
 /** Inputs every shard of one evaluation must share (files by name: shards may run on machines with other paths). */
 const SAME_INPUTS = ['metrics', 'timing', 'gold_from', 'timeout_s', 'max_rows', 'prediction_format', 'pairing'] as const;
@@ -129,6 +130,10 @@ export function mergeShardReports(
 
   const inputs = { ...(first.report.inputs as Record<string, unknown>) };
   delete inputs.shard;
+  // Each shard counted its own gold-result cache: the merged run's counts are their sums.
+  const goldCache = mergedGoldCacheCounts(shards.map((s) => (s.report.inputs as Record<string, unknown> | undefined)?.gold_cache));
+  if (goldCache === undefined) delete inputs.gold_cache;
+  else inputs.gold_cache = goldCache;
   const metrics = ((inputs.metrics as string[] | undefined) ?? METRICS).filter((m): m is Metric => METRICS.includes(m as Metric));
   const summary = summarize(questions, metrics);
   const merged = evalReport(first.report.tool as never, inputs as unknown as EvalInputs, summary, [], questions);

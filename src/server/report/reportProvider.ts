@@ -10,6 +10,7 @@ import { formatProblem, InputProblem } from '../../core/bird/problems';
 import { buildTasks } from '../../core/bird/tasks';
 import { evaluateTasks } from '../../core/eval/evaluate';
 import { defaultJobs } from '../../core/eval/parallelEval';
+import { goldCacheFor, goldCacheLine } from '../../core/eval/goldResultCache';
 import { summarize } from '../../core/eval/evalSummary';
 import { loadEvalReport, uniqueLabels } from '../../core/eval/reportFile';
 import { incompleteRuns, incompleteRunText } from '../../core/eval/runCompleteness';
@@ -116,8 +117,11 @@ export class ReportProvider {
       if (batch.length) onRows?.(batch, finished.length, tasks.length);
       batch = [];
     };
+    // Gold results kept between runs, as `ves-lens eval` keeps them (SQLite; VES_LENS_NO_GOLD_CACHE=1 turns it off).
+    const goldCache = goldCacheFor(source.engine.name, true, (note) => this.context.log(note));
     const results = await evaluateTasks(tasks, {
       source,
+      goldCache,
       metrics,
       ...this.context.timing,
       ...(params.timing ? { timing: params.timing } : {}),
@@ -134,7 +138,10 @@ export class ReportProvider {
     }).finally(flush);
     const partial = Boolean(signal?.aborted);
     const scored = partial ? finished : results;
-    this.context.log(`evaluated ${params.predictionsFile}: ${scored.length} of ${tasks.length} questions${partial ? ' (cancelled)' : ''}`);
+    this.context.log(
+      `evaluated ${params.predictionsFile}: ${scored.length} of ${tasks.length} questions${partial ? ' (cancelled)' : ''}` +
+        (goldCache ? `; ${goldCacheLine(goldCache.counts())}` : ''),
+    );
     return {
       summary: summarize(scored, metrics),
       questions: scored.map(toRow),
