@@ -6,6 +6,8 @@
 // interval (coverage), the intervals' median width, and R-VES rewards that flip between fast runs among
 // questions not flagged uncertain.
 // Usage: npx tsx bench/timing.mjs [--runs 3] [--data ../shared/data/bird-minidev] [--files substring] [--no-python]
+//        npx tsx bench/timing.mjs --fast-only [--runs 2] [--files substring]   (a quick check: fast mode alone, its
+//        intervals' width and coverage and its wall time; nothing written to bench/results)
 //        npx tsx bench/timing.mjs --from /tmp/ves-lens-timing-XXXX   (the tables again from a finished run's files)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,8 +37,9 @@ const files = fromWall
       .filter((f) => f.endsWith('.json') && f.includes(option('--files', '')))
       .sort();
 // The reference column: the scripts' loops run by python3 itself (VES_LENS_PYTHON to pick another interpreter).
-const withPython = fromWall ? Object.values(fromWall)[0].python !== undefined : !args.includes('--no-python');
-const modes = withPython ? ['python', 'official', 'fast'] : ['official', 'fast'];
+const fastOnly = !fromWall && args.includes('--fast-only');
+const withPython = fromWall ? Object.values(fromWall)[0].python !== undefined : !fastOnly && !args.includes('--no-python');
+const modes = fastOnly ? ['fast'] : withPython ? ['python', 'official', 'fast'] : ['official', 'fast'];
 const scratch = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
 // Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
 const dbRoot = path.join(scratch, 'databases');
@@ -125,6 +128,20 @@ function between(a, b) {
   return out;
 }
 
+/** between() summed over every ordered pair of fast runs. */
+function acrossRuns(fast) {
+  const agg = { timed: 0, same: 0, ves: 0, rves: 0, widths: [], flips: 0, certain: 0 };
+  for (let i = 0; i < fast.length; i++) {
+    for (let j = 0; j < fast.length; j++) {
+      if (i === j) continue;
+      const b = between(fast[i].report, fast[j].report);
+      for (const key of ['timed', 'same', 'ves', 'rves', 'flips', 'certain']) agg[key] += b[key];
+      agg.widths.push(...b.widths);
+    }
+  }
+  return agg;
+}
+
 const results = Object.fromEntries(files.map((f) => [f, Object.fromEntries(modes.map((mode) => [mode, []]))]));
 if (fromWall) {
   for (const file of files) {
@@ -147,7 +164,32 @@ if (fromWall) {
   const wall = Object.fromEntries(
     files.map((f) => [f, Object.fromEntries(modes.map((mode) => [mode, results[f][mode].map((r) => r.seconds)]))]),
   );
-  fs.writeFileSync(wallFile, JSON.stringify(wall, null, 2));
+  if (!fastOnly) fs.writeFileSync(wallFile, JSON.stringify(wall, null, 2));
+}
+if (fastOnly) {
+  process.stdout.write(fastOnlySummary());
+  process.exit(0);
+}
+
+/** `--fast-only`: each file's intervals (coverage and widths over every ordered pair of runs) and wall time. */
+function fastOnlySummary() {
+  const out = [
+    machineLine(),
+    '',
+    '| prediction file | timing clock | timed pairs | fast wall s | coverage VES | coverage R-VES | median interval width |',
+  ];
+  out.push('|---|---|---|---|---|---|---|');
+  for (const file of files) {
+    const fast = results[file].fast;
+    const agg = acrossRuns(fast);
+    const clock = fast[0].report.inputs.timing_clock ?? 'node-sqlite3';
+    const wall = median(fast.map((r) => r.seconds)).toFixed(1);
+    const name = file.replace(/^predict_mini_dev_|\.json$/g, '');
+    const timed = agg.timed / (fast.length * (fast.length - 1));
+    const cells = [name, clock, timed, wall, pct(agg.ves, agg.timed), pct(agg.rves, agg.timed), `×${median(agg.widths).toFixed(3)}`];
+    out.push(`| ${cells.join(' | ')} |`);
+  }
+  return out.join('\n') + '\n';
 }
 
 // Totals recomputed from an official run's own samples on fast mode's quantity: the typical (Hodges–Lehmann)
@@ -215,16 +257,8 @@ for (const file of files) {
   if (withPython) overall.python += wall(results[file].python);
   const total = (list, metric) => list.map((r) => r.report.summary.total[metric]);
   const fmt = (values) => `${mean(values).toFixed(2)} (${sd(values).toFixed(2)})`;
-  const agg = { timed: 0, same: 0, ves: 0, rves: 0, widths: [], flips: 0, certain: 0 };
-  for (let i = 0; i < fast.length; i++) {
-    for (let j = 0; j < fast.length; j++) {
-      if (i === j) continue;
-      const b = between(fast[i].report, fast[j].report);
-      for (const key of ['timed', 'same', 'ves', 'rves', 'flips', 'certain']) agg[key] += b[key];
-      agg.widths.push(...b.widths);
-      fastIntervals.widths.push(...b.widths);
-    }
-  }
+  const agg = acrossRuns(fast);
+  fastIntervals.widths.push(...agg.widths);
   const pairs = fast.length * (fast.length - 1);
   for (const key of ['timed', 'ves', 'rves']) fastIntervals[key] += agg[key];
   const uncertain = mean(fast.map((r) => r.report.questions.filter((q) => q.rves_uncertain).length));

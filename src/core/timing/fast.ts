@@ -1,19 +1,21 @@
 import { median } from 'simple-statistics';
 import { RunLimits } from '../db/database';
-import { timeExecution } from '../db/engines';
+import { engineFor, timeExecution } from '../db/engines';
 import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
 import { rvesOutlook, rvesReward } from '../metrics/efficiency';
 import { scaledCopy } from '../scale/scaledCopy';
 import { OFFICIAL_ITERATIONS } from './official';
 import { TimedQuantity, TimingResult } from './types';
 import { DEFAULT_RUN_ALLOCATION, extraBlocks, RunAllocation } from './runAllocation';
+import { OfficialClock, officialTimingClock, timeBlockWithPython } from './pythonTimer';
 
 /**
  * Timing protocol v2 (`--timing fast`). It measures what the official scripts measure, in far fewer
  * executions, and says how far a second run may move:
  * - each execution runs on a fresh read-only connection opened outside the timed span, as both official
  *   scripts do, and times what the metric's script times (first row: DAMO's VES; every row and the close:
- *   mini_dev's R-VES);
+ *   mini_dev's R-VES); on SQLite a whole block runs in the Python process, with Python's sqlite3 as the scripts
+ *   (pythonTimer.ts), where python3 runs, else in node-sqlite3 (PairTimer.timedBy says which);
  * - an iteration is one predicted and one gold execution, as in the scripts, in alternating order (which
  *   cancels drift and cold starts); each iteration gives the ratio t_gold / t_pred;
  * - iterations come in blocks taken at separated moments (in `eval`, one block per pass over all questions),
@@ -76,22 +78,32 @@ export const DEFAULT_FAST_TIMING: FastTimingOptions = {
 /**
  * `eval`'s pairs, timed in passes (timeInPasses): shorter blocks, so that the run's allocation has the time to
  * give more blocks where they move the totals and narrow the intervals (runAllocation.ts). An interval is set
- * by how many separated blocks a ratio has more than by how many iterations each holds (bench/timing.mjs).
+ * by how many separated blocks a ratio has more than by how many iterations each holds (bench/timing.mjs). Timed
+ * in Python, a sub-millisecond iteration costs a fraction of node's wall time, so a block holds up to 16 of them:
+ * with 6, the median interval on gpt-4's file was ×1.36 at 3–4 blocks; with 16, ×1.22 at 5–6 (bench/timing.mjs
+ * --fast-only, with runAllocation's officialShare at 0.09).
  */
 export const PASS_FAST_TIMING: FastTimingOptions = {
   ...DEFAULT_FAST_TIMING,
   blockMs: { ratio: 2.4, bucket: 1.2 },
-  maxIterations: 6,
+  maxIterations: 16,
   runAllocation: DEFAULT_RUN_ALLOCATION,
 };
 
 /** Times one execution of a query, in milliseconds, of the quantity asked. */
-export type ExecutionTimer = (quantity: TimedQuantity, limits: RunLimits) => Promise<number>;
+export type ExecutionTimer = ((quantity: TimedQuantity, limits: RunLimits) => Promise<number>) & {
+  /** The file and query a fresh-connection timer runs: what lets PairTimer time its blocks in Python instead. */
+  freshConnection?: { dbPath: string; body: string };
+};
 
 /** Executions on fresh read-only connections to `dbPath`, as the official scripts time them. */
 export function freshConnectionTimer(dbPath: string, body: string): ExecutionTimer {
-  return (quantity, limits) => timeExecution(dbPath, body, quantity, limits);
+  const timer = (quantity: TimedQuantity, limits: RunLimits) => timeExecution(dbPath, body, quantity, limits);
+  return Object.assign(timer, { freshConnection: { dbPath, body } });
 }
+
+/** `count` iterations of one quantity from iteration `firstIndex` on (the order alternating by index). */
+type BlockTimer = (quantity: TimedQuantity, firstIndex: number, count: number) => Promise<Iteration[]>;
 
 /** A loop projected this far past (or short of) the official limit is clearly past (or within) it. */
 const OFFICIAL_LIMIT_CERTAIN = 1.25;
@@ -118,6 +130,10 @@ export class PairTimer {
   private readonly blockWallMs: Partial<Record<TimedQuantity, number[]>> = {};
   private spentMs = 0;
   private warmedUp = false;
+  /** Where the blocks are timed, decided at the first one (chooseBlockTimer). */
+  private blockTimer?: Promise<BlockTimer>;
+  /** Which runtime timed the blocks: Python's sqlite3 or node-sqlite3 (undefined before the first block). */
+  timedBy?: OfficialClock['clock'];
 
   constructor(
     private readonly gold: ExecutionTimer,
@@ -144,14 +160,46 @@ export class PairTimer {
     return { gold, pred: await this.execute(this.pred, quantity) };
   }
 
+  /**
+   * Iterations as a block: in the Python process when both queries are fresh-connection timers on SQLite files and
+   * python3 runs (the rule and clock of `--timing official`: officialTimingClock), else one execution at a time in
+   * node. Python's sqlite3 adds 3–7 µs to an execution where node-sqlite3's hop to its worker thread adds 80–170 µs
+   * with jitter (bench/fixedCost.mjs): a fixed cost added to both sides pulls a sub-millisecond ratio toward 1.
+   */
+  private timeIterations(quantity: TimedQuantity, firstIndex: number, count: number): Promise<Iteration[]> {
+    this.blockTimer ??= this.chooseBlockTimer();
+    return this.blockTimer.then((timeBlock) => timeBlock(quantity, firstIndex, count));
+  }
+
+  private async chooseBlockTimer(): Promise<BlockTimer> {
+    const gold = this.gold.freshConnection;
+    const pred = this.pred.freshConnection;
+    const onSqlite = gold && pred && [gold, pred].every(({ dbPath }) => engineFor(dbPath).name === 'sqlite');
+    this.timedBy = onSqlite ? (await officialTimingClock()).clock : 'node-sqlite3';
+    if (gold && pred && this.timedBy === 'python-sqlite3') {
+      return async (quantity, firstIndex, iterations) => {
+        const times = await timeBlockWithPython({
+          ...{ gold, pred, quantity, iterations, firstIndex },
+          ...{ executionLimitMs: this.options.timeoutMs, signal: this.signal },
+        });
+        return times.goldMs.map((goldMs, i) => ({ gold: goldMs, pred: times.predMs[i] }));
+      };
+    }
+    return async (quantity, firstIndex, count) => {
+      const iterations: Iteration[] = [];
+      for (let i = 0; i < count; i++) iterations.push(await this.iteration(quantity, firstIndex + i));
+      return iterations;
+    };
+  }
+
   private async warmUp(): Promise<void> {
     // The first iterations warm the OS page cache and the JIT, and size the blocks; they are not kept.
     const { blockMs, minIterations, maxIterations, settle } = this.options;
     for (const quantity of this.options.quantities) {
       const minBlockMs = settle.ratioOf.includes(quantity) ? blockMs.ratio : blockMs.bucket;
       // A second warm-up iteration only pays off for short queries (JIT, caches); a long one is warm after one.
-      const warm = [await this.iteration(quantity, 0)];
-      if (warm[0].gold + warm[0].pred < LONG_ITERATION_MS) warm.push(await this.iteration(quantity, 1));
+      const warm = await this.timeIterations(quantity, 0, 1);
+      if (warm[0].gold + warm[0].pred < LONG_ITERATION_MS) warm.push(...(await this.timeIterations(quantity, 1, 1)));
       const iterationMs = Math.min(...warm.map((it) => it.gold + it.pred));
       // A long iteration is a block on its own: its median needs no company, and each one costs real time.
       const fewest = iterationMs >= LONG_ITERATION_MS ? 1 : minIterations;
@@ -167,9 +215,7 @@ export class PairTimer {
     for (const quantity of quantities) {
       const blockStarted = performance.now();
       const taken = this.blocks[quantity]!;
-      const iterations: Iteration[] = [];
-      for (let i = 0; i < this.iterationsPerBlock[quantity]!; i++) iterations.push(await this.iteration(quantity, taken.length + i));
-      taken.push(iterations);
+      taken.push(await this.timeIterations(quantity, taken.length, this.iterationsPerBlock[quantity]!));
       (this.blockWallMs[quantity] ??= []).push(performance.now() - blockStarted);
     }
     this.spentMs += performance.now() - started;
@@ -198,10 +244,8 @@ export class PairTimer {
   projectedOfficialMs(): number {
     let total = 0;
     for (const quantity of this.options.quantities) {
-      const walls = this.blockWallMs[quantity];
-      if (!walls?.length) continue;
-      const loopMs = (OFFICIAL_ITERATIONS * median(walls)) / this.iterationsPerBlock[quantity]!;
-      total += Math.min(loopMs, this.options.officialLimitMs ?? Infinity);
+      if (!this.blockWallMs[quantity]?.length) continue;
+      total += Math.min(this.officialLoopMs(quantity), this.options.officialLimitMs ?? Infinity);
     }
     return total;
   }
@@ -271,9 +315,13 @@ export class PairTimer {
     return rewards.size === 1;
   }
 
-  /** How long the official loop of this quantity would take: its typical iteration, 100 times (after a block). */
+  /**
+   * How long the official loop of this quantity would take (after a block): 100 iterations at the wall time one
+   * takes here, connections included, as the scripts' limit bounds the whole loop. Not the timed spans alone: in
+   * Python those leave out most of a tiny query's iteration.
+   */
   private officialLoopMs(quantity: TimedQuantity): number {
-    return OFFICIAL_ITERATIONS * median(this.blocks[quantity]!.flat().map((it) => it.gold + it.pred));
+    return (OFFICIAL_ITERATIONS * median(this.blockWallMs[quantity]!)) / this.iterationsPerBlock[quantity]!;
   }
 
   /** What `officialLimitMs` means for this quantity's score, in words (empty when the limit is far). */

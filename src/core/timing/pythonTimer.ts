@@ -1,14 +1,16 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as readline from 'node:readline';
-import { QueryCancelled } from '../db/database';
+import { QueryCancelled, QueryTimeout } from '../db/database';
 import { PYTHON_TIMING_SCRIPT } from './pythonTimingScript';
+import { TimedQuantity } from './types';
 
 /**
  * `--timing official` on SQLite times the executions in a long-lived Python process running the official
  * scripts' loops with Python's sqlite3 (pythonTimingScript.ts): a ratio of two sub-millisecond times moves with
  * every fixed cost added to both, so the official number depends on how the scripts run the SQL, not only on
- * what they time (README, "Timing"). This module starts that process, speaks its JSON-lines protocol and says
- * which clock produced a number; the statistics stay in official.ts.
+ * what they time (README, "Timing"). `--timing fast` on SQLite times its blocks in the same process (fast.ts), for
+ * the same reason. This module starts that process, speaks its JSON-lines protocol and says which clock produced a
+ * number; the statistics stay in official.ts, estimate.ts and runAllocation.ts.
  */
 
 /** Which runtime timed the official protocol: Python's sqlite3 as the scripts, or VES Lens's own node-sqlite3. */
@@ -22,12 +24,16 @@ export type OfficialClock =
  * largest results correctness lets through take Python about 250 MiB.
  */
 export const PYTHON_MEMORY_LIMIT_BYTES = 448 * 2 ** 20;
+const PYTHON_MEMORY_LIMIT_MIB = PYTHON_MEMORY_LIMIT_BYTES / 2 ** 20;
 
 /** How long Python may take to start and import sqlite3 before it counts as missing. */
 const READY_LIMIT_MS = 15_000;
 
 /** Past the loop's own limit, how long the process may take to answer before it is killed. */
 const ANSWER_GRACE_MS = 3_000;
+
+/** setTimeout's longest delay (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The interpreter: VES_LENS_PYTHON when set, else `python3` on PATH. */
 export function pythonExecutable(): string {
@@ -56,11 +62,34 @@ export interface PythonTimes {
   timedOut: boolean;
 }
 
+/** One block of `--timing fast` (fast.ts): `iterations` iterations of one quantity, gold and prediction each on its file. */
+export interface PythonBlockRequest {
+  gold: { dbPath: string; body: string };
+  pred: { dbPath: string; body: string };
+  quantity: TimedQuantity;
+  iterations: number;
+  /** The index of the block's first iteration: the prediction goes first in iterations of even index. */
+  firstIndex: number;
+  /** Each execution's own limit: past it the execution is interrupted and the block rejects (QueryTimeout). */
+  executionLimitMs: number;
+  /** Aborted: the process is killed at once and the block rejects (QueryCancelled). */
+  signal?: AbortSignal;
+}
+
+/** A block's times in milliseconds, one per iteration and side, as `time.perf_counter()` differences gave them. */
+export interface PythonBlockTimes {
+  goldMs: number[];
+  predMs: number[];
+  /** Which side ran first in each iteration, as the process ran them. */
+  predFirst: boolean[];
+}
+
 interface Reply {
   id: number;
   pred_s?: number[];
   gold_s?: number[];
   results_equal?: boolean;
+  pred_first?: boolean[];
   timed_out?: boolean;
   error?: string;
   kind?: 'memory' | 'sqlite' | 'request';
@@ -144,60 +173,79 @@ class PythonTimingProcess {
   }
 
   /** Sends one pair and waits for its times; past the loop limit and a grace, kills the process (the loop timed out). */
-  time(request: PythonTimingRequest): Promise<PythonTimes> {
-    const run = this.queue.then(() => this.timeNow(request));
+  async time(request: PythonTimingRequest): Promise<PythonTimes> {
+    const { dbPath, gold, pred, protocol, iterations, loopLimitMs, signal } = request;
+    const message = { db: dbPath, gold, pred, protocol, iterations, loop_limit_s: loopLimitMs / 1000 };
+    const reply = await this.ask(message, loopLimitMs, 'the official loop', signal);
+    return {
+      predSeconds: reply.pred_s ?? [],
+      goldSeconds: reply.gold_s ?? [],
+      resultsEqual: reply.results_equal,
+      timedOut: reply.timed_out === true,
+    };
+  }
+
+  /** Sends one fast-mode block and waits for its times; a timed-out execution rejects, as node-sqlite3's timer does. */
+  async timeBlock(request: PythonBlockRequest): Promise<PythonBlockTimes> {
+    const { gold, pred, quantity, iterations, firstIndex, executionLimitMs, signal } = request;
+    const message = {
+      kind: 'fast_block',
+      ...{ gold_db: gold.dbPath, gold: gold.body, pred_db: pred.dbPath, pred: pred.body, quantity, iterations },
+      ...{ first_index: firstIndex, execution_limit_s: executionLimitMs / 1000 },
+    };
+    // Past every execution's limit the block cannot still be running: its interruption failed.
+    const reply = await this.ask(message, 2 * iterations * executionLimitMs, 'a fast timing block', signal);
+    if (reply.timed_out) throw new QueryTimeout(executionLimitMs);
+    const toMs = (seconds: number[] = []) => seconds.map((s) => s * 1000);
+    return { goldMs: toMs(reply.gold_s), predMs: toMs(reply.pred_s), predFirst: reply.pred_first ?? [] };
+  }
+
+  /**
+   * One request, after the ones before it. Past `limitMs` and a grace the process is killed and the reply is
+   * `timed_out`; an abort kills it (QueryCancelled); an error reply rejects, worded for `what` ran out of memory.
+   */
+  private ask(message: object, limitMs: number, what: string, signal?: AbortSignal): Promise<Reply> {
+    const run = this.queue.then(() => this.askNow(message, limitMs, what, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async timeNow(request: PythonTimingRequest): Promise<PythonTimes> {
-    if (request.signal?.aborted) throw new QueryCancelled();
+  private async askNow(message: object, limitMs: number, what: string, signal?: AbortSignal): Promise<Reply> {
+    if (signal?.aborted) throw new QueryCancelled();
     if (this.ended) throw this.ended;
     const id = this.nextId++;
     this.busy();
     let killed = false;
-    const watchdog = setTimeout(() => {
-      killed = true;
-      this.kill();
-    }, request.loopLimitMs + ANSWER_GRACE_MS);
+    const watchdog = setTimeout(
+      () => {
+        killed = true;
+        this.kill();
+      },
+      Math.min(limitMs + ANSWER_GRACE_MS, MAX_TIMER_MS),
+    );
     // The loop in flight cannot be stopped from outside but by ending the process (the next request starts another).
     const abort = () => this.kill(new QueryCancelled());
-    request.signal?.addEventListener('abort', abort, { once: true });
+    signal?.addEventListener('abort', abort, { once: true });
     try {
       const reply = await new Promise<Reply>((resolve, reject) => {
         this.waiting.set(id, { resolve, reject });
-        this.child.stdin!.write(
-          JSON.stringify({
-            id,
-            db: request.dbPath,
-            gold: request.gold,
-            pred: request.pred,
-            protocol: request.protocol,
-            iterations: request.iterations,
-            loop_limit_s: request.loopLimitMs / 1000,
-          }) + '\n',
-        );
+        this.child.stdin!.write(JSON.stringify({ id, ...message }) + '\n');
       });
       if (reply.error !== undefined) {
         throw new Error(
           reply.kind === 'memory'
-            ? `the official loop ran out of memory: Python's fetchall needed more than the timing process's ${PYTHON_MEMORY_LIMIT_BYTES / 2 ** 20} MiB`
+            ? `${what} ran out of memory: Python's fetchall needed more than the timing process's ${PYTHON_MEMORY_LIMIT_MIB} MiB`
             : `Python's sqlite3: ${reply.error}`,
         );
       }
-      return {
-        predSeconds: reply.pred_s ?? [],
-        goldSeconds: reply.gold_s ?? [],
-        resultsEqual: reply.results_equal,
-        timedOut: reply.timed_out === true,
-      };
+      return reply;
     } catch (error) {
       // Killed for not answering: the loop outlasted its limit and its interruption.
-      if (killed) return { predSeconds: [], goldSeconds: [], timedOut: true };
+      if (killed) return { id, timed_out: true };
       throw error;
     } finally {
       clearTimeout(watchdog);
-      request.signal?.removeEventListener('abort', abort);
+      signal?.removeEventListener('abort', abort);
       if (this.waiting.size === 0) this.idle();
     }
   }
@@ -244,8 +292,8 @@ function timingProcess(): Promise<StartedProcess> {
 }
 
 /**
- * Which clock `--timing official` uses on SQLite in this process, decided once: Python's sqlite3 when the
- * interpreter starts and imports sqlite3, else node-sqlite3 with the reason.
+ * Which clock times SQLite in this process (`--timing official`'s loops, `--timing fast`'s blocks), decided once:
+ * Python's sqlite3 when the interpreter starts and imports sqlite3, else node-sqlite3 with the reason.
  */
 export function officialTimingClock(): Promise<OfficialClock> {
   clockAnswer ??= timingProcess().then<OfficialClock, OfficialClock>(
@@ -261,7 +309,13 @@ export async function timeWithPython(request: PythonTimingRequest): Promise<Pyth
   return process.time(request);
 }
 
-/** How the terminal names the clock of an official run. */
+/** Times one block of `--timing fast` in the Python process (started again if a previous request ended it). */
+export async function timeBlockWithPython(request: PythonBlockRequest): Promise<PythonBlockTimes> {
+  const { process } = await timingProcess();
+  return process.timeBlock(request);
+}
+
+/** How the terminal names the clock of a timed run (official or fast). */
 export function describeOfficialClock(clock: OfficialClock): string {
   return clock.clock === 'python-sqlite3'
     ? `timed by Python ${clock.python}'s sqlite3 (SQLite ${clock.sqlite}), as the scripts`
@@ -276,7 +330,7 @@ export async function stopPythonTiming(): Promise<void> {
   if (current) await current.then(({ process }) => process.kill()).catch(() => undefined);
 }
 
-/** What an official run on SQLite says about its clock: the JSON's inputs and the terminal's line. */
+/** What a timed run on SQLite says about its clock: the JSON's inputs and the terminal's line. */
 export interface RunClock {
   /** `timing_clock` (`python-sqlite3` | `node-sqlite3`) and, timed by Python, `timing_runtime`. */
   inputs: { timing_clock?: OfficialClock['clock']; timing_runtime?: string };
@@ -285,17 +339,18 @@ export interface RunClock {
 }
 
 /**
- * The clock of a whole run: only `--timing official` on SQLite with a timed metric uses Python (fast mode and the
- * PostgreSQL engines time with VES Lens's own loop, whose differences the README states).
+ * The clock of a whole run: a timed metric on SQLite (`--timing official` or `fast`) is timed by Python where it runs
+ * (the PostgreSQL engines time with VES Lens's own loop, whose differences the README states).
  */
 export async function runClock(engine: string, timing: string, metrics: readonly string[]): Promise<RunClock> {
-  if (timing !== 'official' || engine !== 'sqlite' || !metrics.some((m) => m === 'ves' || m === 'rves')) return { inputs: {} };
+  const timed = (timing === 'official' || timing === 'fast') && metrics.some((m) => m === 'ves' || m === 'rves');
+  if (!timed || engine !== 'sqlite') return { inputs: {} };
   const clock = await officialTimingClock();
   return {
     inputs:
       clock.clock === 'python-sqlite3'
         ? { timing_clock: clock.clock, timing_runtime: `Python ${clock.python}, SQLite ${clock.sqlite}` }
         : { timing_clock: clock.clock },
-    line: { text: `official timing: ${describeOfficialClock(clock)}`, fallback: clock.clock !== 'python-sqlite3' },
+    line: { text: `${timing} timing: ${describeOfficialClock(clock)}`, fallback: clock.clock !== 'python-sqlite3' },
   };
 }

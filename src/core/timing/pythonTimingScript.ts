@@ -20,6 +20,16 @@
  *   progress handler) and the loop stops.
  * What it adds: read-only connections (`file:...?mode=ro`), and a cap on the process's address space
  * (RLIMIT_AS) so that a huge fetchall ends in MemoryError, reported, instead of taking the machine's memory.
+ *
+ * A second kind of request, `{"id", "kind": "fast_block", "gold_db", "gold", "pred_db", "pred", "quantity":
+ * "first-row" | "full", "iterations", "first_index", "execution_limit_s"}`, is one block of `--timing fast`
+ * (fast.ts): `iterations` iterations, the prediction first in those of even index (`first_index` + i), the gold
+ * first in the others, each execution on a fresh read-only connection opened and (first-row) dropped outside the
+ * timed span, timed with `time.perf_counter()` as node-sqlite3's timer times it: `first-row` is `cursor.execute`
+ * (prepare and the step to the first row, as DAMO times it), `full` is cursor, execute, fetchall and close. Each
+ * execution has its own limit (the watchdog interrupts it). Reply: `{"id", "pred_s", "gold_s", "pred_first"}`
+ * (seconds; which side ran first in each iteration), the same with `"timed_out": true` and the iterations so far,
+ * or an error as above.
  */
 export const PYTHON_TIMING_SCRIPT = String.raw`
 import json, os, sqlite3, sys, threading, time, urllib.request
@@ -46,6 +56,15 @@ class LoopWatch:
         with self.cond:
             self.deadline = time.monotonic() + seconds
             self.cond.notify()
+
+    def arm(self, seconds):
+        # A later deadline than the one the thread waits for needs no wake-up: it finds it when it wakes, so a
+        # block of sub-millisecond executions wakes it once, not during every timed execution.
+        with self.cond:
+            idle = self.deadline is None
+            self.deadline = time.monotonic() + seconds
+            if idle:
+                self.cond.notify()
 
     def stop(self):
         with self.cond:
@@ -82,6 +101,9 @@ def connect(uri):
     watch.conn = conn
     return conn
 
+def file_uri(path):
+    return "file:" + urllib.request.pathname2url(os.path.abspath(path)) + "?mode=ro"
+
 def fetch_all_fresh(uri, sql):
     conn = connect(uri)
     try:
@@ -110,7 +132,7 @@ def ves_time(uri, sql):
     return exec_time
 
 def time_pair(request):
-    uri = "file:" + urllib.request.pathname2url(os.path.abspath(request["db"])) + "?mode=ro"
+    uri = file_uri(request["db"])
     pred, gold = request["pred"], request["gold"]
     timed = ves_time if request["protocol"] == "ves" else rves_time
     pred_s, gold_s = [], []
@@ -145,6 +167,50 @@ def time_pair(request):
         if kept_open is not None:
             kept_open.close()
 
+def fast_time(uri, sql, quantity):
+    # As node-sqlite3's timer in fast.ts: connect untimed; first-row: execute alone, which prepares and steps to
+    # the first row (DAMO's span; a fetchone would step once more, to the second row); full: every row and the
+    # close, the rows freed after the clock stops as in mini_dev's loop (res lives to the return).
+    conn = connect(uri)
+    try:
+        if quantity == "first-row":
+            cursor = conn.cursor()
+            start = time.perf_counter()
+            cursor.execute(sql)
+            return time.perf_counter() - start
+        start = time.perf_counter()
+        cursor = conn.cursor()
+        cursor.execute(sql)
+        rows = cursor.fetchall()
+        conn.close()
+        return time.perf_counter() - start
+    finally:
+        conn.close()
+
+def fast_block(request):
+    pred = (file_uri(request["pred_db"]), request["pred"])
+    gold = (file_uri(request["gold_db"]), request["gold"])
+    quantity, limit_s = request["quantity"], request["execution_limit_s"]
+    pred_s, gold_s, order = [], [], []
+    try:
+        for i in range(request["iterations"]):
+            # fast.ts's order: the prediction first in iterations of even index, the gold first in the others.
+            pred_first = (request["first_index"] + i) % 2 == 0
+            times = {}
+            for side, (uri, sql) in (("pred", pred), ("gold", gold)) if pred_first else (("gold", gold), ("pred", pred)):
+                watch.arm(limit_s)
+                times[side] = fast_time(uri, sql, quantity)
+            pred_s.append(times["pred"])
+            gold_s.append(times["gold"])
+            order.append(pred_first)
+        return {"pred_s": pred_s, "gold_s": gold_s, "pred_first": order}
+    except sqlite3.OperationalError:
+        if watch.expired():
+            return {"pred_s": pred_s, "gold_s": gold_s, "pred_first": order, "timed_out": True}
+        raise
+    finally:
+        watch.stop()
+
 def main():
     cap_memory(int(sys.argv[1]))
     out = sys.stdout
@@ -155,7 +221,7 @@ def main():
         try:
             request = json.loads(line)
             request_id = request.get("id")
-            reply = time_pair(request)
+            reply = fast_block(request) if request.get("kind") == "fast_block" else time_pair(request)
         except MemoryError:
             reply = {"error": "out of memory", "kind": "memory"}
         except sqlite3.Error as error:
