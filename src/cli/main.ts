@@ -5,8 +5,16 @@ import { defaultJobs } from '../core/eval/parallelEval';
 import { addEngineOptions, EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
 import { runEval } from './evalCommand';
 import { addTechniqueOptions } from './techniqueOptions';
+import { runAgree } from './agreeCommand';
+import { runJudge } from './judgeCommand';
+import { runExplain } from './explainCommand';
+import { runHints } from './hintsCommand';
+import { runIndexes, runRerank } from './planCommands';
+import { runCompare } from './compareCommand';
+import { runMerge } from './mergeCommand';
 import { addCompareGoldOptions, runAudit } from './auditCommand';
-// Commands other than eval and audit are loaded when they run: eval, the common case, starts without their modules.
+import { runScale } from './scaleCommand';
+import { runLoad } from './loadCommand';
 import { COMMAND_LINE_WORDING } from './inputWording';
 import { useInputWording } from '../core/text/inputWording';
 import { checkJsonValue, JSON_FLAGS, jsonHelp, withJsonDestination } from './jsonOption';
@@ -111,7 +119,7 @@ program
   .option('--resamples <n>', 'bootstrap resamples (default 2000)')
   .option('--much <factor>', 'a time ratio that changes by this factor (intervals apart) is "much faster / slower" (default 2)')
   .action(async (reports, options) => {
-    process.exitCode = await (await import('./compareCommand')).runCompare(reports, withJsonDestination(options));
+    process.exitCode = await runCompare(reports, withJsonDestination(options));
   });
 
 program
@@ -121,7 +129,7 @@ program
   .option(JSON_FLAGS, jsonHelp('the merged report'))
   .option('--html <file>', 'write the merged HTML report')
   .action(async (shards, options) => {
-    process.exitCode = await (await import('./mergeCommand')).runMerge(shards, withJsonDestination(options));
+    process.exitCode = await runMerge(shards, withJsonDestination(options));
   });
 
 program
@@ -201,7 +209,7 @@ program
   .option('--resume', 'continue an interrupted or killed run from the checkpoint beside its --json FILE')
   .option('--no-progress', 'no progress bar')
   .action(async (options) => {
-    process.exitCode = await (await import('./judgeCommand')).runJudge(withJsonDestination(options));
+    process.exitCode = await runJudge(withJsonDestination(options));
   });
 addEngineOptions(program.commands.find((command) => command.name() === 'judge')!);
 
@@ -215,7 +223,7 @@ program
   .addOption(new Option('--use <verdict>', 'from a judge report: its judge score (default) or its EX').choices(['judge', 'ex']))
   .option(JSON_FLAGS, jsonHelp('the statistics and every mismatch'))
   .action(async (options) => {
-    process.exitCode = await (await import('./agreeCommand')).runAgree(withJsonDestination(options));
+    process.exitCode = await runAgree(withJsonDestination(options));
   });
 
 /** A command that works on SQL: the query as an argument or every statement of --file, on one database (a SQLite file, or a PostgreSQL server). */
@@ -243,7 +251,7 @@ sqlCommand(
   )
   .option('--timeout <seconds>', 'with --analyze: time limit for running one query (default 30)')
   .action(async (sql, options) => {
-    process.exitCode = await (await import('./explainCommand')).runExplain(sql, withJsonDestination(options));
+    process.exitCode = await runExplain(sql, withJsonDestination(options));
   });
 
 sqlCommand(
@@ -258,7 +266,7 @@ sqlCommand(
   )
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .action(async (sql, options) => {
-    process.exitCode = await (await import('./planCommands')).runIndexes(sql, withJsonDestination(options));
+    process.exitCode = await runIndexes(sql, withJsonDestination(options));
   });
 
 sqlCommand(
@@ -272,7 +280,7 @@ sqlCommand(
   .option('--timeout <seconds>', 'time limit for one run', '30')
   .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
   .action(async (sql, options) => {
-    process.exitCode = await (await import('./hintsCommand')).runHints(sql, withJsonDestination(options));
+    process.exitCode = await runHints(sql, withJsonDestination(options));
   });
 
 program
@@ -306,7 +314,7 @@ program
   .option('--max-rows <n>', 'rows one candidate may return', String(DEFAULT_MAX_ROWS))
   .option(JSON_FLAGS, jsonHelp('the ranking'))
   .action(async (options) => {
-    process.exitCode = await (await import('./planCommands')).runRerank(withJsonDestination(options));
+    process.exitCode = await runRerank(withJsonDestination(options));
   });
 addEngineOptions(program.commands.find((command) => command.name() === 'rerank')!);
 
@@ -330,7 +338,7 @@ program
     ]),
   )
   .action(async (db, options) => {
-    process.exitCode = await (await import('./scaleCommand')).runScale(db, withJsonDestination(options));
+    process.exitCode = await runScale(db, withJsonDestination(options));
   });
 
 program
@@ -356,7 +364,7 @@ program
   .option(JSON_FLAGS, jsonHelp('the report (tables, types, notes)'))
   .option('--no-progress', 'no progress bar')
   .action(async (options) => {
-    process.exitCode = await (await import('./loadCommand')).runLoad(withJsonDestination(options));
+    process.exitCode = await runLoad(withJsonDestination(options));
   });
 
 // `--json [file]` took a query or a file the command reads: refused before any work (cli/jsonOption.ts).

@@ -50,6 +50,8 @@ export interface OpenDatabase extends OpenConnection {
  */
 export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
   private readonly entries = new Map<string, Promise<Opened>>();
+  /** Databases found missing (forQuestion), said once per run unless failures are forgotten: the file system is asked once. */
+  private readonly missing = new Map<string, DatabaseUnavailable>();
 
   constructor(
     private readonly prepare: (connection: OpenConnection) => Promise<Opened>,
@@ -99,24 +101,37 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
   async forQuestion(dbId: string): Promise<Opened | DatabaseUnavailable> {
     if (!dbId) return new DatabaseUnavailable('no-database-named', '');
     const source = this.options.source ?? sqliteFolder('');
-    try {
-      if (!(await source.exists(dbId))) {
-        // A file that is there but cannot be reached (a symlink loop) is said for what it is, not "not found".
-        const unreachable = source.engine.name === 'sqlite' ? unreachableDatabase(source.targetFor(dbId)) : undefined;
-        return unreachable
-          ? new DatabaseUnavailable('cannot-open', source.label(dbId), unreachable)
-          : new DatabaseUnavailable('not-found', source.label(dbId));
+    const target = source.targetFor(dbId);
+    // A database already opened (or being opened) is there: no need to ask again for every question on it.
+    if (!this.entries.has(target)) {
+      const missing = this.missing.get(target) ?? (await this.whyMissing(source, dbId));
+      if (missing) {
+        if (!this.options.forgetFailures) this.missing.set(target, missing);
+        return missing;
       }
+    }
+    return this.open(target).catch((error: DatabaseUnavailable) => error);
+  }
+
+  /** Why a question's database cannot be opened before trying: not there, or there but unreachable; undefined when there. */
+  private async whyMissing(source: DatabaseSource, dbId: string): Promise<DatabaseUnavailable | undefined> {
+    try {
+      if (await source.exists(dbId)) return undefined;
+      // A file that is there but cannot be reached (a symlink loop) is said for what it is, not "not found".
+      const unreachable = source.engine.name === 'sqlite' ? unreachableDatabase(source.targetFor(dbId)) : undefined;
+      return unreachable
+        ? new DatabaseUnavailable('cannot-open', source.label(dbId), unreachable)
+        : new DatabaseUnavailable('not-found', source.label(dbId));
     } catch (error) {
       return new DatabaseUnavailable('cannot-open', source.label(dbId), error as Error);
     }
-    return this.open(source.targetFor(dbId)).catch((error: DatabaseUnavailable) => error);
   }
 
   /** Closes every open connection; the cache starts empty again. */
   async closeAll(): Promise<void> {
     const entries = [...this.entries.values()];
     this.entries.clear();
+    this.missing.clear();
     for (const entry of entries) await entry.then((opened) => opened.db.close()).catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import { identifierName, Token, tokenize } from './lexer';
+import { identifierName, Token, tokensOf } from './lexer';
 
 /** One statement of a SQL text: its source range (without the terminating `;`) and its text. */
 export interface StatementSpan {
@@ -20,7 +20,7 @@ export function splitStatements(sql: string): StatementSpan[] {
     start = -1;
     comments = [];
   };
-  for (const token of tokenize(sql)) {
+  for (const token of tokensOf(sql)) {
     if (token.kind === 'space') continue;
     if (token.kind === 'comment') {
       if (start === -1) comments.push(token);
@@ -70,21 +70,26 @@ export interface SingleStatement {
   hasMoreStatements: boolean;
 }
 
-/** What SQLite's prepare would take from an entry: leading empty statements skipped, up to the first `;`. */
+/**
+ * What SQLite's prepare would take from an entry: leading empty statements skipped, up to the first `;` (the
+ * first of splitStatements' spans). The tail after that `;` is only read by pythonWouldRejectTail.
+ */
 export function firstStatement(sql: string): SingleStatement {
-  const spans = splitStatements(sql);
-  if (spans.length === 0) return { body: '', hasMoreStatements: false };
-  const first = spans[0];
-  // Tail starts after the semicolon that ends the first statement, if there is one.
-  let tailStart = first.end;
-  for (const token of tokenize(sql.slice(first.end))) {
+  let start = -1;
+  let end = -1;
+  let tailStart = -1; // just past the `;` that ends the first statement, if there is one
+  for (const token of tokensOf(sql)) {
+    if (token.kind === 'space' || token.kind === 'comment') continue;
     if (token.kind === 'punct' && token.text === ';') {
-      tailStart = first.end + token.end;
+      if (start === -1) continue; // an empty statement before the first one
+      tailStart = token.end;
       break;
     }
-    if (token.kind !== 'space' && token.kind !== 'comment') break;
+    if (start === -1) start = token.start;
+    end = token.end;
   }
-  return { body: first.text, hasMoreStatements: pythonWouldRejectTail(sql.slice(tailStart)) };
+  if (start === -1) return { body: '', hasMoreStatements: false };
+  return { body: sql.slice(start, end), hasMoreStatements: pythonWouldRejectTail(sql.slice(tailStart === -1 ? end : tailStart)) };
 }
 
 const MAIN_STATEMENT_WORDS = new Set(['SELECT', 'VALUES', 'INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
@@ -209,7 +214,7 @@ const MODIFYING_CTE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
  * else runs, and what is no SQL at all fails there with the engine's own syntax error, as it does in the
  * official scripts. `postgres` adds PostgreSQL's own statements (COPY, DO, SET, CALL, LISTEN, ...), its
  * functions with lasting effects, data-modifying CTEs (`name AS [NOT] [MATERIALIZED] (INSERT ...`) and
- * SELECT INTO. One pass over the tokens, keeping none: any text, however long, is checked in constant memory.
+ * SELECT INTO. One pass over the tokens (tokensOf: a long text's are not kept), so any text is checked in bounded memory.
  */
 export function refusalReason(statement: string, dialect: SqlDialect = 'sqlite'): string | null {
   const postgres = dialect === 'postgres';
@@ -221,7 +226,7 @@ export function refusalReason(statement: string, dialect: SqlDialect = 'sqlite')
   let selectInto = false;
   let modifyingCte: string | undefined;
   let cteState: 'none' | 'as' | 'paren' = 'none';
-  for (const token of tokenize(statement)) {
+  for (const token of tokensOf(statement)) {
     if (token.kind === 'space' || token.kind === 'comment') continue;
     const { kind, text } = token;
     const upper = kind === 'word' ? text.toUpperCase() : '';
@@ -278,7 +283,7 @@ export function parameterCount(sql: string): number {
   let count = 0;
   const names = new Set<string>();
   let skipUntil = 0;
-  for (const token of tokenize(sql)) {
+  for (const token of tokensOf(sql)) {
     if (token.start < skipUntil || token.kind !== 'punct') continue;
     const c = token.text;
     let i = token.start + 1;

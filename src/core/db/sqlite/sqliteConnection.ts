@@ -17,7 +17,7 @@ import {
 import { ColumnNames, DatabaseConnection, DatabaseEngine, SameWork } from '../engine';
 import { PlanNode } from '../planTree';
 import { SchemaInfo } from '../schema';
-import { tokenize } from '../../sql/lexer';
+import { tokensOf } from '../../sql/lexer';
 import { planTreeOfRecords } from './queryPlan';
 import { sqliteResultColumns } from './resultColumns';
 import { readSqliteSchema } from './sqliteSchema';
@@ -87,7 +87,7 @@ function boundedFormGuess(body: string): number | undefined {
   let state: 'before' | 'columns' | 'after' = 'before';
   let commas = 0;
   let star = false;
-  for (const token of tokenize(body)) {
+  for (const token of tokensOf(body)) {
     if (token.kind === 'punct') {
       if (token.text === '(') depth++;
       else if (token.text === ')' && --depth < 0) return undefined;
@@ -274,6 +274,10 @@ export class SqliteConnection implements DatabaseConnection {
   /**
    * streamRows with the column count known (undefined or 0: the query runs as it is). `guessing`: a failure to
    * compile, before any row and not an interrupt, is returned rather than thrown, for streamRows to try again.
+   *
+   * Rows come through each(), one call per row, rather than all(): all() would save those calls, but node-sqlite3
+   * frees the rows it collected only as it hands them over, so a query failing after some rows (a timeout, a
+   * runtime error) would leak them natively, up to the byte bound each time.
    */
   private async streamBounded(
     body: string,
@@ -283,8 +287,9 @@ export class SqliteConnection implements DatabaseConnection {
     guessing: boolean,
   ): Promise<number | Error> {
     const maxBytes = limits.maxBytes ?? MEMORY_BOUNDS.resultBytes;
+    const bounded = columns !== undefined && columns > 0;
     let sql = body;
-    if (columns !== undefined && columns > 0) {
+    if (bounded) {
       const names = Array.from({ length: columns }, (_, i) => `c${i}`);
       // Each value also costs its native and JavaScript representation, whatever its length: a wide result of
       // small values fills memory as surely as a narrow one of large values.
@@ -302,12 +307,13 @@ export class SqliteConnection implements DatabaseConnection {
         if (overflow) return;
         const values = Object.values(row);
         if (++count > limits.maxRows) overflow = new TooManyRows(limits.maxRows);
-        else if (columns && (values[columns] as number) > maxBytes) overflow = new ResultTooLarge(maxBytes);
+        else if (bounded && (values[columns] as number) > maxBytes) overflow = new ResultTooLarge(maxBytes);
         if (overflow) {
           this.db.interrupt();
           return;
         }
-        onRow(columns ? values.slice(0, columns) : values);
+        if (bounded) values.length = columns; // "__bytes" and "__row_bytes" dropped in place, not copied
+        onRow(values);
       });
     } catch (error) {
       if (overflow) throw overflow;
