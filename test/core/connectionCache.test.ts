@@ -67,4 +67,22 @@ describe('a question database is looked for once per run (issue 21)', () => {
       await cache.closeAll();
     }
   });
+
+  it('keeps what it found per database name: in a one-database layout a missing schema does not hide the others', async () => {
+    const root = tempDir();
+    const shared = path.join(root, 'all.sqlite');
+    await makeDatabase(shared, 'CREATE TABLE t (x INTEGER);');
+    const schemas = new Set(['superhero']);
+    // Every name shares one target, as a PostgreSQL server's one-database layout has one schema per question database.
+    const source: DatabaseSource = { ...sqliteFolder(root), targetFor: () => shared, exists: async (dbId) => schemas.has(dbId) };
+    const cache = ConnectionCache.connections({ source });
+    try {
+      assert.ok((await cache.forQuestion('debit_card_specializing')) instanceof DatabaseUnavailable);
+      assert.ok(!((await cache.forQuestion('superhero')) instanceof DatabaseUnavailable));
+      assert.ok((await cache.forQuestion('debit_card_specializing')) instanceof DatabaseUnavailable);
+      assert.ok(!((await cache.forQuestion('superhero')) instanceof DatabaseUnavailable));
+    } finally {
+      await cache.closeAll();
+    }
+  });
 });

@@ -50,8 +50,13 @@ export interface OpenDatabase extends OpenConnection {
  */
 export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
   private readonly entries = new Map<string, Promise<Opened>>();
-  /** Databases found missing (forQuestion), said once per run unless failures are forgotten: the file system is asked once. */
-  private readonly missing = new Map<string, DatabaseUnavailable>();
+  /**
+   * What forQuestion found of each question database (there, or why not), kept for the run: the file system (or
+   * server) is asked once per database, not once per question. Not kept where failures are forgotten (the editor,
+   * where a file may appear or go at any time). Keyed by the
+   * database's name: in a one-database layout every name shares one target, where each has its own schema.
+   */
+  private readonly looked = new Map<string, DatabaseUnavailable | 'there'>();
 
   constructor(
     private readonly prepare: (connection: OpenConnection) => Promise<Opened>,
@@ -101,16 +106,13 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
   async forQuestion(dbId: string): Promise<Opened | DatabaseUnavailable> {
     if (!dbId) return new DatabaseUnavailable('no-database-named', '');
     const source = this.options.source ?? sqliteFolder('');
-    const target = source.targetFor(dbId);
-    // A database already opened (or being opened) is there: no need to ask again for every question on it.
-    if (!this.entries.has(target)) {
-      const missing = this.missing.get(target) ?? (await this.whyMissing(source, dbId));
-      if (missing) {
-        if (!this.options.forgetFailures) this.missing.set(target, missing);
-        return missing;
-      }
+    let found = this.looked.get(dbId);
+    if (found === undefined) {
+      found = (await this.whyMissing(source, dbId)) ?? 'there';
+      if (!this.options.forgetFailures) this.looked.set(dbId, found);
     }
-    return this.open(target).catch((error: DatabaseUnavailable) => error);
+    if (found !== 'there') return found;
+    return this.open(source.targetFor(dbId)).catch((error: DatabaseUnavailable) => error);
   }
 
   /** Why a question's database cannot be opened before trying: not there, or there but unreachable; undefined when there. */
@@ -131,7 +133,7 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
   async closeAll(): Promise<void> {
     const entries = [...this.entries.values()];
     this.entries.clear();
-    this.missing.clear();
+    this.looked.clear();
     for (const entry of entries) await entry.then((opened) => opened.db.close()).catch(() => undefined);
   }
 }
