@@ -15,6 +15,8 @@
 //   --profile DIR: the workbench renderer's CPU profiles of the warm open, the reopen and the scores. Not for the
 //            figures.
 //   --settings JSON: more user settings, for an experiment (then no report is written).
+//   --entries N: only the prediction file's first N entries (an experiment: with 1, what opening a JSON file costs
+//            whatever its lenses; then no report is written).
 //   --keep: leave the workspace, browser profile and code-server folders (their logs) in place.
 // Needs scripts/setup-code-server.sh and ves-lens.vsix (npm run package).
 import * as fs from 'node:fs';
@@ -31,6 +33,12 @@ const ANALYSIS = '<!-- analysis: kept when the figures above are rewritten -->';
 const PREDICTIONS = 'predict_mini_dev_gpt-4_sqlite.json';
 // The same 500 entries under another name: opened second in a window, with no lenses of its own in VS Code's cache.
 const SECOND = 'second_500.json';
+/**
+ * The same 500 entries under a name never opened before in this workspace, one per run: a new user's first open.
+ * VS Code keeps the lines that had lenses of the last files opened (workspace storage, across reloads) and draws a
+ * file's lenses on them only after its resolve pass (at least 250 ms after the answer); a file never opened has none.
+ */
+const firstOpenFile = (run: number) => `first_open_${run}.json`;
 const QUESTIONS = 'mini_dev_sqlite.v1-2024.json';
 const GOLD = 'mini_dev_sqlite_gold.v1-2024.sql';
 const DATABASES = ['student_club', 'superhero', 'toxicology'];
@@ -44,7 +52,7 @@ const SCORE_LENS = 'Score against gold';
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
 
 /** BIRD's layout with the shared mini-dev files: questions/ (one version, so gold pairs by name), databases/, predictions/. */
-function miniDevWorkspace(): string {
+function miniDevWorkspace(runs: number, entries?: number): string {
   const workspace = tempDir('ves-lens-walk-');
   const copy = (from: string, to: string) => {
     fs.mkdirSync(path.dirname(path.join(workspace, to)), { recursive: true });
@@ -56,6 +64,16 @@ function miniDevWorkspace(): string {
   for (const db of DATABASES) copy(`databases/${db}/${db}.sqlite`, `databases/${db}/${db}.sqlite`);
   copy(`predictions/minidev-official/${PREDICTIONS}`, `predictions/${PREDICTIONS}`);
   copy(`predictions/minidev-official/${PREDICTIONS}`, `predictions/${SECOND}`);
+  for (let run = 1; run <= runs; run++) copy(`predictions/minidev-official/${PREDICTIONS}`, `predictions/${firstOpenFile(run)}`);
+  if (entries !== undefined) {
+    // The official file's layout (one entry a line, four spaces in) with its first entries only.
+    const all = Object.entries(
+      JSON.parse(fs.readFileSync(path.join(workspace, 'predictions', PREDICTIONS), 'utf8')) as Record<string, string>,
+    );
+    const kept = JSON.stringify(Object.fromEntries(all.slice(0, entries)), null, 4);
+    for (const file of [PREDICTIONS, SECOND, ...Array.from({ length: runs }, (_, i) => firstOpenFile(i + 1))])
+      fs.writeFileSync(path.join(workspace, 'predictions', file), kept);
+  }
   fs.writeFileSync(path.join(workspace, SCORE_FILE), SCORE_SQL);
   return workspace;
 }
@@ -542,6 +560,7 @@ interface Run {
   coldText: number;
   coldLensText: number;
   coldLens: number;
+  firstOpenLens: number;
   warmText: number;
   warmLens: number;
   secondLens: number;
@@ -583,14 +602,21 @@ async function oneRun(page: Page, server: RunningCodeServer, log: (line: string)
       `clickable lens ${ms(cold.lens - cold.enter)} ms`,
   );
   await explain(() => openBreakdown(server.home, cold.enter, PREDICTIONS, cold.lens));
-  // Warm: a new window again (nothing cached in memory), the extension active and attached before the file opens.
-  await reloadWindow(page);
-  await waitAttached(page);
-  await page.waitForTimeout(3_000); // the server's start-up work done
-  const warm = await profiled(page, `warm-open-${run}`, () => openTimed(page, PREDICTIONS));
   /** From an open's Enter: its text, the lens's title, the clickable lens. */
   const opened = ({ enter, text, lensText, lens }: OpenMarks) =>
     `text ${ms(text - enter)}, lens title ${ms(lensText - enter)}, clickable lens ${ms(lens - enter)} ms`;
+  // A new user: the first JSON file of a ready window, never opened in this workspace (no lens lines kept for it).
+  await reloadWindow(page);
+  await waitAttached(page);
+  await page.waitForTimeout(3_000); // the server's start-up work done
+  const firstOpen = await openTimed(page, firstOpenFile(run));
+  log(`  first open ever (warm): ${opened(firstOpen)}`);
+  await explain(() => openBreakdown(server.home, firstOpen.enter, firstOpenFile(run), firstOpen.lens));
+  // Warm: a new window again (nothing cached in memory), the extension active and attached before the file opens.
+  await reloadWindow(page);
+  await waitAttached(page);
+  await page.waitForTimeout(3_000);
+  const warm = await profiled(page, `warm-open-${run}`, () => openTimed(page, PREDICTIONS));
   log(`  warm: ${opened(warm)}`);
   if (trace && warm.lensText < warm.lens) log(`    first drawn with the title: ${warm.lensTextHtml}`);
   await explain(() => openBreakdown(server.home, warm.enter, PREDICTIONS, warm.lens));
@@ -628,6 +654,7 @@ async function oneRun(page: Page, server: RunningCodeServer, log: (line: string)
     coldText: cold.text - cold.enter,
     coldLensText: cold.lensText - cold.enter,
     coldLens: cold.lens - cold.enter,
+    firstOpenLens: firstOpen.lens - firstOpen.enter,
     warmText: warm.text - warm.enter,
     warmLens: warm.lens - warm.enter,
     secondLens: second.lens - second.enter,
@@ -660,7 +687,8 @@ function summary(runs: Run[]): { rows: string[][]; pairs: string } {
       row('cold: window starts loading → Enter (quick open found the file)', (r) => r.coldEnter),
       row('cold: Enter → file text drawn', (r) => r.coldText),
       row("cold: Enter → lens title drawn (VS Code's cache, not clickable)", (r) => r.coldLensText),
-      row('**(a) warm: Enter → first Score lens (clickable)**', (r) => r.warmLens, '< 1000'),
+      row('**(a) first open ever, warm (a new user): Enter → first Score lens (clickable)**', (r) => r.firstOpenLens, '< 1000'),
+      row('**(a) warm, opened in an earlier window: Enter → first Score lens (clickable)**', (r) => r.warmLens, '< 1000'),
       row('warm: Enter → file text drawn', (r) => r.warmText),
       row('**(a) another 500-entry file, JSON extensions active: Enter → first Score lens**', (r) => r.secondLens, '< 1000'),
       row("reopened: Enter → lens title drawn (VS Code's cache)", (r) => r.reopenLensText),
@@ -690,7 +718,6 @@ async function main() {
   if (missing) throw new Error(missing);
   const vsix = path.resolve(argument('--vsix') ?? process.env.VES_LENS_VSIX ?? DEFAULT_VSIX);
   if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: npm run package`);
-  const runCount = Number(argument('--runs') ?? 5);
   const trace = process.argv.includes('--trace');
   const loadBefore = os.loadavg()[0];
   const lines: string[] = [];
@@ -698,7 +725,9 @@ async function main() {
     lines.push(line);
     process.stdout.write(`${line}\n`);
   };
-  const workspace = miniDevWorkspace();
+  const entries = argument('--entries');
+  const runCount = Number(argument('--runs') ?? 5);
+  const workspace = miniDevWorkspace(runCount, entries === undefined ? undefined : Number(entries));
   const server = await startCodeServer({
     workspace,
     vsix,
@@ -733,7 +762,8 @@ async function main() {
     const table = ['| what | median ms | range ms | goal ms |', '|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)];
     process.stdout.write(`\n${table.join('\n')}\n`);
     // Traced runs explain where the time goes; their figures carry the trace's cost and are not the report's.
-    if (!trace && !argument('--profile') && !argument('--settings')) writeReport(runCount, table, pairs, lines, loadBefore);
+    if (!trace && !argument('--profile') && !argument('--settings') && entries === undefined)
+      writeReport(runCount, table, pairs, lines, loadBefore);
   } finally {
     await browser?.close();
     await server.stop();
@@ -751,14 +781,17 @@ function writeReport(runCount: number, table: string[], pairs: string, lines: st
 ${machineLine()} · ${runCount} runs · load average ${load} · \`npx tsx bench/editorWalk.ts --runs ${runCount}\`
 
 Workspace: mini-dev v1-2024 questions and gold, databases ${DATABASES.join(', ')}, \`predictions/${PREDICTIONS}\`
-(500 entries); the dataset attached through VES Lens's offer. Each run reloads the window twice: **cold** opens the
-prediction file (quick open, Enter) as soon as the window can, while VES Lens activates and its server starts;
-**warm** waits for the dataset in the status bar (and 3 s) before opening it; then a copy of it under another name is
-opened (\`${SECOND}\`: the JSON extensions are active, VS Code has no lenses of it cached), then the first file
-again. Times are taken in the page: from the Enter (or the lens's mousedown) to the first animation frame that has the
-element. The Score pair is question 717 with the e2e walk's correct prediction (${pairs}). Where the time goes:
-\`--trace\` prints, per open and score, the language client's messages with their times and the extensions activated
-meanwhile; \`--profile DIR\` saves the workbench renderer's CPU profiles.
+(500 entries); the dataset attached through VES Lens's offer. Each run reloads the window three times: **cold** opens
+the prediction file (quick open, Enter) as soon as the window can, while VES Lens activates and its server starts;
+**first open ever** waits for the dataset in the status bar (and 3 s) and opens a copy never opened in this workspace
+(\`first_open_<run>.json\`: a new user's first open); **warm** does the same with the prediction file, which VS Code has
+seen in an earlier window (it keeps the lines that had lenses, across reloads, and makes a file's lenses clickable on
+them only after its resolve pass); then a copy of it under another name is opened (\`${SECOND}\`: the JSON
+extensions are active, VS Code has no lenses of it cached), then the first file again. Times are taken in the page:
+from the Enter (or the lens's mousedown) to the first animation frame that has the element. The Score pair is
+question 717 with the e2e walk's correct prediction (${pairs}). Where the time goes: \`--trace\` prints, per open
+and score, the language client's messages with their times and the extensions activated meanwhile; \`--profile DIR\`
+saves the workbench renderer's CPU profiles.
 
 ${table.join('\n')}
 

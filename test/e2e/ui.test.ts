@@ -464,7 +464,11 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
         await anyway.innerText(),
         /VL006 rewrite not applied: same rows; (no measurable difference|the rewrite is slower)[^]*repeat interval/,
       );
-      await anyway.locator('.monaco-button', { hasText: 'Apply anyway' }).click();
+      // The progress toast above it goes as the warning comes: a click while the toasts move can land beside the button.
+      await toast(page, 'verifying the VL006 rewrite').waitFor({ state: 'hidden', timeout: 10_000 });
+      const button = anyway.locator('.monaco-button', { hasText: 'Apply anyway' });
+      await button.focus();
+      await page.keyboard.press('Enter');
     }
     await applied.waitFor({ timeout: 60_000 });
     await shot('rewrite-applied');
