@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { writeCacheEntry } from '../io/cacheFile';
 import { ChatMessage, ChatUsage } from './chatModel';
+import { cacheFolder } from '../io/cacheHome';
 
 /** A reply kept on disk: the text the model wrote for one (model, prompt), and what it cost the first time. */
 export interface CachedReply {
@@ -15,8 +15,7 @@ export interface CachedReply {
 
 /** Where replies are cached unless told otherwise: $XDG_CACHE_HOME/ves-lens/judge, or ~/.cache/ves-lens/judge. */
 export function defaultCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'ves-lens', 'judge');
+  return cacheFolder('judge');
 }
 
 /** The cache key: SHA-256 of the model id and every message, role and text. */

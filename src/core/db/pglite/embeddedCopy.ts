@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { databasePath } from '../../bird/layout';
 import {
@@ -31,6 +30,7 @@ import {
   SqlExecutor,
 } from '../postgres/loadFromSqlite';
 import { PgliteThread } from './pgliteThread';
+import { cacheFolder } from '../../io/cacheHome';
 
 /** How the copy holds the databases: all tables in schema public (as the official dump), or a schema per db_id. */
 export type EmbeddedLayout = 'one-database' | 'schema';
@@ -79,8 +79,7 @@ interface Manifest {
 
 /** Where copies are kept unless told otherwise: $XDG_CACHE_HOME/ves-lens/pglite, or ~/.cache/ves-lens/pglite. */
 export function defaultEmbeddedCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'ves-lens', 'pglite');
+  return cacheFolder('pglite');
 }
 
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
