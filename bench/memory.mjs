@@ -1,8 +1,9 @@
 // Peak memory of `ves-lens eval` on the worst predictions: a huge string, a huge blob, many large values,
 // millions of rows, a 4-way cross join (on the real superhero database), with default settings, and a raised
 // --max-rows; then huge SQL texts (31 MB `SELECT 1,1,…`, 12.6 MB `SELECT 1+1+…`) through eval and explain.
-// The bound: under 1 GiB. Then `--timing official`, whose loops run in a Python child (src/core/timing/pythonTimer.ts):
-// node's RSS and the child's, sampled together, on an EX-correct pair whose result is as large as correctness allows.
+// The bound: under 1 GiB. Then the timing, which runs in a Python child (src/core/timing/pythonTimer.ts) in both modes
+// (`--timing official`'s loops, `--timing fast`'s blocks): node's RSS and the child's, sampled together, on an
+// EX-correct pair whose result is as large as correctness allows.
 // Usage: node bench/memory.mjs [--sql-text-only | --official-only]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -146,7 +147,7 @@ const childrenOf = (pid) => {
  * Runs eval and samples, every 20 ms, node's RSS and its Python child's: the peak of their sum (what the machine
  * holds), node's peak while the child holds more than its idle size (the timing loop fetching), the child's own peak.
  */
-async function officialTimingPeak(args) {
+async function timingPeak(args) {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -170,50 +171,51 @@ async function officialTimingPeak(args) {
   return peaks;
 }
 
-// EX-correct pairs (the prediction is the gold) whose results are as large as correctness lets through: the official
-// loop then fetches them in Python, twice per iteration, after the correctness run's set(pred) and set(gold).
-const OFFICIAL_CASES = [
+// EX-correct pairs (the prediction is the gold) whose results are as large as correctness lets through: the timing
+// fetches them in Python, twice per iteration (official: after the correctness run's set(pred) and set(gold)).
+const TIMED_CASES = [
   ['600 blobs of 200 KB (120 MB of values, under the 128 MiB result bound)', 'SELECT zeroblob(200000) FROM hero_power LIMIT 600'],
   ['500,000 rows of two columns (the default --max-rows)', 'SELECT a.id, b.superhero_name FROM superhero a, superhero b LIMIT 500000'],
 ];
+// Official mode's loops (3 iterations) and fast mode's blocks, both metrics' quantities.
+const TIMING_MODES = [
+  ['`--timing official --metrics ex,rves --iterations 3`', ['--metrics', 'ex,rves', '--timing', 'official', '--iterations', '3']],
+  ['`--timing fast --metrics ex,ves,rves`', ['--metrics', 'ex,ves,rves', '--timing', 'fast']],
+];
 lines.push(
   '',
-  '`--timing official --metrics ex,rves --iterations 3` (the loops in a Python child): peaks sampled every 20 ms',
+  'Timing in a Python child (official loops, fast blocks): peaks sampled every 20 ms',
   '',
-  '| EX-correct pair | outcome | node MiB while Python fetches | Python peak MiB | node + Python peak MiB |',
-  '|---|---|---|---|---|',
+  '| EX-correct pair | timing | outcome | node MiB while Python fetches | Python peak MiB | node + Python peak MiB |',
+  '|---|---|---|---|---|---|',
 );
-for (const [label, sql] of OFFICIAL_CASES) {
-  fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([{ ...question(1, sql), SQL: sql }]));
-  fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
-  const json = path.join(scratch, 'out.json');
-  const peaks = await officialTimingPeak([
-    path.join(root, 'bin', 'ves-lens.js'),
-    'eval',
-    '--questions',
-    path.join(scratch, 'q.json'),
-    '--predictions',
-    path.join(scratch, 'p.sql'),
-    '--db-root',
-    path.join(root, 'sample'),
-    '--metrics',
-    'ex,rves',
-    '--timing',
-    'official',
-    '--iterations',
-    '3',
-    '--json',
-    json,
-    '--no-progress',
-  ]);
-  const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
-  const note = q0.notes?.find((n) => /memory|timing failed/.test(n));
-  lines.push(
-    `| ${label} | ${q0.outcome}${note ? `: ${note}` : ''} | ${peaks.nodeWhileFetching.toFixed(0)} | ` +
-      `${peaks.python.toFixed(0)} | ${peaks.total.toFixed(0)} |`,
-  );
-  process.stderr.write(lines.at(-1) + '\n');
-}
+for (const [label, sql] of TIMED_CASES)
+  for (const [mode, modeArgs] of TIMING_MODES) {
+    fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([{ ...question(1, sql), SQL: sql }]));
+    fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
+    const json = path.join(scratch, 'out.json');
+    const peaks = await timingPeak([
+      path.join(root, 'bin', 'ves-lens.js'),
+      'eval',
+      '--questions',
+      path.join(scratch, 'q.json'),
+      '--predictions',
+      path.join(scratch, 'p.sql'),
+      '--db-root',
+      path.join(root, 'sample'),
+      ...modeArgs,
+      '--json',
+      json,
+      '--no-progress',
+    ]);
+    const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
+    const note = q0.notes?.find((n) => /memory|timing failed/.test(n));
+    lines.push(
+      `| ${label} | ${mode} | ${q0.outcome}${note ? `: ${note}` : ''} | ${peaks.nodeWhileFetching.toFixed(0)} | ` +
+        `${peaks.python.toFixed(0)} | ${peaks.total.toFixed(0)} |`,
+    );
+    process.stderr.write(lines.at(-1) + '\n');
+  }
 
 const report = lines.join('\n') + '\n';
 // A partial run (--sql-text-only, --official-only) prints its rows without replacing the full results.
