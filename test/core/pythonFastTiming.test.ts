@@ -4,11 +4,12 @@
 // memory cap reported; without python3, fast mode falls back to node-sqlite3 and says so.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { after, describe, it, TestContext } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { QueryCancelled, QueryTimeout } from '../../src/core/db/database';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, PairTimer, runPairTimer } from '../../src/core/timing/fast';
-import { officialTimingClock, runClock, stopPythonTiming, timeBlockWithPython } from '../../src/core/timing/pythonTimer';
+import { runClock, stopPythonTiming, timeBlockWithPython } from '../../src/core/timing/pythonTimer';
 import { BIRD_DATA, birdDataMissing } from '../helpers';
+import { pythonTimes } from '../pythonClock';
 
 const SUPERHERO = path.join(BIRD_DATA, 'databases', 'superhero', 'superhero.sqlite');
 const TOXICOLOGY = path.join(BIRD_DATA, 'databases', 'toxicology', 'toxicology.sqlite');
@@ -17,15 +18,6 @@ const JOIN = 'SELECT T1.superhero_name FROM superhero AS T1 JOIN hero_power AS T
 const ONE_HERO = 'SELECT superhero_name FROM superhero WHERE id = 5';
 const ATOMS = "SELECT count(*) FROM atom WHERE element = 'cl'";
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
-
-/** True when python3 with sqlite3 runs here; else skipped, except under CI (see pythonOfficialTiming.test.ts). */
-async function pythonTimes(t: TestContext): Promise<boolean> {
-  const clock = await officialTimingClock();
-  if (clock.clock === 'python-sqlite3') return true;
-  if (process.env.CI) assert.fail(`python3 with sqlite3 is missing under CI (scripts/setup-postgres.sh installs it): ${clock.reason}`);
-  t.skip(`no python3 with sqlite3 here: ${clock.reason}`);
-  return false;
-}
 
 const block = (overrides: Partial<Parameters<typeof timeBlockWithPython>[0]> = {}) =>
   timeBlockWithPython({

@@ -6,30 +6,18 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, afterEach, describe, it, TestContext } from 'node:test';
+import { after, afterEach, describe, it } from 'node:test';
 import { QueryCancelled } from '../../src/core/db/database';
 import { measureOfficial } from '../../src/core/timing/official';
 import { officialTimingClock, stopPythonTiming, timeWithPython } from '../../src/core/timing/pythonTimer';
 import { officialClean, pythonMean } from '../../src/core/timing/stats';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT, tempDir } from '../helpers';
+import { pythonTimes } from '../pythonClock';
 
 const SUPERHERO = path.join(BIRD_DATA, 'databases', 'superhero', 'superhero.sqlite');
 const JOIN = 'SELECT T1.superhero_name FROM superhero AS T1 JOIN hero_power AS T2 ON T2.hero_id = T1.id';
 const JOIN_OTHER_ORDER = 'SELECT T1.superhero_name FROM hero_power AS T2 JOIN superhero AS T1 ON T2.hero_id = T1.id';
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
-
-/**
- * True when python3 with sqlite3 runs here; else the test is skipped, except under CI, where it fails: CI's machine
- * gets python3 from `npm test`'s pretest (scripts/setup-postgres.sh installs Debian's python3-psycopg2), so a
- * missing one there is a broken setup, not a reason to pass without testing.
- */
-async function pythonTimes(t: TestContext): Promise<boolean> {
-  const clock = await officialTimingClock();
-  if (clock.clock === 'python-sqlite3') return true;
-  if (process.env.CI) assert.fail(`python3 with sqlite3 is missing under CI (scripts/setup-postgres.sh installs it): ${clock.reason}`);
-  t.skip(`no python3 with sqlite3 here: ${clock.reason}`);
-  return false;
-}
 
 describe('official timing in Python sqlite3', { skip: birdDataMissing() }, () => {
   after(stopPythonTiming);
