@@ -53,6 +53,14 @@ const cases = [
   ...(officialOnly ? [] : SQL_TEXTS.map(([label, sql]) => [label, sql, []])),
 ];
 
+/** `ves-lens eval` of the scratch folder's one question (q.json) and prediction (p.sql) on the sample, with `options`. */
+const evalOnScratch = (json, options) => [
+  path.join(root, 'bin', 'ves-lens.js'),
+  'eval',
+  ...['--questions', path.join(scratch, 'q.json'), '--predictions', path.join(scratch, 'p.sql')],
+  ...['--db-root', path.join(root, 'sample'), ...options, '--json', json, '--no-progress'],
+];
+
 const lines = ['# Memory on huge results', '', machineLine(), '', '| prediction | outcome | wall s | peak RSS MiB |', '|---|---|---|---|'];
 for (const [label, sql, extra] of cases) {
   const q = question(1, sql);
@@ -63,26 +71,7 @@ for (const [label, sql, extra] of cases) {
   const started = process.hrtime.bigint();
   const result = spawnSync(
     process.execPath,
-    [
-      '--require',
-      path.join(root, 'bench', 'peak-rss.cjs'),
-      path.join(root, 'bin', 'ves-lens.js'),
-      'eval',
-      '--questions',
-      path.join(scratch, 'q.json'),
-      '--predictions',
-      path.join(scratch, 'p.sql'),
-      '--db-root',
-      path.join(root, 'sample'),
-      '--metrics',
-      'ex,f1',
-      '--timeout',
-      '120',
-      '--json',
-      json,
-      '--no-progress',
-      ...extra,
-    ],
+    ['--require', path.join(root, 'bench', 'peak-rss.cjs'), ...evalOnScratch(json, ['--metrics', 'ex,f1', '--timeout', '120', ...extra])],
     { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rss } },
   );
   if (result.status !== 0) throw new Error(result.stderr);
@@ -194,20 +183,7 @@ for (const [label, sql] of TIMED_CASES)
     fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([{ ...question(1, sql), SQL: sql }]));
     fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
     const json = path.join(scratch, 'out.json');
-    const peaks = await timingPeak([
-      path.join(root, 'bin', 'ves-lens.js'),
-      'eval',
-      '--questions',
-      path.join(scratch, 'q.json'),
-      '--predictions',
-      path.join(scratch, 'p.sql'),
-      '--db-root',
-      path.join(root, 'sample'),
-      ...modeArgs,
-      '--json',
-      json,
-      '--no-progress',
-    ]);
+    const peaks = await timingPeak(evalOnScratch(json, modeArgs));
     const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
     const note = q0.notes?.find((n) => /memory|timing failed/.test(n));
     lines.push(

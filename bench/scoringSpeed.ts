@@ -8,8 +8,9 @@
 // Each contender's CPU seconds (user + system, all its threads and processes) are read through GNU time where it is
 // installed: on a busy machine they say more than wall time. VES Lens keeps the gold queries' results between runs
 // (its gold-result cache): every prediction file of a benchmark is scored against the same gold, so a user's later
-// runs read them instead of running them. Both are measured: with the cache filled (a later run) and with
-// --no-gold-cache (every gold run, as in a first run). The bench's own XDG_CACHE_HOME holds that cache and the CLI's
+// runs read them instead of running them. Three ways are measured: with the cache filled (a later run), with the
+// cache emptied before each round's first file (a first session scoring several files: the first file runs the
+// gold, the others read it), and with --no-gold-cache (every gold run, as in a first run of one file). The bench's own XDG_CACHE_HOME holds that cache and the CLI's
 // code cache, both filled by the agreement check before the timed rounds. Writes bench/results/scoringSpeed.md.
 // Usage: node esbuild.js && npx tsx bench/scoringSpeed.ts [--rounds 7] [--files 4] [--baseline DIR] [--data ../shared/data/bird-minidev]
 import { spawnSync } from 'node:child_process';
@@ -83,11 +84,22 @@ const vesLens = (file: string, jobs: number | undefined, json?: string, checkout
     ...(json ? ['--json', json] : []),
   ]);
 
-const CONTENDERS: { label: string; run: (file: string) => Timed }[] = [
+/** Empties the gold-result cache (cacheFolder's rule under the bench's XDG_CACHE_HOME), keeping the CLI's code cache. */
+const emptyGoldCache = () => fs.rmSync(path.join(cacheHome, 'ves-lens', 'gold-results'), { recursive: true, force: true });
+
+/** A contender runs one file; `first` says it is a round's first file (the fresh-cache contender starts empty there). */
+const CONTENDERS: { label: string; run: (file: string, first: boolean) => Timed }[] = [
   { label: `mini_dev's EX, Python process pool (${cores} workers)`, run: python },
   {
     label: `VES Lens eval --metrics ex,f1 (default: --jobs ${cores}), gold results from its cache (a later run)`,
     run: (file) => vesLens(file, undefined),
+  },
+  {
+    label: `VES Lens eval --metrics ex,f1 (--jobs ${cores}), an empty cache: the first file runs every gold, the next read them`,
+    run: (file, first) => {
+      if (first) emptyGoldCache();
+      return vesLens(file, undefined);
+    },
   },
   {
     label: `VES Lens eval --metrics ex,f1 --no-gold-cache (--jobs ${cores}; every gold run, as a first run)`,
@@ -147,8 +159,8 @@ function main() {
       const c = (round + k) % CONTENDERS.length;
       let total = 0;
       let totalCpu = 0;
-      for (const file of files) {
-        const run = CONTENDERS[c].run(path.join(predictionDir, file));
+      for (const [i, file] of files.entries()) {
+        const run = CONTENDERS[c].run(path.join(predictionDir, file), i === 0);
         total += run.seconds;
         totalCpu += run.cpu;
       }
@@ -175,7 +187,7 @@ function main() {
     '|---|---|---|---|---|',
     ...CONTENDERS.map((_, i) => row(i)),
     '',
-    `--jobs 1 over the default (both --no-gold-cache): ×${(medians[3] / medians[2]).toFixed(2)}. ` +
+    `--jobs 1 over the default (both --no-gold-cache): ×${(medians[4] / medians[3]).toFixed(2)}. ` +
       "VES Lens also computes Soft-F1 and every question's outcome.",
     `Load average at the end (1, 5, 15 min): ${os
       .loadavg()

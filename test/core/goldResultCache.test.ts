@@ -3,6 +3,7 @@
 // shared time limit hold, a damaged entry is a miss, and the folder stays bounded.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { describe, it } from 'node:test';
@@ -15,6 +16,7 @@ import { openDatabase } from '../../src/core/db/engines';
 import { sqliteFolder } from '../../src/core/db/source';
 import { EvalRunOptions, evaluateTasks } from '../../src/core/eval/evaluate';
 import {
+  goldCacheLine,
   GoldResultCache,
   MAX_ENTRY_BYTES,
   MAX_ENTRY_ROWS,
@@ -351,5 +353,22 @@ describe('shards merged into one report', () => {
     assert.equal(mergedGoldCacheCounts([shard(3, 1), null]), null);
     assert.equal(mergedGoldCacheCounts([shard(3, 1), undefined]), null);
     assert.equal(mergedGoldCacheCounts([undefined, undefined]), undefined);
+  });
+});
+
+describe("the run's line about the cache", () => {
+  it('writes a folder under the home folder with ~, and any other folder as it is', () => {
+    const home = os.homedir();
+    const line = (folder: string) => goldCacheLine({ folder, hits: 2, stored: 1 });
+    assert.equal(
+      line(path.join(home, '.cache', 'ves-lens', 'gold-results')),
+      'gold results: 2 taken from the cache, 1 stored (~/.cache/ves-lens/gold-results)',
+    );
+    assert.equal(
+      line('/var/cache/ves-lens/gold-results'),
+      'gold results: 2 taken from the cache, 1 stored (/var/cache/ves-lens/gold-results)',
+    );
+    // A sibling whose name only starts like the home folder is not under it.
+    assert.equal(line(`${home}2/gold-results`), `gold results: 2 taken from the cache, 1 stored (${home}2/gold-results)`);
   });
 });

@@ -1,14 +1,13 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { writeCacheEntry } from '../io/cacheFile';
+import { cacheFolder } from '../io/cacheHome';
 import { EmbeddingProvider } from './provider';
 
 /** Where embeddings are cached unless told otherwise: $XDG_CACHE_HOME/ves-lens/embeddings, or ~/.cache/ves-lens/embeddings. */
 export function defaultCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'ves-lens', 'embeddings');
+  return cacheFolder('embeddings');
 }
 
 /** The cache key of one text under one model: SHA-256 of the provider id and the text. */

@@ -26,7 +26,7 @@ import * as v8 from 'v8';
 import { MEMORY_BOUNDS, ResultLimits, Row, VALUE_OVERHEAD_BYTES } from '../db/database';
 import { DatabaseConnection, DatabaseEngine } from '../db/engine';
 import { QueryRun, readQuery } from '../db/readQuery';
-import { cacheFolder } from '../io/cacheHome';
+import { cacheFolder, cachePathForDisplay } from '../io/cacheHome';
 import { writeCacheEntry } from '../io/cacheFile';
 import { Token, tokenize } from '../sql/lexer';
 
@@ -384,7 +384,7 @@ export async function readGoldQuery(
 
 /** A run's one line about the cache (the terminal, the language server's log). */
 export function goldCacheLine(counts: GoldCacheCounts): string {
-  return `gold results: ${counts.hits} taken from the cache, ${counts.stored} stored (${counts.folder})`;
+  return `gold results: ${counts.hits} taken from the cache, ${counts.stored} stored (${cachePathForDisplay(counts.folder)})`;
 }
 
 /**

@@ -9,3 +9,9 @@ export function cacheFolder(name: string): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'ves-lens', name);
 }
+
+/** A cache path as a person reads it: the home folder written `~` (the path itself is unchanged when outside it). */
+export function cachePathForDisplay(file: string): string {
+  const home = os.homedir();
+  return file === home || file.startsWith(home + path.sep) ? '~' + file.slice(home.length) : file;
+}
