@@ -361,7 +361,7 @@ lines.push(
   const { timed, ves, rves, widths } = fastIntervals;
   lines.push(
     '',
-    `Fast mode over all files (issue 21): coverage ${pct(ves + rves, 2 * timed)} (VES ${pct(ves, timed)}, R-VES ${pct(rves, timed)}; target ≥ 90 %), median interval width ×${median(widths).toFixed(3)} (target ≤ ×1.25), wall time ${pct(overall.fast, overall.official)} of the official protocol's (target ≤ 10 %), run-to-run sd pooled over the files ≤ official's: VES ${vesSd.fast <= vesSd.official ? 'yes' : 'no'} (${vesSd.fast.toFixed(2)} vs ${vesSd.official.toFixed(2)}), R-VES ${rvesSd.fast <= rvesSd.official ? 'yes' : 'no'} (${rvesSd.fast.toFixed(2)} vs ${rvesSd.official.toFixed(2)}).`,
+    `Fast mode over all files (issue 21): coverage ${pct(ves + rves, 2 * timed)} (VES ${pct(ves, timed)}, R-VES ${pct(rves, timed)}; target ≥ 90 %), median interval width ×${median(widths).toFixed(3)} (target ≤ ×1.25), wall time ${pct(overall.fast, overall.official)} of the official protocol's (target ≤ 10 %), run-to-run sd pooled over the files ≤ official's: VES ${vesSd.fast <= vesSd.official ? 'yes' : 'no'} (${vesSd.fast.toFixed(3)} vs ${vesSd.official.toFixed(3)}), R-VES ${rvesSd.fast <= rvesSd.official ? 'yes' : 'no'} (${rvesSd.fast.toFixed(3)} vs ${rvesSd.official.toFixed(3)}).`,
   );
 }
 const report = lines.join('\n') + '\n';
