@@ -137,6 +137,44 @@ describe('eval timing v2 (a real process)', () => {
     }
   });
 
+  it("fast timing leaves a python3 whose SQLite is older than VES Lens's for node-sqlite3 and says why; official keeps it", (t) => {
+    const dir = tempDir();
+    if (spawnSync('python3', ['-c', 'import sqlite3'], { encoding: 'utf8' }).status !== 0) {
+      if (process.env.CI) assert.fail('python3 with sqlite3 is missing under CI (scripts/setup-postgres.sh installs it)');
+      return t.skip('no python3 with sqlite3 here');
+    }
+    // A real python3 whose timing process reports SQLite 3.31.1 (Ubuntu 20.04's: no IIF), as an older system's would.
+    const oldPython = path.join(dir, 'python-old-sqlite');
+    fs.writeFileSync(
+      oldPython,
+      '#!/bin/bash\nargs=("$@")\nfor i in "${!args[@]}"; do args[$i]="${args[$i]//\\"sqlite\\": sqlite3.sqlite_version/\\"sqlite\\": \\"3.31.1\\"}"; done\nexec python3 "${args[@]}"\n',
+      { mode: 0o755 },
+    );
+    const env = { ...cliEnv(), VES_LENS_PYTHON: oldPython };
+    const run = (timing: string, json: string) =>
+      spawnSync(
+        process.execPath,
+        [CLI, 'eval', ...dataset(dir), '--metrics', 'ex,ves', '--timing', timing, '--iterations', '4', '--no-progress', '--json', json],
+        {
+          encoding: 'utf8',
+          env,
+        },
+      );
+    const fast = run('fast', path.join(dir, 'fast.json'));
+    assert.equal(fast.status, 0, fast.stderr);
+    assert.match(
+      fast.stderr,
+      /fast timing: timed by VES Lens's node-sqlite3, not as the scripts \(python3's SQLite 3\.31\.1 is older than VES Lens's SQLite 3\.\d+\.\d+\)/,
+    );
+    const fastReport = JSON.parse(fs.readFileSync(path.join(dir, 'fast.json'), 'utf8'));
+    assert.equal(fastReport.inputs.timing_clock, 'node-sqlite3');
+    for (const q of fastReport.questions) assert.ok(q.outcome !== 'correct' || q.time_ratio > 0, JSON.stringify(q));
+    // Official timing uses the python3 the scripts would run, whatever its SQLite.
+    const official = run('official', path.join(dir, 'official.json'));
+    assert.equal(official.status, 0, official.stderr);
+    assert.match(official.stderr, /official timing: timed by Python [\d.]+'s sqlite3 \(SQLite 3\.31\.1\), as the scripts/);
+  });
+
   it('refuses a bad --scales value with exit 2', () => {
     const dir = tempDir();
     const result = spawnSync(process.execPath, [CLI, 'eval', ...dataset(dir), '--scales', '1,ten'], { encoding: 'utf8', env: cliEnv() });

@@ -2,6 +2,7 @@
 // running the gold gives, a changed database or a gold that reads the clock never meets an entry, bounds and the
 // shared time limit hold, a damaged entry is a miss, and the folder stays bounded.
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -130,7 +131,8 @@ describe('gold results kept between runs, on the real BIRD files', { skip: birdD
     assert.equal((await run())[0].outcome, 'correct');
     assert.deepEqual([cache.counts().hits, cache.counts().stored], [1, 2], 'a new modification time is a miss');
 
-    // Changed content with the size and the modification time put back: the header's change counter still differs.
+    // Changed content with the size and the modification time put back: its change time (which utimes cannot set
+    // back) still differs.
     const touched = fs.statSync(file);
     await makeDatabase(file, 'DELETE FROM superhero WHERE id = (SELECT max(id) FROM superhero)');
     fs.utimesSync(file, touched.atime, touched.mtime);
@@ -320,21 +322,26 @@ describe('the cache folder stays bounded', () => {
   it('deletes the least recently used entries past the bound, at the first store of a run', async () => {
     const folder = tempDir('ves-lens-gold-cache-');
     const now = Date.now() / 1000;
+    // 8 KiB each: whole blocks, so that the size on disk (what the bound counts) is the size.
+    const ENTRY = 8192;
     for (let i = 0; i < 6; i++) {
       const file = path.join(folder, `${i}.v8`);
-      fs.writeFileSync(file, Buffer.alloc(1000));
+      fs.writeFileSync(file, Buffer.alloc(ENTRY));
       fs.utimesSync(file, now - 100 + i, now - 100 + i);
     }
     fs.utimesSync(path.join(folder, '0.v8'), now, now); // the oldest, used last
     fs.writeFileSync(path.join(folder, 'other.txt'), Buffer.alloc(10_000));
-    pruneFolder(folder, 3_500);
+    pruneFolder(folder, 3.5 * ENTRY);
     assert.deepEqual(fs.readdirSync(folder).sort(), ['0.v8', '4.v8', '5.v8', 'other.txt']);
+    // The bound on the number of entries holds whatever their bytes.
+    pruneFolder(folder, 100 * ENTRY, 2);
+    assert.deepEqual(fs.readdirSync(folder).sort(), ['0.v8', '5.v8', 'other.txt']);
 
     // The first store of a run prunes: a cache with a small bound keeps only what fits.
     const { file } = superheroCopy();
     const db = await openDatabase(file);
     try {
-      const cache = new GoldResultCache(folder, { folderBytes: 1_500 });
+      const cache = new GoldResultCache(folder, { folderBytes: ENTRY + 100 });
       const slot = await cache.slot(db, 'SELECT 1');
       cache.write(slot!, [[1]], 1);
       const left = fs.readdirSync(folder).filter((f) => f.endsWith('.v8'));
@@ -370,5 +377,86 @@ describe("the run's line about the cache", () => {
     );
     // A sibling whose name only starts like the home folder is not under it.
     assert.equal(line(`${home}2/gold-results`), `gold results: 2 taken from the cache, 1 stored (${home}2/gold-results)`);
+  });
+});
+
+describe('the database file under a running connection', () => {
+  it('a file renamed over the path after the connection opened is neither read from the cache nor stored to it', async () => {
+    const { file } = superheroCopy();
+    const cache = new GoldResultCache(tempDir('ves-lens-gold-cache-'));
+    const db = await openDatabase(file);
+    try {
+      assert.ok(await cache.slot(db, 'SELECT count(*) FROM superhero'), 'the file the connection reads: a slot');
+      // A refreshed dataset moved into place (rsync, mv): the connection still reads the old file.
+      const fresh = `${file}.new`;
+      fs.copyFileSync(file, fresh);
+      await makeDatabase(fresh, 'DELETE FROM superhero WHERE id > 10');
+      fs.renameSync(fresh, file);
+      assert.equal(await cache.slot(db, 'SELECT count(*) FROM superhero'), undefined);
+      const { gold } = await readGoldQuery(db, 'SELECT count(*) FROM superhero', { maxRows: 10 }, { timeoutMs: 30_000, goldCache: cache });
+      assert.deepEqual(gold, { status: 'ok', rows: [[750]] }, 'the old file, which the connection reads');
+      assert.deepEqual(entries(cache), [], "the old file's rows are not stored under the new file's identity");
+    } finally {
+      await db.close();
+    }
+    // A new connection reads the new file, and its result is the new file's.
+    const again = await openDatabase(file);
+    try {
+      const { gold } = await readGoldQuery(
+        again,
+        'SELECT count(*) FROM superhero',
+        { maxRows: 10 },
+        { timeoutMs: 30_000, goldCache: cache },
+      );
+      assert.deepEqual(gold, { status: 'ok', rows: [[10]] });
+      assert.equal(entries(cache).length, 1);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a database written while the gold ran keeps nothing', async () => {
+    const { file } = superheroCopy();
+    const cache = new GoldResultCache(tempDir('ves-lens-gold-cache-'));
+    const db = await openDatabase(file);
+    try {
+      const slot = await cache.slot(db, 'SELECT count(*) FROM superhero');
+      const old = fs.statSync(file);
+      fs.utimesSync(file, old.atime, new Date(old.mtimeMs + 5_000)); // what any write does to the file's times
+      cache.write(slot!, [[750]], 1);
+      assert.deepEqual([entries(cache).length, cache.counts().stored], [0, 0]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("looking a gold up keeps SQLite's read lock: another process still cannot write under a reading connection", async (t) => {
+    const { file } = superheroCopy();
+    const cache = new GoldResultCache(tempDir('ves-lens-gold-cache-'));
+    const db = await openDatabase(file);
+    const tryToWrite = () =>
+      spawnSync(
+        'python3',
+        [
+          '-c',
+          'import sqlite3, sys\n' +
+            'c = sqlite3.connect(sys.argv[1], timeout=0)\n' +
+            'try:\n    c.execute("UPDATE superhero SET height_cm = 1 WHERE id = 1"); c.commit(); print("written")\n' +
+            'except sqlite3.OperationalError as e:\n    print(e)',
+          file,
+        ],
+        { encoding: 'utf8' },
+      );
+    if (tryToWrite().error) return t.skip('no python3 here');
+    try {
+      await db.all('BEGIN'); // a read transaction: SQLite holds a SHARED lock from its first read to COMMIT
+      await db.all('SELECT count(*) FROM superhero');
+      assert.equal(tryToWrite().stdout.trim(), 'database is locked');
+      for (let i = 0; i < 3; i++) await cache.slot(db, `SELECT ${i} FROM superhero`);
+      assert.equal(tryToWrite().stdout.trim(), 'database is locked', 'the lookups left the read lock in place');
+      await db.all('COMMIT');
+    } finally {
+      await db.close();
+    }
   });
 });

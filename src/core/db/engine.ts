@@ -58,6 +58,11 @@ export interface DatabaseConnection {
   readonly engine: DatabaseEngine;
   /** The target it was opened on (a SQLite file path, or a connection URL without its password). */
   readonly path: string;
+  /**
+   * The file a file engine's connection reads (SQLite: device and inode, read when it was opened): a file renamed
+   * over `path` since is not the one this connection reads. Undefined on server engines.
+   */
+  readonly openedFile?: { dev: bigint; ino: bigint };
   close(): Promise<void>;
   /** Interrupts whatever runs on this connection now. */
   interrupt(): void;

@@ -4,8 +4,10 @@
  * work of a run. A gold result is kept only where running the gold again must give the same rows:
  *
  * - SQLite files only: the key holds the file's identity (real path, device, inode, size, modification and change
- *   times, the header's file change counter, the -wal and -journal files' sizes and times), SQLite's version, this
- *   cache's format and the exact gold text. A changed, copied or touched database never meets an old entry.
+ *   times, the -wal and -journal files' sizes and times; stat alone), SQLite's version, this build of VES Lens,
+ *   this cache's format and the exact gold text. A changed, copied or touched database never meets an old entry; a
+ *   file renamed over the path while its connection was open (which still reads the old file), or written while
+ *   the gold ran, is neither read nor stored.
  * - Only results that ran to the end (`ok`), of at most MAX_ENTRY_ROWS rows and MAX_ENTRY_BYTES serialized
  *   (v8.serialize keeps numbers, -0, NaN, strings, null and Buffers exactly).
  * - Never a gold whose text reads the clock, chance or the connection's history (volatileReason): random(),
@@ -34,8 +36,9 @@ import { Token, tokenize } from '../sql/lexer';
 const CACHE_FORMAT = 1;
 export const MAX_ENTRY_ROWS = 10_000;
 export const MAX_ENTRY_BYTES = 2 ** 20;
-/** The folder's bound, checked at the first store of each run. */
+/** The folder's bounds, checked at the first store of each run: bytes on disk, and entries (each run stats them all). */
 export const FOLDER_BYTES = 256 * 2 ** 20;
+export const FOLDER_ENTRIES = 20_000;
 const ENTRY_SUFFIX = '.v8';
 
 /** Turns the cache off for `eval` whatever the command line says (as --no-gold-cache). */
@@ -144,40 +147,42 @@ function isEntry(value: unknown, key: string, sql: string): value is GoldEntry {
 
 const statOf = (file: string) => fs.statSync(file, { bigint: true, throwIfNoEntry: false });
 
-/** The database file as it is now, for the key; undefined when it cannot be read (then nothing is cached). */
+/**
+ * The database file as it is now, for the key; undefined when it cannot be read (then nothing is cached). Read with
+ * stat alone, never by opening the file: closing a descriptor of a database file drops every POSIX lock this
+ * process holds on it, SQLite's read locks on the lanes' connections included, and another process could then write
+ * under a lane's feet. A write changes the size or the modification and change times (and WAL commits the -wal
+ * file's), so no header is read.
+ */
 function databaseIdentity(file: string): unknown[] | undefined {
   try {
     const real = fs.realpathSync(file);
-    const header = Buffer.alloc(4);
-    let stat: fs.BigIntStats;
-    const fd = fs.openSync(real, 'r');
-    try {
-      stat = fs.fstatSync(fd, { bigint: true });
-      // The file change counter: every commit in rollback-journal mode changes it (WAL commits: the -wal file).
-      fs.readSync(fd, header, 0, 4, 24);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const stat = fs.statSync(real, { bigint: true });
     if (!stat.isFile()) return undefined;
     const companion = (suffix: string) => {
       const other = statOf(real + suffix);
       return other ? [other.size, other.mtimeNs, other.ctimeNs, other.ino] : null;
     };
-    return [
-      real,
-      stat.dev,
-      stat.ino,
-      stat.size,
-      stat.mtimeNs,
-      stat.ctimeNs,
-      header.toString('hex'),
-      companion('-wal'),
-      companion('-journal'),
-    ];
+    return [real, stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs, companion('-wal'), companion('-journal')];
   } catch {
     return undefined;
   }
 }
+
+const asKeyText = (value: unknown) => JSON.stringify(value, (_, part: unknown) => (typeof part === 'bigint' ? String(part) : part));
+
+/**
+ * This build of VES Lens (the running bundle's size and time): rows read and compared by other code are never met,
+ * whether or not CACHE_FORMAT was bumped.
+ */
+const BUILD_IDENTITY = (() => {
+  try {
+    const stat = fs.statSync(__filename);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'unknown';
+  }
+})();
 
 const versions = new WeakMap<DatabaseEngine, Promise<string>>();
 
@@ -196,6 +201,10 @@ export interface GoldSlot {
   key: string;
   file: string;
   sql: string;
+  /** The database's identity when the slot was made: a result is stored only if the file is still that one after. */
+  database: string;
+  /** The connection the gold runs on. */
+  db: DatabaseConnection;
 }
 
 export class GoldResultCache {
@@ -217,19 +226,19 @@ export class GoldResultCache {
   async slot(db: DatabaseConnection, sql: string): Promise<GoldSlot | undefined> {
     if (db.engine.name !== 'sqlite' || volatileReason(sql) !== undefined) return undefined;
     const identity = databaseIdentity(db.path);
-    if (!identity) return undefined;
+    // A file renamed over the path since the connection was opened is not the one it reads: no slot for either.
+    if (!identity || !db.openedFile || db.openedFile.dev !== identity[1] || db.openedFile.ino !== identity[2]) return undefined;
     let version: string;
     try {
       version = await engineVersion(db.engine);
     } catch {
       return undefined;
     }
+    const database = asKeyText(identity);
     const key = createHash('sha256')
-      .update(
-        JSON.stringify([CACHE_FORMAT, version, identity, sql], (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value)),
-      )
+      .update(asKeyText([CACHE_FORMAT, BUILD_IDENTITY, version, database, sql]))
       .digest('hex');
-    return { key, file: path.join(this.folder, key + ENTRY_SUFFIX), sql };
+    return { key, file: path.join(this.folder, key + ENTRY_SUFFIX), sql, database, db };
   }
 
   /** The stored result, when there is one that running the gold within `bounds` would give; a damaged entry is removed. */
@@ -264,9 +273,15 @@ export class GoldResultCache {
     return { rows: entry.rows, elapsedMs: entry.elapsedMs };
   }
 
-  /** Keeps a gold result that ran to the end, if it is small enough; never throws. */
+  /**
+   * Keeps a gold result that ran to the end, if it is small enough and the database file is still the one the slot
+   * was made for (a write or a rename during the run keeps nothing); never throws.
+   */
   write(slot: GoldSlot, rows: Row[], elapsedMs: number): void {
     if (!this.storing || rows.length > MAX_ENTRY_ROWS) return;
+    const now = databaseIdentity(slot.db.path);
+    if (!now || asKeyText(now) !== slot.database) return;
+    const existed = fs.existsSync(slot.file);
     const entry: GoldEntry = { format: CACHE_FORMAT, key: slot.key, sql: slot.sql, rows, elapsedMs, resultBytes: resultBytesBound(rows) };
     if (!Number.isFinite(entry.resultBytes)) return;
     const data = v8.serialize(entry);
@@ -277,7 +292,7 @@ export class GoldResultCache {
         pruneFolder(this.folder, this.options.folderBytes ?? FOLDER_BYTES);
       }
       writeCacheEntry(slot.file, data);
-      this.stored++;
+      if (!existed) this.stored++; // a hit turned down for a lane's share writes its entry again: not a new one
     } catch (error) {
       this.storing = false;
       this.options.onNote?.(`gold results are not cached in this run: cannot write ${this.folder} (${(error as Error).message})`);
@@ -306,8 +321,8 @@ export function usableUnder(entry: Pick<GoldEntry, 'rows' | 'resultBytes' | 'ela
   );
 }
 
-/** Deletes the least recently used entries until the folder's entries take at most `limit` bytes. */
-export function pruneFolder(folder: string, limit: number): void {
+/** Deletes the least recently used entries until the folder's entries take at most `limit` bytes on disk and number at most `maxEntries`. */
+export function pruneFolder(folder: string, limit: number, maxEntries = FOLDER_ENTRIES): void {
   let names: string[];
   try {
     names = fs.readdirSync(folder).filter((name) => name.endsWith(ENTRY_SUFFIX));
@@ -317,14 +332,17 @@ export function pruneFolder(folder: string, limit: number): void {
   const entries = names.flatMap((name) => {
     const file = path.join(folder, name);
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    return stat ? [{ file, size: stat.size, used: stat.mtimeMs }] : [];
+    // What the entry takes on disk: most are under a block, and a folder of small files is bounded by its blocks.
+    return stat ? [{ file, size: Math.max(stat.size, stat.blocks * 512), used: stat.mtimeMs }] : [];
   });
   let total = entries.reduce((sum, entry) => sum + entry.size, 0);
+  let count = entries.length;
   entries.sort((a, b) => a.used - b.used);
   for (const entry of entries) {
-    if (total <= limit) break;
+    if (total <= limit && count <= maxEntries) break;
     fs.rmSync(entry.file, { force: true });
     total -= entry.size;
+    count--;
   }
 }
 

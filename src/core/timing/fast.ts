@@ -7,7 +7,7 @@ import { scaledCopy } from '../scale/scaledCopy';
 import { OFFICIAL_ITERATIONS } from './official';
 import { TimedQuantity, TimingResult } from './types';
 import { DEFAULT_RUN_ALLOCATION, extraBlocks, RunAllocation } from './runAllocation';
-import { OfficialClock, officialTimingClock, timeBlockWithPython } from './pythonTimer';
+import { fastTimingClock, OfficialClock, timeBlockWithPython } from './pythonTimer';
 
 /**
  * Timing protocol v2 (`--timing fast`). It measures what the official scripts measure, in far fewer
@@ -162,7 +162,7 @@ export class PairTimer {
 
   /**
    * Iterations as a block: in the Python process when both queries are fresh-connection timers on SQLite files and
-   * python3 runs (the rule and clock of `--timing official`: officialTimingClock), else one execution at a time in
+   * python3 runs with a SQLite at least as new as VES Lens's (fastTimingClock), else one execution at a time in
    * node. Python's sqlite3 adds 3–7 µs to an execution where node-sqlite3's hop to its worker thread adds 80–170 µs
    * with jitter (bench/fixedCost.mjs): a fixed cost added to both sides pulls a sub-millisecond ratio toward 1.
    */
@@ -175,7 +175,7 @@ export class PairTimer {
     const gold = this.gold.freshConnection;
     const pred = this.pred.freshConnection;
     const onSqlite = gold && pred && [gold, pred].every(({ dbPath }) => engineFor(dbPath).name === 'sqlite');
-    this.timedBy = onSqlite ? (await officialTimingClock()).clock : 'node-sqlite3';
+    this.timedBy = onSqlite ? (await fastTimingClock()).clock : 'node-sqlite3';
     if (gold && pred && this.timedBy === 'python-sqlite3') {
       return async (quantity, firstIndex, iterations) => {
         const times = await timeBlockWithPython({

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as readline from 'node:readline';
 import { QueryCancelled, QueryTimeout } from '../db/database';
+import { sqliteVersion } from '../db/engines';
 import { PYTHON_TIMING_SCRIPT } from './pythonTimingScript';
 import { TimedQuantity } from './types';
 
@@ -303,6 +304,31 @@ export function officialTimingClock(): Promise<OfficialClock> {
   return clockAnswer;
 }
 
+/** Whether SQLite version `a` ("3.40.1") is older than `b`. */
+export function olderSqlite(a: string, b: string): boolean {
+  const parts = (version: string) => version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+}
+
+let fastClockAnswer: Promise<OfficialClock> | undefined;
+
+/**
+ * The clock of `--timing fast`'s blocks: Python's sqlite3 as for `--timing official`, unless its SQLite is older than
+ * VES Lens's own. Fast mode is VES Lens's protocol, not a copy of the scripts: a pair scored correct by VES Lens's
+ * SQLite must not fail in the timer (an older SQLite lacks functions, IIF before 3.32, that a gold may call), so its
+ * blocks then run in node-sqlite3 and the run says why. `--timing official` keeps the Python the scripts would use.
+ */
+export function fastTimingClock(): Promise<OfficialClock> {
+  fastClockAnswer ??= Promise.all([officialTimingClock(), sqliteVersion().catch(() => undefined)]).then(([clock, ours]): OfficialClock =>
+    clock.clock === 'python-sqlite3' && ours !== undefined && olderSqlite(clock.sqlite, ours)
+      ? { clock: 'node-sqlite3', reason: `python3's SQLite ${clock.sqlite} is older than VES Lens's SQLite ${ours}` }
+      : clock,
+  );
+  return fastClockAnswer;
+}
+
 /** Times one pair in the Python process (started again if a previous pair ended it). */
 export async function timeWithPython(request: PythonTimingRequest): Promise<PythonTimes> {
   const { process } = await timingProcess();
@@ -327,6 +353,7 @@ export async function stopPythonTiming(): Promise<void> {
   const current = running;
   running = undefined;
   clockAnswer = undefined;
+  fastClockAnswer = undefined;
   if (current) await current.then(({ process }) => process.kill()).catch(() => undefined);
 }
 
@@ -345,7 +372,7 @@ export interface RunClock {
 export async function runClock(engine: string, timing: string, metrics: readonly string[]): Promise<RunClock> {
   const timed = (timing === 'official' || timing === 'fast') && metrics.some((m) => m === 'ves' || m === 'rves');
   if (!timed || engine !== 'sqlite') return { inputs: {} };
-  const clock = await officialTimingClock();
+  const clock = timing === 'fast' ? await fastTimingClock() : await officialTimingClock();
   return {
     inputs:
       clock.clock === 'python-sqlite3'

@@ -32,7 +32,7 @@
  * or an error as above.
  */
 export const PYTHON_TIMING_SCRIPT = String.raw`
-import json, os, sqlite3, sys, threading, time, urllib.request
+import io, json, os, sqlite3, sys, threading, time, urllib.request
 
 def cap_memory(limit_bytes):
     try:
@@ -216,7 +216,9 @@ def main():
     out = sys.stdout
     out.write(json.dumps({"ready": True, "python": sys.version.split()[0], "sqlite": sqlite3.sqlite_version}) + "\n")
     out.flush()
-    for line in sys.stdin:
+    # Requests are UTF-8 JSON whatever the locale says (-I ignores PYTHONIOENCODING): a non-ASCII literal
+    # read in another encoding would time a different query.
+    for line in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"):
         request_id = None
         try:
             request = json.loads(line)

@@ -153,12 +153,18 @@ export class HintsProvider {
     const settings = this.context.settings;
     if (!settings.codeLensEnabled) return [];
     const analysis = this.analysis(document);
+    const withoutHints = () => analysis.statements.map((unit) => ({ unit, hints: undefined }));
     if (analysis.done || this.countedLenses.has(document.uri) || !whenHintsReady) {
-      const units = await analysis.units;
+      // An analysis that failed still leaves every statement its Score, Judge and Explain lenses.
+      const units = await analysis.units.catch(withoutHints);
       this.countedLenses.add(document.uri);
       return this.lenses(document, units);
     }
-    analysis.units.then(whenHintsReady, () => undefined);
+    // The refresh brings the other statements' lenses, with their counts or, if the analysis failed, without.
+    analysis.units.then(whenHintsReady, () => {
+      this.countedLenses.add(document.uri);
+      whenHintsReady();
+    });
     return this.lenses(
       document,
       analysis.statements.slice(0, EARLY_LENS_STATEMENTS).map((unit) => ({ unit, hints: undefined })),

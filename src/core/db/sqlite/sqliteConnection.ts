@@ -125,6 +125,7 @@ export class SqliteConnection implements DatabaseConnection {
     readonly engine: DatabaseEngine,
     readonly path: string,
     private readonly db: sqlite3.Database,
+    readonly openedFile: { dev: bigint; ino: bigint } | undefined,
   ) {}
 
   static async open(engine: DatabaseEngine, path: string, options: SqliteOpenOptions = {}): Promise<SqliteConnection> {
@@ -138,7 +139,10 @@ export class SqliteConnection implements DatabaseConnection {
     });
     db.configure('limit', sqlite3.LIMIT_LENGTH, MEMORY_BOUNDS.valueBytes);
     db.configure('busyTimeout', busyTimeoutMs);
-    const connection = new SqliteConnection(engine, path, db);
+    // Which file this connection reads (stat, never open: closing another descriptor of the database file would
+    // drop SQLite's POSIX locks on it).
+    const stat = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    const connection = new SqliteConnection(engine, path, db, stat && { dev: stat.dev, ino: stat.ino });
     if (options.queryOnly !== false) await connection.all('PRAGMA query_only = ON');
     // The heap limit is process-wide: set once (timing opens a connection per execution).
     SqliteConnection.heapLimited ??= connection.all(`PRAGMA hard_heap_limit = ${MEMORY_BOUNDS.heapBytes}`).then(() => undefined);
