@@ -30,7 +30,7 @@ import {
 } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { runClock } from '../core/timing/pythonTimer';
-import { goldCacheFor, goldCacheLine } from '../core/eval/goldResultCache';
+import { goldCacheFor, goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import {
   checkCounterexampleOptions,
@@ -291,6 +291,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   });
   bar?.stop();
   if (goldCache) err.write(`${goldCacheLine(goldCache.counts())}; --no-gold-cache runs every gold\n`);
+  else if (source.engine.name === 'sqlite') err.write(`${goldCacheOffLine(goldCacheOffReason(options.goldCache !== false) ?? '')}\n`);
   // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
   const interrupted = run.interrupted();
   const freshByIndex = interrupted ? run.finished : new Map(fresh.map((result) => [result.index, result]));

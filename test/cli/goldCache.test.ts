@@ -53,15 +53,20 @@ describe('eval with the gold-result cache (a real process on the real BIRD files
     assert.match(second.stderr, new RegExp(`^gold results: ${stored} taken from the cache, 0 stored`, 'm'));
     assert.deepEqual(second.verdicts, first.verdicts);
 
-    for (const [name, extra, env] of [
-      ['flag', ['--no-gold-cache'], {}],
-      ['env', [], { VES_LENS_NO_GOLD_CACHE: '1' }],
+    for (const [name, extra, env, reason] of [
+      ['flag', ['--no-gold-cache'], {}, '--no-gold-cache'],
+      ['env', [], { VES_LENS_NO_GOLD_CACHE: '1' }, 'VES_LENS_NO_GOLD_CACHE=1'],
+      ['env true', [], { VES_LENS_NO_GOLD_CACHE: 'true' }, 'VES_LENS_NO_GOLD_CACHE=true'],
     ] as const) {
       const off = evalRun(name, [...extra], env);
       assert.equal(off.report.inputs.gold_cache, null, name);
-      assert.doesNotMatch(off.stderr, /gold results:/, name);
+      // Said, so that a variable left set in a shell is seen.
+      assert.match(off.stderr, new RegExp(`^gold results: not cached in this run, every gold runs \\(${reason}\\)$`, 'm'), name);
       assert.deepEqual(off.verdicts, first.verdicts, name);
     }
+    // 0, false, no and off leave it on.
+    const on = evalRun('env false', [], { VES_LENS_NO_GOLD_CACHE: 'false' });
+    assert.deepEqual(on.report.inputs.gold_cache, { folder, hits: stored, stored: 0 });
     assert.equal(fs.readdirSync(folder).filter((f) => f.endsWith('.v8')).length, stored, 'the runs without it stored nothing');
   });
 

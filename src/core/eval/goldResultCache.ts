@@ -346,15 +346,28 @@ export function pruneFolder(folder: string, limit: number, maxEntries = FOLDER_E
   }
 }
 
-/** The cache `eval` uses on SQLite, unless --no-gold-cache or VES_LENS_NO_GOLD_CACHE=1 turned it off. */
+/** Values of VES_LENS_NO_GOLD_CACHE that leave the cache on (unset is the same). */
+const NOT_OFF = new Set(['', '0', 'false', 'no', 'off']);
+
+/**
+ * Why the cache is off for a run on SQLite (`--no-gold-cache`, or VES_LENS_NO_GOLD_CACHE set to anything but
+ * 0/false/no/off), or undefined when it is on.
+ */
+export function goldCacheOffReason(asked: boolean, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (!asked) return '--no-gold-cache';
+  const value = env[NO_GOLD_CACHE_ENV];
+  if (value !== undefined && !NOT_OFF.has(value.trim().toLowerCase())) return `${NO_GOLD_CACHE_ENV}=${value}`;
+  return undefined;
+}
+
+/** The cache `eval` uses on SQLite, unless goldCacheOffReason says why not. */
 export function goldCacheFor(
   engineName: string,
   asked: boolean,
   onNote?: (message: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): GoldResultCache | undefined {
-  const offByEnv = env[NO_GOLD_CACHE_ENV] !== undefined && env[NO_GOLD_CACHE_ENV] !== '' && env[NO_GOLD_CACHE_ENV] !== '0';
-  if (!asked || offByEnv || engineName !== 'sqlite') return undefined;
+  if (engineName !== 'sqlite' || goldCacheOffReason(asked, env) !== undefined) return undefined;
   return new GoldResultCache(cacheFolder('gold-results'), { onNote });
 }
 
@@ -400,9 +413,17 @@ export async function readGoldQuery(
   return { gold, shared: limits };
 }
 
-/** A run's one line about the cache (the terminal, the language server's log). */
+/**
+ * A run's one line about the cache (the terminal, the language server's log). The golds neither taken nor stored
+ * ran and were not kept: failed, too large, reading the clock, or kept already by a run beside this one.
+ */
 export function goldCacheLine(counts: GoldCacheCounts): string {
   return `gold results: ${counts.hits} taken from the cache, ${counts.stored} stored (${cachePathForDisplay(counts.folder)})`;
+}
+
+/** The line of a run on SQLite with the cache off, so that a variable left set in a shell is seen. */
+export function goldCacheOffLine(reason: string): string {
+  return `gold results: not cached in this run, every gold runs (${reason})`;
 }
 
 /**

@@ -184,7 +184,8 @@ export function compareRuns(runs: readonly LoadedReport[], options: CompareOptio
   if (!timed) {
     const untimed = runs.filter((_, r) => !timedRuns[r]).map((run) => run.label);
     const which = untimed.length === runs.length ? 'these reports' : untimed.join(', ');
-    const scores = [...new Set(metricsOf.flat())].map((m) => LABELS[m] ?? m).join(', ');
+    // The untimed reports' own metrics: a timed report beside them must not lend them VES and R-VES.
+    const scores = [...new Set(metricsOf.filter((_, r) => !timedRuns[r]).flat())].map((m) => LABELS[m] ?? m).join(', ');
     notes.push(`no timing in ${which} (${scores} only): times, time ratios and much faster / slower are not compared`);
   }
   const at = (run: number) => compared.map((key) => byRun[run].get(key)!);
