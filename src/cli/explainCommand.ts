@@ -34,9 +34,36 @@ export interface SqlCommandOptions extends EngineCliOptions {
 /** The SQL text a command works on: the positional argument, or the whole of --file. */
 export function sqlFromArguments(sql: string | undefined, file: string | undefined): { text: string; source: string } {
   if (sql && file) throw new UsageError('give the SQL or --file, not both');
-  if (file) return { text: readTextFile(file, 'SQL file'), source: file };
+  if (file) {
+    const text = readTextFile(file, 'SQL file');
+    const notSql = notASqlFile(text);
+    if (notSql) throw new UsageError(`--file: ${file} is ${notSql}`);
+    return { text, source: file };
+  }
   if (!sql) throw new UsageError('give the SQL to work on, or --file');
   return { text: sql, source: '<sql>' };
+}
+
+/** A BIRD gold line: the SQL, a tab, the db_id (a name, nothing after it). */
+const GOLD_LINE = /\t[A-Za-z_][\w$]*\s*$/;
+
+/**
+ * What a --file holds when it is not a file of SQL statements (said instead of a plan or hint per fragment):
+ * JSON (a question, prediction or tables file), or a BIRD gold file, whose lines hold no `;` between them, so that
+ * its queries would run together as one statement.
+ */
+function notASqlFile(text: string): string | undefined {
+  const start = text.trimStart()[0];
+  if (start === '[' || start === '{')
+    return 'JSON, not SQL (a question, prediction or tables file?): --file takes SQL statements separated by ";"';
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length > 1 && lines.every((line) => GOLD_LINE.test(line)))
+    return (
+      'a BIRD gold file (one "SQL<TAB>db_id" a line, no ";" between them): --file takes SQL statements separated by ";". ' +
+      'To look at every gold, use `ves-lens audit --questions QUESTIONS --gold FILE --db-root DIR`; to explain some, copy ' +
+      'them into a .sql file, each ended by ";"'
+    );
+  return undefined;
 }
 
 /** The statements a command works on: the positional argument as it is, or every statement of --file. */

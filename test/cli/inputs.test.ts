@@ -267,6 +267,12 @@ describe('item 3: a file that is no prediction file stops with exit 2 and says w
       ],
       [['rerank', '--db', DB, '--candidates', DB], /a SQLite database, not a candidate file/],
       [['hints', '--db', DB, '--file', DB], /a SQLite database, not a SQL file/],
+      // A question file, or a BIRD gold file (no ";" between its lines: its queries would run together as one).
+      [['explain', '--db', DB, '--file', QUESTIONS], /--file: .+ is JSON, not SQL \(a question, prediction or tables file\?\)/],
+      [
+        ['hints', '--db', DB, '--file', write(dir, 'gold.sql', 'SELECT 1 FROM superhero\tsuperhero\nSELECT 2 FROM superhero\tsuperhero\n')],
+        /--file: .+gold\.sql is a BIRD gold file \(one "SQL<TAB>db_id" a line, no ";" between them\)/,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = run(args);
