@@ -1,6 +1,6 @@
 import * as path from 'path';
 import pc from 'picocolors';
-import { readTextFile } from '../core/bird/jsonFile';
+import { readTextFile, startsAsJson } from '../core/bird/jsonFile';
 import { DatabaseConnection } from '../core/db/engine';
 import { engineFor, sqliteVersion } from '../core/db/engines';
 import { EngineDescription, engineLine } from '../core/db/source';
@@ -53,9 +53,7 @@ const GOLD_LINE = /\t[A-Za-z_][\w$]*\s*$/;
  * its queries would run together as one statement.
  */
 function notASqlFile(text: string): string | undefined {
-  const start = text.trimStart()[0];
-  if (start === '[' || start === '{')
-    return 'JSON, not SQL (a question, prediction or tables file?): --file takes SQL statements separated by ";"';
+  if (startsAsJson(text)) return 'JSON, not SQL (a question, prediction or tables file?): --file takes SQL statements separated by ";"';
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   if (lines.length > 1 && lines.every((line) => GOLD_LINE.test(line)))
     return (

@@ -1,5 +1,5 @@
 import { InputFileError, InputProblem } from './problems';
-import { readTextFile } from './jsonFile';
+import { readTextFile, startsAsJson } from './jsonFile';
 import { inputWording } from '../text/inputWording';
 
 export interface GoldEntry {
@@ -18,8 +18,7 @@ export interface GoldFile {
 /** Reads a BIRD gold file: one `SQL<TAB>db_id` a line, in question order. */
 export function loadGold(file: string): GoldFile {
   const text = readTextFile(file, 'gold file');
-  const start = text.trimStart()[0];
-  if (start === '[' || start === '{') {
+  if (startsAsJson(text)) {
     throw new InputFileError({
       file,
       message:

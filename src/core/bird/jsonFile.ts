@@ -20,6 +20,12 @@ const READ_ERRORS: Record<string, string> = {
  * other binary passed by mistake; every failure is an InputFileError that names the file and says what it is.
  * `what` names the role the file was given in ("prediction file"), for messages.
  */
+/** Whether a text starts, after white space, as a JSON object or list does (what a SQL or lines file never does). */
+export function startsAsJson(text: string): boolean {
+  const start = text.trimStart()[0];
+  return start === '{' || start === '[';
+}
+
 export function readTextFile(file: string, what = 'text file'): string {
   let bytes: Buffer;
   try {

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { InputFileError, InputProblem } from './problems';
 import { jsonFileKind } from './fileKind';
-import { duplicateKeyProblems, jsonStringAt, JsonOutline, outlineJson, parseJsonFile, readTextFile } from './jsonFile';
+import { duplicateKeyProblems, jsonStringAt, JsonOutline, outlineJson, parseJsonFile, readTextFile, startsAsJson } from './jsonFile';
 
 /** The separator the official format puts between SQL and db_id. */
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
@@ -231,7 +231,7 @@ export function loadPredictions(file: string, options: LoadPredictionOptions = {
     const format = path.extname(file).toLowerCase() === '.json' ? 'json-list' : 'lines';
     return { file, format, pairing: 'position', predictions: [], problems: [], empty: true };
   }
-  const looksJson = start === '{' || start === '[' || path.extname(file).toLowerCase() === '.json';
+  const looksJson = startsAsJson(text) || path.extname(file).toLowerCase() === '.json';
   if (!looksJson) return fromLinesFile(file, text, options.dbIds);
   const data = parseJsonFile(file, text);
   if (typeof data !== 'object' || data === null)

@@ -279,13 +279,13 @@ export class GoldResultCache {
    */
   write(slot: GoldSlot, rows: Row[], elapsedMs: number): void {
     if (!this.storing || rows.length > MAX_ENTRY_ROWS) return;
-    const now = databaseIdentity(slot.db.path);
-    if (!now || asKeyText(now) !== slot.database) return;
-    const existed = fs.existsSync(slot.file);
     const entry: GoldEntry = { format: CACHE_FORMAT, key: slot.key, sql: slot.sql, rows, elapsedMs, resultBytes: resultBytesBound(rows) };
     if (!Number.isFinite(entry.resultBytes)) return;
     const data = v8.serialize(entry);
     if (data.length > MAX_ENTRY_BYTES) return;
+    const now = databaseIdentity(slot.db.path);
+    if (!now || asKeyText(now) !== slot.database) return;
+    const existed = fs.existsSync(slot.file);
     try {
       if (!this.pruned) {
         this.pruned = true;

@@ -165,10 +165,7 @@ export class HintsProvider {
       this.countedLenses.add(document.uri);
       whenHintsReady();
     });
-    return this.lenses(
-      document,
-      analysis.statements.slice(0, EARLY_LENS_STATEMENTS).map((unit) => ({ unit, hints: undefined })),
-    );
+    return this.lenses(document, withoutHints().slice(0, EARLY_LENS_STATEMENTS));
   }
 
   /** Lenses of analysed units; a unit whose hints are not known yet (undefined) gets no Hints lens. */
