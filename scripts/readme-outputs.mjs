@@ -1,11 +1,12 @@
-// Regenerates every "real output" block of README.md from the shared BIRD files: each block is marked
+// Regenerates every "real output" block of README.md and of the pages under docs/ from the shared BIRD files: each
+// block is marked (once, in one of those files)
 //   <!-- output:NAME -->
 //   ```
 //   ...
 //   ```
 //   <!-- /output:NAME -->
 // and this script runs the documented commands with the built CLI (node esbuild.js first), then rewrites what is
-// between the markers. Nothing else in the README is touched.
+// between the markers. Nothing else in the pages is touched.
 //
 //   node scripts/readme-outputs.mjs                 every block
 //   node scripts/readme-outputs.mjs compare rerank  only these (a block that needs another's files runs it too)
@@ -16,13 +17,14 @@
 // that version by position (the v3 file reorders its last 16 questions and changes two gold queries). Timed numbers
 // (VES, R-VES, ms, speed-ups) move a little from run to run, as the README says beside each block.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const README = join(REPO, 'README.md');
+const DOCS = join(REPO, 'docs');
 const CLI = join(REPO, 'bin', 'ves-lens.js');
 const DATA = process.env.VES_LENS_BIRD_DATA ?? resolve(REPO, '..', 'shared', 'data', 'bird-minidev');
 // Paths relative to DATA, where the commands run, so the outputs name the files as the README's commands do.
@@ -240,13 +242,36 @@ export const BLOCKS = [
   },
 ];
 
+/** The pages that may hold output blocks: README.md and every Markdown file under docs/. */
+export function pages() {
+  const found = [README];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.md')) found.push(join(dir, entry.name));
+    }
+  };
+  if (existsSync(DOCS)) walk(DOCS);
+  return found;
+}
+
+/** The one page that marks block `name`; throws when none or several do. */
+export function pageOf(name) {
+  const holding = pages().filter((page) => readFileSync(page, 'utf8').includes(`<!-- output:${name} -->`));
+  if (holding.length !== 1)
+    throw new Error(
+      `block ${name} is marked in ${holding.length ? holding.map((p) => relative(REPO, p)).join(', ') : 'no page'} (README.md or docs/): it must be in exactly one`,
+    );
+  return holding[0];
+}
+
 /** Replaces the text between one block's markers with a fenced block of `body`; throws when the markers are missing. */
 export function replaceBlock(readme, name, body) {
   const open = `<!-- output:${name} -->`;
   const close = `<!-- /output:${name} -->`;
   const start = readme.indexOf(open);
   const end = readme.indexOf(close);
-  if (start === -1 || end === -1 || end < start) throw new Error(`README.md has no ${open} … ${close} markers`);
+  if (start === -1 || end === -1 || end < start) throw new Error(`no ${open} … ${close} markers`);
   return `${readme.slice(0, start + open.length)}\n\`\`\`\n${body.join('\n')}\n\`\`\`\n${readme.slice(end)}`;
 }
 
@@ -269,20 +294,25 @@ function main(argv) {
     return 2;
   }
   const chosen = argv.length ? BLOCKS.filter((b) => argv.includes(b.name)) : BLOCKS;
+  // Every chosen block's page found before anything runs: a missing marker fails in a second, not after minutes.
+  const where = new Map(chosen.map((block) => [block.name, pageOf(block.name)]));
   const work = mkdtempSync(join(tmpdir(), 'ves-lens-readme-'));
+  const written = new Set();
   try {
     const files = makeFiles(work);
     for (const block of chosen) {
+      const page = where.get(block.name);
       process.stderr.write(`${block.name}: ${block.what}\n`);
       const body = block.make(work, files);
       if (body.length === 0) throw new Error(`${block.name}: the command's output had none of the lines this block shows`);
-      // Read the README again right before writing: other blocks (or people) may have changed it meanwhile.
-      writeFileSync(README, replaceBlock(readFileSync(README, 'utf8'), block.name, body));
+      // Read the page again right before writing: other blocks (or people) may have changed it meanwhile.
+      writeFileSync(page, replaceBlock(readFileSync(page, 'utf8'), block.name, body));
+      written.add(relative(REPO, page));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  process.stderr.write(`rewrote ${chosen.length} block${chosen.length === 1 ? '' : 's'} of README.md\n`);
+  process.stderr.write(`rewrote ${chosen.length} block${chosen.length === 1 ? '' : 's'} of ${[...written].join(', ')}\n`);
   return 0;
 }
 

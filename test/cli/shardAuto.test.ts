@@ -1,5 +1,5 @@
-// `--shard auto` under Slurm and Kubernetes: the scheduler's variables read for real, the README's Slurm script
-// and Indexed Job manifest run as written (real processes on the sample BIRD files), then `merge`.
+// `--shard auto` under Slurm and Kubernetes: the scheduler's variables read for real, the sharding guide's Slurm
+// script and Indexed Job manifest (docs/guide/sharding.md) run as written (real processes on the sample BIRD files), then `merge`.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,13 +10,13 @@ import { autoShard, resolveShard } from '../../src/core/eval/shard';
 import { CLI, cliEnv, REPO_ROOT, tempDir } from '../helpers';
 
 const SAMPLE = path.join(REPO_ROOT, 'sample');
-const README = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+const GUIDE = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'guide', 'sharding.md'), 'utf8');
 
-/** The fenced block after `<!-- marker -->` in the README. */
-function readmeBlock(marker: string): string {
-  const at = README.indexOf(`<!-- ${marker} -->`);
-  assert.ok(at >= 0, `README has no ${marker} block`);
-  const block = /```\w*\n([\s\S]*?)```/.exec(README.slice(at));
+/** The fenced block after `<!-- marker -->` in the sharding guide. */
+function guideBlock(marker: string): string {
+  const at = GUIDE.indexOf(`<!-- ${marker} -->`);
+  assert.ok(at >= 0, `docs/guide/sharding.md has no ${marker} block`);
+  const block = /```\w*\n([\s\S]*?)```/.exec(GUIDE.slice(at));
   assert.ok(block);
   return block[1];
 }
@@ -28,7 +28,7 @@ function schedulerFree(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /**
- * A folder laid out as the README's examples expect (`dev.json`, `dev_gold.sql`, `predict_dev.json`,
+ * A folder laid out as the guide's examples expect (`dev.json`, `dev_gold.sql`, `predict_dev.json`,
  * `dev_databases/`), its files the sample's superhero questions, gold, GPT-4 predictions and database, and a
  * `ves-lens` on PATH that runs the built command line.
  */
@@ -124,9 +124,9 @@ describe('--shard auto: the shard from the scheduler', () => {
     assert.match(result.stderr, /^error: --shard: auto: neither a Slurm array task .* give the shard as i\/n\n$/);
   });
 
-  it("the README's Slurm script, run as Slurm runs each array task, then its merge line: one run's report", () => {
+  it("the sharding guide's Slurm script, run as Slurm runs each array task, then its merge line: one run's report", () => {
     const { data, bin } = readmeLayout();
-    const script = readmeBlock('slurm-script');
+    const script = guideBlock('slurm-script');
     const array = /#SBATCH --array=(\d+)-(\d+)/.exec(script);
     assert.ok(array, 'the script declares its array');
     const [min, max] = [Number(array[1]), Number(array[2])];
@@ -148,7 +148,7 @@ describe('--shard auto: the shard from the scheduler', () => {
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stderr, new RegExp(`shard ${task - min + 1}/${max - min + 1} of 52: Slurm array task ${task} of ${min}-${max}`));
     }
-    const merge = spawnSync('bash', ['-euo', 'pipefail', '-c', readmeBlock('slurm-merge')], {
+    const merge = spawnSync('bash', ['-euo', 'pipefail', '-c', guideBlock('slurm-merge')], {
       cwd: work,
       encoding: 'utf8',
       env: schedulerFree({ PATH: `${bin}:${process.env.PATH}` }),
@@ -190,8 +190,8 @@ describe('--shard auto: the shard from the scheduler', () => {
     );
   });
 
-  it("the README's Kubernetes Indexed Job: --shard-count equals completions, each pod its own file, run per index, merged", () => {
-    const job = yaml.load(readmeBlock('k8s-job')) as {
+  it("the sharding guide's Kubernetes Indexed Job: --shard-count equals completions, each pod its own file, run per index, merged", () => {
+    const job = yaml.load(guideBlock('k8s-job')) as {
       kind: string;
       spec: {
         completionMode: string;
