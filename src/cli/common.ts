@@ -14,6 +14,7 @@ import { counted } from '../core/text/numberText';
 import { ServiceUnavailable } from '../core/http/serviceGuard';
 import { setBusyTimeout } from '../core/db/sqlite/sqliteConnection';
 import { cleanStaleTemporaries, writeFileAtomic } from '../core/io/atomicFile';
+import { redactSecrets } from '../core/io/redact';
 import { checkOutputAgainstInputs, NamedInput, OutputClash, ProtectedFolder, realOutputPath } from '../core/io/outputPaths';
 
 export const TOOL_NAME = 'ves-lens';
@@ -138,7 +139,7 @@ export function checkOutputFile(
  */
 export function writeOutputFile(flag: string, file: string, text: string): void {
   try {
-    writeFileAtomic(file, text);
+    writeFileAtomic(file, redactSecrets(text));
   } catch (error) {
     const kept = fs.existsSync(file) ? `; the earlier ${file} is unchanged` : '';
     throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}${kept}`);

@@ -20,6 +20,10 @@ import { useInputWording } from '../core/text/inputWording';
 import { checkJsonValue, JSON_FLAGS, jsonHelp, withJsonDestination } from './jsonOption';
 import { addHelpExamples } from './helpExamples';
 import { installSignalHandlers } from './interrupt';
+import { redactStandardStreams } from './redactedOutput';
+
+// Before anything is written: no password reaches the terminal, whatever shape its URL has.
+redactStandardStreams(process.argv.slice(2));
 
 // Core's messages name the inputs they refer to by this command line's options.
 useInputWording(COMMAND_LINE_WORDING);

@@ -48,6 +48,7 @@ import {
   SecretRequest,
 } from '../shared/protocol';
 import { SESSION_KEY_ENV, unsealSecret } from '../shared/sealedSecret';
+import { redactSecrets } from '../core/io/redact';
 import { CancelledError, UserError } from './errors';
 import { VesLensService } from './service';
 
@@ -58,7 +59,7 @@ delete process.env[SESSION_KEY_ENV];
 const documents = new TextDocuments(TextDocument);
 const service = new VesLensService({
   documents,
-  log: (message) => connection.console.log(message),
+  log: (message) => connection.console.log(redactSecrets(message)),
   // dist/server.js → docs/rules beside dist (in the .vsix and in the checkout alike).
   docsRoot: path.join(__dirname, '..', 'docs', 'rules'),
   // A client that gave no session key gets no secret asked of it (it could only answer in the clear).
@@ -115,9 +116,9 @@ async function handle<T>(token: CancellationToken | undefined, run: (signal: Abo
     return await run(abort.signal);
   } catch (error) {
     if (error instanceof CancelledError) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'cancelled');
-    if (error instanceof UserError) throw new ResponseError(error.code, error.message);
-    connection.console.error(`unexpected error: ${(error as Error)?.stack ?? error}`);
-    throw new ResponseError(VesLensErrorCodes.failed, (error as Error)?.message ?? String(error));
+    if (error instanceof UserError) throw new ResponseError(error.code, redactSecrets(error.message));
+    connection.console.error(redactSecrets(`unexpected error: ${(error as Error)?.stack ?? error}`));
+    throw new ResponseError(VesLensErrorCodes.failed, redactSecrets((error as Error)?.message ?? String(error)));
   } finally {
     listener?.dispose();
   }

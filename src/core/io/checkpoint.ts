@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import { writeFileAtomic } from './atomicFile';
+import { redactSecrets } from './redact';
 
 /**
  * A run's checkpoint: a JSON-lines file beside its report (`<report>.checkpoint.jsonl`). The first line says
@@ -143,7 +144,7 @@ export class Checkpoint<T> {
   append(key: number, result: T): void {
     if (this.fd === undefined) return;
     try {
-      fs.writeSync(this.fd, JSON.stringify({ key, result } satisfies CheckpointLine<T>) + '\n');
+      fs.writeSync(this.fd, redactSecrets(JSON.stringify({ key, result } satisfies CheckpointLine<T>)) + '\n');
     } catch (error) {
       this.failure = (error as Error).message;
       this.close();

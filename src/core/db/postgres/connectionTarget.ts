@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ClientConfig } from 'pg';
 import { parse } from 'pg-connection-string';
+import { redactSecrets, rememberSecret } from '../../io/redact';
 
 /**
  * PostgreSQL targets: connection URLs (`postgresql://user@host:port/database?…`) that never hold a password.
@@ -27,23 +28,19 @@ function parsedUrl(url: string): URL {
 
 /** The URL without its password (what every message and report shows). */
 export function redactUrl(url: string): string {
-  if (!isPostgresTarget(url)) return url;
+  if (!isPostgresTarget(url)) return redactSecrets(url);
   try {
     const parsed = new URL(url);
     parsed.password = '';
     parsed.searchParams.delete('password');
-    return parsed.toString();
+    return redactSecrets(parsed.toString());
   } catch {
-    return redactText(url);
+    return redactSecrets(url);
   }
 }
 
-/** A text with every `user:password@` and `password=…` in it masked, for messages about a URL that does not parse. */
-export function redactText(text: string): string {
-  let out = text.replace(/(postgres(?:ql)?:\/\/[^:/@\s]*):[^@\s]*@/gi, '$1:***@').replace(/(password=)[^&\s]*/gi, '$1***');
-  for (const password of passwords.values()) if (password.length >= 4) out = out.split(password).join('***');
-  return out;
-}
+/** A text with every password in it masked (io/redact.ts: any URL shape, `password=…`, passwords seen before). */
+export const redactText = redactSecrets;
 
 /**
  * Takes the password out of a URL, keeps it for connections to the returned target, and returns the target. A URL
@@ -53,8 +50,10 @@ export function registerPostgresUrl(url: string): string {
   const parsed = parsedUrl(url);
   const password = decodeURIComponent(parsed.password) || parsed.searchParams.get('password') || '';
   const target = redactUrl(url);
-  if (password) passwords.set(target, password);
-  else passwords.delete(target);
+  if (password) {
+    passwords.set(target, password);
+    rememberSecret(password);
+  } else passwords.delete(target);
   return target;
 }
 
