@@ -14,6 +14,7 @@ import { counted } from '../core/text/numberText';
 import { ServiceUnavailable } from '../core/http/serviceGuard';
 import { setBusyTimeout } from '../core/db/sqlite/sqliteConnection';
 import { cleanStaleTemporaries, writeFileAtomic } from '../core/io/atomicFile';
+import { lockOutput, OutputLocked } from '../core/io/outputLock';
 import { redactSecrets } from '../core/io/redact';
 import { checkOutputAgainstInputs, NamedInput, OutputClash, ProtectedFolder, realOutputPath } from '../core/io/outputPaths';
 
@@ -95,7 +96,8 @@ export function timeoutMs(flag: string, text: string | number): number {
  * Checks before any work that an output file can be written (its folder exists, it is no folder, it is
  * writable) and that it reaches none of the inputs: compared by real path (symbolic links resolved) and by
  * identity (hard links) with every input file, and never inside a database folder (`databaseFolders`, e.g.
- * --db-root). Temporaries a killed run left in its folder are removed (said on stderr).
+ * --db-root). Temporaries a killed run left in its folder are removed (said on stderr). The output is locked for
+ * this run (io/outputLock.ts): one that another live run is writing is refused.
  */
 export function checkOutputFile(
   flag: string,
@@ -131,6 +133,13 @@ export function checkOutputFile(
     throw new UsageError(`${flag}: cannot write ${file}: permission denied`);
   }
   for (const stale of cleanStaleTemporaries(folder)) process.stderr.write(`removed ${stale}, a temporary left by a run that was killed\n`);
+  try {
+    const tookOver = lockOutput(real, `${flag} ${file}`);
+    if (tookOver) process.stderr.write(`${pc.yellow('note')}: ${file}: took over the lock of a run that ended (${tookOver})\n`);
+  } catch (error) {
+    if (error instanceof OutputLocked) throw new UsageError(error.message);
+    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}`);
+  }
 }
 
 /**
