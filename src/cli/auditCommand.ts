@@ -9,7 +9,7 @@ import { auditText } from '../core/audit/auditText';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
-import { nothingDone, sqliteDbRootProblems } from '../core/eval/databaseProblems';
+import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
 import {
   DatabaseSource,
@@ -275,6 +275,13 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   run.interrupt.dispose();
   const interrupted = run.interrupted();
 
+  problems.push(
+    ...unusableDatabaseProblems(
+      source,
+      audit.entries.map((e) => ({ db_id: e.db_id, skipped: e.not_audited === 'database_unreadable', error: e.error })),
+      'audited',
+    ),
+  );
   for (const p of orderProblems(problems).filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
   (options.jsonStdout ? err : process.stdout).write(auditText(audit, top) + '\n');
   const tool = await toolInfo();

@@ -2,14 +2,12 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
-import { databaseFileProblem } from '../core/db/databaseFile';
 import { DatabaseSource, engineLine } from '../core/db/source';
 import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
 import { evaluateTasks, NOT_RUN } from '../core/eval/evaluate';
 import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
 import { summarize } from '../core/eval/evalSummary';
-import { describeGoldSource, EvalTask } from '../core/bird/tasks';
-import { databasePath } from '../core/bird/layout';
+import { describeGoldSource } from '../core/bird/tasks';
 import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { evalReport } from '../core/eval/reportJson';
@@ -106,29 +104,6 @@ export function parseMetrics(text: string): Metric[] {
 }
 
 /**
- * Databases under --db-root that are there but are no SQLite database (SQLite opens anything and fails only
- * at the first query, so every question on them would be a gold error): one headline problem each.
- */
-function databaseProblems(dbRoot: string | undefined, tasks: readonly EvalTask[]): InputProblem[] {
-  if (dbRoot === undefined) return []; // a server's databases are no files
-  const counts = new Map<string, number>();
-  for (const task of tasks) if (task.question.dbId) counts.set(task.question.dbId, (counts.get(task.question.dbId) ?? 0) + 1);
-  const problems: InputProblem[] = [];
-  for (const [dbId, n] of counts) {
-    const file = databasePath(dbRoot, dbId);
-    if (!fs.existsSync(file)) continue; // skipped, and said so under the tables
-    const problem = databaseFileProblem(file);
-    if (problem)
-      problems.push({
-        file,
-        message: `${problem}: its ${n} question${n === 1 ? '' : 's'} cannot be scored fairly (gold errors)`,
-        headline: true,
-      });
-  }
-  return problems;
-}
-
-/**
  * A database on which every gold query failed (at least two questions) is damaged or not the one the
  * questions were written for: said once, naming the file (or the server's schema or database), instead of
  * only question by question.
@@ -193,7 +168,6 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const pairBudgetMs = checkCounterexampleOptions(options, source, inputFiles);
 
   const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = loadScoringInputs(options, goldFromOption);
-  if (source.engine.name === 'sqlite') problems.push(...databaseProblems(options.dbRoot, allTasks));
   problems.push(
     ...sqliteDbRootProblems(
       source,

@@ -1,4 +1,5 @@
 import { unreachableDatabase } from '../bird/layout';
+import { databaseFileProblem } from './databaseFile';
 import { ServerUnavailable } from './database';
 import { DatabaseConnection } from './engine';
 import { openDatabase } from './engines';
@@ -118,7 +119,12 @@ export class ConnectionCache<Opened extends OpenConnection = OpenConnection> {
   /** Why a question's database cannot be opened before trying: not there, or there but unreachable; undefined when there. */
   private async whyMissing(source: DatabaseSource, dbId: string): Promise<DatabaseUnavailable | undefined> {
     try {
-      if (await source.exists(dbId)) return undefined;
+      if (await source.exists(dbId)) {
+        // A file that is there but holds no SQLite database (a zip, a copy cut short): SQLite would open it and fail
+        // at every query, each question a gold error scored 0; it is unusable, named, and its questions not scored.
+        const broken = source.engine.name === 'sqlite' ? databaseFileProblem(source.targetFor(dbId)) : undefined;
+        return broken ? new DatabaseUnavailable('cannot-open', source.label(dbId), broken) : undefined;
+      }
       // A file that is there but cannot be reached (a symlink loop) is said for what it is, not "not found".
       const unreachable = source.engine.name === 'sqlite' ? unreachableDatabase(source.targetFor(dbId)) : undefined;
       return unreachable

@@ -42,9 +42,47 @@ export function databaseRunProblems(source: Pick<DatabaseSource, 'label'>, resul
           '(the header is intact, pages are corrupt); those score 0, so these scores are not those of the database the questions ' +
           'were written for: restore the file (PRAGMA integrity_check lists the damage)',
       });
-    const unopened = all.filter((r) => r.outcome === 'skipped' && /^cannot open /.test(r.error ?? ''));
+  }
+  problems.push(
+    ...unusableDatabaseProblems(
+      source,
+      results.map((r) => ({ db_id: r.db_id, skipped: r.outcome === 'skipped', error: r.error })),
+      'scored',
+    ),
+  );
+  return problems;
+}
+
+/** A question of a run, as far as its database goes. */
+export interface DatabaseQuestion {
+  db_id: string;
+  skipped: boolean;
+  error?: string | null;
+}
+
+/**
+ * Databases that are there but cannot be used (a ZIP archive or a copy cut short named .sqlite, a permission, a
+ * symbolic link loop): their questions are skipped, never scored 0, and the run is not comparable with one on the
+ * whole dataset; one headline problem each, as for a locked database. Missing databases are only skipped.
+ */
+export function unusableDatabaseProblems(
+  source: Pick<DatabaseSource, 'label'>,
+  questions: readonly DatabaseQuestion[],
+  done: 'scored' | 'judged' | 'audited',
+): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const groups = new Map<string, DatabaseQuestion[]>();
+  for (const question of questions) groups.set(question.db_id, [...(groups.get(question.db_id) ?? []), question]);
+  for (const [dbId, all] of groups) {
+    const unopened = all.filter((q) => q.skipped && /^cannot open /.test(q.error ?? ''));
     if (unopened.length && unopened.length === all.length)
-      problems.push({ file, headline: true, message: `${plural(all.length, 'skipped, not scored')}: ${unopened[0].error}` });
+      problems.push({
+        file: source.label(dbId),
+        headline: true,
+        message:
+          `${plural(all.length, `skipped, not ${done}`)}: ${unopened[0].error}; the database is there but unusable, so these ` +
+          'results are not comparable with a run on the whole dataset (restore the file)',
+      });
   }
   return problems;
 }
