@@ -20,6 +20,7 @@ const VERDICT_COLOUR = {
   faster: pc.green,
   slower: pc.yellow,
   'no-difference': pc.yellow,
+  'same-work': pc.yellow,
   'changes-results': pc.red,
   failed: pc.red,
 } as const;

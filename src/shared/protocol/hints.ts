@@ -10,7 +10,7 @@ export interface VerifyHintParams {
 }
 
 export interface VerifyHintResult {
-  status: 'faster' | 'slower' | 'no-difference' | 'changes-results' | 'failed';
+  status: 'faster' | 'slower' | 'no-difference' | 'same-work' | 'changes-results' | 'failed';
   message: string;
   /** The edit: a range of the document (offsets) and its new text; only when the rows agree. */
   edit?: { start: number; end: number; text: string };
