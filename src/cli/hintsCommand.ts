@@ -91,7 +91,7 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
         count++;
         const where = lineAndColumn(text, hint.range.start);
         out.push(
-          `${source}:${where.line}:${where.column} ${pc.bold(hint.rule)} ${hint.kind === 'correctness' ? pc.red(hint.title) : pc.cyan(hint.title)}`,
+          `${source}:${where.line}:${where.column} ${pc.bold(hint.rule)}${hint.note ? pc.dim(' note') : ''} ${hint.kind === 'correctness' ? pc.red(hint.title) : pc.cyan(hint.title)}`,
         );
         out.push(`  ${hint.message}`);
         if (hint.caveat) out.push(pc.dim(`  caveat: ${hint.caveat}`));

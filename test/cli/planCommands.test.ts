@@ -81,7 +81,7 @@ describe('ves-lens explain / indexes / rerank / hints (real processes)', () => {
     fs.writeFileSync(file, `SELECT 1;\n${GOLD};\n`);
     const result = run(['hints', '--db', DB, '--file', file, '--verify']);
     assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /q\.sql:2:\d+ VL001 IN \/ EXISTS subquery that can be a JOIN/);
+    assert.match(result.stdout, /q\.sql:2:\d+ VL001 correlated EXISTS subquery that can be a JOIN/);
     assert.match(result.stdout, /rewrite: SELECT superhero_name FROM superhero AS T1 INNER JOIN \(SELECT DISTINCT T2\.hero_id AS vl_key/);
     assert.match(
       result.stdout,

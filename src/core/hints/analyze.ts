@@ -53,7 +53,9 @@ export function hintsForStatement(
     if (ignored === 'all' || ignored.has(rule.id)) continue;
     try {
       for (const found of rule.check(context))
-        hints.push(shift({ rule: rule.id, title: rule.title, kind: rule.kind, ...found }, statement.start));
+        hints.push(
+          shift({ rule: rule.id, title: rule.title, kind: rule.kind, ...(rule.note ? { note: true } : {}), ...found }, statement.start),
+        );
     } catch {
       failedRules.push(rule.id); // never let one rule's bug take the others (or the editor) down
     }

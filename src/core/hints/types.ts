@@ -23,6 +23,8 @@ export interface Hint {
   range: Range;
   /** `speed`: a faster form may exist; `correctness`: the query may not mean what it says. */
   kind: 'speed' | 'correctness';
+  /** An information note, not a warning: the rule's rewrite is rarely faster (see HintRule.note). */
+  note?: boolean;
   rewrite?: Rewrite;
   /**
    * Every form a rule proposes for the same range when which one is faster depends on the data and the plan
@@ -52,5 +54,11 @@ export interface HintRule {
   id: string;
   title: string;
   kind: 'speed' | 'correctness';
+  /**
+   * True for a rule whose rewrite was measured faster in under a quarter of its fires on ×10 copies of the shared
+   * databases (bench/results/hints.md): it informs (a form worth measuring), never warns; the editor shows it as
+   * a hint-level diagnostic and the command line as a note.
+   */
+  note?: boolean;
   check(context: StatementContext): Omit<Hint, 'rule' | 'title' | 'kind'>[];
 }

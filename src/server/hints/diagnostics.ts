@@ -26,12 +26,13 @@ export function isQuestionDocument(uri: string): boolean {
   return uri.startsWith(`${QUESTION_SCHEME}:`);
 }
 
-/** A rule's severity: the setting's, else its own (a correctness hazard warns, a speed hint informs); undefined when off. */
-export function ruleSeverity(hint: Pick<Hint, 'rule' | 'kind'>, settings: VesLensSettings): DiagnosticSeverity | undefined {
+/** A rule's severity: the setting's, else its own (a correctness hazard warns, a speed hint informs, a note hints); undefined when off. */
+export function ruleSeverity(hint: Pick<Hint, 'rule' | 'kind' | 'note'>, settings: VesLensSettings): DiagnosticSeverity | undefined {
   const setting = settings.rules[hint.rule.toUpperCase()];
   if (setting === 'off') return undefined;
   if (setting) return SEVERITY[setting];
-  return hint.kind === 'correctness' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information;
+  // A note (a rule rarely measured faster, core/hints/types.ts) is the quietest level: no entry in the Problems view.
+  return hint.kind === 'correctness' ? DiagnosticSeverity.Warning : hint.note ? DiagnosticSeverity.Hint : DiagnosticSeverity.Information;
 }
 
 /** The rule's one-page doc shipped with the extension (docs/rules/VL00N.md), as a link on the diagnostic's code. */

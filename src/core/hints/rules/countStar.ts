@@ -57,6 +57,8 @@ export const countStar: HintRule = {
   id: 'VL002',
   title: 'COUNT(*), COUNT(<primary key>) or COUNT(<NOT NULL column>): same count, measure which is faster',
   kind: 'speed',
+  // Faster in 3 of 110 fires (issue 34): SQLite reads both forms through the same plan almost always.
+  note: true,
   check(context) {
     const { tokens, text } = context;
     const hints: Omit<Hint, 'rule' | 'title' | 'kind'>[] = [];
