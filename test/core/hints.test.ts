@@ -159,7 +159,7 @@ describe('hint rules on the superhero schema', () => {
   it('every rule has a stable id, a title and a one-page doc', () => {
     assert.deepEqual(
       RULES.map((r) => r.id),
-      ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009', 'VL010'],
+      ['VL001', 'VL002', 'VL003', 'VL004', 'VL005', 'VL006', 'VL007', 'VL008', 'VL009', 'VL010', 'VL011'],
     );
     for (const rule of RULES) assert.ok(fs.existsSync(path.join(REPO_ROOT, 'docs', 'rules', `${rule.id}.md`)), `docs/rules/${rule.id}.md`);
   });
@@ -186,6 +186,38 @@ describe('hint rules on the superhero schema', () => {
   for (const [id, sql] of NEGATIVE) {
     it(`${id} leaves alone: ${sql}`, () => assert.equal(hintsOf(sql).filter((h) => h.rule === id).length, 0));
   }
+
+  it('VL011 names a subquery column that SQLite reads from the outer query, and nothing else', () => {
+    const sql =
+      "SELECT s.publisher_id FROM superhero s JOIN hero_attribute ha ON s.id = ha.hero_id JOIN attribute a ON ha.attribute_id = a.id WHERE ha.attribute_value = (SELECT MAX(attribute_value) FROM hero_attribute WHERE attribute_name = 'Speed')";
+    const [hint, ...more] = hintsOf(sql).filter((h) => h.rule === 'VL011');
+    assert.equal(more.length, 0);
+    assert.equal(sql.slice(hint.range.start, hint.range.end), 'attribute_name');
+    assert.equal(hint.kind, 'correctness');
+    assert.equal(hint.rewrite, undefined, "which reading is meant is the writer's call");
+    assert.match(
+      hint.message,
+      /^`attribute_name` is not a column of `hero_attribute`; SQLite reads it from the outer query \(`a\.attribute_name`\)/,
+    );
+    for (const clean of [
+      // qualified: the correlation is said
+      "SELECT a.id FROM attribute a WHERE EXISTS (SELECT 1 FROM hero_attribute ha WHERE ha.attribute_id = a.id AND a.attribute_name = 'Speed')",
+      // the subquery's own table has it
+      'SELECT id FROM superhero WHERE id IN (SELECT hero_id FROM hero_attribute WHERE attribute_value > 50)',
+      // a result alias of the subquery
+      'SELECT id FROM superhero WHERE id IN (SELECT hero_id AS h FROM hero_power GROUP BY h HAVING COUNT(*) > 3)',
+      // a derived table and a CTE cannot see the query around them
+      'SELECT x.n FROM superhero s JOIN (SELECT hero_id, COUNT(*) AS n FROM hero_power GROUP BY hero_id) x ON x.hero_id = s.id',
+      'WITH p AS (SELECT hero_id FROM hero_power) SELECT id FROM superhero WHERE id IN (SELECT hero_id FROM p)',
+      // a column nobody has: SQLite refuses it, nothing is read from outside
+      'SELECT id FROM superhero WHERE id IN (SELECT hero_id FROM hero_power WHERE nonsense = 1)',
+    ])
+      assert.deepEqual(
+        hintsOf(clean).filter((h) => h.rule === 'VL011'),
+        [],
+        clean,
+      );
+  });
 
   it('ranges are document offsets in a multi-statement file', () => {
     const text = "SELECT 1;\n\nSELECT id FROM superhero WHERE superhero_name LIKE 'Batman';";

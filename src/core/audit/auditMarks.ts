@@ -32,6 +32,8 @@ function headline(entry: GoldAuditEntry): Pick<AuditMark, 'kind' | 'headline'> {
   }
   const hazard = entry.rewrites.find((r) => r.kind === 'correctness' && r.status === 'changes-results');
   if (hazard) return { kind: 'correctness', headline: `${hazard.rule} correctness hazard` };
+  const smell = entry.hints?.[0];
+  if (smell) return { kind: 'correctness', headline: `${smell.rule}: ${smell.title.split(' (')[0]}` };
   const best = (ratios: number[]) => Math.max(0, ...ratios);
   const rewrite = best(entry.rewrites.filter((r) => r.kind === 'speed' && r.status === 'faster' && r.gain).map((r) => r.gain!.ratio));
   if (rewrite > 0) return { kind: 'faster_rewrite', headline: `${times(rewrite)} faster rewrite` };

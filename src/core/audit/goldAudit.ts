@@ -48,6 +48,15 @@ export interface AuditRewrite {
   at?: { start: number; end: number };
 }
 
+/** A correctness hint that proposes no rewrite (VL011: a subquery column SQLite reads from the outer query). */
+export interface AuditHint {
+  rule: string;
+  title: string;
+  message: string;
+  /** Where in the gold SQL (character offsets, end exclusive). */
+  at: { start: number; end: number };
+}
+
 export interface AuditIndex {
   create_sql: string;
   reason: string;
@@ -78,6 +87,8 @@ export interface GoldAuditEntry {
   rows?: number;
   plan: { rule: number; work: number; scans: number; temp_btrees: number; correlated_subqueries: number } | null;
   rewrites: AuditRewrite[];
+  /** Correctness hints without a rewrite, found in the gold (no measurement needed). */
+  hints?: AuditHint[];
   indexes: AuditIndex[];
   growth?: AuditGrowth;
   /** How many prediction files hold a correct prediction at least `factor`× faster than the gold (the repeat interval above 1). */
@@ -227,6 +238,8 @@ function judge(entry: GoldAuditEntry): void {
     if (r.kind === 'correctness' && r.status === 'changes-results')
       reasons.push({ weight: 100, text: `${r.rule} ${r.title}: ${r.message}` });
   }
+  // A smell read from the SQL and the schema, not confirmed on data: below a confirmed hazard, above any speed-up.
+  for (const h of entry.hints ?? []) reasons.push({ weight: 60, text: `${h.rule} ${h.title}: ${h.message}` });
   const fasterRewrites = entry.rewrites.filter((r) => r.kind === 'speed' && r.status === 'faster' && r.gain);
   // One reason per rule: its best measured gain (a rule faster at two places is not two findings in the ranking).
   for (const { best: r, places } of bestPerRule(fasterRewrites))
@@ -299,8 +312,11 @@ async function auditOne(
   if (entry.status === 'ok' && !('status' in runnable)) {
     for (const { statement, hints } of analyzeSql(gold, { schema })) {
       for (const hint of hints) {
-        if (!hint.rewrite) continue;
         const at = { start: hint.range.start, end: hint.range.end };
+        if (!hint.rewrite) {
+          if (hint.kind === 'correctness') (entry.hints ??= []).push({ rule: hint.rule, title: hint.title, message: hint.message, at });
+          continue;
+        }
         const base = { rule: hint.rule, title: hint.title, kind: hint.kind, sql: hint.rewrite.statement, at };
         if (!options.measure) {
           entry.rewrites.push({ ...base, status: 'not-verified', message: hint.message });

@@ -8,9 +8,10 @@ import { likeWithoutWildcard } from './likeWithoutWildcard';
 import { notInNullable } from './notInNullable';
 import { orChainToIn } from './orChainToIn';
 import { orderByLimitOne } from './orderByLimitOne';
+import { outerBoundColumn } from './outerBoundColumn';
 import { semiJoinToJoin } from './semiJoinToJoin';
 
-/** Every rule, by id. Each has a one-page doc at docs/rules/<id>.md. */
+/** Every rule, by id. Each has a one-page doc at docs/rules/<id>.md. VL020 and up belong to the optimizer (core/optimize/). */
 export const RULES: readonly HintRule[] = [
   semiJoinToJoin,
   countStar,
@@ -22,4 +23,5 @@ export const RULES: readonly HintRule[] = [
   distinctWithGroupBy,
   notInNullable,
   countToExists,
+  outerBoundColumn,
 ];
