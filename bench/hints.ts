@@ -72,7 +72,8 @@ async function main() {
     const ran = v.length - originalFails;
     const share = ran ? faster / ran : undefined;
     const level = rule.kind === 'correctness' ? 'warning (correctness)' : rule.note ? 'note' : 'information';
-    const flag = share !== undefined && share < NOTE_BELOW && rule.kind === 'speed' && scale > 1 && !rule.note ? ' (under ¼: should be a note)' : '';
+    const flag =
+      share !== undefined && share < NOTE_BELOW && rule.kind === 'speed' && scale > 1 && !rule.note ? ' (under ¼: should be a note)' : '';
     let row = `| ${rule.id} | ${level} | ${v.length} | ${originalFails} | ${count('same-work')} | ${faster} | ${count('no-difference')} | ${count('slower')} | ${count('changes-results')} | ${count('failed') - originalFails} | ${share === undefined ? '-' : `${(share * 100).toFixed(0)} %${flag}`} | ${speedups.length ? `${median(speedups).toFixed(2)}×` : '-'} |`;
     if (passes > 1) {
       const again = verdicts[1].get(rule.id)!;
