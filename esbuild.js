@@ -39,6 +39,32 @@ const mediaFiles = {
   'chart.umd.js': 'node_modules/chart.js/dist/chart.umd.min.js',
 };
 
+/** SQLite's WebAssembly module, beside dist/sqliteWasmWorker.mjs, where the library looks for it (import.meta.url). */
+function copySqliteWasm() {
+  fs.copyFileSync(
+    path.join(__dirname, 'node_modules', '@sqlite.org', 'sqlite-wasm', 'dist', 'sqlite3.wasm'),
+    path.join(__dirname, 'dist', 'sqlite3.wasm'),
+  );
+}
+
+/**
+ * The WebAssembly SQLite's worker thread (src/core/db/sqliteWasm/): an ES module, as the library is, so that it
+ * finds its .wasm file through import.meta.url.
+ */
+function buildSqliteWasmWorker(production) {
+  return esbuild.build({
+    entryPoints: { sqliteWasmWorker: 'src/core/db/sqliteWasm/wasmWorker.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    minify: production,
+    logLevel: 'warning',
+  });
+}
+
 /** PGlite's WASM modules and file-system image, beside dist/pgliteWorker.js where its bundled code looks for them. */
 function copyPgliteFiles() {
   for (const file of ['pglite.wasm', 'pglite.data', 'initdb.wasm'])
@@ -161,6 +187,8 @@ async function main() {
   if (process.argv.includes('--pages')) return buildPages(production);
   copyMedia();
   copyPgliteFiles();
+  copySqliteWasm();
+  await buildSqliteWasmWorker(production);
   if (process.argv.includes('--extension-tests')) {
     // The suite that runs inside VS Code's extension host (code-server, or desktop through test-electron).
     await buildPages(production);

@@ -2,8 +2,8 @@ import * as path from 'path';
 import pc from 'picocolors';
 import { readTextFile, startsAsJson } from '../core/bird/jsonFile';
 import { DatabaseConnection } from '../core/db/engine';
-import { engineFor, sqliteVersion } from '../core/db/engines';
-import { EngineDescription, engineLine } from '../core/db/source';
+import { engineFor } from '../core/db/engines';
+import { EngineDescription, engineLine, sqliteDescription } from '../core/db/source';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { readSchema, SchemaInfo } from '../core/db/schema';
 import { comparePlans } from '../core/plan/comparePlans';
@@ -118,7 +118,7 @@ export async function openCommandDatabase(options: SqlCommandOptions): Promise<C
     const db = await openDatabase(options.db);
     return {
       db,
-      engine: { engine: db.engine.name, version: await sqliteVersion(), runs: 'embedded', location: options.db },
+      engine: await sqliteDescription(options.db),
       label: options.db,
     };
   }

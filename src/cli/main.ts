@@ -21,12 +21,19 @@ import { checkJsonValue, JSON_FLAGS, jsonHelp, withJsonDestination } from './jso
 import { addHelpExamples } from './helpExamples';
 import { installSignalHandlers } from './interrupt';
 import { redactStandardStreams } from './redactedOutput';
+import { sqliteBuild } from '../core/db/sqlite/sqliteBuild';
 
 // Before anything is written: no password reaches the terminal, whatever shape its URL has.
 redactStandardStreams(process.argv.slice(2));
 
 // Core's messages name the inputs they refer to by this command line's options.
 useInputWording(COMMAND_LINE_WORDING);
+
+/** The run's first line, when SQLite runs as WebAssembly: why (the native module's own reason), and that it is slower. */
+function saySqliteBuild(): void {
+  const { fallback } = sqliteBuild();
+  if (fallback) process.stderr.write(pc.yellow(`note: SQLite runs as WebAssembly (the same results, slower): ${fallback}`) + '\n');
+}
 
 /** --debug anywhere on the line (or VES_LENS_DEBUG=1) prints the stack trace of any error. */
 const debug = process.argv.includes('--debug') || Boolean(process.env.VES_LENS_DEBUG);
@@ -372,7 +379,10 @@ program
   });
 
 // `--json [file]` took a query or a file the command reads: refused before any work (cli/jsonOption.ts).
-program.hook('preAction', (_program, command) => checkJsonValue(command, process.argv));
+program.hook('preAction', (_program, command) => {
+  checkJsonValue(command, process.argv);
+  saySqliteBuild();
+});
 // Every command's help ends with an example (cli/helpExamples.ts).
 addHelpExamples(program);
 

@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import { Commands, DatasetSummary } from '../shared/protocol';
 import { Ctx } from './ctx';
 
-/** What runs the SQL, short: `SQLite 3.45.1`, `PostgreSQL 15.10`, `PostgreSQL 17.4 embedded`. */
+/** What runs the SQL, short: `SQLite 3.45.1`, `SQLite 3.54.1 WebAssembly`, `PostgreSQL 15.10`, `PostgreSQL 17.4 embedded`. */
 function engineLabel(summary: DatasetSummary): string {
   const engine = summary.engine;
-  if (!engine || engine.engine === 'sqlite') return `SQLite ${engine?.version ?? summary.sqlite}`;
+  if (!engine || engine.engine === 'sqlite') return `SQLite ${engine?.version ?? summary.sqlite}${engine?.build ? ` ${engine.build}` : ''}`;
   // The number only (a server says `15.18 (Debian 15.18-0+deb12u1)`): the tooltip has the whole line.
   return `PostgreSQL ${engine.version.split(' ')[0]}${engine.runs === 'embedded' ? ' embedded' : ''}`;
 }

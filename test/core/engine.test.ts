@@ -12,10 +12,18 @@ import { runForJudge } from '../../src/core/judge/runQuery';
 import { resultPreview } from '../../src/server/queryRuns';
 import { makeDatabase, REPO_ROOT, SAMPLE_SUPERHERO, tempDir, useSampleSuperhero } from '../helpers';
 
-/** The drivers' package names (SQLite; PostgreSQL's node-postgres, its cursor and URL parser; PGlite), spelled so that this file does not match its own search. */
-const DRIVERS = [['@vscode', 'sqlite3'], ['pg'], ['pg', 'cursor'], ['pg', 'connection', 'string'], ['@electric-sql', 'pglite']].map(
-  (parts) => parts.join(parts[0].startsWith('@') ? '/' : '-'),
-);
+/**
+ * The drivers' package names (SQLite, native and WebAssembly; PostgreSQL's node-postgres, its cursor and URL parser;
+ * PGlite), spelled so that this file does not match its own search.
+ */
+const DRIVERS = [
+  ['@vscode', 'sqlite3'],
+  ['@sqlite.org', 'sqlite-wasm'],
+  ['pg'],
+  ['pg', 'cursor'],
+  ['pg', 'connection', 'string'],
+  ['@electric-sql', 'pglite'],
+].map((parts) => parts.join(parts[0].startsWith('@') ? '/' : '-'));
 const DRIVER_IMPORT = new RegExp(String.raw`(from\s+|require\(\s*|import\(\s*)['"](${DRIVERS.join('|')})(/[^'"]*)?['"]`);
 
 function sourceFiles(dir: string): string[] {
@@ -34,6 +42,15 @@ describe('the engine seam', () => {
       .filter((file) => !file.startsWith(engineFolder) && DRIVER_IMPORT.test(fs.readFileSync(file, 'utf8')))
       .map((file) => path.relative(REPO_ROOT, file));
     assert.deepEqual(offenders, []);
+  });
+
+  it('each SQLite build is imported in its own folder only: node-sqlite3 in sqlite/, the WebAssembly build in sqliteWasm/', () => {
+    const importsOf = (driver: string) =>
+      sourceFiles(path.join(REPO_ROOT, 'src'))
+        .filter((file) => new RegExp(String.raw`(from\s+|require\(\s*|import\(\s*)['"]${driver}['"]`).test(fs.readFileSync(file, 'utf8')))
+        .map((file) => path.relative(path.join(REPO_ROOT, 'src', 'core', 'db'), path.dirname(file)));
+    assert.deepEqual([...new Set(importsOf(DRIVERS[0]))], ['sqlite']);
+    assert.deepEqual([...new Set(importsOf(DRIVERS[1]))], ['sqliteWasm']);
   });
 
   it("no file outside src/core/db/ reads SQLite's catalogue (sqlite_master, sqlite_stat1, pragma_* functions)", () => {

@@ -7,34 +7,12 @@ import { loadPredictions } from '../../src/core/bird/predictions';
 import { loadQuestions } from '../../src/core/bird/questions';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { buildTasks } from '../../src/core/bird/tasks';
-import { Outcome } from '../../src/core/eval/types';
 import { BIRD_DATA, birdDataMissing } from '../helpers';
 import { sqliteFolder } from '../../src/core/db/source';
-
-/** The reference's outcome field (ok / error / timeout) as the official scripts see ours. */
-const OFFICIAL_OUTCOME: Record<Outcome, string> = {
-  correct: 'ok',
-  mismatch: 'ok',
-  prediction_error: 'error',
-  refused: 'error',
-  gold_error: 'error',
-  timeout: 'timeout',
-  locked: 'error',
-  skipped: 'skipped',
-};
-
-interface ReferenceLine {
-  index: number;
-  question_id: number;
-  db_id: string;
-  difficulty: string;
-  ex: number;
-  f1: number;
-  outcome: string;
-}
+import { OFFICIAL_PREDICTION_DIR, referenceDisagreements, referenceLines } from '../referenceLines';
 
 const skip = birdDataMissing();
-const predictionDir = path.join(BIRD_DATA, 'predictions', 'minidev-official');
+const predictionDir = OFFICIAL_PREDICTION_DIR;
 const files = skip ? [] : fs.readdirSync(predictionDir).filter((f) => f.endsWith('.json'));
 
 describe('EX and Soft-F1 equal the official mini_dev scripts question by question', { skip }, () => {
@@ -53,31 +31,9 @@ describe('EX and Soft-F1 equal the official mini_dev scripts question by questio
         timeoutMs: 30_000,
         maxRows: 1_000_000,
       });
-      const byIndex = new Map(results.map((r) => [r.index, r]));
-      const reference: ReferenceLine[] = fs
-        .readFileSync(path.join(BIRD_DATA, 'reference', file.replace(/\.json$/, '.jsonl')), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line));
+      const reference = referenceLines(file);
       assert.equal(reference.length, 140);
-
-      const disagreements: string[] = [];
-      for (const ref of reference) {
-        const ours = byIndex.get(ref.index);
-        if (!ours) {
-          disagreements.push(`index ${ref.index}: not scored`);
-          continue;
-        }
-        if (ours.question_id !== ref.question_id || ours.db_id !== ref.db_id || ours.difficulty !== ref.difficulty) {
-          disagreements.push(`index ${ref.index}: paired with question ${ours.question_id}, reference ${ref.question_id}`);
-        }
-        if (ours.ex !== ref.ex) disagreements.push(`question ${ref.question_id}: EX ${ours.ex}, official ${ref.ex}`);
-        if (Math.abs((ours.f1 ?? NaN) - ref.f1) > 1e-12)
-          disagreements.push(`question ${ref.question_id}: Soft-F1 ${ours.f1}, official ${ref.f1}`);
-        if (OFFICIAL_OUTCOME[ours.outcome] !== ref.outcome) {
-          disagreements.push(`question ${ref.question_id}: outcome ${ours.outcome}, official ${ref.outcome}`);
-        }
-      }
+      const disagreements = referenceDisagreements(reference, results);
       assert.deepEqual(disagreements, [], `${140 - disagreements.length}/140 agree`);
       // Questions on the eight absent databases are skipped, not scored as wrong.
       assert.equal(results.filter((r) => r.outcome === 'skipped').length, 360);

@@ -21,9 +21,12 @@ export class ServerProcess {
   >();
   private diagnosticWaiters: (() => void)[] = [];
 
-  /** `env`: more of the server's environment (the session key a client hands over, see sealedSecret.ts). */
-  constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], {
+  /**
+   * `env`: more of the server's environment (the session key a client hands over, see sealedSecret.ts); `root`: the
+   * installed copy whose dist/server.js runs (default: this clone).
+   */
+  constructor(env: Record<string, string> = {}, root = REPO_ROOT) {
+    this.child = spawn(process.execPath, [path.join(root, 'dist', 'server.js'), '--stdio'], {
       stdio: ['pipe', 'pipe', 'inherit'],
       // As CI runs it: colour forced on, so any terminal formatting that leaked into a response would show.
       env: { ...process.env, FORCE_COLOR: '1', CI: 'true', XDG_CACHE_HOME: testCacheHome(), ...env },

@@ -5,6 +5,7 @@ import { deriveTarget, redactUrl, registerPostgresUrl, serverSetting } from './p
 import { postgresName, quotePostgresName } from './postgres/identifiers';
 import { postgresEngine } from './postgres/postgresEngine';
 import { PostgresConnection } from './postgres/postgresConnection';
+import { sqliteBuild, WASM_TIMING_NOTE } from './sqlite/sqliteBuild';
 import { sqliteEngine } from './sqlite/sqliteEngine';
 
 /**
@@ -26,7 +27,10 @@ export interface EngineDescription {
   /** The database folder, or the server's URL without its password. */
   location: string;
   layout?: PostgresLayout;
-  /** An engine embedded in another build than its own: `embedded PGlite, WASM` (PostgreSQL compiled to WebAssembly). */
+  /**
+   * An engine embedded in another build than its own: `embedded PGlite, WASM` (PostgreSQL compiled to WebAssembly),
+   * `WebAssembly` (SQLite compiled to it, where the native module does not load).
+   */
   build?: string;
   /** What a reader of its results must know (an embedded WASM engine's timings are not a server's). */
   note?: string;
@@ -56,8 +60,15 @@ export function sqliteFolder(dbRoot: string): DatabaseSource {
     targetFor: (dbId) => databasePath(dbRoot, dbId),
     exists: async (dbId) => databaseExists(dbRoot, dbId),
     label: (dbId) => databasePath(dbRoot, dbId),
-    describe: async () => ({ engine: sqliteEngine.name, version: await sqliteVersion(), runs: 'embedded', location: dbRoot }),
+    describe: () => sqliteDescription(dbRoot),
   };
+}
+
+/** SQLite at `location` (a folder or a file): its version and, when it runs as WebAssembly, why and what that means for timings. */
+export async function sqliteDescription(location: string): Promise<EngineDescription> {
+  const description: EngineDescription = { engine: sqliteEngine.name, version: await sqliteVersion(), runs: 'embedded', location };
+  const { fallback } = sqliteBuild();
+  return fallback ? { ...description, build: 'WebAssembly', note: `${WASM_TIMING_NOTE} (${fallback})` } : description;
 }
 
 /** Runs a catalog query on the server's base database (the URL's own) and closes the connection. */
@@ -129,7 +140,7 @@ export function postgresServer(url: string, layout: PostgresLayout = 'one-databa
  * layout)` or `PostgreSQL 18.6 (embedded PGlite, WASM, loaded from sample, one-database layout)`.
  */
 export function engineLine(description: EngineDescription): string {
-  if (description.engine === 'sqlite') return `SQLite ${description.version}`;
+  if (description.engine === 'sqlite') return `SQLite ${description.version}${description.build ? ` (${description.build})` : ''}`;
   const where = description.build
     ? `${description.build}, loaded from ${description.location}`
     : `${description.runs} ${description.location}`;

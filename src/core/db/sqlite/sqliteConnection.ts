@@ -1,5 +1,4 @@
 import * as fs from 'fs';
-import * as sqlite3 from '@vscode/sqlite3';
 import {
   DatabaseError,
   DatabaseLocked,
@@ -21,6 +20,8 @@ import { tokensOf } from '../../sql/lexer';
 import { planTreeOfRecords } from './queryPlan';
 import { sqliteResultColumns } from './resultColumns';
 import { readSqliteSchema } from './sqliteSchema';
+import { sqliteBuild } from './sqliteBuild';
+import { PREPARE_FAILURES, SqliteHandle, SqliteRecord } from './sqliteHandle';
 import { walOnReadOnlyFolder } from './walOnReadOnly';
 
 /** Maps a driver error to a DatabaseError: SQLite's own wording without the `SQLITE_CODE: ` prefix, and why a bound was hit. */
@@ -53,8 +54,6 @@ export function setBusyTimeout(ms: number): void {
 const RESULT_CTE = '"__ves_lens_result"';
 /** SQLite's error when the CTE names fewer or more columns than the query has: the first number is the query's. */
 const COLUMN_MISMATCH = /^SQLITE_ERROR: table __ves_lens_result has (\d+) values for \d+ columns$/;
-/** Errors that node-sqlite3 reported at prepare, before a row was produced: the statement did not compile. */
-const PREPARE_FAILURES = new WeakSet<Error>();
 
 /**
  * SQLite's default limit on a result's columns (SQLITE_MAX_COLUMN): a wider guess could never compile, and its
@@ -124,7 +123,7 @@ export class SqliteConnection implements DatabaseConnection {
   private constructor(
     readonly engine: DatabaseEngine,
     readonly path: string,
-    private readonly db: sqlite3.Database,
+    private readonly db: SqliteHandle,
     readonly openedFile: { dev: bigint; ino: bigint } | undefined,
   ) {}
 
@@ -132,13 +131,9 @@ export class SqliteConnection implements DatabaseConnection {
     if (!fs.existsSync(path)) throw new DatabaseError(`database file not found: ${path}`);
     const walProblem = walOnReadOnlyFolder(path);
     if (walProblem) throw new DatabaseError(`unable to open database file: ${walProblem}`);
-    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-      const handle = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (error) =>
-        error ? reject(toDatabaseError(error)) : resolve(handle),
-      );
-    });
-    db.configure('limit', sqlite3.LIMIT_LENGTH, MEMORY_BOUNDS.valueBytes);
-    db.configure('busyTimeout', busyTimeoutMs);
+    const db = await sqliteBuild()
+      .driver.open(path, { lengthLimit: MEMORY_BOUNDS.valueBytes, busyTimeoutMs })
+      .catch((error: Error) => Promise.reject(toDatabaseError(error)));
     // Which file this connection reads (stat, never open: closing another descriptor of the database file would
     // drop SQLite's POSIX locks on it).
     const stat = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
@@ -151,14 +146,12 @@ export class SqliteConnection implements DatabaseConnection {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.db.close(() => resolve()));
+    return this.db.close();
   }
 
   all(sql: string): Promise<Record<string, SqlValue>[]> {
     if (sql.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
-    return new Promise((resolve, reject) =>
-      this.db.all(sql, (error, rows) => (error ? reject(toDatabaseError(error)) : resolve(rows as Record<string, SqlValue>[]))),
-    );
+    return this.db.all(sql).catch((error: Error) => Promise.reject(toDatabaseError(error)));
   }
 
   /** SQLite reads a file's header and schema lazily: counting sqlite_master makes it read both now. */
@@ -209,46 +202,10 @@ export class SqliteConnection implements DatabaseConnection {
     return resultRow ? Number(resultRow.p2) : undefined;
   }
 
-  /**
-   * Runs `sql` through node-sqlite3's each(). That API reports a failure (an interrupt included) to the row
-   * callback and calls its completion callback anyway, in either order; finalize() is queued behind the
-   * each() on the same statement, so once it has called back the outcome is known for certain. When the
-   * prepare itself fails (an interrupt that lands while it reads the schema, at a tiny --timeout), node-sqlite3
-   * drops the queued each() and finalize() without calling either back: the prepare's error settles it then.
-   */
-  private eachRow(sql: string, onRow: (row: Record<string, SqlValue>) => void): Promise<void> {
+  /** Runs `sql` through the driver's each(): every row in order, or the first failure. */
+  private eachRow(sql: string, onRow: (row: SqliteRecord) => void): Promise<void> {
     if (sql.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
-    return new Promise<void>((resolve, reject) => {
-      let failure: Error | undefined;
-      let rowsDone = false;
-      let finalized = false;
-      const settle = () => {
-        if (!finalized) return;
-        if (failure) reject(failure);
-        else if (rowsDone) resolve();
-      };
-      const statement = this.db.prepare(sql, (error) => {
-        if (!error) return;
-        PREPARE_FAILURES.add(error);
-        failure ??= error;
-        finalized = true;
-        settle();
-      });
-      statement.each(
-        (error, row: Record<string, SqlValue>) => {
-          if (error) failure ??= error;
-          else if (!failure) onRow(row);
-        },
-        () => {
-          rowsDone = true;
-          settle();
-        },
-      );
-      statement.finalize(() => {
-        finalized = true;
-        settle();
-      });
-    });
+    return this.db.each(sql, onRow);
   }
 
   /**
@@ -351,13 +308,10 @@ export class SqliteConnection implements DatabaseConnection {
   firstRecord(body: string, limits: RunLimits = {}): Promise<Record<string, SqlValue> | undefined> {
     if (body.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
     const disarm = this.armDeadline(limits);
-    return new Promise((resolve, reject) => {
-      this.db.get(body, (error, row: Record<string, SqlValue> | undefined) => {
-        disarm();
-        if (error) reject(this.failure(error, limits));
-        else resolve(row);
-      });
-    });
+    return this.db.get(body).then(
+      (row) => (disarm(), row),
+      (error: Error) => (disarm(), Promise.reject(this.failure(error, limits))),
+    );
   }
 
   /** Read on a connection of its own, so the TEMP view it needs never meets query_only nor another caller's query. */

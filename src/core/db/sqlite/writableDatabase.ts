@@ -1,17 +1,28 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import * as sqlite3 from '@vscode/sqlite3';
-import { SqlValue } from '../database';
+import type * as sqlite3 from '@vscode/sqlite3';
+import { DatabaseError, SqlValue } from '../database';
 import type { DatabaseConnection } from '../engine';
 import { PlanNode } from '../planTree';
 import { quoteSqlString, SchemaInfo } from '../schema';
 import { plannerStatistics } from './sqliteCatalog';
 import { planTreeOfRecords } from './queryPlan';
 import { toDatabaseError } from './sqliteConnection';
+import { nativeSqlite, nativeSqliteProblem } from './nativeDriver';
 import { temporaryFolder, untrackTemporary } from '../../io/atomicFile';
 
+/**
+ * node-sqlite3, or why this feature cannot run: scratch and scaled copies are written by the native module only
+ * (the WebAssembly build reads files, never writes them).
+ */
+function writer(): typeof sqlite3 {
+  const problem = nativeSqliteProblem();
+  if (problem) throw new DatabaseError(`this needs the native SQLite module (@vscode/sqlite3), which does not load here: ${problem}`);
+  return nativeSqlite();
+}
+
 /** node-sqlite3's own default mode. */
-const DEFAULT_MODE = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_FULLMUTEX;
+const defaultMode = () => writer().OPEN_READWRITE | writer().OPEN_CREATE | writer().OPEN_FULLMUTEX;
 
 /**
  * A writable SQLite database that is never the user's file: an in-memory schema copy or a temporary copy of a
@@ -27,20 +38,21 @@ export class WritableDatabase {
   ) {}
 
   private static openHandle(file: string, mode: number, tempFolder?: string): Promise<WritableDatabase> {
+    const driver = writer();
     return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(file, mode, (error) =>
+      const db = new driver.Database(file, mode, (error) =>
         error ? reject(toDatabaseError(error)) : resolve(new WritableDatabase(db, file, tempFolder)),
       );
     });
   }
 
   static inMemory(): Promise<WritableDatabase> {
-    return WritableDatabase.openHandle(':memory:', DEFAULT_MODE);
+    return WritableDatabase.openHandle(':memory:', defaultMode());
   }
 
   /** A file opened for writing, created when missing; URI file names are understood (ATTACH of a read-only source). */
   static file(file: string): Promise<WritableDatabase> {
-    return WritableDatabase.openHandle(file, sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE | sqlite3.OPEN_URI);
+    return WritableDatabase.openHandle(file, writer().OPEN_READWRITE | writer().OPEN_CREATE | writer().OPEN_URI);
   }
 
   /**
@@ -65,11 +77,12 @@ export class WritableDatabase {
   /** A temporary copy of `source`; the copy is deleted on close (and on exit; a killed run's is cleaned later). */
   static copyOf(source: string): Promise<WritableDatabase> {
     // Named with the pid and host, so a later run knows whether the copy's owner still runs (core/io/atomicFile.ts).
+    const mode = defaultMode(); // before the copy: a run without the native module copies nothing
     const folder = temporaryFolder();
     const target = path.join(folder, path.basename(source));
     fs.copyFileSync(source, target);
     fs.chmodSync(target, 0o644); // the source may be read-only; the copy must not be
-    return WritableDatabase.openHandle(target, DEFAULT_MODE, folder);
+    return WritableDatabase.openHandle(target, mode, folder);
   }
 
   exec(sql: string): Promise<void> {
