@@ -89,4 +89,5 @@ export const JSON_SHAPES = {
   judge: { dataKeyed: ['summary', 'summary.branches'] },
   agree: { dataKeyed: ['by_branch'] },
   hints: { dataKeyed: ['statements[].hints[].verdict.growth.by_scale'] },
+  optimize: { dataKeyed: ['statements[].rejected_counts', 'scaled_copies'] },
 } as const satisfies Record<string, JsonShape>;

@@ -9,6 +9,7 @@ import { runAgree } from './agreeCommand';
 import { runJudge } from './judgeCommand';
 import { runExplain } from './explainCommand';
 import { runHints } from './hintsCommand';
+import { runOptimizeCommand } from './optimizeCommand';
 import { runIndexes, runRerank } from './planCommands';
 import { runCompare } from './compareCommand';
 import { runMerge } from './mergeCommand';
@@ -292,6 +293,35 @@ sqlCommand(
   .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
   .action(async (sql, options) => {
     process.exitCode = await runHints(sql, withJsonDestination(options));
+  });
+
+sqlCommand(
+  'optimize',
+  'Find faster SQL that returns the same rows: rewrite rules in combination (and optionally a chat model), each form kept only when it returns the original\'s rows on the database, no varied copy tells them apart, and it is measured faster (the whole repeat interval above 1) at the scale asked. One statement (--db, or --db-root with --db-id) or a BIRD file (--questions with --predictions or --gold).',
+  'the SQLite database (opened read-only)',
+)
+  .option('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite (with --db-id, or with --questions)')
+  .option('--db-id <id>', 'with --db-root: the database of the statement')
+  .option('--questions <file>', 'a BIRD question file: optimize every distinct statement of --predictions or --gold')
+  .option('--predictions <file>', 'with --questions: the prediction file')
+  .option('--gold <file>', 'with --questions: the gold file (SQL<TAB>db_id a line)')
+  .option('--scale <n>', 'decide on a copy of each database with n times the rows (built once and cached; SQLite)', '1')
+  .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: keys for the scaled copies')
+  .option('--timeout <seconds>', 'time limit for one execution (an original past it is measured as a bound)', '60')
+  .option('--budget <seconds>', 'the search of one statement: no new form is tried past it', '120')
+  .option('--run-budget <seconds>', 'the whole run: no statement starts past it')
+  .option('--depth <n>', 'rules applied in one chain', '3')
+  .option('--candidates <n>', 'forms tried per statement at most', '40')
+  .option('--counterexample-budget <seconds>', 'search for a varied copy where a rewrite differs, per finalist', '5')
+  .option('--witness-dir <dir>', 'where counterexample databases are written (default: a temporary folder)')
+  .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
+  .option('--endpoint <url>', 'also ask an OpenAI-compatible chat endpoint for candidates (with --model)')
+  .option('--model <name>', 'the chat model, with --endpoint')
+  .option('--api-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY if set)')
+  .option('--rounds <n>', 'with a model: rounds of proposals, each told what failed', '2')
+  .option('--no-progress', 'no progress lines')
+  .action(async (sql, options) => {
+    process.exitCode = await runOptimizeCommand(sql, withJsonDestination(options));
   });
 
 program

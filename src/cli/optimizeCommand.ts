@@ -1,0 +1,217 @@
+import * as path from 'path';
+import pc from 'picocolors';
+import { loadGold } from '../core/bird/gold';
+import { loadPredictions } from '../core/bird/predictions';
+import { loadQuestions } from '../core/bird/questions';
+import { sqliteFolder, DatabaseSource } from '../core/db/source';
+import { ChatModel } from '../core/llm/chatModel';
+import { OpenAiChatModel } from '../core/llm/openAiChat';
+import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir } from '../core/optimize/optimizeStatement';
+import { describeMeasurement, fmtMs } from '../core/optimize/speed';
+import { StatementOptimization } from '../core/optimize/types';
+import { splitStatements } from '../core/sql/statements';
+import { distinctStatements, OptimizeRunResult, OptimizeStatementInput, runOptimize } from '../app/optimizeRun';
+import { RunRefused } from '../app/runRefused';
+import { checkOutputFile, databaseSource, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { emitJson, JsonDestination } from './jsonOption';
+import { JSON_SHAPES } from './jsonCase';
+import { SqlCommandOptions, sqlFromArguments } from './explainCommand';
+
+export interface OptimizeCommandOptions extends SqlCommandOptions, JsonDestination {
+  dbRoot?: string;
+  dbId?: string;
+  questions?: string;
+  predictions?: string;
+  gold?: string;
+  scale: string;
+  schema?: string;
+  timeout: string;
+  budget: string;
+  runBudget?: string;
+  depth: string;
+  candidates: string;
+  counterexampleBudget: string;
+  witnessDir?: string;
+  maxRows: string;
+  endpoint?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  rounds: string;
+  progress: boolean;
+}
+
+/** The statements asked for: one (or a .sql file's) on --db / --db-root + --db-id, or every distinct gold or prediction of a BIRD file. */
+function statementsAsked(sql: string | undefined, options: OptimizeCommandOptions): { inputs: OptimizeStatementInput[]; source: DatabaseSource } {
+  if (options.questions) {
+    if (sql || options.file) throw new UsageError('give the SQL (or --file), or --questions with --predictions or --gold, not both');
+    if (!options.dbRoot && !options.dbUrl) throw new UsageError('--questions: give --db-root (the folder holding <db_id>/<db_id>.sqlite)');
+    if (!!options.predictions === !!options.gold) throw new UsageError('--questions: give --predictions (the predictions) or --gold (the gold file), one of them');
+    const questions = loadQuestions(options.questions).questions;
+    const inputs: OptimizeStatementInput[] = [];
+    if (options.gold) {
+      const gold = loadGold(options.gold);
+      questions.forEach((q, i) => {
+        const entry = gold.entries[i];
+        if (entry) inputs.push({ sql: entry.sql, dbId: entry.dbId || q.dbId, questionId: q.questionId, source: 'gold' });
+      });
+    } else {
+      const predictions = loadPredictions(options.predictions!, { dbIds: new Set(questions.map((q) => q.dbId)) });
+      questions.forEach((q, i) => {
+        const entry = predictions.predictions[i];
+        if (entry?.sql) inputs.push({ sql: entry.sql, dbId: q.dbId, questionId: q.questionId, source: path.basename(options.predictions!) });
+      });
+    }
+    return { inputs: distinctStatements(inputs), source: databaseSource({ ...options, dbRoot: options.dbRoot }) };
+  }
+  const { text } = sqlFromArguments(sql, options.file);
+  const statements = splitStatements(text).map((s) => s.text);
+  if (statements.length === 0) throw new UsageError(options.file ? `--file: ${options.file} holds no SQL statement` : 'the SQL holds no statement');
+  if (options.db && (options.dbRoot || options.dbId)) throw new UsageError('--db: give --db FILE, or --db-root DIR with --db-id ID, not both');
+  if (options.db) {
+    if (!/\.(sqlite|db|sqlite3)$/i.test(options.db) && (options.engine ?? 'sqlite') === 'sqlite')
+      throw new UsageError(`--db: ${options.db} is not a .sqlite file`);
+    const dbId = path.basename(options.db).replace(/\.(sqlite|db|sqlite3)$/i, '');
+    return {
+      inputs: statements.map((s) => ({ sql: s, dbId })),
+      source: { ...sqliteFolder(path.dirname(path.dirname(path.resolve(options.db)))), targetFor: () => path.resolve(options.db!) } as DatabaseSource,
+    };
+  }
+  if (!options.dbId || (!options.dbRoot && !options.dbUrl))
+    throw new UsageError('give the database: --db FILE, or --db-root DIR with --db-id ID (or --engine postgres --db-url URL with --db-id ID)');
+  return { inputs: statements.map((s) => ({ sql: s, dbId: options.dbId! })), source: databaseSource(options) };
+}
+
+function chatModel(options: OptimizeCommandOptions): ChatModel | undefined {
+  if (!options.endpoint && !options.model) return undefined;
+  if (!options.endpoint || !options.model) throw new UsageError('--endpoint and --model go together (an OpenAI-compatible chat endpoint and its model)');
+  const keyVariable = options.apiKeyEnv ?? (process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
+  const apiKey = keyVariable ? process.env[keyVariable] : undefined;
+  if (options.apiKeyEnv && !apiKey) throw new UsageError(`--api-key-env: ${options.apiKeyEnv} is not set`);
+  return new OpenAiChatModel({ endpoint: options.endpoint, model: options.model, apiKey, timeoutMs: 120_000, maxRetries: 2 });
+}
+
+export async function runOptimizeCommand(sql: string | undefined, options: OptimizeCommandOptions): Promise<number> {
+  const scale = positiveInteger('--scale', options.scale);
+  const { inputs, source } = statementsAsked(sql, options);
+  if (options.json) checkOutputFile('--json', options.json, [options.file, options.db, options.questions, options.predictions, options.gold, options.schema]);
+  const model = chatModel(options);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const err = process.stderr;
+  const live = options.progress && err.isTTY;
+  let result: OptimizeRunResult;
+  try {
+    result = await runOptimize(
+      inputs,
+      source,
+      {
+        engine: source.engine.name,
+        scale,
+        schemaFile: options.schema,
+        runBudgetMs: options.runBudget === undefined ? undefined : timeoutMs('--run-budget', options.runBudget),
+        optimize: {
+          ...DEFAULT_OPTIMIZE_OPTIONS,
+          timeoutMs: timeoutMs('--timeout', options.timeout),
+          statementBudgetMs: timeoutMs('--budget', options.budget),
+          maxRows: positiveInteger('--max-rows', options.maxRows),
+          depth: positiveInteger('--depth', options.depth),
+          maxCandidates: positiveInteger('--candidates', options.candidates),
+          counterexampleMs: timeoutMs('--counterexample-budget', options.counterexampleBudget),
+          witnessDir: options.witnessDir ?? defaultWitnessDir(),
+          model,
+          modelRounds: positiveInteger('--rounds', options.rounds),
+          onStep: live ? (step) => err.write(`\r\x1b[2K  ${pc.dim(step.slice(0, (err.columns ?? 100) - 4))}`) : undefined,
+        },
+      },
+      {
+        signal: controller.signal,
+        onStatement: (index, total, input) => {
+          if (options.progress) err.write(`${live ? '\r\x1b[2K' : ''}${pc.dim(`statement ${index + 1} of ${total}${label(input)}`)}\n`);
+        },
+      },
+    );
+  } catch (error) {
+    if (error instanceof RunRefused) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    if (live) err.write('\r\x1b[2K');
+  }
+  if (options.json || options.jsonStdout) {
+    emitJson(
+      options,
+      {
+        tool: await toolInfo(),
+        engine: source.engine.name,
+        scale,
+        complete: result.skipped.length === 0 && !controller.signal.aborted,
+        statements: result.statements,
+        skipped: result.skipped.map((s) => ({ ...s.input, reason: s.reason })),
+        totals: result.totals,
+        scaled_copies: result.scaledCopies,
+      },
+      JSON_SHAPES.optimize,
+    );
+    if (options.jsonStdout) return 0;
+  }
+  process.stdout.write(renderRun(result, scale) + '\n');
+  return 0;
+}
+
+const label = (s: { questionId?: number | string; source?: string; dbId?: string }) =>
+  s.questionId !== undefined ? ` (question ${s.questionId}, ${s.source ?? ''}${s.dbId ? `, ${s.dbId}` : ''})` : s.dbId ? ` (${s.dbId})` : '';
+
+const REASON_WORDS: Record<string, string> = {
+  'changes-rows': 'return other rows',
+  counterexample: 'differ on a varied copy',
+  'same-work': 'the same work',
+  slower: 'slower',
+  'not-faster': 'not measurably faster',
+  fails: 'fail',
+  refused: 'refused',
+};
+
+export function renderStatement(s: StatementOptimization, index: number): string {
+  const lines: string[] = [];
+  const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+  lines.push(pc.bold(`statement ${index + 1}${label(s)}`) + pc.dim(`  ${oneLine(s.sql).slice(0, 100)}${oneLine(s.sql).length > 100 ? '…' : ''}`));
+  const original = s.original.cutOff ? `over ${fmtMs(s.original.ms)} (stopped)` : fmtMs(s.original.ms);
+  if (s.status === 'refused' || s.status === 'original-fails') {
+    lines.push(`  ${pc.yellow('not searched')}: ${s.notes.join('; ')}`);
+    return lines.join('\n');
+  }
+  lines.push(`  original: ${original} at ×${s.original.scale}; ${s.tried} form${s.tried === 1 ? '' : 's'} tried in ${s.seconds.toFixed(1)} s`);
+  if (s.best) {
+    const [main, ...others] = s.best.measurements;
+    lines.push(`  ${pc.green('faster')}: ${describeMeasurement(main)}${others.map((m) => `; ${describeMeasurement(m)}`).join('')}`);
+    lines.push(`  by: ${s.best.patterns.join(' + ')} (${s.best.notes.join('; ')})`);
+    lines.push(`  ${s.best.verification.proof === 'proven' ? pc.green('proven') : s.best.verification.proof === 'by-rule' ? pc.cyan('by rule') : pc.yellow('tested, not proven')}: ${s.best.verification.summary}`);
+    lines.push(`  rewrite: ${pc.green(oneLine(s.best.sql))}`);
+  } else {
+    lines.push(`  ${pc.yellow('no faster equivalent found')}${s.status === 'interrupted' ? ' (interrupted)' : ''}`);
+  }
+  const counts = Object.entries(s.rejectedCounts).map(([reason, n]) => `${n} ${REASON_WORDS[reason] ?? reason}`);
+  if (counts.length) lines.push(pc.dim(`  rejected: ${counts.join(', ')}`));
+  for (const r of s.rejected.filter((r) => r.reason === 'counterexample' || r.reason === 'changes-rows').slice(0, 3))
+    lines.push(pc.dim(`    ${r.patterns.join('+')}: ${r.detail}${r.witness ? ` (${r.witness})` : ''}`));
+  for (const note of s.notes) lines.push(pc.dim(`  note: ${note}`));
+  return lines.join('\n');
+}
+
+export function renderRun(result: OptimizeRunResult, scale: number): string {
+  const lines = result.statements.map(renderStatement);
+  for (const s of result.skipped) lines.push(pc.yellow(`skipped${label(s.input)}: ${s.reason}`));
+  const t = result.totals;
+  if (t.statements > 0) {
+    const share = `${(t.savedShare * 100).toFixed(1)} %`;
+    lines.push(
+      pc.bold(
+        `total at ×${scale}: ${t.lowerBound ? 'over ' : ''}${fmtMs(t.beforeMs)} → ${fmtMs(t.afterMs)} (${share} saved) over ${t.statements} statement${t.statements === 1 ? '' : 's'}, ${t.optimized} with a verified faster rewrite`,
+      ) + (t.lowerBound ? pc.dim(' (originals stopped at the limit counted at the limit: the share saved is a lower bound)') : ''),
+    );
+  }
+  return lines.join('\n\n');
+}

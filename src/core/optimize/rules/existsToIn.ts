@@ -1,0 +1,77 @@
+import { wordIs } from '../../sql/keywords';
+import { StatementContext } from '../../hints/types';
+import { existsIn, keptConditions, onConditions, outerQuery, replaceSpan, Span, spanReads, spanText, splitEquality } from './subqueryParts';
+import { RewriteCandidate, RewriteRule } from './types';
+
+/**
+ * VL020: `EXISTS (SELECT … FROM t WHERE t.k = outer.x AND <conditions on t>)`, a top-level condition of the
+ * outer WHERE, runs the subquery once per outer row; `outer.x IN (SELECT t.k FROM t WHERE <conditions on t>)`
+ * computes it once (SQLite keeps the list as an ephemeral index). Proof conditions (docs/rules/VL020.md): the
+ * EXISTS is not negated and is AND-ed at the top of the WHERE (where NULL and false both drop the row), the
+ * equality is the subquery's only tie to the outer query, and the subquery has no GROUP BY, HAVING, LIMIT or
+ * compound part.
+ */
+export const existsToIn: RewriteRule = {
+  id: 'VL020',
+  title: 'correlated EXISTS computed once as IN',
+  rewrite(context) {
+    const { tokens } = context;
+    const outer = outerQuery(tokens);
+    if (!outer?.conjuncts) return [];
+    const found: RewriteCandidate[] = [];
+    for (const conjunct of outer.conjuncts) {
+      const exists = existsIn(tokens, conjunct);
+      if (!exists || exists.negated) continue;
+      const sub = exists.subquery;
+      const c = sub.clauses;
+      if (!sub.conjuncts || c.groupBy !== undefined || c.having !== undefined || c.limit !== undefined || c.distinct !== undefined) continue;
+      const correlation = singleEqualityCorrelation(context, sub.conjuncts, sub.names, outer.names);
+      if (!correlation) continue;
+      // The FROM clause's ON conditions must stay inside the subquery's own tables.
+      if (onConditions(tokens, c.from!, sub.fromEnd).some((on) => readsOutside(context, on, sub.names, outer.names))) continue;
+      const innerFrom = context.text.slice(tokens[c.from!].start, tokens[sub.fromEnd - 1].end);
+      const kept = keptConditions(context, sub.conjuncts, [correlation.conjunct]);
+      const replacement = `${correlation.outer} IN (SELECT ${correlation.inner} ${innerFrom}${kept.length ? ` WHERE ${kept.join(' AND ')}` : ''})`;
+      found.push({
+        sql: replaceSpan(context, conjunct, replacement),
+        rule: 'VL020',
+        note: `EXISTS correlated on ${correlation.outer} computed once as ${correlation.outer} IN (SELECT ${correlation.inner} …)`,
+      });
+    }
+    return found;
+  },
+};
+
+/** True when a span reads the outer query or something not placed for certain. */
+export function readsOutside(context: StatementContext, span: Span, innerNames: Set<string>, outerNames: Set<string>): boolean {
+  const reads = spanReads(context, span, innerNames, outerNames);
+  return reads.outer || reads.unknown;
+}
+
+/**
+ * The one conjunct `<inner expression> = <outer expression>` (either way round) that ties a subquery to the
+ * outer query, when every other conjunct reads the subquery's own tables only.
+ */
+export function singleEqualityCorrelation(
+  context: StatementContext,
+  conjuncts: readonly Span[],
+  innerNames: Set<string>,
+  outerNames: Set<string>,
+): { conjunct: Span; inner: string; outer: string } | undefined {
+  let found: { conjunct: Span; inner: string; outer: string } | undefined;
+  for (const conjunct of conjuncts) {
+    const reads = spanReads(context, conjunct, innerNames, outerNames);
+    if (reads.unknown) return undefined;
+    if (!reads.outer) continue;
+    if (found) return undefined; // a second tie to the outer query
+    const sides = splitEquality(context.tokens, conjunct);
+    if (!sides) return undefined;
+    const [left, right] = sides.map((side) => spanReads(context, side, innerNames, outerNames));
+    if (left.nested || right.nested) return undefined;
+    if (left.inner && !left.outer && right.outer && !right.inner) found = { conjunct, inner: spanText(context, sides[0]), outer: spanText(context, sides[1]) };
+    else if (right.inner && !right.outer && left.outer && !left.inner)
+      found = { conjunct, inner: spanText(context, sides[1]), outer: spanText(context, sides[0]) };
+    else return undefined;
+  }
+  return found && !wordIs(context.tokens[found.conjunct.first], 'NOT') ? found : undefined;
+}
