@@ -297,7 +297,7 @@ sqlCommand(
 
 sqlCommand(
   'optimize',
-  'Find faster SQL that returns the same rows: rewrite rules in combination (and optionally a chat model), each form kept only when it returns the original\'s rows on the database, no varied copy tells them apart, and it is measured faster (the whole repeat interval above 1) at the scale asked. One statement (--db, or --db-root with --db-id) or a BIRD file (--questions with --predictions or --gold).',
+  "Find faster SQL that returns the same rows: rewrite rules in combination (and optionally a chat model), each form kept only when it returns the original's rows on the database, no varied copy tells them apart, and it is measured faster (the whole repeat interval above 1) at the scale asked. One statement (--db, or --db-root with --db-id) or a BIRD file (--questions with --predictions or --gold).",
   'the SQLite database (opened read-only)',
 )
   .option('--db-root <dir>', 'folder holding <db_id>/<db_id>.sqlite (with --db-id, or with --questions)')

@@ -41,11 +41,15 @@ export interface OptimizeCommandOptions extends SqlCommandOptions, JsonDestinati
 }
 
 /** The statements asked for: one (or a .sql file's) on --db / --db-root + --db-id, or every distinct gold or prediction of a BIRD file. */
-function statementsAsked(sql: string | undefined, options: OptimizeCommandOptions): { inputs: OptimizeStatementInput[]; source: DatabaseSource } {
+function statementsAsked(
+  sql: string | undefined,
+  options: OptimizeCommandOptions,
+): { inputs: OptimizeStatementInput[]; source: DatabaseSource } {
   if (options.questions) {
     if (sql || options.file) throw new UsageError('give the SQL (or --file), or --questions with --predictions or --gold, not both');
     if (!options.dbRoot && !options.dbUrl) throw new UsageError('--questions: give --db-root (the folder holding <db_id>/<db_id>.sqlite)');
-    if (!!options.predictions === !!options.gold) throw new UsageError('--questions: give --predictions (the predictions) or --gold (the gold file), one of them');
+    if (!!options.predictions === !!options.gold)
+      throw new UsageError('--questions: give --predictions (the predictions) or --gold (the gold file), one of them');
     const questions = loadQuestions(options.questions).questions;
     const inputs: OptimizeStatementInput[] = [];
     if (options.gold) {
@@ -58,32 +62,41 @@ function statementsAsked(sql: string | undefined, options: OptimizeCommandOption
       const predictions = loadPredictions(options.predictions!, { dbIds: new Set(questions.map((q) => q.dbId)) });
       questions.forEach((q, i) => {
         const entry = predictions.predictions[i];
-        if (entry?.sql) inputs.push({ sql: entry.sql, dbId: q.dbId, questionId: q.questionId, source: path.basename(options.predictions!) });
+        if (entry?.sql)
+          inputs.push({ sql: entry.sql, dbId: q.dbId, questionId: q.questionId, source: path.basename(options.predictions!) });
       });
     }
     return { inputs: distinctStatements(inputs), source: databaseSource({ ...options, dbRoot: options.dbRoot }) };
   }
   const { text } = sqlFromArguments(sql, options.file);
   const statements = splitStatements(text).map((s) => s.text);
-  if (statements.length === 0) throw new UsageError(options.file ? `--file: ${options.file} holds no SQL statement` : 'the SQL holds no statement');
-  if (options.db && (options.dbRoot || options.dbId)) throw new UsageError('--db: give --db FILE, or --db-root DIR with --db-id ID, not both');
+  if (statements.length === 0)
+    throw new UsageError(options.file ? `--file: ${options.file} holds no SQL statement` : 'the SQL holds no statement');
+  if (options.db && (options.dbRoot || options.dbId))
+    throw new UsageError('--db: give --db FILE, or --db-root DIR with --db-id ID, not both');
   if (options.db) {
     if (!/\.(sqlite|db|sqlite3)$/i.test(options.db) && (options.engine ?? 'sqlite') === 'sqlite')
       throw new UsageError(`--db: ${options.db} is not a .sqlite file`);
     const dbId = path.basename(options.db).replace(/\.(sqlite|db|sqlite3)$/i, '');
     return {
       inputs: statements.map((s) => ({ sql: s, dbId })),
-      source: { ...sqliteFolder(path.dirname(path.dirname(path.resolve(options.db)))), targetFor: () => path.resolve(options.db!) } as DatabaseSource,
+      source: {
+        ...sqliteFolder(path.dirname(path.dirname(path.resolve(options.db)))),
+        targetFor: () => path.resolve(options.db!),
+      } as DatabaseSource,
     };
   }
   if (!options.dbId || (!options.dbRoot && !options.dbUrl))
-    throw new UsageError('give the database: --db FILE, or --db-root DIR with --db-id ID (or --engine postgres --db-url URL with --db-id ID)');
+    throw new UsageError(
+      'give the database: --db FILE, or --db-root DIR with --db-id ID (or --engine postgres --db-url URL with --db-id ID)',
+    );
   return { inputs: statements.map((s) => ({ sql: s, dbId: options.dbId! })), source: databaseSource(options) };
 }
 
 function chatModel(options: OptimizeCommandOptions): ChatModel | undefined {
   if (!options.endpoint && !options.model) return undefined;
-  if (!options.endpoint || !options.model) throw new UsageError('--endpoint and --model go together (an OpenAI-compatible chat endpoint and its model)');
+  if (!options.endpoint || !options.model)
+    throw new UsageError('--endpoint and --model go together (an OpenAI-compatible chat endpoint and its model)');
   const keyVariable = options.apiKeyEnv ?? (process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
   const apiKey = keyVariable ? process.env[keyVariable] : undefined;
   if (options.apiKeyEnv && !apiKey) throw new UsageError(`--api-key-env: ${options.apiKeyEnv} is not set`);
@@ -93,7 +106,15 @@ function chatModel(options: OptimizeCommandOptions): ChatModel | undefined {
 export async function runOptimizeCommand(sql: string | undefined, options: OptimizeCommandOptions): Promise<number> {
   const scale = positiveInteger('--scale', options.scale);
   const { inputs, source } = statementsAsked(sql, options);
-  if (options.json) checkOutputFile('--json', options.json, [options.file, options.db, options.questions, options.predictions, options.gold, options.schema]);
+  if (options.json)
+    checkOutputFile('--json', options.json, [
+      options.file,
+      options.db,
+      options.questions,
+      options.predictions,
+      options.gold,
+      options.schema,
+    ]);
   const model = chatModel(options);
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -162,7 +183,11 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
 }
 
 const label = (s: { questionId?: number | string; source?: string; dbId?: string }) =>
-  s.questionId !== undefined ? ` (question ${s.questionId}, ${s.source ?? ''}${s.dbId ? `, ${s.dbId}` : ''})` : s.dbId ? ` (${s.dbId})` : '';
+  s.questionId !== undefined
+    ? ` (question ${s.questionId}, ${s.source ?? ''}${s.dbId ? `, ${s.dbId}` : ''})`
+    : s.dbId
+      ? ` (${s.dbId})`
+      : '';
 
 const REASON_WORDS: Record<string, string> = {
   'changes-rows': 'return other rows',
@@ -177,18 +202,24 @@ const REASON_WORDS: Record<string, string> = {
 export function renderStatement(s: StatementOptimization, index: number): string {
   const lines: string[] = [];
   const oneLine = (sql: string) => sql.replace(/\s+/g, ' ').trim();
-  lines.push(pc.bold(`statement ${index + 1}${label(s)}`) + pc.dim(`  ${oneLine(s.sql).slice(0, 100)}${oneLine(s.sql).length > 100 ? '…' : ''}`));
+  lines.push(
+    pc.bold(`statement ${index + 1}${label(s)}`) + pc.dim(`  ${oneLine(s.sql).slice(0, 100)}${oneLine(s.sql).length > 100 ? '…' : ''}`),
+  );
   const original = s.original.cutOff ? `over ${fmtMs(s.original.ms)} (stopped)` : fmtMs(s.original.ms);
   if (s.status === 'refused' || s.status === 'original-fails') {
     lines.push(`  ${pc.yellow('not searched')}: ${s.notes.join('; ')}`);
     return lines.join('\n');
   }
-  lines.push(`  original: ${original} at ×${s.original.scale}; ${s.tried} form${s.tried === 1 ? '' : 's'} tried in ${s.seconds.toFixed(1)} s`);
+  lines.push(
+    `  original: ${original} at ×${s.original.scale}; ${s.tried} form${s.tried === 1 ? '' : 's'} tried in ${s.seconds.toFixed(1)} s`,
+  );
   if (s.best) {
     const [main, ...others] = s.best.measurements;
     lines.push(`  ${pc.green('faster')}: ${describeMeasurement(main)}${others.map((m) => `; ${describeMeasurement(m)}`).join('')}`);
     lines.push(`  by: ${s.best.patterns.join(' + ')} (${s.best.notes.join('; ')})`);
-    lines.push(`  ${s.best.verification.proof === 'proven' ? pc.green('proven') : s.best.verification.proof === 'by-rule' ? pc.cyan('by rule') : pc.yellow('tested, not proven')}: ${s.best.verification.summary}`);
+    lines.push(
+      `  ${s.best.verification.proof === 'proven' ? pc.green('proven') : s.best.verification.proof === 'by-rule' ? pc.cyan('by rule') : pc.yellow('tested, not proven')}: ${s.best.verification.summary}`,
+    );
     lines.push(`  rewrite: ${pc.green(oneLine(s.best.sql))}`);
   } else {
     lines.push(`  ${pc.yellow('no faster equivalent found')}${s.status === 'interrupted' ? ' (interrupted)' : ''}`);

@@ -101,7 +101,11 @@ export function* combinedRewrites(
         const key = formKey(candidate.sql);
         if (seen.has(key)) continue;
         seen.add(key);
-        const reached: CandidateForm = { sql: candidate.sql, patterns: [...form.patterns, candidate.rule], notes: [...form.notes, candidate.note] };
+        const reached: CandidateForm = {
+          sql: candidate.sql,
+          patterns: [...form.patterns, candidate.rule],
+          notes: [...form.notes, candidate.note],
+        };
         if (++produced > options.limit) return;
         // The caller answers whether this form is worth expanding (it returns the original's rows).
         const expand = yield reached;

@@ -40,7 +40,10 @@ const MAX_PROPOSALS = 5;
 const SYSTEM = `You rewrite SQL queries to run faster while returning exactly the same rows (the same set, the same number of each row, and the same order when the query has ORDER BY). You may not add indexes or change the database. Typical gains: decorrelating subqueries, computing an aggregate once per key and joining it, replacing a join used only as a filter by IN or EXISTS, pre-aggregating a table before a join that multiplies rows, filtering earlier. Answer with one JSON object: {"candidates": [{"sql": "<the whole rewritten query>", "why": "<one sentence>"}]}, at most ${MAX_PROPOSALS} candidates, no other text.`;
 
 export function modelMessages(request: ModelRequest): ChatMessage[] {
-  const read = tablesRead(request.sql, [...request.schema.tables.values()].map((t) => t.name));
+  const read = tablesRead(
+    request.sql,
+    [...request.schema.tables.values()].map((t) => t.name),
+  );
   const ddl = [...read.values()]
     .map((name) => request.schema.tables.get(name.toLowerCase()))
     .filter((t) => t !== undefined)
@@ -81,7 +84,10 @@ export async function askModelForRewrites(
         const list = value.candidates;
         if (!Array.isArray(list)) return { ok: false, error: 'no "candidates" list' };
         const proposals = list
-          .filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>).sql === 'string')
+          .filter(
+            (c): c is Record<string, unknown> =>
+              typeof c === 'object' && c !== null && typeof (c as Record<string, unknown>).sql === 'string',
+          )
           .map((c) => ({ sql: String(c.sql).trim().replace(/;\s*$/, ''), why: typeof c.why === 'string' ? c.why : '' }))
           .filter((c) => c.sql.length > 0)
           .slice(0, MAX_PROPOSALS);

@@ -134,7 +134,9 @@ export async function optimizeStatement(
     else if (run.status === 'timeout') {
       result.original.cutOff = true;
       originalMs = options.timeoutMs;
-      result.notes.push(`the original did not finish within ${fmtMs(options.timeoutMs)} at ×${scale}: its rows there were not compared, and speed-ups are lower bounds`);
+      result.notes.push(
+        `the original did not finish within ${fmtMs(options.timeoutMs)} at ×${scale}: its rows there were not compared, and speed-ups are lower bounds`,
+      );
     } else {
       result.notes.push(`the original does not run at ×${scale}: ${run.message}`);
       return finish(options.signal?.aborted ? 'interrupted' : 'original-fails');
@@ -183,7 +185,11 @@ export async function optimizeStatement(
     const scaled = scale === 1 ? rows : await readQuery(measureDb, body.body, limits(cap));
     let searchMs = scale === 1 ? await timeOnce(measureDb, body.body, { ...options, timeoutMs: cap }).catch(() => Infinity) : elapsed(t0);
     if (scaled.status === 'timeout' || searchMs === Infinity) {
-      reject(form, 'slower', `stopped after ${fmtMs(cap)} at ×${scale} (3× the fastest form so far; the original ${result.original.cutOff ? 'over ' : ''}${fmtMs(originalMs)})`);
+      reject(
+        form,
+        'slower',
+        `stopped after ${fmtMs(cap)} at ×${scale} (3× the fastest form so far; the original ${result.original.cutOff ? 'over ' : ''}${fmtMs(originalMs)})`,
+      );
       return true;
     }
     if (scaled.status !== 'ok') {
@@ -209,7 +215,7 @@ export async function optimizeStatement(
   const start: CandidateForm = { sql: originalBody, patterns: [], notes: [] };
   const seen = new Set([formKey(originalBody)]);
   const rewrites = combinedRewrites(start, target.schema, { depth: options.depth, limit: options.maxCandidates }, seen);
-  for (let next = rewrites.next(); !next.done; ) {
+  for (let next = rewrites.next(); !next.done;) {
     if (outOfTime()) {
       result.notes.push(options.signal?.aborted ? 'interrupted' : `the search stopped at its ${fmtMs(options.statementBudgetMs)} budget`);
       break;
@@ -256,7 +262,11 @@ export async function optimizeStatement(
     .slice(0, options.finalists);
   for (const survivor of survivors) {
     if (!finalists.includes(survivor) && survivor.searchMs * 1.1 >= originalMs)
-      reject(survivor.form, 'not-faster', `same rows, but ${fmtMs(survivor.searchMs)} in the search against the original's ${fmtMs(originalMs)} at ×${scale}`);
+      reject(
+        survivor.form,
+        'not-faster',
+        `same rows, but ${fmtMs(survivor.searchMs)} in the search against the original's ${fmtMs(originalMs)} at ×${scale}`,
+      );
   }
   for (const finalist of finalists) {
     if (options.signal?.aborted) break;
@@ -277,7 +287,11 @@ const REASON_ORDER: RejectionReason[] = ['counterexample', 'changes-rows', 'not-
 
 /** One timed full execution on a fresh connection (ms). */
 async function timeOnce(db: DatabaseConnection, body: string, options: Pick<OptimizeOptions, 'timeoutMs' | 'signal'>): Promise<number> {
-  return db.engine.timeExecution(db.path, body, 'full', { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, signal: options.signal });
+  return db.engine.timeExecution(db.path, body, 'full', {
+    deadline: performance.now() + options.timeoutMs,
+    budgetMs: options.timeoutMs,
+    signal: options.signal,
+  });
 }
 
 /** The plan's steps as lines, for the model's prompt. */
@@ -311,17 +325,38 @@ async function verdictFor(
   const equivalence = decideEquivalence(originalBody, body, target.schema);
   let counterexample: CounterexampleSearch;
   if (target.db.engine.name !== 'sqlite') {
-    counterexample = { result: 'not_searched', variations_tried: 0, seconds: 0, note: `varied copies are built on SQLite files only (${target.db.engine.name})` };
+    counterexample = {
+      result: 'not_searched',
+      variations_tried: 0,
+      seconds: 0,
+      note: `varied copies are built on SQLite files only (${target.db.engine.name})`,
+    };
   } else {
     options.onStep?.(`${form.patterns.join('+')}: looking for a database where it differs`);
     const searched = await searchCounterexample(
-      { dbPath: target.db.path, gold: originalBody, prediction: body, name: `rewrite-${result.questionId ?? 'statement'}-${result.tried}-${form.patterns.join('-')}` },
-      { outDir: options.witnessDir, budgetMs: options.counterexampleMs, maxRows: options.maxRows, schema: target.schema, signal: options.signal },
+      {
+        dbPath: target.db.path,
+        gold: originalBody,
+        prediction: body,
+        name: `rewrite-${result.questionId ?? 'statement'}-${result.tried}-${form.patterns.join('-')}`,
+      },
+      {
+        outDir: options.witnessDir,
+        budgetMs: options.counterexampleMs,
+        maxRows: options.maxRows,
+        schema: target.schema,
+        signal: options.signal,
+      },
     );
     counterexample = searched.search;
     if (searched.counterexample) {
       const c = searched.counterexample;
-      reject(form, 'counterexample', `returns other rows on a varied copy (${c.how}): ${c.gold_row_count} rows against ${c.prediction_row_count}`, c.database);
+      reject(
+        form,
+        'counterexample',
+        `returns other rows on a varied copy (${c.how}): ${c.gold_row_count} rows against ${c.prediction_row_count}`,
+        c.database,
+      );
       return undefined;
     }
   }
@@ -330,7 +365,14 @@ async function verdictFor(
   const scaledTarget = (target.scaled?.db ?? target.db).path;
   try {
     options.onStep?.(`${form.patterns.join('+')}: measuring at ×${scale}`);
-    const main = await measureSpeedup(scaledTarget, scale, originalBody, body, result.original.cutOff ? 'cut-off' : result.original.ms, options);
+    const main = await measureSpeedup(
+      scaledTarget,
+      scale,
+      originalBody,
+      body,
+      result.original.cutOff ? 'cut-off' : result.original.ms,
+      options,
+    );
     measurements.push(main);
     if (!measuredFaster(main)) {
       reject(form, main.speedup < 1 ? 'slower' : 'not-faster', `${describeMeasurement(main)}: not faster beyond the repeat interval`);
@@ -343,10 +385,23 @@ async function verdictFor(
         reject(form, 'not-faster', `${describeMeasurement(main)}, but a second measurement gave ${describeMeasurement(again)}`);
         return undefined;
       }
-      measurements[0] = { ...main, low: Math.min(main.low, again.low), high: Math.max(main.high, again.high ?? main.high), runs: main.runs + again.runs, blocks: main.blocks + again.blocks };
+      measurements[0] = {
+        ...main,
+        low: Math.min(main.low, again.low),
+        high: Math.max(main.high, again.high ?? main.high),
+        runs: main.runs + again.runs,
+        blocks: main.blocks + again.blocks,
+      };
     }
     if (scale !== 1) {
-      const atOne = await measureSpeedup(target.db.path, 1, originalBody, body, await timeOnce(target.db, originalBody, options), options).catch(() => undefined);
+      const atOne = await measureSpeedup(
+        target.db.path,
+        1,
+        originalBody,
+        body,
+        await timeOnce(target.db, originalBody, options),
+        options,
+      ).catch(() => undefined);
       if (atOne) measurements.push(atOne);
     }
   } catch (error) {
@@ -362,16 +417,35 @@ async function verdictFor(
         ? `no difference on the ${counterexample.variations_tried} varied copies tried before the search's budget ran out`
         : `no counterexample search (${counterexample.note ?? counterexample.result})`;
   const verification: Verification = {
-    sameRows: { scales: finalist.scales, set: true, bag: true, order: findClauses(significantTokens(originalBody))?.orderBy !== undefined ? 'same' : 'unordered' },
+    sameRows: {
+      scales: finalist.scales,
+      set: true,
+      bag: true,
+      order: findClauses(significantTokens(originalBody))?.orderBy !== undefined ? 'same' : 'unordered',
+    },
     counterexample,
     equivalence,
     proof,
     summary: [
-      proof === 'proven' ? `proven equivalent (${equivalence.reason})` : proof === 'by-rule' ? `by the proof conditions of ${[...new Set(form.patterns)].join(', ')}` : 'tested, not proven',
+      proof === 'proven'
+        ? `proven equivalent (${equivalence.reason})`
+        : proof === 'by-rule'
+          ? `by the proof conditions of ${[...new Set(form.patterns)].join(', ')}`
+          : 'tested, not proven',
       `the same rows at ${finalist.scales.map((s) => `×${s}`).join(' and ')}`,
       searchedText,
     ].join('; '),
   };
   const main = measurements[0];
-  return { sql: form.sql, patterns: form.patterns, notes: form.notes, speedup: main.speedup, low: main.low, high: main.high, scale, verification, measurements };
+  return {
+    sql: form.sql,
+    patterns: form.patterns,
+    notes: form.notes,
+    speedup: main.speedup,
+    low: main.low,
+    high: main.high,
+    scale,
+    verification,
+    measurements,
+  };
 }

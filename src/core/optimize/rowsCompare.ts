@@ -21,10 +21,12 @@ function bagOf(rows: readonly Row[]): Map<string, number> {
 export function compareRows(original: readonly Row[], rewrite: readonly Row[], ordered: boolean): RowsComparison {
   if (!sameResultSet(rewrite, original))
     return { same: false, detail: `another set of rows (${rewrite.length} rows against the original's ${original.length})` };
-  if (rewrite.length !== original.length) return { same: false, detail: `the same set, but ${rewrite.length} rows against ${original.length} (duplicates differ)` };
+  if (rewrite.length !== original.length)
+    return { same: false, detail: `the same set, but ${rewrite.length} rows against ${original.length} (duplicates differ)` };
   const a = bagOf(original);
   const b = bagOf(rewrite);
-  if ([...a].some(([key, n]) => b.get(key) !== n)) return { same: false, detail: 'the same set, but rows repeated a different number of times' };
+  if ([...a].some(([key, n]) => b.get(key) !== n))
+    return { same: false, detail: 'the same set, but rows repeated a different number of times' };
   if (ordered && original.some((row, i) => rowKey(row) !== rowKey(rewrite[i])))
     return { same: false, detail: 'the same rows in another order (the original has an ORDER BY)' };
   return { same: true, ordered };

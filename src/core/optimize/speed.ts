@@ -39,7 +39,8 @@ export async function measureSpeedup(
   originalMs: number | 'cut-off',
   options: SpeedOptions,
 ): Promise<SpeedMeasurement> {
-  if (originalMs === 'cut-off' || originalMs * 3 > options.timeoutMs) return measureAgainstLimit(target, scale, rewrite, originalMs, options);
+  if (originalMs === 'cut-off' || originalMs * 3 > options.timeoutMs)
+    return measureAgainstLimit(target, scale, rewrite, originalMs, options);
   const timing = await measurePair(
     freshConnectionTimer(target, original),
     freshConnectionTimer(target, rewrite),
@@ -71,7 +72,13 @@ async function measureAgainstLimit(
   const runs: number[] = [];
   for (let i = 0; i < 3; i++) {
     if (options.signal?.aborted) break;
-    runs.push(await timeExecution(target, rewrite, 'full', { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, signal: options.signal }));
+    runs.push(
+      await timeExecution(target, rewrite, 'full', {
+        deadline: performance.now() + options.timeoutMs,
+        budgetMs: options.timeoutMs,
+        signal: options.signal,
+      }),
+    );
   }
   const slowest = Math.max(...runs);
   const originalBound = originalMs === 'cut-off' ? options.timeoutMs : originalMs;

@@ -72,7 +72,11 @@ export const aggregateToJoin: RewriteRule = {
       ].sort((a, b) => b.start - a.start);
       let sql = text;
       for (const edit of edits) sql = sql.slice(0, edit.start) + edit.text + sql.slice(edit.end);
-      found.push({ sql, rule: 'VL021', note: `the correlated ${agg.text.toUpperCase()} computed once per key and joined on ${keys.map((k) => k.outer).join(', ')}` });
+      found.push({
+        sql,
+        rule: 'VL021',
+        note: `the correlated ${agg.text.toUpperCase()} computed once per key and joined on ${keys.map((k) => k.outer).join(', ')}`,
+      });
     }
     return found;
   },

@@ -24,7 +24,8 @@ export const existsToIn: RewriteRule = {
       if (!exists || exists.negated) continue;
       const sub = exists.subquery;
       const c = sub.clauses;
-      if (!sub.conjuncts || c.groupBy !== undefined || c.having !== undefined || c.limit !== undefined || c.distinct !== undefined) continue;
+      if (!sub.conjuncts || c.groupBy !== undefined || c.having !== undefined || c.limit !== undefined || c.distinct !== undefined)
+        continue;
       const correlation = singleEqualityCorrelation(context, sub.conjuncts, sub.names, outer.names);
       if (!correlation) continue;
       // The FROM clause's ON conditions must stay inside the subquery's own tables.
@@ -68,7 +69,8 @@ export function singleEqualityCorrelation(
     if (!sides) return undefined;
     const [left, right] = sides.map((side) => spanReads(context, side, innerNames, outerNames));
     if (left.nested || right.nested) return undefined;
-    if (left.inner && !left.outer && right.outer && !right.inner) found = { conjunct, inner: spanText(context, sides[0]), outer: spanText(context, sides[1]) };
+    if (left.inner && !left.outer && right.outer && !right.inner)
+      found = { conjunct, inner: spanText(context, sides[0]), outer: spanText(context, sides[1]) };
     else if (right.inner && !right.outer && left.outer && !left.inner)
       found = { conjunct, inner: spanText(context, sides[1]), outer: spanText(context, sides[0]) };
     else return undefined;

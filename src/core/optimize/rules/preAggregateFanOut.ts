@@ -174,7 +174,14 @@ function splitAnd(context: StatementContext, span: Span): Span[] {
 }
 
 /** The parts of tokens [first, last] that are neither the FROM clause nor one of the conditions. */
-function outsideConditions(context: StatementContext, conditions: readonly Span[], first: number, last: number, from: number, fromEnd: number): Span[] {
+function outsideConditions(
+  context: StatementContext,
+  conditions: readonly Span[],
+  first: number,
+  last: number,
+  from: number,
+  fromEnd: number,
+): Span[] {
   const covered = [...conditions, { first: from, last: fromEnd - 1 }].sort((a, b) => a.first - b.first);
   const spans: Span[] = [];
   let at = first;

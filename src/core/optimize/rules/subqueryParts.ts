@@ -97,7 +97,10 @@ export function spanReads(context: StatementContext, span: Span, innerNames: Set
     const ref = columnRefAt(tokens, i, text);
     if (!ref) continue;
     i = ref.last;
-    if (['NULL', 'TRUE', 'FALSE', 'CURRENT_DATE', 'CURRENT_TIME', 'CURRENT_TIMESTAMP'].includes(upperWord(tokens[ref.first])) && !ref.qualifier)
+    if (
+      ['NULL', 'TRUE', 'FALSE', 'CURRENT_DATE', 'CURRENT_TIME', 'CURRENT_TIMESTAMP'].includes(upperWord(tokens[ref.first])) &&
+      !ref.qualifier
+    )
       continue;
     let name: string | undefined;
     if (ref.qualifier !== undefined) {
@@ -144,7 +147,10 @@ export const NULL_REJECTING = new Set(['=', '==', '<', '>', '<=', '>=', '<>', '!
  * A top-level WHERE conjunct `<left> <op> (SELECT ...)` (or the subquery on the left): the operator, the other
  * side's span and the subquery.
  */
-export function comparisonWith(tokens: readonly Token[], conjunct: Span): { op: string; other: Span; subquery: Subquery; subqueryFirst: boolean } | undefined {
+export function comparisonWith(
+  tokens: readonly Token[],
+  conjunct: Span,
+): { op: string; other: Span; subquery: Subquery; subqueryFirst: boolean } | undefined {
   // Operators are single punctuation tokens or two in a row (<=, >=, <>, !=, ==).
   const opAt = (i: number): { op: string; width: number } | undefined => {
     const a = tokens[i]?.text;
@@ -192,7 +198,10 @@ export function splitEquality(tokens: readonly Token[], span: Span): [Span, Span
     const t = tokens[i].text;
     if (t === '(') depth++;
     else if (t === ')') depth--;
-    else if (depth === 0 && (t === '=' || t === '<' || t === '>' || t === '!' || wordIs(tokens[i], 'AND', 'OR', 'IS', 'IN', 'LIKE', 'BETWEEN', 'NOT'))) {
+    else if (
+      depth === 0 &&
+      (t === '=' || t === '<' || t === '>' || t === '!' || wordIs(tokens[i], 'AND', 'OR', 'IS', 'IN', 'LIKE', 'BETWEEN', 'NOT'))
+    ) {
       if (t !== '=' || at !== -1) return undefined;
       at = i;
       if (tokens[i + 1]?.text === '=' && tokens[i + 1].start === tokens[i].end) {
