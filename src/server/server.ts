@@ -30,8 +30,10 @@ import {
   EvaluateFileRequest,
   EvaluationProgress,
   ExplainRequest,
+  IndexAdviceRequest,
   JudgeConsentRequest,
   JudgeRequest,
+  OptimizeRequest,
   QuestionDocumentRequest,
   QuestionsRequest,
   ReconnectRequest,
@@ -225,6 +227,10 @@ connection.onRequest(ExplainRequest, (params, token) => handle(token, (signal) =
 connection.onRequest(TimeQueryRequest, (params, token) =>
   handle(token, (signal) => service.timeQuery(params, signal, stepReporter(params.progressToken))),
 );
+connection.onRequest(OptimizeRequest, (params, token) =>
+  handle(token, (signal) => service.optimize(params, signal, stepReporter(params.progressToken))),
+);
+connection.onRequest(IndexAdviceRequest, (params, token) => handle(token, (signal) => service.indexAdvice(params, signal)));
 connection.onRequest(VerifyHintRequest, (params, token) => handle(token, (signal) => service.verifyHint(params, signal)));
 connection.onRequest(RuleHintsRequest, (params, token) => handle(token, () => service.ruleHints(params)));
 connection.onRequest(AuditGoldRequest, (params, token) =>

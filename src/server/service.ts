@@ -11,6 +11,7 @@
  *   score/scoreProvider.ts      Score against gold (EX, Soft-F1, VES, R-VES, SQLMorph's techniques)
  *   plan/planProvider.ts        Explain and Time one query
  *   judge/judgeProvider.ts      the LLM judge
+ *   optimize/optimizeProvider.ts  Find a faster equivalent (verified rewrites) and index advice
  *   report/reportProvider.ts    a whole prediction file evaluated
  *   audit/auditProvider.ts      the gold audit
  */
@@ -24,6 +25,7 @@ import { DatasetProvider } from './dataset/datasetProvider';
 import { EDITOR_WORDING } from './editorText';
 import { HintsProvider } from './hints/hintsProvider';
 import { JudgeProvider } from './judge/judgeProvider';
+import { OptimizeProvider } from './optimize/optimizeProvider';
 import { PlanProvider } from './plan/planProvider';
 import { QueryTargets } from './queryTargets';
 import { ReportProvider } from './report/reportProvider';
@@ -45,6 +47,7 @@ export class VesLensService {
   private readonly scores: ScoreProvider;
   private readonly plans: PlanProvider;
   private readonly judges: JudgeProvider;
+  private readonly optimizer: OptimizeProvider;
   private readonly reports: ReportProvider;
   private readonly audits: AuditProvider;
 
@@ -58,6 +61,7 @@ export class VesLensService {
     this.scores = new ScoreProvider(this.context, this.targets);
     this.plans = new PlanProvider(this.context, this.targets);
     this.judges = new JudgeProvider(this.context, this.targets);
+    this.optimizer = new OptimizeProvider(this.context, this.targets);
     this.reports = new ReportProvider(this.context);
     this.audits = new AuditProvider(this.context);
   }
@@ -136,6 +140,8 @@ export class VesLensService {
     this.scores.counterexample(params, signal, progress);
   readonly explain: PlanProvider['explain'] = (params, signal) => this.plans.explain(params, signal);
   readonly timeQuery: PlanProvider['timeQuery'] = (params, signal, progress) => this.plans.timeQuery(params, signal, progress);
+  readonly optimize: OptimizeProvider['optimize'] = (params, signal, progress) => this.optimizer.optimize(params, signal, progress);
+  readonly indexAdvice: OptimizeProvider['indexAdvice'] = (params, signal) => this.optimizer.indexAdvice(params, signal);
   readonly judge: JudgeProvider['judge'] = (params, signal, progress) => this.judges.judge(params, signal, progress);
   readonly evaluateFile: ReportProvider['evaluateFile'] = (params, signal, onRows) => this.reports.evaluateFile(params, signal, onRows);
   readonly compareReports: ReportProvider['compareReports'] = (params) => this.reports.compareReports(params);

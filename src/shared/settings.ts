@@ -51,6 +51,14 @@ export interface VesLensSettings {
   postgresUrl: string;
   /** How the server holds the BIRD databases: all in one database (the official dump), a schema or a database per db_id. */
   postgresLayout: PostgresLayout;
+  /** "Find a faster equivalent": decide on a copy with this many times the rows (1: the database itself). */
+  optimizeScale: number;
+  /** The whole search of one statement, in seconds: no new candidate is examined past it. */
+  optimizeBudgetSeconds: number;
+  /** Time limit of one execution during the search, in seconds (a slower original is measured as a bound). */
+  optimizeTimeoutSeconds: number;
+  /** Seconds for the counterexample search on varied copies of each finalist. */
+  optimizeCounterexampleSeconds: number;
 }
 
 export type EngineSetting = 'sqlite' | 'postgres';
@@ -82,6 +90,10 @@ export const DEFAULT_SETTINGS: VesLensSettings = {
   engine: 'sqlite',
   postgresUrl: '',
   postgresLayout: 'one-database',
+  optimizeScale: 1,
+  optimizeBudgetSeconds: 60,
+  optimizeTimeoutSeconds: 30,
+  optimizeCounterexampleSeconds: 5,
 };
 
 /** Setting keys under `vesLens.` (as package.json names them) for each field. */
@@ -103,6 +115,10 @@ export const SETTING_KEYS: Record<keyof VesLensSettings, string> = {
   engine: 'engine',
   postgresUrl: 'postgres.url',
   postgresLayout: 'postgres.layout',
+  optimizeScale: 'optimize.scale',
+  optimizeBudgetSeconds: 'optimize.budgetSeconds',
+  optimizeTimeoutSeconds: 'optimize.timeoutSeconds',
+  optimizeCounterexampleSeconds: 'optimize.counterexampleSeconds',
 };
 
 /**
@@ -173,6 +189,12 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
     postgresUrl: typeof postgresUrl === 'string' ? postgresUrl.trim() : DEFAULT_SETTINGS.postgresUrl,
     postgresLayout:
       typeof layout === 'string' && Object.hasOwn(POSTGRES_LAYOUTS, layout) ? (layout as PostgresLayout) : DEFAULT_SETTINGS.postgresLayout,
+    optimizeScale: Number.isInteger(get(SETTING_KEYS.optimizeScale))
+      ? Math.min(1000, number('optimizeScale', 1))
+      : DEFAULT_SETTINGS.optimizeScale,
+    optimizeBudgetSeconds: number('optimizeBudgetSeconds', 1),
+    optimizeTimeoutSeconds: number('optimizeTimeoutSeconds', 0.1),
+    optimizeCounterexampleSeconds: number('optimizeCounterexampleSeconds', 0),
   };
 }
 

@@ -12,6 +12,7 @@ export * from './dataset';
 export * from './errors';
 export * from './hints';
 export * from './judge';
+export * from './optimize';
 export * from './plan';
 export * from './queries';
 export * from './report';
