@@ -320,7 +320,9 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
             ...(compared ? { comparedGold: { file: compared.gold.file, engine: engineLine(compared.engine) } } : {}),
           },
           tool,
+          options.html,
         ),
+        options.html,
       ),
     );
     err.write(`wrote ${options.html}\n`);

@@ -40,6 +40,7 @@ export async function runCompare(files: string[], options: CompareCommandOptions
       compareHtml(
         runs.map((r) => ({ label: r.label, file: r.file, report: r.report })),
         comparison,
+        options.html,
       ),
     );
     process.stderr.write(`wrote ${options.html}\n`);

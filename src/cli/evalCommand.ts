@@ -318,7 +318,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     emitJson(options, report, JSON_SHAPES.eval);
     // An HTML page has no place to say it is partial: an interrupted run writes only the JSON.
     if (options.html && !interrupted) {
-      writeOutputFile('--html', options.html, evalReportHtml(report, reportTasks, options.predictions));
+      writeOutputFile('--html', options.html, evalReportHtml(report, reportTasks, options.predictions, options.html));
       err.write(`wrote ${options.html}\n`);
     }
   }

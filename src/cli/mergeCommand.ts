@@ -55,12 +55,15 @@ export async function runMerge(files: string[], options: MergeCommandOptions): P
     writeOutputFile(
       '--html',
       options.html,
-      evalHtml({
-        label: String(report.inputs?.predictions ?? files[0])
-          .split(/[\\/]/)
-          .pop()!,
-        report,
-      }),
+      evalHtml(
+        {
+          label: String(report.inputs?.predictions ?? files[0])
+            .split(/[\\/]/)
+            .pop()!,
+          report,
+        },
+        options.html,
+      ),
     );
     process.stderr.write(`wrote ${options.html}\n`);
   }

@@ -63,7 +63,12 @@ describe('comparing eval reports in the editor (the language server)', () => {
     const result = service.compareReports({ files: [gpt4, improved] });
     const cli = runCli(['compare', gpt4, improved, '--html', path.join(dir, 'cli.html')]);
     assert.equal(cli.status, 0, cli.stderr);
-    assert.equal(result.html, fs.readFileSync(path.join(dir, 'cli.html'), 'utf8'));
+    // The same page, but for how it names the files: the CLI's from the folder it is written to, the panel's by name.
+    const cliHtml = fs.readFileSync(path.join(dir, 'cli.html'), 'utf8');
+    const withoutHeader = (html: string) => html.replace(/<header>[\s\S]*?<\/header>/, '<header></header>');
+    assert.equal(withoutHeader(result.html), withoutHeader(cliHtml));
+    assert.ok(result.html.includes('gpt-4: predictions predict_gpt-4_superhero.json · questions mini_dev_superhero.json'));
+    assert.ok(cliHtml.includes(`gpt-4: predictions ${path.relative(dir, PREDICTIONS)} · questions ${path.relative(dir, QUESTIONS)}`));
     assert.deepEqual(result.labels, ['gpt-4', 'improved']);
     assert.deepEqual([result.compared, result.questions], [52, 52]);
     assert.match(result.html, /VES Lens comparison: gpt-4 vs improved[\s\S]*What changed/);

@@ -1,14 +1,15 @@
 // The HTML reports (`eval --html`, `compare --html`, the audit) opened in Debian's Chromium, offline: every
 // request that is not file:// or data: is blocked and recorded, and none may be attempted. Checks the tables,
-// the bars, the charts, the filter, the search and the sort; screenshots (light and dark) go to
-// test-results/report-html/.
+// the bars, the charts, the filter, the search and the sort, the table of contents, that files are named from the
+// page's folder, that wide tables fit their column, and what printing gives (A4, Chromium's own PDF); screenshots
+// (light and dark) and the PDFs go to test-results/report-html/.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Browser, Page } from 'playwright-core';
 import type { GoldAudit, GoldAuditEntry } from '../../src/core/audit/goldAudit';
-import { auditHtml } from '../../src/core/audit/auditHtml';
+import { auditHtml, auditHtmlMeta } from '../../src/core/audit/auditHtml';
 import { REPO_ROOT, runCli, tempDir } from '../helpers';
 import { chromiumMissing, launchChromium } from './harness';
 
@@ -105,9 +106,20 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
       }),
       auditEntry(2, {}),
     ];
-    const audit: GoldAudit = { entries, ranked: [entries[0], entries[1]], measured: true, scales: [], prediction_files: ['a.json'] };
+    const audit: GoldAudit = {
+      entries,
+      ranked: [entries[0], entries[1]],
+      measured: true,
+      scales: [],
+      prediction_files: [path.join(dir, 'a.json')],
+    };
     pages.audit = path.join(dir, 'audit.html');
-    fs.writeFileSync(pages.audit, auditHtml(audit, ['a test audit']));
+    const meta = auditHtmlMeta(
+      { questions: path.join(dir, 'q.json'), dbRoot: SAMPLE },
+      { sqlite: '3.39.4', version: '0.1.0' },
+      pages.audit,
+    );
+    fs.writeFileSync(pages.audit, auditHtml(audit, meta, pages.audit));
     browser = await launchChromium();
   });
   after(async () => browser?.close());
@@ -276,6 +288,72 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
     });
   }
 
+  /** How many pages a PDF has: Chromium writes one `/Type /Page` object per page. */
+  const pdfPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?![A-Za-z])/g) ?? []).length;
+  /** A4's printable width at 96 px an inch, inside the page's 12 mm margins: (210 − 24) mm. */
+  const A4_COLUMN = Math.floor(((210 - 24) / 25.4) * 96);
+
+  /** What does not fit: the document's width past `width`, and every box whose content is wider than the box. */
+  const overflows = (page: Page, width: number) =>
+    page.evaluate((width: number) => {
+      const out: string[] = [];
+      if (document.documentElement.scrollWidth > width + 1) out.push(`the document is ${document.documentElement.scrollWidth}px wide`);
+      for (const box of document.querySelectorAll('.scroll, section')) {
+        if (box.scrollWidth > box.clientWidth + 1) out.push(`${box.id || box.className}: ${box.scrollWidth}px in ${box.clientWidth}px`);
+      }
+      for (const table of document.querySelectorAll('table')) {
+        const right = table.getBoundingClientRect().right;
+        if (right > width + 1) out.push(`table ${table.id || table.className} ends at ${Math.round(right)}px`);
+      }
+      return out;
+    }, width);
+
+  for (const name of ['eval', 'compare', 'audit'] as const) {
+    it(`${name}: a table of contents of every section, and files named from the page's folder, never by this machine's paths`, async () => {
+      const { page } = await open(pages[name]);
+      const toc = await page.$$eval('nav#toc a', (links: any[]) => links.map((a) => a.getAttribute('href')));
+      const sections = await page.$$eval('main > section', (all: any[]) => all.map((s) => `#${s.id}`));
+      assert.ok(sections.length >= 2, sections.join(' '));
+      assert.deepEqual(toc, sections);
+      const html = fs.readFileSync(pages[name], 'utf8');
+      // A relative path may pass through these folders (../../repo/sample); none may start at the root.
+      for (const local of [dir, REPO_ROOT, SAMPLE])
+        assert.deepEqual(
+          html
+            .split(local)
+            .slice(0, -1)
+            .filter((before) => !before.endsWith('..')),
+          [],
+          `${name}: ${local} is written in the page`,
+        );
+      const header = await page.locator('header').innerText();
+      if (name === 'audit') assert.ok(header.includes(`questions q.json · databases ${path.relative(dir, SAMPLE)}`), header);
+      else assert.ok(header.includes('predictions a.json · questions q.json'), header);
+      if (name === 'audit') assert.match(await page.locator('#summary').innerText(), /Prediction files: a\.json\./);
+    });
+
+    it(`${name}: wide tables fit their column on screen (1280 px) and on A4 paper, nothing cut off`, async () => {
+      const { page } = await open(pages[name]);
+      assert.deepEqual(await overflows(page, 1280), [], 'on screen');
+      await page.setViewportSize({ width: A4_COLUMN, height: 1000 });
+      await page.emulateMedia({ media: 'print' });
+      assert.deepEqual(await overflows(page, A4_COLUMN), [], 'printed');
+      fs.writeFileSync(path.join(SHOTS, `${name}.pdf`), await page.pdf({ format: 'A4' }));
+    });
+  }
+
+  it("eval: one run's summary prints on at most 2 A4 pages; the questions start on a page of their own", async () => {
+    const { page } = await open(pages.eval);
+    assert.ok((await page.locator('#cost-scatter').count()) === 1, 'a timed report: every chart is there');
+    const whole = pdfPages(await page.pdf({ format: 'A4' }));
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('questions-section')).breakBefore), 'page');
+    await page.evaluate(() => document.getElementById('questions-section').remove());
+    const summary = pdfPages(await page.pdf({ format: 'A4' }));
+    assert.ok(summary <= 2, `the summary prints on ${summary} pages`);
+    assert.ok(whole > summary, `${whole} pages in all`);
+  });
+
   it('blocks and records a request a page would make (the guard itself works)', async () => {
     const file = path.join(dir, 'network.html');
     fs.writeFileSync(file, '<!DOCTYPE html><img src="https://example.invalid/x.png">');
@@ -285,4 +363,4 @@ describe('HTML reports in Chromium, offline', { skip, timeout: 180_000 }, () => 
   });
 });
 
-declare function getComputedStyle(element: unknown): { backgroundColor: string };
+declare function getComputedStyle(element: unknown): { backgroundColor: string; breakBefore: string };

@@ -3,7 +3,7 @@ import { CrossDialectCheck, crossDialectText, goldNames, isCrossDialectFinding }
 import type { GoldAudit, GoldAuditEntry } from './goldAudit';
 import { CORRECTNESS_KINDS, CORRECTNESS_LABELS, CorrectnessFinding, correctnessSummaryText } from './correctness/kinds';
 import { barChart, escapeHtml, logScatter } from '../report/htmlCharts';
-import { htmlPage, sortableTh, tableControls } from '../report/htmlPage';
+import { htmlPage, pagePath, sortableTh, tableControls } from '../report/htmlPage';
 import { compactNumber } from '../report/planText';
 
 const fmt = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(2));
@@ -95,27 +95,35 @@ function row(entry: GoldAuditEntry, rank: number | null): string {
   return `<tr id="q-${entry.index}" data-kind="${kinds.join(' ')}" data-difficulty="${escapeHtml(entry.difficulty)}" data-db="${escapeHtml(entry.db_id)}" data-search="${escapeHtml(search)}">
 <td class="num" data-v="${rank ?? ''}">${rank ?? '-'}</td>${score}<td>${escapeHtml(entry.question_id)}</td>
 <td>${escapeHtml(entry.db_id)}</td><td>${escapeHtml(entry.difficulty)}</td>
-<td class="wide">${why}${evidence}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
+<td class="wide why">${why}${evidence}<details><summary>gold SQL</summary><div class="sql">${escapeHtml(entry.gold_sql)}</div></details></td>
 <td class="num" data-v="${entry.plan?.work ?? ''}" title="rule cost · row-aware estimate">${entry.plan ? `${entry.plan.rule} · ~${compactNumber(entry.plan.work)}` : '-'}</td>
 <td class="wide">${rewrites || '<span class="muted">-</span>'}</td><td class="wide">${indexes || '<span class="muted">-</span>'}</td>
 <td class="wide">${entry.growth ? escapeHtml(entry.growth.verdict) : '<span class="muted">-</span>'}</td>
 <td class="num" data-v="${fp?.files ?? ''}">${fp ? `${fp.files} / ${fp.of}${fp.best ? ` (best ${fmt(fp.best)}×)` : ''}` : '-'}</td></tr>`;
 }
 
-/** The page's header lines: which files, which engine (`audit --html` and the editor's "Save as HTML" write the same page). */
+/**
+ * The page's header lines: which files, which engine (`audit --html` and the editor's "Save as HTML" write the same
+ * page). Files are named from the folder of `page`, the file the page is written to.
+ */
 export function auditHtmlMeta(
   inputs: { questions: string; gold?: string; dbRoot: string; comparedGold?: { file: string; engine: string } },
   tool: { sqlite: string; version: string },
+  page?: string,
 ): string[] {
+  const named = (file: string) => pagePath(file, page);
   return [
-    `questions ${inputs.questions}${inputs.gold ? ` · gold ${inputs.gold}` : ''} · databases ${inputs.dbRoot}`,
-    ...(inputs.comparedGold ? [`compared gold ${inputs.comparedGold.file} on ${inputs.comparedGold.engine}`] : []),
+    `questions ${named(inputs.questions)}${inputs.gold ? ` · gold ${named(inputs.gold)}` : ''} · databases ${named(inputs.dbRoot)}`,
+    ...(inputs.comparedGold ? [`compared gold ${named(inputs.comparedGold.file)} on ${inputs.comparedGold.engine}`] : []),
     `SQLite ${tool.sqlite} · VES Lens ${tool.version}`,
   ];
 }
 
-/** The gold audit as one self-contained page: what was found, a chart of the kinds, plan cost against time, and the ranked table with filter and search. */
-export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
+/**
+ * The gold audit as one self-contained page: what was found, a chart of the kinds, plan cost against time, and the
+ * ranked table with filter and search. `page`: the file it is written to (files are named from its folder).
+ */
+export function auditHtml(audit: GoldAudit, meta: string[] = [], page?: string): string {
   const rankOf = new Map(audit.ranked.map((e, i) => [e, i + 1]));
   const ordered = [...audit.ranked, ...audit.entries.filter((e) => !rankOf.has(e))];
   const foundCorrectness = CORRECTNESS_KINDS.filter((k) => audit.entries.some((e) => e.correctness?.some((f) => f.kind === k)));
@@ -182,7 +190,9 @@ export function auditHtml(audit: GoldAudit, meta: string[] = []): string {
     ` An index is flagged when its whole repeat interval says it makes the gold at least ${INDEX_GAIN_FACTOR}× as fast;` +
     ' smaller gains stay in the indexes column.';
   const measuredNote = audit.measured ? threshold : ' Rewrites and indexes were not measured (--no-measure).';
-  const files = audit.prediction_files.length ? ` Prediction files: ${audit.prediction_files.map(escapeHtml).join(', ')}.` : '';
+  const files = audit.prediction_files.length
+    ? ` Prediction files: ${audit.prediction_files.map((file) => escapeHtml(pagePath(file, page))).join(', ')}.`
+    : '';
   const crossDialect = audit.cross_dialect ? `<p>${escapeHtml(crossDialectText(audit.cross_dialect))}.</p>` : '';
   const correctness = audit.correctness
     ? `<p>${escapeHtml(correctnessSummaryText(audit.correctness))}.${audit.correctness.notes.map((n) => ` ${escapeHtml(n)}.`).join('')}</p>`

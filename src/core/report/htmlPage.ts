@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { escapeHtml } from './htmlCharts';
 
 // One self-contained HTML file: styles and the small table script inline, charts as inline SVG, no external
@@ -18,17 +19,19 @@ header { padding-top: 18px; border-bottom: 1px solid var(--border); }
 h1 { font-size: 22px; margin: 0 0 4px; }
 h2 { font-size: 17px; margin: 28px 0 10px; padding-bottom: 4px; border-bottom: 1px solid var(--border); }
 h3 { font-size: 14px; margin: 16px 0 6px; }
-nav { display: flex; gap: 14px; flex-wrap: wrap; padding: 8px 0 10px; }
+nav#toc { display: flex; gap: 4px 14px; flex-wrap: wrap; padding: 8px 0 10px; }
+nav#toc .toc-label { color: var(--muted); font-weight: 600; }
 a { color: var(--s0); }
 .muted { color: var(--muted); }
 .small { font-size: 12px; }
 code, .sql { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 .sql { white-space: pre-wrap; word-break: break-word; background: var(--panel); border: 1px solid var(--border); padding: 6px 8px; border-radius: 4px; margin: 4px 0; }
 table { border-collapse: collapse; margin: 6px 0 10px; }
-th, td { border-bottom: 1px solid var(--border); padding: 4px 8px; text-align: left; vertical-align: top; }
+th, td { border-bottom: 1px solid var(--border); padding: 4px 6px; text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }
 table[data-filterable] th { position: sticky; top: 0; z-index: 1; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
 tbody tr:hover { background: var(--hover); }
 .up { color: var(--good); font-weight: 600; }
 .down { color: var(--bad); font-weight: 600; }
@@ -53,10 +56,15 @@ svg .dot { fill-opacity: 0.7; stroke: var(--bg); stroke-width: 0.5; }
 .gold { fill: var(--gold); color: var(--gold); }
 .controls { display: flex; gap: 10px; flex-wrap: wrap; align-items: center; margin: 8px 0; padding: 6px 0; }
 /* Long words (paths, SQL without spaces) wrap inside the column instead of widening the table past the window. */
-td.details { min-width: 240px; max-width: 460px; overflow-wrap: anywhere; word-break: break-word; }
+td.details { min-width: 140px; max-width: 460px; overflow-wrap: anywhere; word-break: break-word; }
 details#skipped-questions { margin: 10px 0; }
 details#skipped-questions summary { color: var(--muted); }
-td.wide { min-width: 200px; max-width: 420px; }
+/* The audit's four prose columns share the width; "why" gets the most. */
+td.wide { width: 12%; min-width: 120px; max-width: 420px; overflow-wrap: anywhere; }
+td.wide.why { width: 26%; }
+/* The audit's eleven columns: long names break anywhere and counts at spaces, or "why" gets the width of a word. */
+#audit td:not(.num) { overflow-wrap: anywhere; }
+#audit td.num { white-space: normal; }
 .controls input, .controls select { font: inherit; color: var(--fg); background: var(--panel); border: 1px solid var(--border); border-radius: 4px; padding: 3px 6px; }
 .controls input { min-width: 260px; }
 .scroll { overflow-x: auto; }
@@ -67,8 +75,46 @@ th[aria-sort="descending"] button::after { content: " ▼"; }
 details summary { cursor: pointer; color: var(--muted); }
 ul.changes { margin: 4px 0 10px; padding-left: 20px; }
 .notes li { color: var(--warn); }
+/* Paper: light colours, the whole column used, nothing cut off at the page's edge. Wide tables wrap instead of
+   scrolling (a scroll box prints only what is in view); search and filters are left out; the question table
+   starts on a page of its own, so the summary and charts above it fit on the first pages. */
+@page { margin: 12mm; }
+@media print {
+  :root { color-scheme: light; --bg: #ffffff; --fg: #000000; --muted: #444c56; --border: #c8cfd6; --panel: #f2f4f6; --hover: transparent;
+    --good: #1a7f37; --bad: #cf222e; --warn: #7d5300; --s0: #0969da; --s1: #bc4c00; --s2: #8250df; --s3: #1a7f37; --s4: #cf222e; --s5: #57606a; --gold: #8c959f; }
+  body { font-size: 10px; }
+  header, main { max-width: none; padding: 0; }
+  h1 { font-size: 16px; }
+  h2 { font-size: 13px; margin: 12px 0 6px; break-after: avoid; }
+  h3 { font-size: 11px; margin: 8px 0 4px; break-after: avoid; }
+  a { color: inherit; text-decoration: none; }
+  .controls, th button::after { display: none; }
+  .scroll { overflow: visible; }
+  table[data-filterable], .scroll > table { width: 100%; }
+  th, td { padding: 2px 4px; }
+  /* Two or three runs side by side: the question table in a smaller type, badges that may wrap. */
+  table[data-filterable] { font-size: 9px; }
+  table.runs td:not(.num) { overflow-wrap: anywhere; }
+  table.runs th, table.runs td { padding: 2px; }
+  table.runs td.details { width: auto; }
+  .badge { font-size: inherit; padding: 0 3px; white-space: normal; }
+  th.num, td.num { white-space: normal; }
+  /* Chromium leaves buttons out of the header it repeats on each printed page: the label is printed instead. */
+  th[data-sort] button { display: none; }
+  th[data-sort]::before { content: attr(data-label); }
+  table[data-filterable] th { position: static; }
+  td.details, td.wide { min-width: 0; max-width: none; overflow-wrap: anywhere; }
+  /* Auto layout would give text columns the width of their longest word and squeeze the prose into a sliver. */
+  td.details { width: 22%; }
+  code, .sql { font-size: 9px; }
+  thead { display: table-header-group; }
+  tr, figure.chart, .sql { break-inside: avoid; }
+  .charts { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 4px 18px; }
+  svg .tick, svg .label { font-size: 10px; }
+  #questions-section, #ranked { break-before: page; }
+}
 /* A narrow window (an editor panel beside the code): each row becomes a card of labelled lines, nothing off-screen. */
-@media (max-width: 720px) {
+@media screen and (max-width: 720px) {
   header, main { padding: 0 12px; }
   .charts { grid-template-columns: minmax(0, 1fr); }
   .controls input { min-width: 0; flex: 1 1 100%; }
@@ -81,6 +127,7 @@ ul.changes { margin: 4px 0 10px; padding-left: 20px; }
   table[data-filterable] tbody tr[hidden] { display: none; }
   table[data-filterable] tbody td { display: block; border: none; padding: 2px 0; min-width: 0; max-width: none; text-align: left;
     white-space: normal; overflow-wrap: anywhere; }
+  table[data-filterable] tbody td.wide, table[data-filterable] tbody td.details { width: auto; }
   table[data-filterable] tbody td:empty { display: none; }
   table[data-filterable] tbody td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-weight: 600; }
 }
@@ -154,11 +201,21 @@ export interface HtmlSection {
   html: string;
 }
 
+/**
+ * A local file as a page names it: relative to the folder the page is written to, so the page reads the same on
+ * another machine and never shows this one's folders; a page not written to a file (the editor's panels) names
+ * the file alone.
+ */
+export function pagePath(file: string, page?: string): string {
+  if (page) return path.relative(path.dirname(path.resolve(page)), path.resolve(file)) || '.';
+  return path.isAbsolute(file) ? path.basename(file) : file;
+}
+
 /** The whole document: header, a table of contents, the sections; styles and script inline; a CSP that allows no fetch. */
 export function htmlPage(options: { title: string; subtitle?: string; meta?: string[]; sections: HtmlSection[] }): string {
   const csp =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-  const nav = options.sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join('');
+  const toc = options.sections.map((s) => `<a href="#${escapeHtml(s.id)}">${escapeHtml(s.title)}</a>`).join('');
   const meta = (options.meta ?? []).map((line) => `<div class="muted small">${escapeHtml(line)}</div>`).join('');
   const body = options.sections
     .map((s) => `<section id="${escapeHtml(s.id)}"><h2>${escapeHtml(s.title)}</h2>${s.html}</section>`)
@@ -174,7 +231,7 @@ export function htmlPage(options: { title: string; subtitle?: string; meta?: str
 <style>${CSS}</style>
 </head>
 <body>
-<header><h1>${escapeHtml(options.title)}</h1>${options.subtitle ? `<div>${escapeHtml(options.subtitle)}</div>` : ''}${meta}<nav>${nav}</nav></header>
+<header><h1>${escapeHtml(options.title)}</h1>${options.subtitle ? `<div>${escapeHtml(options.subtitle)}</div>` : ''}${meta}<nav id="toc" aria-label="Contents"><span class="toc-label">Contents</span>${toc}</nav></header>
 <main>
 ${body}
 <p class="muted small">Written by VES Lens. Self-contained: no network, no external files.</p>
@@ -203,5 +260,5 @@ export function tableControls(
 
 /** A sortable header cell. */
 export function sortableTh(label: string, kind: 'number' | 'text', numeric = kind === 'number'): string {
-  return `<th data-sort="${kind}"${numeric ? ' class="num"' : ''}><button type="button">${escapeHtml(label)}</button></th>`;
+  return `<th data-sort="${kind}" data-label="${escapeHtml(label)}"${numeric ? ' class="num"' : ''}><button type="button">${escapeHtml(label)}</button></th>`;
 }

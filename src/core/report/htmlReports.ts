@@ -7,7 +7,7 @@ import { CHANGE_KINDS, ChangeKind, changeKindsOf, comparableRatio, hasTiming, Ru
 import { CHANGE_LABELS, formatDelta, formatP, formatValue } from './compareText';
 import { barChart, escapeHtml, logScatter, ratioBinsText, ratioHistogram, ScatterSeries } from './htmlCharts';
 import { allRowsRatio, firstRowRatio, RatioWithInterval } from './ratios';
-import { HtmlSection, htmlPage, sortableTh, tableControls } from './htmlPage';
+import { HtmlSection, htmlPage, pagePath, sortableTh, tableControls } from './htmlPage';
 import { EngineDescription, engineLine } from '../db/source';
 import { robustnessSection } from './htmlRobustness';
 
@@ -316,7 +316,7 @@ function questionTable(runs: readonly HtmlRun[], comparison?: RunComparison): st
     { name: 'db', label: 'database', values: [...databases].sort() },
     ...(comparison ? [{ name: 'change', label: 'change', values: [...changeKindsOf(comparison)] }] : []),
   ];
-  return `${tableControls('questions', filters)}<div class="scroll"><table id="questions" data-filterable><thead><tr>${head}</tr></thead><tbody>${body.join('\n')}</tbody></table></div>${skippedList(skippedKeys.map((key) => keysByRun[0].get(key)!))}`;
+  return `${tableControls('questions', filters)}<div class="scroll"><table id="questions" data-filterable${multi ? ' class="runs"' : ''}><thead><tr>${head}</tr></thead><tbody>${body.join('\n')}</tbody></table></div>${skippedList(skippedKeys.map((key) => keysByRun[0].get(key)!))}`;
 }
 
 /** The skipped questions, folded under one line that says how many and on which databases (they count in no score). */
@@ -334,13 +334,14 @@ function skippedList(questions: readonly ReportQuestion[]): string {
   return `<details id="skipped-questions"><summary>${questions.length} skipped question${questions.length === 1 ? '' : 's'}, not scored (database missing or not openable): ${escapeHtml(databases)}</summary><div class="scroll"><table><thead><tr><th class="num">#</th><th>question</th><th>database</th><th>difficulty</th><th>why</th></tr></thead><tbody>${rows}</tbody></table></div></details>`;
 }
 
-function metaLines(runs: readonly HtmlRun[]): string[] {
+/** Which files and engine each run is of; files named from the page's folder (`page`: where it is written). */
+function metaLines(runs: readonly HtmlRun[], page?: string): string[] {
   return runs.map((run) => {
     const inputs = run.report.inputs ?? {};
     const tool = run.report.tool ?? {};
     const parts = [
-      inputs.predictions ? `predictions ${inputs.predictions}` : (run.file ?? ''),
-      inputs.questions ? `questions ${inputs.questions}` : '',
+      inputs.predictions ? `predictions ${pagePath(inputs.predictions, page)}` : run.file ? pagePath(run.file, page) : '',
+      inputs.questions ? `questions ${pagePath(inputs.questions, page)}` : '',
       inputs.timing && hasTiming(run.report) ? `timing ${inputs.timing}` : '',
       inputs.engine ? engineLine(inputs.engine as EngineDescription) : tool.sqlite ? `SQLite ${tool.sqlite}` : '',
       tool.version ? `VES Lens ${tool.version}` : '',
@@ -364,8 +365,11 @@ function timingSections(runs: readonly HtmlRun[], timed: boolean): HtmlSection[]
   ];
 }
 
-/** `eval --html`: the official table, per-difficulty bars, the ratio distribution, cost against time, every question. */
-export function evalHtml(run: HtmlRun): string {
+/**
+ * `eval --html`: the official table, per-difficulty bars, the ratio distribution, cost against time, every question.
+ * `page`: the file the page is written to (its folder is where the files it names are named from).
+ */
+export function evalHtml(run: HtmlRun, page?: string): string {
   const sections: HtmlSection[] = [
     {
       id: 'summary',
@@ -380,11 +384,11 @@ export function evalHtml(run: HtmlRun): string {
     ...robustnessSection(run.report),
     { id: 'questions-section', title: 'Questions', html: questionTable([run]) },
   ];
-  return htmlPage({ title: `VES Lens report: ${run.label}`, meta: metaLines([run]), sections });
+  return htmlPage({ title: `VES Lens report: ${run.label}`, meta: metaLines([run], page), sections });
 }
 
 /** `compare --html`: the comparison table with intervals, what changed, the charts per run, every question side by side. */
-export function compareHtml(runs: readonly HtmlRun[], comparison: RunComparison): string {
+export function compareHtml(runs: readonly HtmlRun[], comparison: RunComparison, page?: string): string {
   const sections: HtmlSection[] = [
     {
       id: 'summary',
@@ -396,7 +400,7 @@ export function compareHtml(runs: readonly HtmlRun[], comparison: RunComparison)
     ...timingSections(runs, comparison.timed),
     { id: 'questions-section', title: 'Questions', html: questionTable(runs, comparison) },
   ];
-  return htmlPage({ title: `VES Lens comparison: ${runs.map((r) => r.label).join(' vs ')}`, meta: metaLines(runs), sections });
+  return htmlPage({ title: `VES Lens comparison: ${runs.map((r) => r.label).join(' vs ')}`, meta: metaLines(runs, page), sections });
 }
 
 function problemsHtml(report: EvalReportJson): string {
@@ -405,13 +409,16 @@ function problemsHtml(report: EvalReportJson): string {
   return `<h3>Problems that explain many results</h3><ul class="notes">${headline.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>`;
 }
 
-/** `eval --html`: the report `eval --json` writes, with each question's SQL from its task. */
-export function evalReportHtml(report: unknown, tasks: readonly EvalTask[], predictionsFile: string): string {
+/** `eval --html`: the report `eval --json` writes, with each question's SQL from its task; `page`: where it is written. */
+export function evalReportHtml(report: unknown, tasks: readonly EvalTask[], predictionsFile: string, page?: string): string {
   const sql = new Map(tasks.map((task) => [task.question.index, { gold: task.goldSql, pred: task.predictedSql }]));
-  return evalHtml({
-    label: predictionsFile.split(/[\\/]/).pop() ?? predictionsFile,
-    file: predictionsFile,
-    report: report as EvalReportJson,
-    sql,
-  });
+  return evalHtml(
+    {
+      label: predictionsFile.split(/[\\/]/).pop() ?? predictionsFile,
+      file: predictionsFile,
+      report: report as EvalReportJson,
+      sql,
+    },
+    page,
+  );
 }
