@@ -24,7 +24,7 @@ export const TOOL_VERSION: string = packageJson.version;
 /** A mistake in how the command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
 
-/** Exit codes, one rule for every command (README, "Exit codes and input problems"). */
+/** Exit codes, one rule for every command (docs/reference/exit-codes.md). */
 export const EXIT = {
   /** The command did its work, even if some questions or statements failed (said in the output). */
   done: 0,
