@@ -65,16 +65,17 @@ async function main() {
     const v = verdicts[0].get(rule.id)!;
     const count = (s: string) => v.filter((x) => x.status === s).length;
     // A correctness rule without a rewrite (VL011 says what a column binds to) is only counted as fired.
-    const originalFails = v.filter((x) => /original does not run|no rewrite to verify/.test(x.message)).length;
+    const noRewrite = v.filter((x) => /no rewrite to verify/.test(x.message)).length;
+    const originalFails = v.filter((x) => /original does not run/.test(x.message)).length;
     const speedups = v.flatMap((x) => (x.sameSet && x.speedup ? [x.speedup.ratio] : []));
     const faster = count('faster');
     // The share among fires whose original ran within the limit: a fire past it says nothing either way.
-    const ran = v.length - originalFails;
+    const ran = v.length - originalFails - noRewrite;
     const share = ran ? faster / ran : undefined;
     const level = rule.kind === 'correctness' ? 'warning (correctness)' : rule.note ? 'note' : 'information';
     const flag =
       share !== undefined && share < NOTE_BELOW && rule.kind === 'speed' && scale > 1 && !rule.note ? ' (under ¼: should be a note)' : '';
-    let row = `| ${rule.id} | ${level} | ${v.length} | ${originalFails} | ${count('same-work')} | ${faster} | ${count('no-difference')} | ${count('slower')} | ${count('changes-results')} | ${count('failed') - originalFails} | ${share === undefined ? '-' : `${(share * 100).toFixed(0)} %${flag}`} | ${speedups.length ? `${median(speedups).toFixed(2)}×` : '-'} |`;
+    let row = `| ${rule.id} | ${level} | ${v.length} | ${originalFails} | ${count('same-work')} | ${faster} | ${count('no-difference')} | ${count('slower')} | ${count('changes-results')} | ${noRewrite ? `- (no rewrite: ${noRewrite})` : count('failed') - originalFails} | ${share === undefined ? '-' : `${(share * 100).toFixed(0)} %${flag}`} | ${speedups.length ? `${median(speedups).toFixed(2)}×` : '-'} |`;
     if (passes > 1) {
       const again = verdicts[1].get(rule.id)!;
       row += ` ${v.length ? `${v.filter((x, i) => again[i]?.status === x.status).length} of ${v.length}` : '-'} |`;

@@ -1,3 +1,4 @@
+import { TableInfo } from '../../db/schema';
 import { depths } from '../../sql/clauses';
 import { wordIs } from '../../sql/keywords';
 import { identifierName } from '../../sql/lexer';
@@ -19,7 +20,8 @@ export const outerBoundColumn: HintRule = {
   kind: 'correctness',
   check(context) {
     const { tokens, text, schema } = context;
-    if (!schema || !tokens.some((t) => wordIs(t, 'SELECT'))) return [];
+    // Only a statement with a subquery can bind a name outwards (most have none: nothing more to do).
+    if (!schema || !tokens.some((t, k) => t.text === '(' && wordIs(tokens[k + 1], 'SELECT'))) return [];
     const depth = depths(tokens);
     const ctes = cteNames(tokens);
     // Table names and aliases: a FROM item's own name is no column reference.
@@ -27,6 +29,26 @@ export const outerBoundColumn: HintRule = {
     const fromRanges = fromClauses(tokens);
     const hints: Omit<Hint, 'rule' | 'title' | 'kind'>[] = [];
     const seen = new Set<string>();
+    /**
+     * What a subquery's names can read, once per subquery: undefined where the rule cannot judge (a CTE body or a
+     * FROM subquery, which cannot see the query around them; an inner item whose columns are unknown).
+     */
+    const scopeFacts = (scope: { start: number; end: number }) => {
+      const open = openingParen(depth, tokens, scope.start);
+      if (open < 0) return undefined;
+      const before = tokens[open - 1];
+      if (wordIs(before, 'AS', 'MATERIALIZED', 'FROM', 'JOIN')) return undefined;
+      if (before?.text === ',' && fromRanges.some(({ from, end }) => open > from && open < end)) return undefined;
+      const [inner, ...outer] = visibleScopes(tokens, scope.start);
+      if (!inner.length || !outer.length) return undefined;
+      const innerTables = inner.map((item) => itemTable(schema, item, ctes));
+      if (innerTables.some((table) => !table)) return undefined;
+      const aliases = new Set<string>();
+      for (let k = scope.start + 1; k < scope.end; k++)
+        if (wordIs(tokens[k - 1], 'AS')) aliases.add(identifierName(tokens[k].text).toLowerCase());
+      return { outer, innerTables: innerTables as TableInfo[], aliases };
+    };
+    const scopes = new Map<number, ReturnType<typeof scopeFacts>>();
     for (let i = 0; i < tokens.length; i++) {
       if (depth[i] === 0 || wordIs(tokens[i - 1], 'AS', 'COLLATE') || tokens[i - 1]?.text === '.') continue;
       const ref = columnRefAt(tokens, i, text);
@@ -35,29 +57,17 @@ export const outerBoundColumn: HintRule = {
       const name = ref.column.toLowerCase();
       if (ref.qualifier !== undefined || named.has(name) || ctes.has(name)) continue; // a qualified name says where it reads
       const scope = selectScope(tokens, ref.first);
-      const open = openingParen(depth, tokens, scope.start);
-      if (open < 0) continue;
-      // A CTE body or a subquery in FROM cannot see the query around it: SQLite refuses the name there instead.
-      const before = tokens[open - 1];
-      if (wordIs(before, 'AS', 'MATERIALIZED', 'FROM', 'JOIN')) continue;
-      if (before?.text === ',' && fromRanges.some(({ from, end }) => open > from && open < end)) continue;
-      const [inner, ...outer] = visibleScopes(tokens, ref.first);
-      if (!inner.length || !outer.length) continue;
-      const innerTables = inner.map((item) => itemTable(schema, item, ctes));
-      // Every inner item must be a known table without the column (a subquery or CTE in there might have it).
-      if (innerTables.some((table) => !table || table.columns.some((c) => c.name.toLowerCase() === name))) continue;
-      // A result column's alias (`COUNT(*) AS n ... ORDER BY n`) is the subquery's own.
-      if (
-        tokens
-          .slice(scope.start, scope.end)
-          .some((t, k) => wordIs(tokens[scope.start + k - 1], 'AS') && identifierName(t.text).toLowerCase() === name)
-      )
-        continue;
+      if (!scopes.has(scope.start)) scopes.set(scope.start, scopeFacts(scope));
+      const facts = scopes.get(scope.start);
+      if (!facts) continue;
+      const { outer, innerTables } = facts;
+      if (innerTables.some((table) => table.columns.some((c) => c.name.toLowerCase() === name))) continue;
+      if (facts.aliases.has(name)) continue; // a result column's alias (`COUNT(*) AS n ... ORDER BY n`) is the subquery's own
       const resolved = resolveColumnIn(schema, outer, undefined, ref.column, ctes);
       if (!resolved || seen.has(`${scope.start}:${name}`)) continue;
       seen.add(`${scope.start}:${name}`);
       const outerName = itemName(resolved.item) ?? resolved.table.name;
-      const tables = innerTables.map((t) => `\`${t!.name}\``).join(', ');
+      const tables = innerTables.map((t) => `\`${t.name}\``).join(', ');
       hints.push({
         message:
           `\`${ref.column}\` is not a column of ${tables}; SQLite reads it from the outer query (\`${outerName}.${resolved.column.name}\`). ` +
