@@ -8,6 +8,7 @@ import { DatabaseConnection } from '../src/core/db/engine';
 import { openDatabase } from '../src/core/db/engines';
 import { readSchema, SchemaInfo } from '../src/core/db/schema';
 import { WritableDatabase } from '../src/core/db/sqlite/writableDatabase';
+import { scaledCopy } from '../src/core/scale/scaledCopy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
@@ -69,6 +70,11 @@ export function birdDataMissing(): string | false {
   if (fs.existsSync(BIRD_DATA)) return false;
   if (process.env.CI) throw new Error(`shared BIRD data not found at ${BIRD_DATA}`);
   return `shared BIRD data not found at ${BIRD_DATA}`;
+}
+
+/** A shared BIRD database scaled ×factor (as `ves-lens scale` builds it), made once into this test process's cache folder. */
+export function scaledShared(dbId: string, factor: number): Promise<string> {
+  return scaledCopy(path.join(BIRD_DATA, 'databases', dbId, `${dbId}.sqlite`), factor, { cacheDir: path.join(testCacheHome(), 'scaled') });
 }
 
 /** The sample superhero database every engine test reads (the real BIRD file, 750 heroes). */

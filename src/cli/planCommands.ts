@@ -52,16 +52,42 @@ function scratchTarget(options: IndexesCommandOptions, opened: CommandDatabase):
   return target;
 }
 
-/** What an index changes in the plan's cost: rule cost and row visits (SQLite), or the planner's cost (PostgreSQL). */
-function costChange(before: ExplainedPlan, after: ExplainedPlan): string {
-  if (before.cost.totalCost !== undefined && after.cost.totalCost !== undefined)
-    return `planner cost ${plannerCostText(before.cost.totalCost)} → ${plannerCostText(after.cost.totalCost)}, rule cost ${before.cost.rule} → ${after.cost.rule}`;
-  return `rule ${before.cost.rule} → ${after.cost.rule}, ~${compactNumber(before.cost.work)} → ~${compactNumber(after.cost.work)} row visits`;
+/**
+ * What an index changes in the plan's cost: rule cost and row visits (SQLite), or the planner's cost (PostgreSQL).
+ * An estimate that points against the measurement beside it is said to disagree, without an arrow.
+ */
+function costChange(before: ExplainedPlan, after: ExplainedPlan, disagrees = false): string {
+  const planner = before.cost.totalCost !== undefined && after.cost.totalCost !== undefined;
+  const [what, from, to] = planner
+    ? ['planner cost', plannerCostText(before.cost.totalCost!), plannerCostText(after.cost.totalCost!)]
+    : ['row visits', `~${compactNumber(before.cost.work)}`, `~${compactNumber(after.cost.work)}`];
+  if (disagrees)
+    return `rule ${before.cost.rule} → ${after.cost.rule}; the ${what} estimate (${from} without, ${to} with it) disagrees with the measurement, which decides`;
+  return planner
+    ? `${what} ${from} → ${to}, rule cost ${before.cost.rule} → ${after.cost.rule}`
+    : `rule ${before.cost.rule} → ${after.cost.rule}, ${from} → ${to} ${what}`;
+}
+
+const seconds = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
+
+/** "over 60 s with it, 0.5 s without", for an index measured against the time limit. */
+function pastLimitText(past: NonNullable<IndexVerdict['pastLimit']>): string {
+  const side = (ms: number | null) => (ms === null ? `over ${seconds(past.limitMs)}` : seconds(ms));
+  return `${side(past.withMs)} with it, ${side(past.withoutMs)} without`;
 }
 
 /** An index's verdict: the planner's use, and with --measure what the measurement says (it decides). */
 function indexMark(v: IndexVerdict): string {
   if (!v.used) return pc.dim('✗ planner ignores it');
+  if (v.pastLimit) {
+    const text = pastLimitText(v.pastLimit);
+    if (v.speed === 'slower') return pc.red(`✗ planner uses it, but measured slower (${text}): not recommended`);
+    if (v.speed === 'faster') return pc.green(`✓ planner uses it, measured faster (${text}): recommended`);
+    const both = v.pastLimit.withMs === null && v.pastLimit.withoutMs === null;
+    return pc.yellow(
+      `– planner uses it, ${both ? `past the ${seconds(v.pastLimit.limitMs)} limit with and without it` : `no verdict: a run went past the ${seconds(v.pastLimit.limitMs)} limit once, then ${text}`}: not recommended`,
+    );
+  }
   if (v.speed === 'faster') return pc.green('✓ planner uses it, measured faster: recommended');
   if (v.speed === 'no-difference') return pc.yellow('– planner uses it, no measurable change: not recommended');
   if (v.speed === 'slower') return pc.red('✗ planner uses it, but measured slower: not recommended');
@@ -74,7 +100,7 @@ const msChange = (m: TimingResult) => `${m.goldMs.toFixed(3)} → ${m.predMs.toF
 /** One line after a measured statement's indexes: which (if any) the measurement recommends. */
 function measuredSummary(verdicts: readonly IndexVerdict[]): string {
   const recommended = verdicts.filter((v) => v.recommended).map((v) => v.candidate.name);
-  const measured = verdicts.filter((v) => v.measured).length;
+  const measured = verdicts.filter((v) => v.measured || v.pastLimit).length;
   if (recommended.length === 0)
     return pc.yellow(`no index recommended: ${counted(measured, 'index', 'indexes')} measured, none made the query measurably faster`);
   return pc.green(`recommended (measured faster): ${recommended.join(', ')}`);
@@ -118,8 +144,12 @@ export async function runIndexes(sql: string | undefined, options: IndexesComman
         );
       for (const v of item.verdicts) {
         out.push(`${v.candidate.createSql};  ${pc.dim(`-- ${v.candidate.reason}`)}  ${indexMark(v)}`);
-        if (v.used && v.plan && item.baseline) out.push(pc.dim(`    plan cost: ${costChange(item.baseline, v.plan)}`));
+        if (v.used && v.plan && item.baseline) out.push(pc.dim(`    plan cost: ${costChange(item.baseline, v.plan, v.estimateDisagrees)}`));
         if (v.measured) out.push(`    measured: ${describeSpeed(v.measured, 'the query with it')}; ${msChange(v.measured)}`);
+        if (v.pastLimit)
+          out.push(
+            `    measured: a run went past the ${seconds(v.pastLimit.limitMs)} limit (--timeout); one run of each within it: ${pastLimitText(v.pastLimit)}`,
+          );
         if (v.unmeasured) out.push(pc.yellow(`    not measured: ${v.unmeasured}`));
       }
       if (options.measure && item.verdicts.some((v) => v.used)) out.push(measuredSummary(item.verdicts));

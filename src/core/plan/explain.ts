@@ -5,7 +5,9 @@ import { dialectOf, runnableBody } from '../db/readQuery';
 import { SchemaInfo } from '../db/schema';
 import { splitStatements } from '../sql/statements';
 import { analysisBoundNote } from '../sql/textBounds';
-import { tableAliases } from '../sql/scope';
+import { wordIs } from '../sql/keywords';
+import { identifierName, significantTokens } from '../sql/lexer';
+import { resolveColumnAt, tableAliases, tablesRead } from '../sql/scope';
 import { CostedNode, costPlan, PlanCost } from './cost';
 
 export interface ExplainedPlan {
@@ -64,8 +66,34 @@ export function explainTree(sql: string, tree: readonly PlanNode[], schema: Sche
     sql,
     [...schema.tables.values()].map((t) => t.name),
   );
-  const { nodes, cost } = costPlan(tree, { aliases, tables: schema.tables });
+  const { nodes, cost } = costPlan(tree, { aliases, tables: schema.tables, rowidMinMax: rowidMinMax(sql, schema) });
   return { sql, nodes, cost };
+}
+
+/** Lower-case tables whose rowid (or its alias) the statement takes the MIN or MAX of: `MAX(id)`, `MIN(T1.rowid)`. */
+function rowidMinMax(sql: string, schema: SchemaInfo): Set<string> {
+  const tables = new Set<string>();
+  const tokens = significantTokens(sql);
+  tokens.forEach((token, i) => {
+    if (!wordIs(token, 'MIN', 'MAX') || tokens[i + 1]?.text !== '(') return;
+    const dotted = tokens[i + 3]?.text === '.';
+    const [qualifier, column] = dotted ? [tokens[i + 2], tokens[i + 4]] : [undefined, tokens[i + 2]];
+    if (!column || tokens[i + (dotted ? 5 : 3)]?.text !== ')') return;
+    const name = identifierName(column.text);
+    const q = qualifier && identifierName(qualifier.text);
+    if (/^(rowid|_rowid_|oid)$/i.test(name)) {
+      // The rowid itself: the table is the qualifier's, or the only one the statement reads.
+      const names = [...schema.tables.values()].map((t) => t.name);
+      const read = [...tablesRead(sql, names).values()];
+      const table = q ? tableAliases(sql, names).get(q.toLowerCase()) : read.length === 1 ? read[0] : undefined;
+      if (table) tables.add(table.toLowerCase());
+      return;
+    }
+    const resolved = resolveColumnAt(schema, tokens, dotted ? i + 4 : i + 2, q, name);
+    if (resolved && resolved.table.rowidColumn?.toLowerCase() === resolved.column.name.toLowerCase())
+      tables.add(resolved.table.name.toLowerCase());
+  });
+  return tables;
 }
 
 /** Every node of a plan, depth first. */

@@ -1,4 +1,6 @@
+import { QueryTimeout } from '../db/database';
 import { DatabaseConnection } from '../db/engine';
+import { timeExecution } from '../db/engines';
 import { PostgresScratch } from '../db/postgres/scratchDatabase';
 import { dialectOf, runnableBody } from '../db/readQuery';
 import { quoteIdentifier, SchemaInfo, TableInfo } from '../db/schema';
@@ -9,6 +11,7 @@ import { cteNames, FromItem, fromItemsOfSelect, resolveColumnIn } from '../sql/s
 import { DEFAULT_FAST_TIMING, FastTimingOptions, freshConnectionTimer, measurePair } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { SpeedVerdict, speedVerdict } from '../timing/verdict';
+import { estimateContradicts } from './comparePlans';
 import { ExplainedPlan, explainTree, walkPlan } from './explain';
 
 export interface IndexCandidate {
@@ -29,8 +32,17 @@ export interface IndexVerdict {
   measured?: TimingResult;
   /** --measure: what the measurement lets one say (faster and slower hold on a repeat run; else no measurable change). */
   speed?: SpeedVerdict;
-  /** --measure: why this index could not be timed (a timeout, an error on the copy). */
+  /**
+   * --measure, when a run went past the time limit (SQLite): one run of each side within it, in milliseconds,
+   * null for a side past it. An index whose query no longer finishes within the limit is `slower`; one that makes
+   * a query past the limit finish within it is `faster` (issue 34: "not measured" hid indexes that took a query
+   * from 0.5 s to over 60 s).
+   */
+  pastLimit?: { limitMs: number; withoutMs: number | null; withMs: number | null };
+  /** --measure: why this index could not be timed (an error on the copy; on PostgreSQL also a timeout). */
   unmeasured?: string;
+  /** --measure: the plan-cost estimate points against the measurement (cheaper but slower, or dearer but faster). */
+  estimateDisagrees?: boolean;
   /**
    * Worth creating: the planner uses it and, when measured, it made the query measurably faster. An index
    * measured slower, or with no measurable change, or that could not be timed, is not recommended.
@@ -241,6 +253,7 @@ export async function adviseIndexes(
     const timeoutMs = options.timeoutMs ?? DEFAULT_FAST_TIMING.timeoutMs;
     for (const verdict of verdicts.filter((v) => v.used))
       await judgeByMeasurement(verdict, () => measureWithIndex(db.path, runnable.body, verdict.candidate, timeoutMs));
+    markDisagreements(baseline, verdicts);
   }
   return { sql, baseline, verdicts };
 }
@@ -249,14 +262,36 @@ export async function adviseIndexes(
  * Times one index the planner uses and lets the measurement decide: recommended only when the query is
  * measurably faster with it (a planner that picks an index can still be wrong, e.g. a range that reads most rows).
  */
-async function judgeByMeasurement(verdict: IndexVerdict, measure: () => Promise<TimingResult>): Promise<void> {
+async function judgeByMeasurement(verdict: IndexVerdict, measure: () => Promise<IndexMeasurement>): Promise<void> {
   try {
-    verdict.measured = await measure();
-    verdict.speed = speedVerdict(verdict.measured);
+    const result = await measure();
+    if ('pastLimit' in result) {
+      verdict.pastLimit = result.pastLimit;
+      verdict.speed = pastLimitVerdict(result.pastLimit);
+    } else {
+      verdict.measured = result;
+      verdict.speed = speedVerdict(result);
+    }
   } catch (error) {
     verdict.unmeasured = (error as Error).message;
   }
   verdict.recommended = verdict.speed === 'faster';
+}
+
+type IndexMeasurement = TimingResult | { pastLimit: NonNullable<IndexVerdict['pastLimit']> };
+
+/** Past the limit on one side only, the other side is the faster, by more than any noise; on both or neither, no verdict. */
+function pastLimitVerdict({ withoutMs, withMs }: NonNullable<IndexVerdict['pastLimit']>): SpeedVerdict | undefined {
+  if (withoutMs !== null && withMs === null) return 'slower';
+  if (withoutMs === null && withMs !== null) return 'faster';
+  return undefined;
+}
+
+/** Flags each measured index whose plan-cost change points against its measurement (comparePlans.estimateContradicts). */
+function markDisagreements(baseline: ExplainedPlan | undefined, verdicts: IndexVerdict[]): void {
+  for (const verdict of verdicts)
+    if (baseline && verdict.plan && estimateContradicts(baseline.cost.work, verdict.plan.cost.work, verdict.speed))
+      verdict.estimateDisagrees = true;
 }
 
 /** An index's gain is a full execution's: t_without / t_with, its ratio settled. */
@@ -266,16 +301,32 @@ const INDEX_TIMING: FastTimingOptions = {
   settle: { ratioOf: ['full'], bucketOf: [] },
 };
 
-/** t_without / t_with for one index, on a temporary copy of the database that gets the index. */
-async function measureWithIndex(dbPath: string, body: string, index: IndexCandidate, timeoutMs: number): Promise<TimingResult> {
+/**
+ * t_without / t_with for one index, on a temporary copy of the database that gets the index. When an execution
+ * goes past the limit, one run of each side within the limit says which side it was (see IndexVerdict.pastLimit).
+ */
+async function measureWithIndex(dbPath: string, body: string, index: IndexCandidate, timeoutMs: number): Promise<IndexMeasurement> {
   const copy = await WritableDatabase.copyOf(dbPath);
   try {
     await copy.exec(index.createSql);
-    const timing = await measurePair(freshConnectionTimer(dbPath, body), freshConnectionTimer(copy.path, body), {
-      ...INDEX_TIMING,
-      timeoutMs,
-    });
-    return timing.full!;
+    try {
+      const timing = await measurePair(freshConnectionTimer(dbPath, body), freshConnectionTimer(copy.path, body), {
+        ...INDEX_TIMING,
+        timeoutMs,
+      });
+      return timing.full!;
+    } catch (error) {
+      if (!(error instanceof QueryTimeout)) throw error;
+      const once = async (path: string) => {
+        try {
+          return await timeExecution(path, body, 'full', { deadline: performance.now() + timeoutMs, budgetMs: timeoutMs });
+        } catch (error) {
+          if (error instanceof QueryTimeout) return null;
+          throw error;
+        }
+      };
+      return { pastLimit: { limitMs: timeoutMs, withoutMs: await once(dbPath), withMs: await once(copy.path) } };
+    }
   } finally {
     await copy.close();
   }
@@ -337,6 +388,7 @@ async function advisePostgres(
             },
           ),
         );
+    if (options.measure) markDisagreements(baseline, verdicts);
   } catch (error) {
     return { sql, verdicts, baseline, error: (error as Error).message, method };
   } finally {
