@@ -37,6 +37,7 @@ export interface OptimizeCommandOptions extends SqlCommandOptions, JsonDestinati
   model?: string;
   apiKeyEnv?: string;
   rounds: string;
+  rules?: string;
   progress: boolean;
 }
 
@@ -143,6 +144,7 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
           witnessDir: options.witnessDir ?? defaultWitnessDir(),
           model,
           modelRounds: positiveInteger('--rounds', options.rounds),
+          ...ruleChoice(options.rules),
           onStep: live ? (step) => err.write(`\r\x1b[2K  ${pc.dim(step.slice(0, (err.columns ?? 100) - 4))}`) : undefined,
         },
       },
@@ -180,6 +182,20 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
   }
   process.stdout.write(renderRun(result, scale) + '\n');
   return 0;
+}
+
+/** --rules: a list of rule ids, or `none` (a chat model's candidates only). */
+function ruleChoice(rules: string | undefined): { useRules?: boolean; onlyRules?: string[] } {
+  if (rules === undefined) return {};
+  if (rules.trim().toLowerCase() === 'none') return { useRules: false };
+  const ids = rules
+    .split(',')
+    .map((id) => id.trim().toUpperCase())
+    .filter(Boolean);
+  const bad = ids.find((id) => !/^VL\d{3}$/.test(id));
+  if (bad !== undefined || ids.length === 0)
+    throw new UsageError(`--rules: expected rule ids such as VL020,VL021 (or none), got ${JSON.stringify(rules)}`);
+  return { onlyRules: ids };
 }
 
 const label = (s: { questionId?: number | string; source?: string; dbId?: string }) =>

@@ -49,7 +49,8 @@ function hintCandidates(text: string, schema?: SchemaInfo): RewriteCandidate[] {
 }
 
 /** Every rewrite one rule application makes of `text`: at its top level and inside each nested SELECT. */
-export function oneStepRewrites(text: string, schema?: SchemaInfo, rules: readonly RewriteRule[] = REWRITE_RULES): RewriteCandidate[] {
+export function oneStepRewrites(text: string, schema?: SchemaInfo, only?: ReadonlySet<string>): RewriteCandidate[] {
+  const rules: readonly RewriteRule[] = only ? REWRITE_RULES.filter((rule) => only.has(rule.id)) : REWRITE_RULES;
   const apply = (sql: string): RewriteCandidate[] => {
     const context = contextOf(sql, schema);
     const out: RewriteCandidate[] = [];
@@ -61,7 +62,7 @@ export function oneStepRewrites(text: string, schema?: SchemaInfo, rules: readon
       }
     }
     try {
-      out.push(...hintCandidates(sql, schema));
+      out.push(...hintCandidates(sql, schema).filter((candidate) => !only || only.has(candidate.rule)));
     } catch {
       // as above
     }
@@ -89,7 +90,7 @@ export function oneStepRewrites(text: string, schema?: SchemaInfo, rules: readon
 export function* combinedRewrites(
   start: CandidateForm,
   schema: SchemaInfo | undefined,
-  options: { depth: number; limit: number },
+  options: { depth: number; limit: number; only?: ReadonlySet<string> },
   seen: Set<string> = new Set([formKey(start.sql)]),
 ): Generator<CandidateForm, void, boolean | undefined> {
   let level: CandidateForm[] = [start];
@@ -97,7 +98,7 @@ export function* combinedRewrites(
   for (let d = 0; d < options.depth && level.length; d++) {
     const next: CandidateForm[] = [];
     for (const form of level) {
-      for (const candidate of oneStepRewrites(form.sql, schema)) {
+      for (const candidate of oneStepRewrites(form.sql, schema, options.only)) {
         const key = formKey(candidate.sql);
         if (seen.has(key)) continue;
         seen.add(key);

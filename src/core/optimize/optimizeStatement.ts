@@ -40,6 +40,10 @@ export interface OptimizeOptions {
   witnessDir: string;
   /** Forms measured for the verdict, fastest in the search first, until one is kept. */
   finalists: number;
+  /** false: candidates from the chat model only (to judge a model on its own). */
+  useRules?: boolean;
+  /** Only these rules (VL0nn ids), of the optimizer's and the speed hints'. */
+  onlyRules?: readonly string[];
   model?: ChatModel;
   modelRounds: number;
   signal?: AbortSignal;
@@ -214,7 +218,16 @@ export async function optimizeStatement(
   // Rules, in combination.
   const start: CandidateForm = { sql: originalBody, patterns: [], notes: [] };
   const seen = new Set([formKey(originalBody)]);
-  const rewrites = combinedRewrites(start, target.schema, { depth: options.depth, limit: options.maxCandidates }, seen);
+  const rewrites = combinedRewrites(
+    start,
+    target.schema,
+    {
+      depth: options.useRules === false ? 0 : options.depth,
+      limit: options.maxCandidates,
+      only: options.onlyRules ? new Set(options.onlyRules.map((id) => id.toUpperCase())) : undefined,
+    },
+    seen,
+  );
   for (let next = rewrites.next(); !next.done;) {
     if (outOfTime()) {
       result.notes.push(options.signal?.aborted ? 'interrupted' : `the search stopped at its ${fmtMs(options.statementBudgetMs)} budget`);

@@ -149,7 +149,7 @@ function withoutConjunct(context: StatementContext, span: Span): { start: number
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A span's AND-ed parts at its own depth (the whole span when an OR joins them). */
-function splitAnd(context: StatementContext, span: Span): Span[] {
+export function splitAnd(context: StatementContext, span: Span): Span[] {
   const { tokens } = context;
   const parts: Span[] = [];
   let depth = 0;
