@@ -39,7 +39,8 @@ import {
   withRobustnessRun,
 } from './counterexampleOptions';
 import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
-import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
+import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
+import { checkDialects, checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import {
   checkOutputFile,
   databaseSource,
@@ -137,7 +138,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
   const goldFromOption = checkScoringOptions(options);
-  const source = databaseSource(options);
+  let source = databaseSource(options);
   if (scales && source.engine.name !== 'sqlite')
     throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
   // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
@@ -167,7 +168,9 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   if (shard && 'error' in shard) throw new UsageError(`${shard.option}: ${shard.error}`);
   const pairBudgetMs = checkCounterexampleOptions(options, source, inputFiles);
 
-  const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = loadScoringInputs(options, goldFromOption);
+  const scoring = loadScoringInputs(options, goldFromOption);
+  checkDialects(options, scoring, source.engine.name); // another dialect's SQL would fail or differ on this engine, scored 0
+  const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = scoring;
   problems.push(
     ...sqliteDbRootProblems(
       source,
@@ -183,6 +186,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
       error instanceof EmbeddedUnavailable ? error.message : `--db-url: cannot reach the PostgreSQL server: ${error.message}`,
     );
   });
+  // A one-database server's missing databases are skipped, as missing SQLite files are (not gold errors).
+  source = await withLoadedDatabasesOnly(source, engine, allTasks);
 
   const err = process.stderr;
   err.write(

@@ -28,7 +28,8 @@ import {
 } from './common';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
-import { checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
+import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
+import { checkDialects, checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
 import { EvalTask } from '../core/bird/tasks';
 import { QuestionResult } from '../core/eval/types';
@@ -133,7 +134,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const retries = parseRetries(options.retries);
   const temperature = parseTemperature(options.temperature);
   const goldFromOption = checkScoringOptions(options);
-  const source = databaseSource(options);
+  let source = databaseSource(options);
   // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
   const inputFiles = [
     { label: '--questions', file: options.questions },
@@ -147,7 +148,9 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
-  const { predictionFile, goldFile, goldFrom, problems, tasks } = loadScoringInputs(options, goldFromOption);
+  const scoring = loadScoringInputs(options, goldFromOption);
+  checkDialects(options, scoring, source.engine.name); // another dialect's SQL would fail or differ on this engine, scored 0
+  const { predictionFile, goldFile, goldFrom, problems, tasks } = scoring;
   problems.push(
     ...sqliteDbRootProblems(
       source,
@@ -159,6 +162,8 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const engine = await source.describe().catch((error: Error) => {
     throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
   });
+  // A one-database server's missing databases are skipped, as missing SQLite files are (not gold errors).
+  source = await withLoadedDatabasesOnly(source, engine, tasks);
 
   const err = process.stderr;
   err.write(

@@ -23,6 +23,7 @@ import { addHelpExamples } from './helpExamples';
 import { installSignalHandlers } from './interrupt';
 import { redactStandardStreams } from './redactedOutput';
 import { sqliteBuild } from '../core/db/sqlite/sqliteBuild';
+import { addDialectCheckOption } from './scoringInputs';
 
 // Before anything is written: no password reaches the terminal, whatever shape its URL has.
 redactStandardStreams(process.argv.slice(2));
@@ -118,6 +119,7 @@ program
 // SQLMorph's techniques: --techniques, --penalize-extra-columns, --embeddings* (cli/techniqueOptions.ts).
 addTechniqueOptions(program.commands.find((command) => command.name() === 'eval')!);
 addEngineOptions(program.commands.find((command) => command.name() === 'eval')!);
+addDialectCheckOption(program.commands.find((command) => command.name() === 'eval')!);
 
 program
   .command('compare')
@@ -224,6 +226,7 @@ program
     process.exitCode = await runJudge(withJsonDestination(options));
   });
 addEngineOptions(program.commands.find((command) => command.name() === 'judge')!);
+addDialectCheckOption(program.commands.find((command) => command.name() === 'judge')!);
 
 program
   .command('agree')

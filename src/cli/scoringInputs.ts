@@ -1,9 +1,12 @@
+import { Command, Option } from 'commander';
 import * as fs from 'fs';
 import { GoldFile, loadGold } from '../core/bird/gold';
 import { loadPredictions, PredictionFile } from '../core/bird/predictions';
 import { InputProblem } from '../core/bird/problems';
 import { loadQuestions, QuestionFile } from '../core/bird/questions';
+import { goldShift, predictionShift, shiftText } from '../core/bird/shiftedFile';
 import { buildTasks, EvalTask, GOLD_SOURCES, GoldSource } from '../core/bird/tasks';
+import { dialectMismatch } from '../core/sql/dialect';
 import { quoted, UsageError } from './common';
 
 /** The inputs `eval` and `judge` share: a question file, predictions, the gold, and the database folder. */
@@ -51,6 +54,19 @@ export function loadScoringInputs(options: ScoringInputOptions, goldFromOption: 
   }
   const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
   const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
+  // A file shifted by a lost or added line would score every later question against its neighbour's line.
+  const goldShifted = goldFile && goldFrom === 'gold-file' ? goldShift(questionFile.questions, goldFile) : undefined;
+  if (goldShifted)
+    throw new UsageError(
+      `--gold ${options.gold} is ${shiftText(goldShifted, 'gold line', questionFile.questions)}: fix the file, or score against the question file's own SQL with --gold-from questions`,
+    );
+  const predictionsShifted = predictionShift(questionFile.questions, predictionFile);
+  if (predictionsShifted)
+    problems.push({
+      file: options.predictions,
+      headline: true,
+      message: `the predictions are ${shiftText(predictionsShifted, 'prediction', questionFile.questions)} (their db_ids say so): these scores are not the file's`,
+    });
   const tasks = buildTasks(questionFile.questions, predictionFile, goldFile, problems, { goldFrom, questionsFile: options.questions });
   return { questionFile, predictionFile, goldFile, goldFrom, problems, tasks };
 }
@@ -66,4 +82,35 @@ export function scoringInputsJson(options: ScoringInputOptions, inputs: Pick<Sco
     gold_from: inputs.goldFrom,
     db_root: options.dbRoot ?? null,
   };
+}
+
+/**
+ * --dialect-check (on by default): the gold and the predictions must read as the engine's SQL dialect
+ * (core/sql/dialect.ts), else the run is refused with what to pass instead; `off` scores them anyway.
+ */
+export function checkDialects(options: ScoringInputOptions & { dialectCheck?: string }, inputs: ScoringInputs, engine: string): void {
+  const check = options.dialectCheck ?? 'on';
+  if (check !== 'on' && check !== 'off') throw new UsageError(`--dialect-check: expected on or off, got ${quoted(check)}`);
+  if (check === 'off') return;
+  const goldLabel =
+    inputs.goldFrom === 'gold-file'
+      ? `--gold ${options.gold}`
+      : inputs.goldFrom === 'questions'
+        ? `the SQL of --questions ${options.questions} (the gold)`
+        : `the gold in --predictions ${options.predictions}`;
+  const mismatch = dialectMismatch(engine, [
+    { label: goldLabel, queries: inputs.tasks.map((task) => task.goldSql ?? '') },
+    { label: `--predictions ${options.predictions}`, queries: inputs.tasks.map((task) => task.predictedSql ?? '') },
+  ]);
+  if (mismatch) throw new UsageError(mismatch);
+}
+
+/** --dialect-check, for the commands that score a gold and predictions on an engine (eval, judge). */
+export function addDialectCheckOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      '--dialect-check <on|off>',
+      "refuse a gold or prediction file whose SQL reads as another dialect than the engine's (MySQL's backticks, PostgreSQL's ::, SQLite's STRFTIME), saying which --engine to pass; off: score it anyway",
+    ).choices(['on', 'off']),
+  );
 }
