@@ -4,7 +4,8 @@ import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
 import { DatabaseSource, engineLine } from '../core/db/source';
 import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
-import { evaluateTasks, NOT_RUN } from '../core/eval/evaluate';
+import { evaluateTasks } from '../core/eval/evaluate';
+import { fromRunFailure } from '../core/eval/runFailure';
 import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
 import { summarize } from '../core/eval/evalSummary';
 import { describeGoldSource } from '../core/bird/tasks';
@@ -232,7 +233,14 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     Boolean(options.resume),
     `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
   );
-  if (options.resume) err.write(`resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}\n`);
+  // What the run's failure left (not run, timing cut off by a lost server) is no score: run again, never kept.
+  const rerun = [...run.resumed].filter(([, result]) => fromRunFailure(result)).map(([index]) => index);
+  for (const index of rerun) run.resumed.delete(index);
+  if (options.resume)
+    err.write(
+      `resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}` +
+        `${rerun.length ? `; ${rerun.length} it holds from the failure of that run (server gone, timing cut off) run again` : ''}\n`,
+    );
   const toScore = tasks.filter((task) => !run.resumed.has(task.question.index));
   bar?.start(toScore.length, 0, { last: '' });
   let serverLost: string | undefined;
@@ -253,7 +261,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     signal: run.interrupt.signal,
     onResult: (result) => {
       // A question its lost server did not run stays out of the checkpoint: --resume runs it.
-      if (!result.error?.startsWith(NOT_RUN)) run.finish(result.index, result);
+      if (!fromRunFailure(result)) run.finish(result.index, result);
       bar?.update({ last: `${result.question_id}: ${result.outcome}` });
     },
     onProgress: (progress) => {
@@ -317,7 +325,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
         problems,
         results,
       ),
-      !interrupted,
+      // Complete only when every question was scored by a working engine (none left by the run's failure).
+      !interrupted && !results.some(fromRunFailure),
       tasks.length,
     );
     emitJson(options, report, JSON_SHAPES.eval);
@@ -340,9 +349,9 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   }
   if (serverLost === undefined) run.checkpoint?.remove();
   if (serverLost !== undefined) {
-    const notRun = results.filter((r) => r.error?.startsWith(NOT_RUN)).length;
+    const notRun = results.filter(fromRunFailure).length;
     err.write(
-      `${pc.red('error')}: the database server went away during the run (${serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run` +
+      `${pc.red('error')}: the database server went away during the run (${serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run or not timed` +
         `${options.json || options.html ? '; the report was written' : ''}${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
     );
     return EXIT.input;

@@ -1,3 +1,4 @@
+import { NOT_RUN, serverWentAway, TIMING_NOT_DONE, timingStoppedByRun } from './runFailure';
 import { StreamingComparison } from '../results/streamingComparison';
 import type { TechniqueStep } from './techniqueStep';
 import { DatabaseConnection, DatabaseEngine } from '../db/engine';
@@ -311,8 +312,13 @@ const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options
   );
 
 function timingFailed(result: QuestionResult, error: Error, options: EvalOptions): void {
-  if (error instanceof ServerUnavailable) options.onServerUnavailable?.(error.message);
-  result.notes.push(`timing failed: ${error.message}; efficiency scored 0`);
+  if (serverWentAway(error)) options.onServerUnavailable?.(error.message);
+  // The run's failure (server gone, cancelled) is marked so: no score, timed again by --resume (runFailure.ts).
+  result.notes.push(
+    timingStoppedByRun(error, Boolean(options.signal?.aborted))
+      ? `${TIMING_NOT_DONE}: ${error.message}; efficiency 0 in this report`
+      : `timing failed: ${error.message}; efficiency scored 0`,
+  );
   zeroEfficiency(result, options.metrics);
 }
 
@@ -364,8 +370,7 @@ async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: E
   result.growth = growthVerdict(byScale);
 }
 
-/** How the error of a question its server could not run begins. */
-export const NOT_RUN = 'not run: the database server is unavailable';
+export { NOT_RUN } from './runFailure';
 
 /** A question its server could not run (it went away): an error, with efficiency zeroed as officially. */
 function notRun(task: EvalTask, message: string, options: EvalOptions): QuestionResult {

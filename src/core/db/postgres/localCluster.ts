@@ -15,6 +15,10 @@ export interface LocalCluster {
   port: number;
   /** Stops the server (immediate shutdown) and removes the folder. */
   stop(): void;
+  /** Kills the server with SIGKILL, as a crash or an OOM killer would (its folder stays, for start()). */
+  kill(): void;
+  /** Starts the server again on its folder after kill(). */
+  start(): void;
 }
 
 /** Why a local cluster cannot start on this machine, or false (the server binaries are missing, typically). */
@@ -60,15 +64,23 @@ export function startLocalCluster(options: { database?: string; port?: number } 
     ]);
     fs.rmSync(folder, { recursive: true, force: true });
   };
+  const serverOptions = `-k ${socketDir} -p ${port} -c listen_addresses= -c fsync=off -c full_page_writes=off`;
+  const start = () => run('pg_ctl', ['-D', dataDir, '-w', '-o', serverOptions, '-l', path.join(folder, 'server.log'), 'start']);
+  const kill = () => {
+    const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    // The postmaster and every backend, as a crash takes them; then wait until none is left.
+    spawnSync('pkill', ['-KILL', '-P', String(pid)]);
+    process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 200 && spawnSync('kill', ['-0', String(pid)]).status === 0; i++) spawnSync('sleep', ['0.05']);
+  };
   try {
     run('initdb', ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8']);
-    const serverOptions = `-k ${socketDir} -p ${port} -c listen_addresses= -c fsync=off -c full_page_writes=off`;
-    run('pg_ctl', ['-D', dataDir, '-w', '-o', serverOptions, '-l', path.join(folder, 'server.log'), 'start']);
+    start();
     run('createdb', ['-h', socketDir, '-p', String(port), '-U', 'postgres', database]);
   } catch (error) {
     stop();
     throw error;
   }
   const url = `postgresql://postgres@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`;
-  return { url, socketDir, port, stop };
+  return { url, socketDir, port, stop, kill, start };
 }

@@ -1,0 +1,119 @@
+// Resume after the server died (issue 30): a real PostgreSQL server killed with kill -9 while eval times the correct
+// pairs, started again, and the run resumed. What the dead server left (pairs not timed: ECONNREFUSED) is never kept
+// from the checkpoint: those pairs are timed again, the report is complete only then, and no efficiency is a 0
+// that came from the run's failure.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { LocalCluster, localClusterMissing } from '../../src/core/db/postgres/localCluster';
+import { BIRD_DATA, birdDataMissing, CLI, cliEnv, runCli, tempDir } from '../helpers';
+import { startLoadedCluster } from '../pgCluster';
+
+interface Result {
+  question_id: number;
+  outcome: string;
+  ex: number;
+  ves: number | null;
+  time_ratio: number | null;
+  error: string | null;
+  notes: string[];
+}
+interface Report {
+  complete: boolean;
+  questions: Result[];
+}
+
+const checkpointLines = (file: string): Result[] => {
+  try {
+    return fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .flatMap((line) => {
+        try {
+          return [(JSON.parse(line) as { result: Result }).result];
+        } catch {
+          return [];
+        }
+      });
+  } catch {
+    return [];
+  }
+};
+
+describe('eval --resume after its PostgreSQL server was killed during timing', { skip: birdDataMissing() || localClusterMissing() }, () => {
+  let cluster: LocalCluster;
+  before(() => {
+    cluster = startLoadedCluster(path.join(BIRD_DATA, 'databases'), ['--db', 'superhero']);
+  });
+  after(() => cluster?.stop());
+
+  it('times again every pair the dead server left, and is complete only then', async () => {
+    const json = path.join(tempDir(), 'report.json');
+    const args = [
+      'eval',
+      '--db-url',
+      cluster.url,
+      '--questions',
+      path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+      '--gold',
+      path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql'),
+      '--predictions',
+      path.join(BIRD_DATA, 'predictions', 'minidev-postgresql', 'predict_mini_dev_gpt-4_postgresql.json'),
+      '--metrics',
+      'ex,ves',
+      '--timing',
+      'official',
+      '--iterations',
+      '20',
+      '--no-progress',
+      '--json',
+      json,
+    ];
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let running = true;
+    void exited.then(() => (running = false));
+    // The first timed pair in the checkpoint: timing is under way; the server dies now.
+    const checkpoint = `${json}.checkpoint.jsonl`;
+    while (running && !checkpointLines(checkpoint).some((r) => r.time_ratio !== null)) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(running, `the run ended before any pair was timed: ${stderr}`);
+    cluster.kill();
+    const code = await exited;
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
+    const killed = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+    assert.equal(killed.complete, false, 'a report with pairs the dead server left is not complete');
+    const leftByFailure = killed.questions.filter(
+      (q) => q.notes.some((n) => n.startsWith('timing not done')) || q.error?.startsWith('not run'),
+    );
+    assert.ok(leftByFailure.length > 0, 'the kill landed during timing');
+    const kept = checkpointLines(checkpoint);
+    assert.deepEqual(
+      kept.filter((r) => r.notes.some((n) => /timing not done|ECONNREFUSED|ENOENT/.test(n)) || r.error?.startsWith('not run')),
+      [],
+      'the checkpoint keeps nothing the failure made',
+    );
+
+    cluster.start();
+    const resumed = runCli([...args, '--resume'], { timeout: 600_000 });
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+    assert.equal(report.complete, true);
+    const correct = report.questions.filter((q) => q.outcome === 'correct');
+    assert.ok(correct.length > 0);
+    for (const q of correct) {
+      assert.ok(q.time_ratio !== null && q.ves !== null && q.ves > 0, `question ${q.question_id} timed: ${JSON.stringify(q)}`);
+      assert.ok(!q.notes.some((n) => /timing (not done|failed)/.test(n)), `question ${q.question_id}: ${q.notes.join('; ')}`);
+    }
+    for (const left of leftByFailure) {
+      const now = report.questions.find((q) => q.question_id === left.question_id)!;
+      assert.ok(!now.error?.startsWith('not run'), `question ${left.question_id} ran on resume`);
+    }
+  });
+});
