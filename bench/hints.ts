@@ -2,7 +2,6 @@
 // on copies scaled ×N, and (at ×1) times hint analysis of a 1,000-statement file. Each scale's table replaces its
 // own section of bench/results/hints.md, so the ×1 and ×10 runs can be made apart.
 // Usage: npx tsx bench/hints.ts [--scale 10] [--passes 2] [--timeout-ms 10000]
-import * as fs from 'fs';
 import * as path from 'path';
 import { median } from 'simple-statistics';
 import { analyzeSql } from '../src/core/hints/analyze';
@@ -10,14 +9,8 @@ import { clearParseCache } from '../src/core/sql/ast';
 import { RULES } from '../src/core/hints/rules';
 import { Verdict, verifyHint } from '../src/core/hints/verify';
 import { scaledCopy } from '../src/core/scale/scaledCopy';
+import { countOption, sectionEnd, sectionStart, writeScaleSection } from './scaleSections';
 import { DatabaseCache, machineLine, SharedSql, sharedSql } from './sharedSql';
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: a whole number of at least 1`);
-  return value;
-}
 
 /** A rule faster in under this share of its fires (at ×10) is a note, not a warning (issue 34). */
 const NOTE_BELOW = 0.25;
@@ -25,9 +18,9 @@ const NOTE_BELOW = 0.25;
 const RESULTS = path.join(__dirname, 'results', 'hints.md');
 
 async function main() {
-  const scale = option('--scale', 1);
-  const passes = option('--passes', 1);
-  const timeoutMs = option('--timeout-ms', 10_000);
+  const scale = countOption('--scale', 1);
+  const passes = countOption('--passes', 1);
+  const timeoutMs = countOption('--timeout-ms', 10_000);
   const shared = sharedSql();
   const statements: SharedSql[] = [];
   for (const item of shared) statements.push(scale === 1 ? item : { ...item, dbPath: await scaledCopy(item.dbPath, scale) });
@@ -50,7 +43,7 @@ async function main() {
   const minutes = (performance.now() - started) / 60_000;
 
   const lines = [
-    `<!-- scale ${scale} -->`,
+    sectionStart(scale),
     `## ×${scale}${scale === 1 ? ' (the shared databases)' : ` (copies scaled ×${scale} with \`ves-lens scale\`)`}`,
     '',
     `${machineLine()} · ${minutes.toFixed(0)} min · **the machine was shared with other engineers' work while this ran: timings are noisy, which is what the repeat measurement guards against**`,
@@ -106,9 +99,9 @@ async function main() {
       `Hint analysis of a 1,000-statement file (median of 7): ${withSchema.toFixed(0)} ms with the schema; ${withParse.toFixed(0)} ms when node-sql-parser also checks every statement (to report the ones it cannot read).`,
     );
   }
-  lines.push(`<!-- end scale ${scale} -->`);
+  lines.push(sectionEnd(scale));
   const section = lines.join('\n');
-  fs.writeFileSync(RESULTS, withSection(fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '', scale, section));
+  writeScaleSection(RESULTS, HEADER, scale, section);
   process.stdout.write(section + '\n');
   await databases.closeAll();
 }
@@ -123,17 +116,6 @@ interval past 1, a 10 % change, **and a second interleaved measurement that says
 A speed rule faster in under a quarter of its fires at ×10 is a **note** (the editor's quietest level), not a
 warning. Regenerate a scale's section with \`npx tsx bench/hints.ts --scale N\`.
 `;
-
-/** The file with this scale's section replaced (or added), sections in scale order. */
-function withSection(existing: string, scale: number, section: string): string {
-  const sections = new Map<number, string>();
-  for (const m of existing.matchAll(/<!-- scale (\d+) -->[\s\S]*?<!-- end scale \1 -->/g)) sections.set(Number(m[1]), m[0]);
-  sections.set(scale, section);
-  return `${HEADER}\n${[...sections.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([, text]) => text)
-    .join('\n\n')}\n`;
-}
 
 main().catch((error) => {
   console.error(error);
