@@ -7,6 +7,7 @@ import { dialectOf, readQuery, runnableBody } from '../db/readQuery';
 import { DEFAULT_FAST_TIMING, fullRatioByScale, measureFast } from '../timing/fast';
 import { TimingResult } from '../timing/types';
 import { describeSpeed, growthVerdict, speedVerdict } from '../timing/verdict';
+import { estimateContradicts } from '../plan/comparePlans';
 import { Hint, Rewrite } from './types';
 
 export type VerdictStatus =
@@ -94,8 +95,7 @@ async function sameWorkOf(db: DatabaseConnection, original: string, rewrite: str
   if (db.engine.name !== 'sqlite') return undefined; // a costed planner's same plan may still differ in its estimates
   try {
     const [before, after] = [await db.explainPlan(original), await db.explainPlan(rewrite)];
-    if (before.length && planShape(before) === planShape(after))
-      return `SQLite makes the same plan of both forms (${planSteps(before)})`;
+    if (before.length && planShape(before) === planShape(after)) return `SQLite makes the same plan of both forms (${planSteps(before)})`;
   } catch {
     // a form that does not plan: timed as usual
   }
@@ -122,11 +122,17 @@ async function plannerView(db: DatabaseConnection, original: string, rewrite: st
   }
 }
 
-/** What the planner made of the rewrite, said after the measurement: a rule that does not help this planner says so. */
-function plannerText(engine: string, planner: NonNullable<Verdict['planner']>, faster: boolean): string {
-  const costs = `planner cost ${planner.originalCost.toFixed(2)} → ${planner.rewriteCost.toFixed(2)}`;
+/**
+ * What the planner made of the rewrite, said after the measurement: a rule that does not help this planner says
+ * so, and a cost change that points against the measurement is said to disagree with it (the measurement decides).
+ */
+function plannerText(engine: string, planner: NonNullable<Verdict['planner']>, measured: VerdictStatus): string {
+  const speed = measured === 'faster' || measured === 'slower' ? measured : undefined;
+  const costs = estimateContradicts(planner.originalCost, planner.rewriteCost, speed)
+    ? `planner cost ${planner.originalCost.toFixed(2)} and ${planner.rewriteCost.toFixed(2)}: its estimate disagrees with the measurement, which decides`
+    : `planner cost ${planner.originalCost.toFixed(2)} → ${planner.rewriteCost.toFixed(2)}`;
   if (planner.samePlan)
-    return `${engine}'s planner makes the same plan of both forms (the same operators on the same tables; ${costs})${faster ? '' : ': this rewrite does not help its planner'}`;
+    return `${engine}'s planner makes the same plan of both forms (the same operators on the same tables; ${costs})${measured === 'faster' ? '' : ': this rewrite does not help its planner'}`;
   return `${engine}'s planner makes another plan of the rewrite (${costs})`;
 }
 
@@ -230,7 +236,7 @@ async function verifyRewrite(
   if (planner) {
     verdict.planner = planner;
     const engine = dialectOf(db.engine) === 'postgres' ? 'PostgreSQL' : db.engine.name;
-    verdict.message += `; ${plannerText(engine, planner, verdict.status === 'faster')}`;
+    verdict.message += `; ${plannerText(engine, planner, verdict.status)}`;
   }
   if (limits.scales?.length && db.engine.name === 'sqlite') {
     // How the gain grows with the data: the same pair on scaled copies (a trend, fewer blocks than the verdict).
