@@ -26,6 +26,7 @@ const pageEntryPoints = {
   report: 'src/webview/report/reportPage.ts',
   audit: 'src/webview/audit/auditPage.ts',
   compare: 'src/webview/compare/comparePage.ts',
+  optimize: 'src/webview/optimize/optimizePage.ts',
 };
 
 /** The source files the page bundles were built from, for test/webview/harness.ts to tell when they are stale. */

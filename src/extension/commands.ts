@@ -18,6 +18,7 @@ import { clearPostgresPassword, setPostgresPassword } from './postgresPassword';
 import { BirdExplorer } from './explorer';
 import { GoldAudits } from './panels/auditPanel';
 import { ReportComparisons } from './panels/comparePanel';
+import { OptimizePanel } from './panels/optimizePanel';
 import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
 import { ScorePanel } from './panels/scorePanel';
@@ -28,6 +29,7 @@ import { isReadOnlyDocument, readOnlyRewriteMessage, rewrittenCopy, TextEdit } f
 export interface CommandTargets {
   score: ScorePanel;
   plan: PlanPanel;
+  optimize: OptimizePanel;
   reports: ReportPanels;
   questions: QuestionDocuments;
   judge: JudgeRunner;
@@ -153,6 +155,13 @@ export function registerCommands(ctx: Ctx, targets: CommandTargets): void {
     [Commands.setJudgeApiKey]: () => targets.judge.setKey(),
     [Commands.clearJudgeApiKey]: () => targets.judge.clearKey(),
     [Commands.explain]: (...[uri, offset, dbId]: CommandArguments['vesLens.explain']) => targets.plan.explain({ uri, offset, dbId }),
+    // From a lens (a statement of a document), or the palette on the statement at the cursor.
+    [Commands.findFasterEquivalent]: (...[uri, offset, dbId]: Partial<CommandArguments['vesLens.findFasterEquivalent']>) => {
+      const editor = vscode.window.activeTextEditor;
+      if (uri !== undefined && offset !== undefined) return targets.optimize.find({ uri, offset, dbId });
+      if (!editor) return void vscode.window.showWarningMessage('VES Lens: open a SQL statement to find a faster equivalent of it.');
+      return targets.optimize.find({ uri: editor.document.uri.toString(), offset: editor.document.offsetAt(editor.selection.active) });
+    },
     [Commands.showHints]: async (...[uri, line]: CommandArguments['vesLens.showHints']) => {
       const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri));
       editor.selection = new vscode.Selection(line, 0, line, 0);

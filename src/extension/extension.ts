@@ -12,6 +12,7 @@ import { PlanPanel } from './panels/planPanel';
 import { ReportPanels } from './panels/reportPanel';
 import { GoldAudits } from './panels/auditPanel';
 import { ReportComparisons } from './panels/comparePanel';
+import { OptimizePanel } from './panels/optimizePanel';
 import { ScorePanel } from './panels/scorePanel';
 import { QuestionDocuments } from './questionDocuments';
 import { offerToMovePasswordFromUrl } from './postgresPassword';
@@ -36,6 +37,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   const explorer = new BirdExplorer(current);
   const score = new ScorePanel(current);
   const plan = new PlanPanel(current);
+  const optimize = new OptimizePanel(current);
+  // The Score panel's "Find a faster equivalent": the prediction scored, on its question's database.
+  score.onOptimize = (target, label) => void optimize.find(target, label);
   const judgements = new JudgeStore(context.workspaceState);
   const reports = new ReportPanels(current, (questionId, sql) => void score.score({ target: { sql }, questionId }), judgements);
   const questions = new QuestionDocuments(current);
@@ -45,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   context.subscriptions.push(
     score,
     plan,
+    optimize,
     reports,
     judge,
     judgements,
@@ -53,7 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
   const audits = new GoldAudits(current, (source, marks) => explorer.setMarks(source, marks));
   context.subscriptions.push(audits);
   const comparisons = new ReportComparisons(current);
-  registerCommands(current, { score, plan, reports, questions, judge, audits, explorer, comparisons });
+  registerCommands(current, { score, plan, optimize, reports, questions, judge, audits, explorer, comparisons });
   // A password written into the URL setting: offered to be moved to SecretStorage (now, and whenever the URL changes).
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {

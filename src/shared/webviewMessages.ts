@@ -6,7 +6,10 @@ import type {
   CounterexampleResult,
   EvaluateFileResult,
   ExplainResult,
+  IndexAdviceResult,
   JudgeResult,
+  OptimizeBounds,
+  OptimizeResult,
   ReportRow,
   ScoreResult,
   TimeQueryResult,
@@ -44,6 +47,8 @@ export type ScorePanelRequest =
   | { type: 'cancel-judge' }
   | { type: 'counterexample'; context: ScoreContext; budgetSeconds: number }
   | { type: 'cancel-counterexample' }
+  // "Find a faster equivalent" of the prediction scored (the Optimize panel), on the question's database.
+  | { type: 'optimize'; context: ScoreContext; dbId: string }
   // A witness database the panel showed: reveal it in the file manager or the explorer, or copy its path.
   | { type: 'witness'; action: 'reveal' | 'copy'; database: string }
   // The partial-credit section's setup hint: open the embeddings settings, or ask for the API key.
@@ -72,6 +77,35 @@ export type PlanPanelMessage =
 
 /** Plan panel → extension: run the plan shown with EXPLAIN ANALYZE (PostgreSQL; read-only, within the time limit). */
 export type PlanPanelRequest = { type: 'analyze' };
+
+/**
+ * What the Optimize panel does with a rewrite: `apply` it to the statement's document, or only `copy` it (a
+ * read-only gold: a gold cannot be edited in place); `none`: the SQL came from no document.
+ */
+export type RewriteAction = 'apply' | 'copy' | 'none';
+
+/** Extension → Optimize panel ("Find a faster equivalent", and index advice kept apart from the rewrites). */
+export type OptimizePanelMessage =
+  | { type: 'running'; label: string; bounds: OptimizeBounds }
+  | { type: 'step'; message: string }
+  | { type: 'result'; label: string; result: OptimizeResult; action: RewriteAction }
+  | { type: 'cancelled' }
+  | { type: 'error'; message: string }
+  | { type: 'applied'; message: string }
+  | { type: 'index-running'; measure: boolean }
+  | { type: 'index-advice'; advice: IndexAdviceResult }
+  | { type: 'index-failed'; message: string };
+
+/** Optimize panel → extension. */
+export type OptimizePanelRequest =
+  | { type: 'cancel' }
+  | { type: 'rerun' }
+  | { type: 'apply' }
+  | { type: 'copy' }
+  | { type: 'indexAdvice'; measure: boolean }
+  // A witness database of a rejected rewrite: reveal it, or copy its path.
+  | { type: 'witness'; action: 'reveal' | 'copy'; database: string }
+  | { type: 'settings' };
 
 /** Extension → Report panel. */
 export type ReportPanelMessage =

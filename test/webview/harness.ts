@@ -18,6 +18,7 @@ const ASSETS: Record<string, string> = {
   'plan.js': 'dist/media/plan.js',
   'report.js': 'dist/media/report.js',
   'audit.js': 'dist/media/audit.js',
+  'optimize.js': 'dist/media/optimize.js',
   'highlight.js': 'dist/media/highlight.js',
   'panel.css': 'media/panel.css',
   'codicon.css': 'node_modules/@vscode/codicons/dist/codicon.css',
@@ -28,7 +29,7 @@ const ASSETS: Record<string, string> = {
 
 /** What esbuild.js records of the page bundles: the bundles, and the source files they were built from. */
 const PAGE_INPUTS = 'dist/webview-inputs.json';
-const BUILT = ['highlight.js', 'score.js', 'plan.js', 'report.js', 'audit.js'].map((name) => ASSETS[name]);
+const BUILT = ['highlight.js', 'score.js', 'plan.js', 'report.js', 'audit.js', 'optimize.js'].map((name) => ASSETS[name]);
 
 /** A bundle is missing, or a file it was built from (or the build script) changed since. */
 function pagesStale(): boolean {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, ScoreParams, ScoreRequest, ScoreResult, StepProgress } from '../../shared/protocol';
+import { Commands, QueryTarget, ScoreParams, ScoreRequest, ScoreResult, StepProgress } from '../../shared/protocol';
 import { ScoreContext, ScorePanelMessage, ScorePanelRequest } from '../../shared/webviewMessages';
 import { OUTCOME_LABELS } from '../../core/eval/labels';
 import { Ctx, currentSettings } from '../ctx';
@@ -21,6 +21,8 @@ export class ScorePanel implements vscode.Disposable {
   /** The Judge's handlers (src/extension/judge.ts): the panel's own Judge and Cancel buttons. */
   onJudge: ((context: ScoreContext) => void) | undefined;
   onCancelJudge: (() => void) | undefined;
+  /** "Find a faster equivalent" of the prediction shown (the Optimize panel, wired in extension.ts). */
+  onOptimize: ((target: QueryTarget, label?: string) => void) | undefined;
   /** "Look for a database where they differ" (scoreCounterexample.ts). */
   private readonly counterexamples: CounterexampleRun;
 
@@ -31,6 +33,12 @@ export class ScorePanel implements vscode.Disposable {
       if (message.type === 'rerun') void this.score(message.context, true);
       if (message.type === 'judge') this.onJudge?.(message.context);
       if (message.type === 'cancel-judge') this.onCancelJudge?.();
+      if (message.type === 'optimize') {
+        const { target, questionId } = message.context;
+        // A prediction from a document is named by its place there; one given as SQL, by its question.
+        const label = 'uri' in target ? undefined : `prediction for question ${questionId ?? ''}`.trim();
+        this.onOptimize?.({ ...target, dbId: message.dbId, questionId }, label);
+      }
       if (message.type === 'counterexample') void this.lookForCounterexample(message.context, message.budgetSeconds);
       if (message.type === 'cancel-counterexample') this.counterexamples.cancel();
       if (message.type === 'witness') void this.counterexamples.witness(message.action, message.database);

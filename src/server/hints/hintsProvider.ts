@@ -190,6 +190,10 @@ export class HintsProvider {
       }
       const dbId = this.targets.unitDbId(unit);
       lenses.push({ range, command: command('$(list-tree) Explain', Commands.explain, document.uri, unit.start, dbId) });
+      lenses.push({
+        range,
+        command: command('$(zap) Find a faster equivalent', Commands.findFasterEquivalent, document.uri, unit.start, dbId),
+      });
       const shown = hintsShown && hints ? hints.filter((hint) => settings.rules[hint.rule] !== 'off') : [];
       if (shown.length > 0) {
         lenses.push({ range, command: command(`$(lightbulb) Hints (${shown.length})`, Commands.showHints, document.uri, position.line) });

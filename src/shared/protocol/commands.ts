@@ -6,6 +6,7 @@ import type { VerifyHintParams } from './hints';
 export interface CommandArguments {
   'vesLens.scoreAgainstGold': [uri: string, offset: number, questionId?: number | string, questionIndex?: number];
   'vesLens.explain': [uri: string, offset: number, dbId?: string];
+  'vesLens.findFasterEquivalent': [uri: string, offset: number, dbId?: string];
   'vesLens.showHints': [uri: string, line: number];
   'vesLens.applyVerifiedRewrite': [params: VerifyHintParams];
   'vesLens.applyAllRewrites': [uri: string, rule: string];
@@ -16,6 +17,7 @@ export interface CommandArguments {
 export const Commands = {
   scoreAgainstGold: 'vesLens.scoreAgainstGold',
   explain: 'vesLens.explain',
+  findFasterEquivalent: 'vesLens.findFasterEquivalent',
   showHints: 'vesLens.showHints',
   applyVerifiedRewrite: 'vesLens.applyVerifiedRewrite',
   applyAllRewrites: 'vesLens.applyAllRewrites',

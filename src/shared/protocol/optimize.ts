@@ -8,6 +8,8 @@ import type { StatementOptimization } from '../../core/optimize/types';
 import type { QuestionInfo } from './dataset';
 import type { QueryTarget } from './queries';
 
+export type { KeptRewrite, RejectedCandidate, SpeedMeasurement, StatementOptimization } from '../../core/optimize/types';
+
 /** Which statement on which database (as Explain names it); the search's bounds are the vesLens.optimize.* settings. */
 export type OptimizeParams = QueryTarget;
 

@@ -21,6 +21,23 @@ export function cancelButton(): HTMLElement {
   return h('vscode-button', { secondary: true, icon: 'debug-stop', onclick: () => channel.post({ type: 'cancel' }) }, 'Cancel');
 }
 
+/** "Find a faster equivalent" of the prediction scored, on its question's database (the Optimize panel). */
+function optimizeButton(): HTMLElement | null {
+  const { context, result } = shown;
+  if (!context || !result) return null;
+  return h(
+    'vscode-button',
+    {
+      id: 'optimize',
+      secondary: true,
+      icon: 'zap',
+      title: 'search for a rewrite that returns the same rows and is measured faster',
+      onclick: () => channel.post({ type: 'optimize', context, dbId: result.question.dbId }),
+    },
+    'Find a faster equivalent',
+  );
+}
+
 /** The bar under the cards in a state; `message` says why a run failed. */
 export function actions(state: ActionsState, message?: string): void {
   const bar = document.getElementById('actions');
@@ -79,7 +96,7 @@ export function actions(state: ActionsState, message?: string): void {
   } else if (state === 'timing-error') {
     bar.replaceChildren(h('span', { className: 'status error' }, `timing failed: ${plainText(message)}; EX and Soft-F1 above are final`));
   } else {
-    bar.replaceChildren(...nodes([rerun]));
+    bar.replaceChildren(...nodes([rerun, optimizeButton()]));
   }
   app().classList.toggle('stale', state === 'rerunning');
 }
