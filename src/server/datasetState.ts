@@ -52,7 +52,9 @@ export class DatasetState {
     this.databases = { failure: 'no dataset is attached' };
     this.described = null;
     this.presence.clear();
-    this.sqlite ||= await sqliteVersion();
+    // SQLite that does not load at all (VES_LENS_SQLITE=native without its module) leaves the server up: the
+    // dataset's questions and documents stay usable, and what runs SQL says why it cannot.
+    this.sqlite ||= await sqliteVersion().catch((error: Error) => `unavailable (${String(error.message).split('\n')[0]})`);
     if (dataset) {
       const QUESTION_FILE =
         'Expected a BIRD question file: a JSON list of objects with "question_id", "db_id", "question", "evidence" and the gold "SQL" (mini_dev_sqlite.json, dev.json).';

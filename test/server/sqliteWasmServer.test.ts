@@ -39,3 +39,28 @@ describe('language server without the native SQLite module (a real process)', ()
     assert.equal(result.ex, 1);
   });
 });
+
+describe('language server when no SQLite loads at all (VES_LENS_SQLITE=native, no native module)', () => {
+  let server: ServerProcess;
+  before(async () => {
+    server = new ServerProcess({ VES_LENS_SQLITE: 'native' }, installWithoutNativeSqlite());
+    await server.initialize({ dataset, trusted: true });
+  });
+  after(() => server.stop());
+
+  it('stays up with the dataset attached, and says why its SQL cannot run', async () => {
+    const summary = await server.connection.sendRequest(DatasetSummaryRequest);
+    assert.equal(summary.questionCount, 52);
+    assert.match(summary.engineError ?? '', /Cannot find module .*vscode-sqlite3\.node/);
+  });
+
+  it('a score says why instead of failing the server', async () => {
+    const result = await server.connection.sendRequest(ScoreRequest, { sql: GOLD_717, questionId: 717, phase: 'correctness' }).then(
+      (r) => JSON.stringify(r),
+      (error: Error) => error.message,
+    );
+    assert.match(result, /vscode-sqlite3\.node/);
+    const summary = await server.connection.sendRequest(DatasetSummaryRequest);
+    assert.equal(summary.questionCount, 52, 'the server still answers');
+  });
+});
