@@ -49,6 +49,20 @@ describe('language server over stdio (a real process)', () => {
     assert.deepEqual(vl001.range.start, { line: 1, character: EXISTS_SQL.split('\n')[1].indexOf('EXISTS') });
   });
 
+  it('warns of a subquery column SQLite reads from the outer query (VL011), and shows a note-level rule quietly', async () => {
+    const uri = 'file:///tmp/ves-lens-test/outer.sql';
+    const sql =
+      "-- bird: 717\nSELECT COUNT(DISTINCT s.id) FROM superhero s JOIN hero_attribute ha ON s.id = ha.hero_id JOIN attribute a ON ha.attribute_id = a.id WHERE ha.attribute_value = (SELECT MAX(attribute_value) FROM hero_attribute WHERE attribute_name = 'Strength') AND s.id IN (SELECT T.id FROM superhero T WHERE T.full_name LIKE 'Bruce');\n";
+    await server.open(uri, 'sql', sql);
+    const diagnostics = await server.diagnosticsFor(uri, 1);
+    const vl011 = diagnostics.find((d) => d.code === 'VL011');
+    assert.ok(vl011, JSON.stringify(diagnostics));
+    assert.equal(vl011.severity, 2, 'a warning');
+    assert.deepEqual(vl011.range.start, { line: 1, character: sql.split('\n')[1].indexOf('attribute_name') });
+    assert.match(vl011.message, /`attribute_name` is not a column of `hero_attribute`; SQLite reads it from the outer query/);
+    assert.equal(diagnostics.find((d) => d.code === 'VL006')?.severity, 4, 'VL006 is a note: hint level');
+  });
+
   it('maps diagnostics inside BIRD prediction JSON strings through their escapes', async () => {
     const uri = 'file:///tmp/ves-lens-test/predict.json';
     const text = JSON.stringify(
