@@ -40,7 +40,14 @@ export function prepareOptimizeRun(settings: OptimizeRunSettings): void {
   checkEngineNeeds(settings.engine, { scales: settings.scale !== 1 });
 }
 
+/** A statement's identity in a run: its database and its text up to spacing and case (what a resumed run matches). */
+export function statementKey(input: Pick<OptimizeStatementInput, 'dbId' | 'sql'>): string {
+  return `${input.dbId}\u0000${formKey(input.sql)}`;
+}
+
 export interface OptimizeRunHooks {
+  /** Results of an interrupted run taken over, by statementKey: those statements are not searched again. */
+  resumed?: ReadonlyMap<string, StatementOptimization>;
   /** Before each statement, with its position. */
   onStatement?: (index: number, total: number, input: OptimizeStatementInput) => void;
   /** After each statement, with its result. */
@@ -60,7 +67,7 @@ export interface OptimizeRunResult {
 export function distinctStatements(inputs: readonly OptimizeStatementInput[]): OptimizeStatementInput[] {
   const seen = new Set<string>();
   return inputs.filter((input) => {
-    const key = `${input.dbId}\u0000${formKey(input.sql)}`;
+    const key = statementKey(input);
     if (!input.sql.trim() || seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -87,6 +94,11 @@ export async function runOptimize(
       }
       if (settings.runBudgetMs !== undefined && performance.now() - started > settings.runBudgetMs) {
         result.skipped.push({ input, reason: `the run's budget of ${Math.round(settings.runBudgetMs / 1000)} s was spent` });
+        continue;
+      }
+      const taken = hooks.resumed?.get(statementKey(input));
+      if (taken && taken.status !== 'interrupted') {
+        result.statements.push(taken);
         continue;
       }
       const opened = await databases.forQuestion(input.dbId);

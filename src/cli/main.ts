@@ -323,6 +323,7 @@ sqlCommand(
   .option('--api-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY if set)')
   .option('--rounds <n>', 'with a model: rounds of proposals, each told what failed', '2')
   .option('--rules <ids>', 'only these rules (e.g. VL020,VL021), or none: only the chat model proposes')
+  .option('--resume', 'with --json FILE: take the statements an interrupted run finished from the checkpoint beside it')
   .option('--no-progress', 'no progress lines')
   .action(async (sql, options) => {
     process.exitCode = await runOptimizeCommand(sql, withJsonDestination(options));

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import pc from 'picocolors';
 import { loadGold } from '../core/bird/gold';
@@ -10,7 +11,7 @@ import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir } from '../core/optimize/op
 import { describeMeasurement, fmtMs } from '../core/optimize/speed';
 import { StatementOptimization } from '../core/optimize/types';
 import { splitStatements } from '../core/sql/statements';
-import { distinctStatements, OptimizeRunResult, OptimizeStatementInput, runOptimize } from '../app/optimizeRun';
+import { distinctStatements, OptimizeRunResult, OptimizeStatementInput, runOptimize, statementKey } from '../app/optimizeRun';
 import { RunRefused } from '../app/runRefused';
 import { checkOutputFile, databaseSource, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
@@ -38,6 +39,7 @@ export interface OptimizeCommandOptions extends SqlCommandOptions, JsonDestinati
   apiKeyEnv?: string;
   rounds: string;
   rules?: string;
+  resume?: boolean;
   progress: boolean;
 }
 
@@ -117,6 +119,21 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
       options.schema,
     ]);
   const model = chatModel(options);
+  // Each finished statement goes to a checkpoint beside the --json file, so an interrupted or killed run resumes.
+  const checkpoint = options.json ? `${options.json}.checkpoint.jsonl` : undefined;
+  if (options.resume && !checkpoint) throw new UsageError('--resume: goes with --json FILE (the checkpoint is kept beside it)');
+  const resumed = new Map<string, StatementOptimization>();
+  if (checkpoint && options.resume && fs.existsSync(checkpoint)) {
+    for (const line of fs.readFileSync(checkpoint, 'utf8').split('\n')) {
+      try {
+        const done = JSON.parse(line) as StatementOptimization;
+        if (done.dbId !== undefined) resumed.set(statementKey({ dbId: done.dbId, sql: done.sql }), done);
+      } catch {
+        // a line cut short by a kill: that statement runs again
+      }
+    }
+    process.stderr.write(`resuming: ${resumed.size} statement${resumed.size === 1 ? '' : 's'} taken from ${checkpoint}\n`);
+  } else if (checkpoint && fs.existsSync(checkpoint)) fs.rmSync(checkpoint);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
@@ -150,6 +167,10 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
       },
       {
         signal: controller.signal,
+        resumed,
+        onResult: (statement) => {
+          if (checkpoint && statement.status !== 'interrupted') fs.appendFileSync(checkpoint, JSON.stringify(statement) + '\n');
+        },
         onStatement: (index, total, input) => {
           if (options.progress) err.write(`${live ? '\r\x1b[2K' : ''}${pc.dim(`statement ${index + 1} of ${total}${label(input)}`)}\n`);
         },
@@ -178,9 +199,15 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
       },
       JSON_SHAPES.optimize,
     );
+    const complete = result.skipped.length === 0 && !controller.signal.aborted;
+    if (checkpoint && complete && fs.existsSync(checkpoint)) fs.rmSync(checkpoint);
     if (options.jsonStdout) return 0;
   }
   process.stdout.write(renderRun(result, scale) + '\n');
+  if (controller.signal.aborted) {
+    process.stderr.write(`interrupted${checkpoint ? `: run again with --resume to go on from ${checkpoint}` : ''}\n`);
+    return 130;
+  }
   return 0;
 }
 

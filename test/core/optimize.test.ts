@@ -222,6 +222,50 @@ describe('ves-lens optimize (the command)', { skip }, () => {
     assert.ok(report.totals.saved_share > 0 && report.totals.saved_share < 1);
   });
 
+  it('--resume takes the statements a checkpoint holds and searches the rest; a finished run removes its checkpoint', () => {
+    const dir = tempDir('ves-lens-optimize-resume-');
+    const file = path.join(dir, 'two.sql');
+    const first = `SELECT COUNT(*) FROM atom WHERE element = 'cl'`;
+    fs.writeFileSync(file, `${first};\n${Q327_LLAMA};\n`);
+    const json = path.join(dir, 'out.json');
+    // What an interrupted run left: the first statement, finished.
+    const done = {
+      sql: first,
+      dbId: 'toxicology',
+      status: 'no-faster-form',
+      original: { ms: 1, cutOff: false, scale: 1 },
+      best: null,
+      tried: 0,
+      rejected: [],
+      rejectedCounts: {},
+      notes: ['taken from the checkpoint'],
+      seconds: 0,
+    };
+    fs.writeFileSync(`${json}.checkpoint.jsonl`, JSON.stringify(done) + '\n{"cut short');
+    const run = runCli([
+      'optimize',
+      '--db',
+      dbFile('toxicology'),
+      '--file',
+      file,
+      '--timeout',
+      '10',
+      '--counterexample-budget',
+      '1',
+      '--json',
+      json,
+      '--resume',
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /resuming: 1 statement taken/);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8'));
+    assert.deepEqual(report.statements[0].notes, ['taken from the checkpoint']);
+    assert.equal(report.statements[1].status, 'optimized');
+    assert.equal(report.complete, true);
+    assert.ok(!fs.existsSync(`${json}.checkpoint.jsonl`));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('a usage mistake names the option, exit 2, no stack trace', () => {
     const run = runCli(['optimize', 'SELECT 1']);
     assert.equal(run.status, 2);
