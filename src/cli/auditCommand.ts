@@ -9,6 +9,7 @@ import { auditText } from '../core/audit/auditText';
 import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
+import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
 import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
 import {
@@ -156,7 +157,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   const top = positiveInteger('--top', options.top);
   const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
-  const source = databaseSource(options);
+  let source = databaseSource(options);
   if (scales && source.engine.name !== 'sqlite')
     throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
   if (source.engine.name === 'sqlite' && (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()))
@@ -201,6 +202,8 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   if (source.engine.name !== 'sqlite') err.write(`${engineLine(engine)}; index advice needs a scratch copy there: not tried\n`);
 
   const items = goldItems(questionFile.questions, goldFile);
+  // A one-database server's missing databases are not audited, as missing SQLite files are (not failing gold).
+  source = await withLoadedDatabasesOnly(source, engine, items);
   // Each audited gold (and each prediction file's evidence) goes to a checkpoint as it is finished; --resume
   // audits only the others (cli/resumableRun.ts, cli/auditResume.ts).
   const run = startResumableRun<AuditCheckpointItem>(

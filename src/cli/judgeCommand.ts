@@ -28,6 +28,7 @@ import {
 } from './common';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
+import { fromRunFailure } from '../core/eval/runFailure';
 import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
 import { checkDialects, checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
 import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
@@ -194,6 +195,8 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     Boolean(options.resume),
     `finishing the pairs under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
   );
+  // What the run's failure left (a question its lost server did not run) is no result: run again, never kept.
+  for (const [index, result] of [...run.resumed]) if (fromRunFailure(result)) run.resumed.delete(index);
   if (options.resume) err.write(`resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}\n`);
   const toJudge = tasks.filter((task) => !run.resumed.has(task.question.index));
   const judged = (result: QuestionResult, task: EvalTask, judge: JudgeOutcome | null): JudgedQuestion => ({
@@ -219,6 +222,8 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     const task = toJudge[i];
     // Not judged (its database is not there): final already.
     if (result.outcome === 'skipped') return run.finish(task.question.index, judged(result, task, null));
+    // Not run (its server went away): nothing to judge, and nothing to keep for --resume.
+    if (fromRunFailure(result)) return;
     judgedIndexes.push(i);
     inputs.push({
       question: task.question.question,
@@ -278,6 +283,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     : new Map(exResults.map((result, i) => [toJudge[i].question.index, judged(result, toJudge[i], byTask.get(i) ?? null)]));
   const questions: JudgedQuestion[] = tasks.flatMap((task) => run.resumed.get(task.question.index) ?? fresh.get(task.question.index) ?? []);
   problems.push(...databaseRunProblems(source, questions)); // locked, damaged, not openable: said once at the top
+  const notRun = questions.filter(fromRunFailure).length;
   const summary = summarizeJudge(questions);
   // With the report on standard output, the table goes to standard error.
   const out = options.jsonStdout ? err : process.stdout;
@@ -326,7 +332,8 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
         headline_problems: problems.filter((p) => p.headline).map(formatProblem),
         questions,
       },
-      !interrupted,
+      // Complete only when every question ran on a working engine (none left by a lost server).
+      !interrupted && notRun === 0,
       tasks.length,
     );
     emitJson(options, report, JSON_SHAPES.judge);
@@ -335,6 +342,14 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     run.checkpoint?.close();
     err.write(interruptedLine(questions.length, tasks.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
     return run.interrupt.exitCode() ?? EXIT.input;
+  }
+  if (notRun > 0) {
+    run.checkpoint?.close(); // the rest is in it: --resume runs only what the lost server left
+    err.write(
+      `${pc.red('error')}: the database server went away during the run: ${notRun} question${notRun === 1 ? ' was' : 's were'} not run` +
+        `${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
+    );
+    return EXIT.input;
   }
   run.checkpoint?.remove();
   const judgedNothing = nothingScored(questions, 'judged');

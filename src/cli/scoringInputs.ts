@@ -6,7 +6,7 @@ import { InputProblem } from '../core/bird/problems';
 import { loadQuestions, QuestionFile } from '../core/bird/questions';
 import { goldShift, predictionShift, shiftText } from '../core/bird/shiftedFile';
 import { buildTasks, EvalTask, GOLD_SOURCES, GoldSource } from '../core/bird/tasks';
-import { dialectMismatch } from '../core/sql/dialect';
+import { Dialect, DIALECT_NAMES, dialectMismatch, dialectMismatchText } from '../core/sql/dialect';
 import { quoted, UsageError } from './common';
 
 /** The inputs `eval` and `judge` share: a question file, predictions, the gold, and the database folder. */
@@ -84,6 +84,14 @@ export function scoringInputsJson(options: ScoringInputOptions, inputs: Pick<Sco
   };
 }
 
+/** What to pass to run a dialect's SQL. */
+const ENGINE_OPTIONS: Record<Dialect, string> = {
+  sqlite: '--engine sqlite --db-root <folder of <db_id>/<db_id>.sqlite>',
+  postgres:
+    '--engine postgres (with --db-url postgresql://user@host:port/database, or without it the embedded PostgreSQL loaded from --db-root)',
+  mysql: '--engine mysql --db-url mysql://user@host:port/database',
+};
+
 /**
  * --dialect-check (on by default): the gold and the predictions must read as the engine's SQL dialect
  * (core/sql/dialect.ts), else the run is refused with what to pass instead; `off` scores them anyway.
@@ -102,7 +110,15 @@ export function checkDialects(options: ScoringInputOptions & { dialectCheck?: st
     { label: goldLabel, queries: inputs.tasks.map((task) => task.goldSql ?? '') },
     { label: `--predictions ${options.predictions}`, queries: inputs.tasks.map((task) => task.predictedSql ?? '') },
   ]);
-  if (mismatch) throw new UsageError(mismatch);
+  if (mismatch) {
+    const engineName = DIALECT_NAMES[mismatch.engine];
+    throw new UsageError(
+      dialectMismatchText(
+        mismatch,
+        `pass ${ENGINE_OPTIONS[mismatch.reading.dialect]}, or the ${engineName} file; --dialect-check off scores it on ${engineName} anyway`,
+      ),
+    );
+  }
 }
 
 /** --dialect-check, for the commands that score a gold and predictions on an engine (eval, judge). */

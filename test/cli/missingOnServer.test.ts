@@ -70,4 +70,24 @@ describe('a server holding 3 of 11 databases', { skip: birdDataMissing() || loca
     assert.match(onServer.stdout + onServer.stderr, /skipped 360 questions whose database is missing.*debit_card_specializing \(30\)/);
     assert.doesNotMatch(onServer.stdout + onServer.stderr, /damaged/);
   });
+
+  it('audit: the gold of the 8 databases it lacks is not audited (database missing), not failing gold', () => {
+    const json = path.join(tempDir(), 'audit.json');
+    const run = runCli(
+      [
+        'audit',
+        '--db-url',
+        cluster.url,
+        '--questions',
+        QUESTIONS,
+        '--gold',
+        path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql'),
+      ].concat(['--no-measure', '--no-progress', '--json', json]),
+      { timeout: 600_000 },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as { entries: { not_audited?: string | null }[] };
+    assert.equal(report.entries.filter((e) => e.not_audited === 'database_missing').length, 360);
+    assert.equal(report.entries.filter((e) => !e.not_audited).length, 140);
+  });
 });

@@ -163,30 +163,33 @@ export interface DialectInput {
   queries: Iterable<string>;
 }
 
-/** What to pass to run a dialect's SQL. */
-const ENGINE_ADVICE: Record<Dialect, string> = {
-  sqlite: '--engine sqlite --db-root <folder of <db_id>/<db_id>.sqlite>',
-  postgres:
-    '--engine postgres (with --db-url postgresql://user@host:port/database, or without it the embedded PostgreSQL loaded from --db-root)',
-  mysql: '--engine mysql --db-url mysql://user@host:port/database',
-};
+/** An input whose queries read as another dialect than the engine's. */
+export interface DialectMismatch {
+  label: string;
+  reading: DialectReading & { dialect: Dialect };
+  engine: Dialect;
+}
 
 /**
- * Why the inputs cannot be scored on `engine` (the engine's name: sqlite, postgres, mysql): the first input whose
- * queries read as another dialect, with its evidence and what to pass instead; undefined when every input reads as
- * the engine's dialect or says too little. Queries of another dialect fail or return other rows on the engine,
- * and each such gold or prediction would be scored 0 without a word.
+ * The first input whose queries read as another dialect than `engine`'s (the engine's name: sqlite, postgres,
+ * mysql), or undefined when every input reads as the engine's dialect or says too little. Queries of another
+ * dialect fail or return other rows on the engine, and each such gold or prediction would be scored 0 without a
+ * word. Each face words the mismatch with what to change there (an option, a setting).
  */
-export function dialectMismatch(engine: string, inputs: readonly DialectInput[]): string | undefined {
+export function dialectMismatch(engine: string, inputs: readonly DialectInput[]): DialectMismatch | undefined {
   if (!(DIALECTS as readonly string[]).includes(engine)) return undefined; // an engine this check does not know
   for (const input of inputs) {
     const reading = readDialect(input.queries);
-    if (reading.dialect === undefined || reading.dialect === engine) continue;
-    return (
-      `${input.label} reads as ${DIALECT_NAMES[reading.dialect]} SQL (${evidenceText(reading)}), but the engine is ` +
-      `${DIALECT_NAMES[engine as Dialect]}: pass ${ENGINE_ADVICE[reading.dialect]}, or the ${DIALECT_NAMES[engine as Dialect]} ` +
-      `file; --dialect-check off scores it on ${DIALECT_NAMES[engine as Dialect]} anyway`
-    );
+    if (reading.dialect !== undefined && reading.dialect !== engine)
+      return { label: input.label, reading: reading as DialectMismatch['reading'], engine: engine as Dialect };
   }
   return undefined;
+}
+
+/** `--gold x reads as MySQL SQL (…), but the engine is SQLite: ` followed by what to do (`advice`). */
+export function dialectMismatchText(mismatch: DialectMismatch, advice: string): string {
+  return (
+    `${mismatch.label} reads as ${DIALECT_NAMES[mismatch.reading.dialect]} SQL (${evidenceText(mismatch.reading)}), ` +
+    `but the engine is ${DIALECT_NAMES[mismatch.engine]}: ${advice}`
+  );
 }

@@ -8,6 +8,7 @@ import { topLevelEntryLines } from '../../core/bird/jsonFile';
 import { loadPredictions } from '../../core/bird/predictions';
 import { formatProblem, InputProblem } from '../../core/bird/problems';
 import { buildTasks } from '../../core/bird/tasks';
+import { DIALECT_NAMES, dialectMismatch, dialectMismatchText } from '../../core/sql/dialect';
 import { evaluateTasks } from '../../core/eval/evaluate';
 import { defaultJobs } from '../../core/eval/parallelEval';
 import { goldCacheFor, goldCacheLine } from '../../core/eval/goldResultCache';
@@ -99,6 +100,19 @@ export class ReportProvider {
     problems.push(...predictions.problems);
     const tasks = buildTasks(state.questions, predictions, undefined, problems);
     for (const task of tasks) task.goldSql = state.goldSql(task.question);
+    // The dataset's gold or this file in another dialect than the engine would fail or differ, each pair scored 0.
+    const mismatch = dialectMismatch(source.engine.name, [
+      { label: "the dataset's gold", queries: tasks.map((task) => task.goldSql ?? '') },
+      { label: params.predictionsFile, queries: tasks.map((task) => task.predictedSql ?? '') },
+    ]);
+    if (mismatch)
+      throw new UserError(
+        dialectMismatchText(
+          mismatch,
+          `set vesLens.engine to ${mismatch.reading.dialect} (its server in vesLens.postgres.url), or attach the ${DIALECT_NAMES[mismatch.engine]} gold and predictions`,
+        ),
+        VesLensErrorCodes.badInput,
+      );
     const metrics = (params.metrics ?? ['ex', 'f1', 'ves', 'rves']) as Metric[];
     const sqlByIndex = new Map(tasks.map((task) => [task.question.index, task.predictedSql ?? '']));
     const lines = this.predictionLines(params.predictionsFile, predictions);
