@@ -14,6 +14,8 @@ export class ServerProcess {
       diagnostics: {
         code: string;
         message: string;
+        /** 1 error, 2 warning, 3 information, 4 hint (LSP's DiagnosticSeverity). */
+        severity?: number;
         range: { start: { line: number; character: number }; end: { line: number; character: number } };
         data: unknown;
       }[];
