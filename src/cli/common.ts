@@ -7,7 +7,9 @@ import { InputFileError } from '../core/bird/problems';
 import { DatabaseError } from '../core/db/database';
 import { sqliteVersion } from '../core/db/engines';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
-import { DatabaseSource, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
+import { DatabaseSource, localMysql, mysqlServer, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
+import { isMysqlTarget, redactMysqlText } from '../core/db/mysql/connectionTarget';
+import { BirdServerOptions, localServerMissing } from '../core/db/mysql/localServer';
 import { defaultEmbeddedCacheDir, EmbeddedLoadEvent } from '../core/db/pglite/embeddedCopy';
 import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
 import { counted } from '../core/text/numberText';
@@ -197,12 +199,12 @@ export function addEngineOptions(command: Command): Command {
     .addOption(
       new Option(
         '--engine <engine>',
-        'what runs the SQL: SQLite files under --db-root, or PostgreSQL: a server (--db-url), else an embedded PostgreSQL loaded from --db-root',
-      ).choices(['sqlite', 'postgres']),
+        'what runs the SQL: SQLite files under --db-root; PostgreSQL: a server (--db-url), else an embedded PostgreSQL loaded from --db-root; MySQL: a server (--db-url), else a local MariaDB server started for the run, loaded from --db-root',
+      ).choices(['sqlite', 'postgres', 'mysql']),
     )
     .option(
       '--db-url <url>',
-      'PostgreSQL server: postgresql://user@host:port/database (libpq environment variables fill what it leaves out; a password is never printed)',
+      'PostgreSQL server: postgresql://user@host:port/database (libpq environment variables fill what it leaves out); MySQL or MariaDB: mysql://user@host:port/BIRD (?socket=/path for a unix socket; MYSQL_PWD for the password). A password is never printed',
     )
     .addOption(
       new Option(
@@ -241,17 +243,18 @@ export function applyBusyTimeout(options: Pick<EngineCliOptions, 'busyTimeout'>)
  */
 export function databaseSource(options: EngineCliOptions): DatabaseSource {
   applyBusyTimeout(options);
-  const engine = options.engine ?? (options.dbUrl !== undefined ? 'postgres' : 'sqlite');
+  const engine = options.engine ?? (options.dbUrl === undefined ? 'sqlite' : isMysqlTarget(options.dbUrl) ? 'mysql' : 'postgres');
   if (options.embeddedCache !== undefined && (engine !== 'postgres' || options.dbUrl !== undefined))
     throw new UsageError('--embedded-cache: for the embedded PostgreSQL (--engine postgres --db-root, without --db-url)');
   if (engine === 'sqlite') {
-    if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL server; with --engine sqlite give --db-root');
+    if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL or MySQL server; with --engine sqlite give --db-root');
     if (options.dbLayout !== undefined) throw new UsageError('--db-layout: for a PostgreSQL server (--engine postgres --db-url ...)');
     if (options.dbRoot === undefined)
       throw new UsageError('--db-root: give the folder holding <db_id>/<db_id>.sqlite (or --engine postgres --db-url ...)');
     return sqliteFolder(options.dbRoot);
   }
-  if (engine !== 'postgres') throw new UsageError(`--engine: expected sqlite or postgres, got ${quoted(engine)}`);
+  if (engine === 'mysql') return mysqlSource(options);
+  if (engine !== 'postgres') throw new UsageError(`--engine: expected sqlite, postgres or mysql, got ${quoted(engine)}`);
   if (options.dbUrl === undefined) {
     // No server: the embedded PostgreSQL, loaded from the SQLite files under --db-root.
     if (options.dbRoot === undefined)
@@ -272,6 +275,39 @@ export function databaseSource(options: EngineCliOptions): DatabaseSource {
     throw new UsageError(`--db-layout: expected one of ${POSTGRES_LAYOUTS.join(', ')}, got ${quoted(layout)}`);
   try {
     return postgresServer(options.dbUrl, layout);
+  } catch (error) {
+    throw new UsageError(`--db-url: ${(error as Error).message}`);
+  }
+}
+
+/** Says on stderr that the local MariaDB copy is being built (once; later runs reuse it), and when it is done. */
+function sayMysqlLoad(dbRoot: string): BirdServerOptions['onBuild'] {
+  return (event) => {
+    if (event.kind === 'start')
+      process.stderr.write(
+        `loading ${counted(event.databases, 'SQLite database')} of ${dbRoot} into a local MariaDB server, once: the copy is kept in ${event.cacheDir}\n`,
+      );
+    else process.stderr.write(`loaded ${counted(event.report.rows, 'row')} in ${event.report.seconds.toFixed(1)} s\n`);
+  };
+}
+
+/** --engine mysql: the server --db-url names (the official dump's one database), else a local MariaDB loaded from --db-root. */
+function mysqlSource(options: EngineCliOptions): DatabaseSource {
+  if (options.dbLayout !== undefined && options.dbLayout !== 'one-database')
+    throw new UsageError('--db-layout: a MySQL server holds the BIRD databases in one database, as the official dump (one-database)');
+  if (options.dbUrl === undefined) {
+    if (options.dbRoot === undefined)
+      throw new UsageError(
+        '--engine mysql: give the server with --db-url mysql://user@host:port/BIRD, or --db-root to run a local MariaDB server loaded from its SQLite files',
+      );
+    const missing = localServerMissing();
+    if (missing) throw new UsageError(`--engine mysql without --db-url: ${missing}`);
+    return localMysql(options.dbRoot, { onBuild: sayMysqlLoad(options.dbRoot) });
+  }
+  if (!isMysqlTarget(options.dbUrl))
+    throw new UsageError(`--db-url: expected mysql://user@host:port/BIRD, got ${quoted(redactMysqlText(redactText(options.dbUrl)))}`);
+  try {
+    return mysqlServer(options.dbUrl);
   } catch (error) {
     throw new UsageError(`--db-url: ${(error as Error).message}`);
   }

@@ -1,8 +1,8 @@
-import { formatDialect, postgresql, sqlite } from 'sql-formatter';
+import { formatDialect, mariadb, postgresql, sqlite } from 'sql-formatter';
 import type { SqlDialect } from '../core/sql/statements';
 import { analysisBoundNote } from '../core/sql/textBounds';
 
-const FORMATTER_DIALECTS = { sqlite, postgres: postgresql } as const;
+const FORMATTER_DIALECTS = { sqlite, postgres: postgresql, mysql: mariadb } as const;
 
 /**
  * sql-formatter's layout (the engine's dialect, SQLite by default; keywords as written); undefined for SQL it cannot

@@ -1,5 +1,7 @@
 import { RunLimits } from './database';
 import { DatabaseConnection, DatabaseEngine, TimedQuantity } from './engine';
+import { isMysqlTarget } from './mysql/connectionTarget';
+import { mysqlEngine } from './mysql/mysqlEngine';
 import { isEmbeddedTarget, pgliteEngine } from './pglite/pgliteEngine';
 import { isPostgresTarget } from './postgres/connectionTarget';
 import { postgresEngine } from './postgres/postgresEngine';
@@ -7,9 +9,10 @@ import { sqliteEngine } from './sqlite/sqliteEngine';
 
 /**
  * The engine that serves a target: PostgreSQL for `postgres://` and `postgresql://` URLs, the embedded PostgreSQL
- * for `pglite:` targets (pglite/pgliteEngine.ts), SQLite for a file path.
+ * for `pglite:` targets (pglite/pgliteEngine.ts), MySQL / MariaDB for `mysql://` URLs, SQLite for a file path.
  */
 export function engineFor(target: string): DatabaseEngine {
+  if (isMysqlTarget(target)) return mysqlEngine;
   return isPostgresTarget(target) ? postgresEngine : isEmbeddedTarget(target) ? pgliteEngine : sqliteEngine;
 }
 

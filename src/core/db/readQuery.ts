@@ -14,7 +14,7 @@ const SEVERAL_STATEMENTS =
 
 /** The dialect whose statement rules apply on an engine's connections. */
 export function dialectOf(engine: DatabaseEngine): SqlDialect {
-  return engine.name === 'postgres' ? 'postgres' : 'sqlite';
+  return engine.name === 'postgres' ? 'postgres' : engine.name === 'mysql' ? 'mysql' : 'sqlite';
 }
 
 /** psycopg2's message for an entry that holds no statement (it scores 0 where Python's sqlite3 returns no rows). */
@@ -42,6 +42,7 @@ function runnableStatements(sql: string): { statements: string[] } | QueryFailur
  * one text, as psycopg2 sends them (runnableStatements).
  */
 export function runnableBody(sql: string, dialect: SqlDialect = 'sqlite'): { body: string } | QueryFailure {
+  if (dialect === 'mysql') return mysqlRunnable(sql);
   if (dialect === 'postgres') {
     const runnable = runnableStatements(sql);
     return 'status' in runnable ? runnable : { body: runnable.statements.join(';\n') };
@@ -52,6 +53,22 @@ export function runnableBody(sql: string, dialect: SqlDialect = 'sqlite'): { bod
   if (reason) return { status: 'refused', message: reason };
   if (hasMoreStatements) return { status: 'refused', message: SEVERAL_STATEMENTS };
   return { body };
+}
+
+/**
+ * MySQL's rules for an entry, as pymysql sends it: the whole text in one COM_QUERY, without multi-statements, so
+ * the server itself fails an entry of two statements (a trailing `;` is fine) and an empty one ("Query was
+ * empty"). The text is sent as written (MySQL's backslash escapes and `#` comments are the server's to read);
+ * each statement found must be a read query.
+ */
+function mysqlRunnable(sql: string): { body: string } | QueryFailure {
+  if (sql.includes('\0')) return { status: 'error', message: NUL_MESSAGE };
+  if (sql.trim() === '') return { status: 'error', message: 'Query was empty' };
+  for (const span of splitStatements(sql)) {
+    const reason = refusalReason(span.text, 'mysql');
+    if (reason) return { status: 'refused', message: reason };
+  }
+  return { body: sql };
 }
 
 export function describeFailure(error: unknown): QueryFailure {
@@ -104,8 +121,9 @@ export async function streamQuery(
   limits: ResultLimits,
   onRow: (row: Row) => void,
 ): Promise<{ status: 'ok' } | QueryFailure> {
-  if (dialectOf(db.engine) === 'postgres') return streamStatements(db, sql, limits, onRow);
-  const runnable = await checkBeforeRunning(db, sql);
+  const dialect = dialectOf(db.engine);
+  if (dialect === 'postgres') return streamStatements(db, sql, limits, onRow);
+  const runnable = dialect === 'mysql' ? mysqlRunnable(sql) : await checkBeforeRunning(db, sql);
   if ('status' in runnable) return runnable;
   if (runnable.body === '') return { status: 'ok' };
   try {

@@ -7,6 +7,10 @@ import { postgresEngine } from './postgres/postgresEngine';
 import { PostgresConnection } from './postgres/postgresConnection';
 import { sqliteBuild, WASM_TIMING_NOTE } from './sqlite/sqliteBuild';
 import { sqliteEngine } from './sqlite/sqliteEngine';
+import { mysqlDatabase, redactMysqlUrl, registerMysqlUrl } from './mysql/connectionTarget';
+import { BirdServerOptions, localBirdTarget } from './mysql/localServer';
+import { isMariaDb, MysqlConnection } from './mysql/mysqlConnection';
+import { mysqlEngine } from './mysql/mysqlEngine';
 
 /**
  * How a PostgreSQL server holds a dataset's databases: `one-database` (every BIRD database's tables in one
@@ -22,6 +26,8 @@ export interface EngineDescription {
   engine: string;
   /** The SQLite library's version, or the PostgreSQL server's. */
   version: string;
+  /** A MySQL-protocol server's product: `MariaDB` or `MySQL` (what ran the SQL; their SQL and collations differ). */
+  product?: 'MariaDB' | 'MySQL';
   /** `embedded` (in this process) or `server`. */
   runs: 'embedded' | 'server';
   /** The database folder, or the server's URL without its password. */
@@ -137,12 +143,73 @@ export function postgresServer(url: string, layout: PostgresLayout = 'one-databa
 
 /**
  * A one-line account of what ran the SQL: `SQLite 3.45.1`, `PostgreSQL 15.10 (server postgresql://…, one-database
- * layout)` or `PostgreSQL 18.6 (embedded PGlite, WASM, loaded from sample, one-database layout)`.
+ * layout)`, `PostgreSQL 18.6 (embedded PGlite, WASM, loaded from sample, one-database layout)` or `MariaDB
+ * 10.11.19-MariaDB-0+deb12u1 (local server, loaded from sample, one-database layout)`.
  */
 export function engineLine(description: EngineDescription): string {
   if (description.engine === 'sqlite') return `SQLite ${description.version}${description.build ? ` (${description.build})` : ''}`;
+  if (description.engine === 'mysql')
+    return `${description.product ?? 'MySQL'} ${description.version} (${description.build ? `${description.build}, loaded from ${description.location}` : `server ${description.location}`}, one-database layout)`;
   const where = description.build
     ? `${description.build}, loaded from ${description.location}`
     : `${description.runs} ${description.location}`;
   return `PostgreSQL ${description.version} (${where}, ${description.layout ?? 'one-database'} layout)`;
+}
+
+/** `MariaDB` or `MySQL`, from a server's VERSION(). */
+function mysqlProduct(version: string): 'MariaDB' | 'MySQL' {
+  return isMariaDb(version) ? 'MariaDB' : 'MySQL';
+}
+
+/** Runs a catalog query on a MySQL server (the target's database) and closes the connection. */
+async function onMysql<T>(target: string, read: (connection: MysqlConnection) => Promise<T>): Promise<T> {
+  const connection = (await openDatabase(target)) as MysqlConnection;
+  try {
+    return await read(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * A MySQL or MariaDB server at `url` (`mysql://user@host:port/BIRD`, or `?socket=` for a unix socket; its password
+ * is kept out of every target and message) holding every BIRD database's tables in the URL's database, as the
+ * official dump loads them.
+ */
+export function mysqlServer(url: string): DatabaseSource {
+  const target = registerMysqlUrl(url);
+  if (!mysqlDatabase(target))
+    throw new Error(`${redactMysqlUrl(target)} names no database (the official dump's is BIRD: mysql://user@host/BIRD)`);
+  return mysqlSource(target, redactMysqlUrl(target));
+}
+
+function mysqlSource(target: string, location: string, local?: () => Promise<{ dbIds: string[] }>): DatabaseSource {
+  return {
+    engine: mysqlEngine,
+    targetFor: () => target,
+    // One database holds every db_id's tables: there is no per-db_id place to look for, except what a local copy loaded.
+    exists: async (dbId) => (local ? (await local()).dbIds.includes(dbId) : true),
+    label: (dbId) => `${dbId}'s tables in ${location}`,
+    describe: async () => {
+      const version = await onMysql(target, (connection) => connection.serverVersion());
+      return {
+        engine: mysqlEngine.name,
+        version,
+        product: mysqlProduct(version),
+        runs: 'server',
+        location,
+        layout: 'one-database',
+        ...(local ? { build: 'local server' } : {}),
+      };
+    },
+  };
+}
+
+/**
+ * The BIRD databases under a SQLite folder, served by a throwaway MariaDB (or MySQL) server of this run on a unix
+ * socket, loaded from them once and kept (mysql/localServer.ts): no server of the user's needed.
+ */
+export function localMysql(dbRoot: string, options: BirdServerOptions = {}): DatabaseSource {
+  const { url, ready } = localBirdTarget(dbRoot, options);
+  return mysqlSource(url, dbRoot, ready);
 }

@@ -121,8 +121,11 @@ const NON_READ_LEADS: Record<string, string> = {
 /** Functions that reach outside the database; refused even inside a SELECT. */
 const FORBIDDEN_FUNCTIONS = new Set(['LOAD_EXTENSION', 'READFILE', 'WRITEFILE', 'EDIT', 'FTS3_TOKENIZER']);
 
-/** The SQL dialect whose rules decide what may run: the engine's (`sqlite`, `postgres`). */
-export type SqlDialect = 'sqlite' | 'postgres';
+/** The SQL dialect whose rules decide what may run: the engine's (`sqlite`, `postgres`, `mysql`). */
+export type SqlDialect = 'sqlite' | 'postgres' | 'mysql';
+
+/** MySQL's functions that reach outside the query (a server file, a lock that outlives it). */
+const MYSQL_FORBIDDEN_FUNCTIONS = new Set(['load_file', 'get_lock', 'release_lock', 'release_all_locks', 'sys_exec', 'sys_eval']);
 
 /**
  * PostgreSQL's statements that are no read query, beyond those SQLite shares with it. A READ ONLY transaction
@@ -201,6 +204,7 @@ const POSTGRES_FORBIDDEN_PREFIXES =
 function forbiddenFunction(name: string, dialect: SqlDialect): boolean {
   if (dialect === 'sqlite') return FORBIDDEN_FUNCTIONS.has(name.toUpperCase());
   const lower = name.toLowerCase();
+  if (dialect === 'mysql') return MYSQL_FORBIDDEN_FUNCTIONS.has(lower);
   return POSTGRES_FORBIDDEN_FUNCTIONS.has(lower) || POSTGRES_FORBIDDEN_PREFIXES.test(lower);
 }
 
@@ -217,7 +221,8 @@ const MODIFYING_CTE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
  * SELECT INTO. One pass over the tokens (tokensOf: a long text's are not kept), so any text is checked in bounded memory.
  */
 export function refusalReason(statement: string, dialect: SqlDialect = 'sqlite'): string | null {
-  const postgres = dialect === 'postgres';
+  // MySQL's non-read statements (SET, CALL, DO, LOCK, GRANT, SELECT INTO, ...) are PostgreSQL's list's.
+  const postgres = dialect !== 'sqlite';
   let previous: Token | undefined;
   let lead: Token | undefined; // the first token after any opening parentheses (a parenthesised compound member)
   let depth = 0; // from the first token (PostgreSQL's SELECT INTO)

@@ -101,7 +101,7 @@ export function toDatabaseError(error: unknown): DatabaseError {
 }
 
 /** Memory one row costs as SQLite's bound counts it: its values' bytes plus a fixed overhead per value. */
-function rowBytes(row: Row): number {
+export function rowBytes(row: Row): number {
   let bytes = VALUE_OVERHEAD_BYTES * row.length;
   for (const value of row) {
     if (typeof value === 'string') bytes += value.length;

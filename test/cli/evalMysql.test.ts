@@ -1,0 +1,137 @@
+// `ves-lens eval --engine mysql` as users run it, on a real MariaDB 10.11 server (a throwaway local server on a unix
+// socket, started by the run and loaded from the shared SQLite files): per-question EX and Soft-F1 equal to
+// mini_dev's pymysql scoring on every official MySQL prediction file, what ran the SQL said (MariaDB, not MySQL 8)
+// in the terminal and the JSON, and a password in --db-url never printed.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BIRD_DATA, REPO_ROOT, runCli, tempDir } from '../helpers';
+import { mysqlMissing, startBirdTestServer } from '../mysqlServer';
+
+const PYTHON = '/usr/bin/python3';
+const ORACLE = path.join(REPO_ROOT, 'test', 'oracles', 'minidev_mysql_ex.py');
+const QUESTIONS = path.join(BIRD_DATA, 'questions', 'mini_dev_mysql.json');
+const GOLD = path.join(BIRD_DATA, 'questions', 'mini_dev_mysql_gold.sql');
+const PREDICTIONS = path.join(BIRD_DATA, 'predictions', 'minidev-mysql');
+const DATABASES = path.join(BIRD_DATA, 'databases');
+
+const missing =
+  mysqlMissing() ||
+  (spawnSync(PYTHON, ['-c', 'import pymysql']).status === 0 || process.env.CI
+    ? false
+    : `${PYTHON} has no pymysql (run scripts/setup-mysql.sh)`);
+
+interface Report {
+  inputs: { engine: { engine: string; version: string; product: string; runs: string; location: string; build?: string } };
+  questions: { ex: number; f1: number | null; outcome: string; error: string | null; question_id: number }[];
+}
+
+describe('eval --engine mysql', { skip: missing }, () => {
+  let server: Awaited<ReturnType<typeof startBirdTestServer>>;
+  before(async () => {
+    server = await startBirdTestServer();
+  });
+  after(() => server?.stop());
+
+  for (const file of fs.existsSync(PREDICTIONS) ? fs.readdirSync(PREDICTIONS).sort() : []) {
+    it(`scores ${file} question by question as mini_dev's pymysql script does (EX and Soft-F1)`, () => {
+      const predictions = path.join(PREDICTIONS, file);
+      const json = path.join(tempDir(), 'report.json');
+      // The local server of the run itself (no --db-url), from the same kept copy; a 5 s limit keeps the test short.
+      const run = runCli(
+        [
+          'eval',
+          '--engine',
+          'mysql',
+          '--db-root',
+          DATABASES,
+          '--questions',
+          QUESTIONS,
+          '--gold',
+          GOLD,
+          '--predictions',
+          predictions,
+        ].concat(['--metrics', 'ex,f1', '--timeout', '5', '--json', json, '--no-progress']),
+        { timeout: 300_000 },
+      );
+      assert.equal(run.status, 0, run.stderr);
+      const { questions, inputs } = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+      assert.equal(inputs.engine.product, 'MariaDB');
+      // mini_dev stops a question past its time limit and scores it 0: the oracle leaves those out.
+      const timedOut = questions.flatMap((q, i) => (q.outcome === 'timeout' ? [i] : []));
+      assert.ok(timedOut.length <= 10, `at most a few timeouts: ${timedOut.length}`);
+      const oracle = spawnSync(PYTHON, [ORACLE, predictions, GOLD, server.socket, 'ves_lens_reader', 'BIRD', timedOut.join(',')], {
+        encoding: 'utf8',
+        maxBuffer: 2 ** 26,
+      });
+      assert.equal(oracle.status, 0, oracle.stderr);
+      const expected = JSON.parse(oracle.stdout) as ([number, number] | null)[];
+      assert.equal(questions.length, expected.length);
+      const scored = questions.map((q, i) => ({ q, i, python: expected[i] })).filter(({ q, python }) => q.outcome !== 'skipped' && python);
+      assert.equal(scored.length + timedOut.length, 140, 'the 140 questions of the three databases');
+      const differences = scored
+        .map(({ q, i, python }) => ({
+          i,
+          question: q.question_id,
+          ours: [q.ex, q.f1 ?? 0],
+          python: python!,
+          outcome: q.outcome,
+          error: q.error,
+        }))
+        .filter(({ ours, python }) => ours[0] !== python[0] || Math.abs(ours[1] - python[1]) > 1e-12);
+      assert.deepEqual(differences, []);
+      assert.ok(
+        scored.some(({ python }) => python![0] === 1),
+        'some predictions are correct',
+      );
+      assert.ok(
+        scored.some(({ python }) => python![0] === 0),
+        'some predictions are wrong',
+      );
+    });
+  }
+
+  it('says MariaDB ran the SQL, and never prints a password given in --db-url', () => {
+    const url = `mysql://ves_lens_reader:Sup3rSecretPw@localhost/BIRD?socket=${encodeURIComponent(server.socket)}`;
+    const predictions = path.join(PREDICTIONS, fs.readdirSync(PREDICTIONS).sort()[0]);
+    const run = runCli([
+      'eval',
+      '--db-url',
+      url,
+      '--questions',
+      QUESTIONS,
+      '--gold',
+      GOLD,
+      '--predictions',
+      predictions,
+      '--metrics',
+      'ex',
+      '--no-progress',
+    ]);
+    const said = run.stdout + run.stderr;
+    assert.doesNotMatch(said, /Sup3rSecretPw/);
+    // The account has no password: the server refuses this one, and says so.
+    assert.match(said, /Access denied/);
+    const good = runCli(
+      [
+        'eval',
+        '--db-url',
+        server.url,
+        '--questions',
+        QUESTIONS,
+        '--gold',
+        GOLD,
+        '--predictions',
+        predictions,
+        '--metrics',
+        'ex',
+        '--no-progress',
+      ],
+      { timeout: 300_000 },
+    );
+    assert.equal(good.status, 0, good.stderr);
+    assert.match(good.stdout + good.stderr, /MariaDB 10\.11\.\S+ \(server mysql:\/\/ves_lens_reader@localhost\/BIRD\?socket=/);
+  });
+});
