@@ -11,6 +11,7 @@ import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
 import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
+import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
 import {
   DatabaseSource,
@@ -75,12 +76,12 @@ export function addCompareGoldOptions(command: Command): Command {
     .addOption(
       new Option(
         '--compare-engine <engine>',
-        "what runs --compare-gold: sqlite (the --db-root files) or postgres (--compare-db-url's server); default: the audit's engine",
-      ).choices(['sqlite', 'postgres']),
+        "what runs --compare-gold: sqlite (the --db-root files), postgres or mysql (--compare-db-url's server, else one loaded from --db-root); default: the audit's engine",
+      ).choices(['sqlite', 'postgres', 'mysql']),
     )
     .option(
       '--compare-db-url <url>',
-      'PostgreSQL server holding the databases for --compare-gold, as `ves-lens load` builds them (a password is never printed)',
+      'PostgreSQL or MySQL server holding the databases for --compare-gold, as `ves-lens load` builds them (a password is never printed)',
     )
     .addOption(
       new Option('--compare-db-layout <layout>', 'how that server holds the BIRD databases (as --db-layout)').choices([
@@ -97,7 +98,13 @@ export function addCompareGoldOptions(command: Command): Command {
 function comparedGoldSource(options: AuditCommandOptions, auditSource: DatabaseSource): DatabaseSource {
   if (options.compareEngine === undefined && options.compareDbUrl === undefined && options.compareDbLayout === undefined)
     return auditSource;
-  const engine = options.compareEngine ?? (options.compareDbUrl !== undefined ? 'postgres' : 'sqlite');
+  const engine =
+    options.compareEngine ?? (options.compareDbUrl === undefined ? 'sqlite' : isMysqlTarget(options.compareDbUrl) ? 'mysql' : 'postgres');
+  if (engine === 'mysql') {
+    if (options.compareDbLayout !== undefined && options.compareDbLayout !== 'one-database')
+      throw new UsageError('--compare-db-layout: a MySQL server holds the BIRD databases in one database (one-database)');
+    return databaseSource({ engine: 'mysql', dbRoot: options.dbRoot, dbUrl: options.compareDbUrl });
+  }
   if (engine === 'sqlite') {
     if (options.compareDbUrl !== undefined || options.compareDbLayout !== undefined)
       throw new UsageError(

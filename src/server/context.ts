@@ -63,7 +63,7 @@ export class ServerContext {
 
   /** The SQL dialect of the dataset's engine (vesLens.engine): how statements are read, refused and laid out. */
   get dialect(): SqlDialect {
-    return this.settings.engine === 'postgres' ? 'postgres' : 'sqlite';
+    return this.settings.engine;
   }
 
   /** How a correct pair is timed (settings vesLens.timing.mode and vesLens.timing.iterations). */

@@ -154,7 +154,11 @@ export class DatasetState {
 
   /** The engine's name as messages put it before the engine's own words (`SQLite: no such column`). */
   get engineName(): string {
-    return this.described?.engine === 'postgres' ? 'PostgreSQL' : 'SQLite';
+    return this.described?.engine === 'postgres'
+      ? 'PostgreSQL'
+      : this.described?.engine === 'mysql'
+        ? (this.described.product ?? 'MySQL')
+        : 'SQLite';
   }
 
   /** A question by id (`-- bird: 12`) or by position in the question file. */

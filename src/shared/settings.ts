@@ -61,8 +61,8 @@ export interface VesLensSettings {
   optimizeCounterexampleSeconds: number;
 }
 
-export type EngineSetting = 'sqlite' | 'postgres';
-const ENGINES: Record<EngineSetting, true> = { sqlite: true, postgres: true };
+export type EngineSetting = 'sqlite' | 'postgres' | 'mysql';
+const ENGINES: Record<EngineSetting, true> = { sqlite: true, postgres: true, mysql: true };
 // core's POSTGRES_LAYOUTS (not imported: the client's bundle must not pull in the database drivers)
 const POSTGRES_LAYOUTS: Record<PostgresLayout, true> = { 'one-database': true, schema: true, database: true };
 

@@ -24,16 +24,17 @@ describe('engine settings', () => {
       readSettings((key) => values[key]),
       { ...DEFAULT_SETTINGS, engine: 'postgres', postgresUrl: 'postgresql://reader@db.example:5432/bird', postgresLayout: 'schema' },
     );
-    const wrong: Record<string, unknown> = { engine: 'mysql', 'postgres.url': 42, 'postgres.layout': 'toString' };
+    const wrong: Record<string, unknown> = { engine: 'oracle', 'postgres.url': 42, 'postgres.layout': 'toString' };
     assert.deepEqual(
       readSettings((key) => wrong[key]),
       DEFAULT_SETTINGS,
     );
   });
 
-  it("package.json offers core's layouts and both engines, per workspace, and the password commands", () => {
+  it("package.json offers core's layouts and the three engines, per workspace, and the password commands", () => {
     const properties = declared.configuration.properties;
-    assert.deepEqual(properties['vesLens.engine'].enum, ['sqlite', 'postgres']);
+    assert.deepEqual(properties['vesLens.engine'].enum, ['sqlite', 'postgres', 'mysql']);
+    assert.equal(readSettings((key) => (key === 'engine' ? 'mysql' : undefined)).engine, 'mysql');
     assert.deepEqual(properties['vesLens.postgres.layout'].enum, [...POSTGRES_LAYOUTS]);
     for (const key of ['vesLens.engine', 'vesLens.postgres.url', 'vesLens.postgres.layout'])
       assert.equal(properties[key].scope, 'resource');

@@ -2,12 +2,14 @@
  * Where the attached dataset's databases are, from the settings: `vesLens.engine` sqlite (the files under the
  * dataset's folder) or postgres, on the server of `vesLens.postgres.url` in `vesLens.postgres.layout`, with the
  * password the client keeps in SecretStorage for that URL (asked only when connecting, sealed on its way); with
- * no URL, an embedded PostgreSQL (PGlite) loaded from the dataset's SQLite files.
+ * no URL, an embedded PostgreSQL (PGlite) loaded from the dataset's SQLite files; or mysql, a local MariaDB server
+ * loaded from them (mysql/localServer.ts).
  */
 import * as path from 'path';
 import { embeddedPostgres } from '../../core/db/pglite/embeddedSource';
 import { isPostgresTarget, redactText, redactUrl } from '../../core/db/postgres/connectionTarget';
-import { postgresServer, sqliteFolder } from '../../core/db/source';
+import { localMysql, postgresServer, sqliteFolder } from '../../core/db/source';
+import { localServerMissing } from '../../core/db/mysql/localServer';
 import { Dataset } from '../../shared/protocol';
 import { passwordInUrl, passwordScope, SETTING_KEYS, VesLensSettings } from '../../shared/settings';
 import { DatasetDatabases } from '../datasetState';
@@ -37,6 +39,17 @@ export async function datasetEngine(
   const asIs = (error: Error) => error.message;
   if (settings.engine === 'sqlite') {
     return { databases: { source: sqliteFolder(dataset.dbRoot) }, needsDbRoot: true, withinMs: CONNECT_MS, explainFailure: asIs };
+  }
+  if (settings.engine === 'mysql') {
+    // A local MariaDB server loaded from the dataset's SQLite files (kept in the extension's storage), started for the session.
+    const missing = localServerMissing();
+    if (missing) return { databases: { failure: missing }, needsDbRoot: true, withinMs: CONNECT_MS, explainFailure: asIs };
+    return {
+      databases: { source: localMysql(dataset.dbRoot, { cacheDir: storageDir && path.join(storageDir, 'mariadb') }) },
+      needsDbRoot: true,
+      withinMs: EMBEDDED_LOAD_MS,
+      explainFailure: asIs,
+    };
   }
   const url = settings.postgresUrl;
   const setting = `vesLens.${SETTING_KEYS.postgresUrl}`;
