@@ -38,9 +38,10 @@ import {
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 import { AuditCheckpointItem, auditedEntries, resumableEvidence } from './auditResume';
+import { AuditOptimizeOptions, checkAuditOptimizeOptions, runAuditOptimizeStep } from './auditOptimizeOption';
 import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
 
-export interface AuditCommandOptions extends EngineCliOptions {
+export interface AuditCommandOptions extends EngineCliOptions, AuditOptimizeOptions {
   questions: string;
   dbRoot: string;
   gold?: string;
@@ -178,6 +179,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     ...(options.predictions ?? []).map((file, n) => ({ label: `--predictions ${n + 1}`, file })),
   ];
   const databaseFolders = [{ label: '--db-root', folder: options.dbRoot }];
+  checkAuditOptimizeOptions(options);
   const jsonFile = fileOutput(options.json);
   const htmlFile = fileOutput(options.html);
   if (jsonFile) checkOutputFile('--json', jsonFile, inputs, databaseFolders);
@@ -282,6 +284,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     onEntry: (entry) => run.finish(entry.index, { entry }),
   });
   bar?.stop();
+  if (options.optimize && !run.interrupted()) await runAuditOptimizeStep(audit, source, options, run.interrupt.signal);
   run.interrupt.dispose();
   const interrupted = run.interrupted();
 

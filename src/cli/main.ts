@@ -14,6 +14,7 @@ import { runIndexes, runRerank } from './planCommands';
 import { runCompare } from './compareCommand';
 import { runMerge } from './mergeCommand';
 import { addCompareGoldOptions, runAudit } from './auditCommand';
+import { addAuditOptimizeOptions } from './auditOptimizeOption';
 import { runScale } from './scaleCommand';
 import { runLoad } from './loadCommand';
 import { COMMAND_LINE_WORDING } from './inputWording';
@@ -178,6 +179,8 @@ program
 // The cross-dialect gold check: --compare-gold, --compare-engine, --compare-db-url, --compare-db-layout (cli/auditCommand.ts).
 addCompareGoldOptions(program.commands.find((command) => command.name() === 'audit')!);
 addEngineOptions(program.commands.find((command) => command.name() === 'audit')!);
+// --optimize, --scale, --optimize-budget (cli/auditOptimizeOption.ts).
+addAuditOptimizeOptions(program.commands.find((command) => command.name() === 'audit')!);
 
 program
   .command('judge')

@@ -5,12 +5,12 @@
 // applied outside VES Lens and both statements run by Python's own sqlite3: the same rows, as a bag. Also: the
 // steps reported while it runs, Cancel, and index advice that never writes the database.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { LSPErrorCodes } from 'vscode-languageserver-protocol';
 import { IndexAdviceRequest, OptimizeRequest, OptimizeResult } from '../../src/shared/protocol';
+import { pythonBags } from '../pythonBags';
 import { BIRD_DATA, birdDataMissing, sha256, tempDir } from '../helpers';
 import { ServerProcess } from './lspClient';
 
@@ -21,18 +21,6 @@ const dataset = {
 };
 const TOXICOLOGY = path.join(BIRD_DATA, 'databases', 'toxicology', 'toxicology.sqlite');
 const SLOW = "SELECT m.label FROM molecule m WHERE m.label = '-' AND (SELECT COUNT(*) FROM atom a WHERE a.molecule_id = m.molecule_id) > 5";
-
-/** Each query's rows as Python's sqlite3 reads them on the file opened read-only, sorted (a bag). */
-function pythonBags(file: string, ...sql: string[]): string[][] {
-  const script = [
-    'import json, sqlite3, sys',
-    "db = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)",
-    'print(json.dumps([sorted(json.dumps(list(r)) for r in db.execute(q).fetchall()) for q in sys.argv[2:]]))',
-  ].join('\n');
-  const run = spawnSync('python3', ['-c', script, file, ...sql], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as string[][];
-}
 
 describe('Find a faster equivalent (language server over stdio, toxicology)', { skip: birdDataMissing() }, () => {
   let server: ServerProcess;

@@ -5,6 +5,7 @@ import { CORRECTNESS_KINDS, CORRECTNESS_LABELS, CorrectnessFinding, correctnessS
 import { barChart, escapeHtml, logScatter } from '../report/htmlCharts';
 import { htmlPage, pagePath, sortableTh, tableControls } from '../report/htmlPage';
 import { compactNumber } from '../report/planText';
+import { optimizeSectionHtml } from './auditOptimize';
 
 const fmt = (n: number) => (n >= 10 ? n.toFixed(0) : n.toFixed(2));
 
@@ -219,6 +220,9 @@ export function auditHtml(audit: GoldAudit, meta: string[] = [], page?: string):
     sections: [
       { id: 'summary', title: 'Summary', html: summary },
       { id: 'ranked', title: 'Gold SQL, worth another look first', html: table },
+      ...(audit.optimize
+        ? [{ id: 'optimize', title: 'Time the gold could save: verified rewrites', html: optimizeSectionHtml(audit) }]
+        : []),
     ],
   });
 }

@@ -4,6 +4,7 @@ import { auditCounts, INDEX_GAIN_FACTOR, isFlaggedIndexGain, notAuditedText } fr
 import { comparedGoldName, crossDialectText, goldNames, isCrossDialectFinding } from './crossDialect';
 import { GoldAudit, GoldAuditEntry } from './goldAudit';
 import { correctnessSummaryText } from './correctness/kinds';
+import { optimizeSectionText } from './auditOptimize';
 
 function entryLines(entry: GoldAuditEntry, rank: number): string[] {
   const lines = [
@@ -67,5 +68,6 @@ export function auditText(audit: GoldAudit, top = 20): string {
   ];
   audit.ranked.slice(0, top).forEach((entry, i) => out.push(...entryLines(entry, i + 1)));
   if (audit.ranked.length > top) out.push(pc.dim(`and ${audit.ranked.length - top} more (all in --json / --html; --top N shows more)`));
+  out.push(...optimizeSectionText(audit, top));
   return out.join('\n');
 }

@@ -9,6 +9,7 @@ import { analyzeSql } from '../hints/analyze';
 import { verifyHint } from '../hints/verify';
 import { explainQuery, walkPlan } from '../plan/explain';
 import { adviseIndexes } from '../plan/indexAdvice';
+import type { AuditOptimized, AuditOptimizeSummary } from './auditOptimize';
 import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { bestPerRule, dedupeRewrites } from './auditDedupe';
@@ -103,6 +104,8 @@ export interface GoldAuditEntry {
   cross_dialect?: CrossDialectCheck;
   /** With --correctness, for a gold that ran: what its data shows is wrong or fragile in it (correctness/checkCorrectness.ts). */
   correctness?: CorrectnessFinding[];
+  /** With --optimize: the gold's best verified rewrite (auditOptimize.ts). */
+  optimized?: AuditOptimized;
   /** Why it is worth another look, most important first; empty: nothing found. */
   reasons: string[];
   /** Ranking score: a gold that fails first, then a confirmed correctness hazard, then the largest measured speed-ups. */
@@ -127,6 +130,8 @@ export interface GoldAudit {
   cross_dialect?: CrossDialectSummary;
   /** With --correctness: how many gold are order-dependent or fragile, per kind. */
   correctness?: CorrectnessSummary;
+  /** With --optimize: the optimizer step's totals and the gold ranked by the time a verified rewrite saves. */
+  optimize?: AuditOptimizeSummary;
 }
 
 export interface GoldAuditOptions {
