@@ -10,6 +10,7 @@ import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
+import { refuseOtherDialect, refuseShiftedGold } from './scoringInputs';
 import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
 import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
@@ -45,6 +46,8 @@ export interface AuditCommandOptions extends EngineCliOptions, AuditOptimizeOpti
   questions: string;
   dbRoot: string;
   gold?: string;
+  /** --dialect-check: on (the default) or off. */
+  dialectCheck?: string;
   predictions?: string[];
   scales?: string;
   schema?: string;
@@ -188,6 +191,14 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
 
   const questionFile = loadQuestions(options.questions);
   const goldFile = options.gold ? loadGold(options.gold) : undefined;
+  // A shifted gold file, or gold in another dialect than the engine, would audit every gold as failing.
+  refuseShiftedGold(questionFile.questions, goldFile, options.gold);
+  refuseOtherDialect(options.dialectCheck, source.engine.name, [
+    {
+      label: goldFile ? `--gold ${options.gold}` : `the SQL of --questions ${options.questions} (the gold)`,
+      queries: goldItems(questionFile.questions, goldFile).map((item) => item.goldSql ?? ''),
+    },
+  ]);
   const problems: InputProblem[] = [...questionFile.problems, ...(goldFile?.problems ?? [])];
   problems.push(
     ...sqliteDbRootProblems(

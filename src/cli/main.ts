@@ -181,6 +181,7 @@ addCompareGoldOptions(program.commands.find((command) => command.name() === 'aud
 addEngineOptions(program.commands.find((command) => command.name() === 'audit')!);
 // --optimize, --scale, --optimize-budget (cli/auditOptimizeOption.ts).
 addAuditOptimizeOptions(program.commands.find((command) => command.name() === 'audit')!);
+addDialectCheckOption(program.commands.find((command) => command.name() === 'audit')!);
 
 program
   .command('judge')

@@ -3,10 +3,10 @@ import * as fs from 'fs';
 import { GoldFile, loadGold } from '../core/bird/gold';
 import { loadPredictions, PredictionFile } from '../core/bird/predictions';
 import { InputProblem } from '../core/bird/problems';
-import { loadQuestions, QuestionFile } from '../core/bird/questions';
+import { loadQuestions, Question, QuestionFile } from '../core/bird/questions';
 import { goldShift, predictionShift, shiftText } from '../core/bird/shiftedFile';
 import { buildTasks, EvalTask, GOLD_SOURCES, GoldSource } from '../core/bird/tasks';
-import { Dialect, DIALECT_NAMES, dialectMismatch, dialectMismatchText } from '../core/sql/dialect';
+import { Dialect, DialectInput, DIALECT_NAMES, dialectMismatch, dialectMismatchText } from '../core/sql/dialect';
 import { quoted, UsageError } from './common';
 
 /** The inputs `eval` and `judge` share: a question file, predictions, the gold, and the database folder. */
@@ -55,11 +55,7 @@ export function loadScoringInputs(options: ScoringInputOptions, goldFromOption: 
   const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
   const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
   // A file shifted by a lost or added line would score every later question against its neighbour's line.
-  const goldShifted = goldFile && goldFrom === 'gold-file' ? goldShift(questionFile.questions, goldFile) : undefined;
-  if (goldShifted)
-    throw new UsageError(
-      `--gold ${options.gold} is ${shiftText(goldShifted, 'gold line', questionFile.questions)}: fix the file, or score against the question file's own SQL with --gold-from questions`,
-    );
+  if (goldFrom === 'gold-file') refuseShiftedGold(questionFile.questions, goldFile, options.gold);
   const predictionsShifted = predictionShift(questionFile.questions, predictionFile);
   if (predictionsShifted)
     problems.push({
@@ -97,31 +93,45 @@ const ENGINE_OPTIONS: Record<Dialect, string> = {
  * (core/sql/dialect.ts), else the run is refused with what to pass instead; `off` scores them anyway.
  */
 export function checkDialects(options: ScoringInputOptions & { dialectCheck?: string }, inputs: ScoringInputs, engine: string): void {
-  const check = options.dialectCheck ?? 'on';
-  if (check !== 'on' && check !== 'off') throw new UsageError(`--dialect-check: expected on or off, got ${quoted(check)}`);
-  if (check === 'off') return;
   const goldLabel =
     inputs.goldFrom === 'gold-file'
       ? `--gold ${options.gold}`
       : inputs.goldFrom === 'questions'
         ? `the SQL of --questions ${options.questions} (the gold)`
         : `the gold in --predictions ${options.predictions}`;
-  const mismatch = dialectMismatch(engine, [
+  refuseOtherDialect(options.dialectCheck, engine, [
     { label: goldLabel, queries: inputs.tasks.map((task) => task.goldSql ?? '') },
     { label: `--predictions ${options.predictions}`, queries: inputs.tasks.map((task) => task.predictedSql ?? '') },
   ]);
+}
+
+/** The refusal of --dialect-check (unless `off`): the first input that reads as another dialect than the engine's. */
+export function refuseOtherDialect(check: string | undefined, engine: string, inputs: readonly DialectInput[]): void {
+  if (check !== undefined && check !== 'on' && check !== 'off')
+    throw new UsageError(`--dialect-check: expected on or off, got ${quoted(check)}`);
+  if (check === 'off') return;
+  const mismatch = dialectMismatch(engine, inputs);
   if (mismatch) {
     const engineName = DIALECT_NAMES[mismatch.engine];
     throw new UsageError(
       dialectMismatchText(
         mismatch,
-        `pass ${ENGINE_OPTIONS[mismatch.reading.dialect]}, or the ${engineName} file; --dialect-check off scores it on ${engineName} anyway`,
+        `pass ${ENGINE_OPTIONS[mismatch.reading.dialect]}, or the ${engineName} file; --dialect-check off runs it on ${engineName} anyway`,
       ),
     );
   }
 }
 
-/** --dialect-check, for the commands that score a gold and predictions on an engine (eval, judge). */
+/** A --gold file shifted against the question file's own SQL is refused (it would pair questions with others' gold). */
+export function refuseShiftedGold(questions: readonly Question[], gold: GoldFile | undefined, goldOption: string | undefined): void {
+  const shifted = gold ? goldShift(questions, gold) : undefined;
+  if (shifted)
+    throw new UsageError(
+      `--gold ${goldOption} is ${shiftText(shifted, 'gold line', questions)}: fix the file, or use the question file's own SQL (without --gold, or --gold-from questions)`,
+    );
+}
+
+/** --dialect-check, for the commands that run a gold (and predictions) on an engine (eval, judge, audit). */
 export function addDialectCheckOption(command: Command): Command {
   return command.addOption(
     new Option(

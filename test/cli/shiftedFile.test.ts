@@ -39,6 +39,25 @@ describe('a shifted gold or prediction file', { skip: birdDataMissing() }, () =>
     assert.doesNotMatch(run.stdout + run.stderr, /wrote|EX/);
   });
 
+  it('audit refuses the same gold file one line short', () => {
+    const lines = fs.readFileSync(GOLD, 'utf8').split('\n');
+    const gold = path.join(tempDir(), 'gold.sql');
+    fs.writeFileSync(gold, [...lines.slice(0, 39), ...lines.slice(40)].join('\n'));
+    const run = runCli([
+      'audit',
+      '--questions',
+      QUESTIONS,
+      '--gold',
+      gold,
+      '--db-root',
+      path.join(BIRD_DATA, 'databases'),
+      '--no-measure',
+      '--no-progress',
+    ]);
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /is shifted from question \d+ \(position 40\) on: .*moves 461 questions/);
+  });
+
   it('a gold file with an extra line is refused too', () => {
     const lines = fs.readFileSync(GOLD, 'utf8').split('\n');
     const gold = path.join(tempDir(), 'gold.sql');

@@ -121,6 +121,19 @@ describe('eval refuses SQL of another dialect than its engine', { skip: birdData
     }
   });
 
+  it('audit refuses a MySQL gold on SQLite too', () => {
+    const run = runCli(
+      ['audit', '--questions', file('questions', 'mini_dev_mysql.json'), '--gold', file('questions', 'mini_dev_mysql_gold.sql')].concat([
+        '--db-root',
+        file('databases'),
+        '--no-measure',
+        '--no-progress',
+      ]),
+    );
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /--gold \S+ reads as MySQL SQL .*pass --engine mysql/);
+  });
+
   it('--dialect-check off scores them on SQLite anyway; the matching files are not refused', () => {
     const off = evalOn(
       'mini_dev_sqlite.v1-2024.json',
