@@ -109,7 +109,7 @@ export class ReportProvider {
       throw new UserError(
         dialectMismatchText(
           mismatch,
-          `set vesLens.engine to ${mismatch.reading.dialect} (its server in vesLens.postgres.url), or attach the ${DIALECT_NAMES[mismatch.engine]} gold and predictions`,
+          `set vesLens.engine to ${mismatch.reading.dialect}${mismatch.reading.dialect === 'postgres' ? ' (a server in vesLens.postgres.url, or the embedded one)' : ''}, or attach the ${DIALECT_NAMES[mismatch.engine]} gold and predictions`,
         ),
         VesLensErrorCodes.badInput,
       );
