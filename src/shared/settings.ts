@@ -59,6 +59,8 @@ export interface VesLensSettings {
   optimizeTimeoutSeconds: number;
   /** Seconds for the counterexample search on varied copies of each finalist. */
   optimizeCounterexampleSeconds: number;
+  /** Audit Gold SQL also searches each gold for a faster verified equivalent (as `audit --optimize`). */
+  optimizeInAudit: boolean;
 }
 
 export type EngineSetting = 'sqlite' | 'postgres' | 'mysql';
@@ -94,6 +96,7 @@ export const DEFAULT_SETTINGS: VesLensSettings = {
   optimizeBudgetSeconds: 60,
   optimizeTimeoutSeconds: 30,
   optimizeCounterexampleSeconds: 5,
+  optimizeInAudit: false,
 };
 
 /** Setting keys under `vesLens.` (as package.json names them) for each field. */
@@ -119,6 +122,7 @@ export const SETTING_KEYS: Record<keyof VesLensSettings, string> = {
   optimizeBudgetSeconds: 'optimize.budgetSeconds',
   optimizeTimeoutSeconds: 'optimize.timeoutSeconds',
   optimizeCounterexampleSeconds: 'optimize.counterexampleSeconds',
+  optimizeInAudit: 'optimize.inAudit',
 };
 
 /**
@@ -195,6 +199,7 @@ export function readSettings(get: (key: string) => unknown): VesLensSettings {
     optimizeBudgetSeconds: number('optimizeBudgetSeconds', 1),
     optimizeTimeoutSeconds: number('optimizeTimeoutSeconds', 0.1),
     optimizeCounterexampleSeconds: number('optimizeCounterexampleSeconds', 0),
+    optimizeInAudit: get(SETTING_KEYS.optimizeInAudit) === true,
   };
 }
 

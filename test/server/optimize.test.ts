@@ -5,10 +5,13 @@
 // applied outside VES Lens and both statements run by Python's own sqlite3: the same rows, as a bag. Also: the
 // steps reported while it runs, Cancel, and index advice that never writes the database.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { LSPErrorCodes } from 'vscode-languageserver-protocol';
+import { VesLensService } from '../../src/server/service';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { IndexAdviceRequest, OptimizeRequest, OptimizeResult } from '../../src/shared/protocol';
 import { pythonBags } from '../pythonBags';
 import { BIRD_DATA, birdDataMissing, sha256, tempDir } from '../helpers';
@@ -134,5 +137,35 @@ describe('Find a faster equivalent (language server over stdio, toxicology)', { 
       assert.equal(timed.recommended, timed.speed === 'faster');
     }
     assert.equal(sha256(TOXICOLOGY), databaseHash, 'no index is ever created on the database');
+  });
+});
+
+describe('Audit Gold SQL with vesLens.optimize.inAudit (service in-process, toxicology)', { skip: birdDataMissing() }, () => {
+  it("puts each gold's verified rewrite on its entry and on the audit page, ranked by the time it saves", async () => {
+    const dir = tempDir();
+    const questionsFile = path.join(dir, 'questions.json');
+    const question = (id: number, sql: string) => ({ question_id: id, db_id: 'toxicology', question: `q${id}`, evidence: '', SQL: sql });
+    fs.writeFileSync(questionsFile, JSON.stringify([question(1, SLOW), question(2, "SELECT COUNT(*) FROM molecule WHERE label = '+'")]));
+    const service = new VesLensService({ documents: { get: () => undefined, all: () => [] }, log: () => {}, docsRoot: '' });
+    await service.initialize({
+      trusted: true,
+      storageDir: tempDir('ves-lens-storage-'),
+      dataset: { questionsFile, dbRoot: dataset.dbRoot },
+      settings: { ...DEFAULT_SETTINGS, optimizeInAudit: true, optimizeCounterexampleSeconds: 3 },
+    });
+    const steps: string[] = [];
+    const result = await service.auditGold({ correctness: false }, undefined, (value) => steps.push(value.message));
+    await service.dispose();
+    const [slow, plain] = result.audit.entries;
+    assert.ok(slow.optimized?.patterns.includes('VL021'), JSON.stringify(slow));
+    assert.equal(slow.optimized!.verification.proof, 'by-rule');
+    assert.ok(slow.optimized!.low > 1);
+    assert.equal(plain.optimized, undefined);
+    assert.deepEqual(result.audit.optimize?.by_time_saved, [1]);
+    assert.ok(
+      steps.some((s) => /^faster equivalent 1\/2: question 1 \(toxicology\)/.test(s)),
+      steps.join(' | '),
+    );
+    assert.match(result.html, /Time the gold could save: verified rewrites[\s\S]*LEFT JOIN/);
   });
 });

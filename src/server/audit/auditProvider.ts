@@ -2,6 +2,7 @@
 import { AuditGoldParams, AuditGoldResult, AuditProgressValue, VesLensErrorCodes } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { UserError } from '../errors';
+import { optimizeRunSettings } from '../optimize/optimizeSettings';
 import { AuditInputError, runGoldAudit } from './goldAuditRun';
 
 export class AuditProvider {
@@ -16,7 +17,8 @@ export class AuditProvider {
     const scales = params.scales?.length ? `, at scales ${params.scales.join(', ')}` : '';
     this.context.log(`auditing ${state.questions.length} gold SQL${files}${scales}`);
     try {
-      const result = await runGoldAudit(state, limits, params, signal, progress);
+      const optimize = this.context.settings.optimizeInAudit ? optimizeRunSettings(this.context, this.context.settings.engine) : undefined;
+      const result = await runGoldAudit(state, limits, params, signal, progress, optimize);
       const audited = `${result.audit.entries.length} of ${result.total} gold SQL${result.partial ? ' (cancelled)' : ''}`;
       this.context.log(`audited ${audited}: ${result.marks.length} worth another look`);
       return result;

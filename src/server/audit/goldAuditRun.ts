@@ -1,5 +1,9 @@
 import { auditMarks } from '../../core/audit/auditMarks';
 import { auditGold, goldItems } from '../../core/audit/goldAudit';
+import { optimizeAuditedGold } from '../../app/auditOptimize';
+import { OptimizeRunSettings } from '../../app/optimizeRun';
+import { RunRefused } from '../../app/runRefused';
+import { sqliteFolder } from '../../core/db/source';
 import { gatherEvidence, readPredictionSources } from '../../core/audit/predictionSources';
 import { formatProblem, InputFileError, InputProblem, orderProblems } from '../../core/bird/problems';
 import { auditHtml, auditHtmlMeta } from '../../core/audit/auditHtml';
@@ -22,6 +26,8 @@ export async function runGoldAudit(
   params: AuditGoldParams,
   signal?: AbortSignal,
   progress?: (value: AuditProgressValue) => void,
+  /** Also search each gold for a faster verified equivalent (setting vesLens.optimize.inAudit). */
+  optimize?: OptimizeRunSettings,
 ): Promise<AuditGoldResult> {
   const dataset = state.dataset!;
   const questions = state.questions;
@@ -64,6 +70,21 @@ export async function runGoldAudit(
         });
     },
   });
+  if (optimize && !signal?.aborted) {
+    await optimizeAuditedGold(audit, state.source ?? sqliteFolder(dataset.dbRoot), optimize, {
+      signal,
+      onStatement: (index, all, input) =>
+        progress?.({ message: `faster equivalent ${index + 1}/${all}: question ${input.questionId} (${input.dbId})`, done: total, total }),
+    }).catch((error: Error) => {
+      // Settings the engine cannot honour (a scale on PostgreSQL): the audit stands, the step is said not to have run.
+      if (!(error instanceof RunRefused)) throw error;
+      problems.push({
+        file: 'vesLens.optimize.scale',
+        message: `no faster equivalents searched: ${editorText(error.message)}`,
+        headline: true,
+      });
+    });
+  }
   const meta = auditHtmlMeta(
     { questions: dataset.questionsFile, gold: dataset.goldFile, dbRoot: dataset.dbRoot },
     { sqlite: state.sqlite, version: packageJson.version },

@@ -8,7 +8,7 @@
 import { OpenDatabase } from '../../core/db/connectionCache';
 import { dialectOf } from '../../core/db/readQuery';
 import { openDatabase } from '../../core/db/engines';
-import { DEFAULT_OPTIMIZE_OPTIONS, optimizeStatement, OptimizeOptions, OptimizeTarget } from '../../core/optimize/optimizeStatement';
+import { optimizeStatement, OptimizeTarget } from '../../core/optimize/optimizeStatement';
 import { adviseIndexes, IndexVerdict } from '../../core/plan/indexAdvice';
 import { scaledCopy } from '../../core/scale/scaledCopy';
 import { SqlUnit } from '../../core/sql/documentUnits';
@@ -18,7 +18,6 @@ import {
   IndexAdviceParams,
   IndexAdviceResult,
   IndexVerdictView,
-  OptimizeBounds,
   OptimizeEdit,
   OptimizeParams,
   OptimizeResult,
@@ -29,8 +28,8 @@ import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
 import { formattedRewriteEdit } from '../hints/rewriteEdit';
 import { QueryTargets } from '../queryTargets';
-import { witnessFolder } from '../score/counterexampleAction';
 import { formatSql } from '../sqlFormat';
+import { optimizeBounds, optimizeRunSettings } from './optimizeSettings';
 
 export class OptimizeProvider {
   constructor(
@@ -38,26 +37,16 @@ export class OptimizeProvider {
     private readonly targets: QueryTargets,
   ) {}
 
-  /** The bounds of a search, from the settings. */
-  private bounds(): OptimizeBounds {
-    const s = this.context.settings;
-    return {
-      scale: s.optimizeScale,
-      budgetSeconds: s.optimizeBudgetSeconds,
-      timeoutSeconds: s.optimizeTimeoutSeconds,
-      counterexampleSeconds: s.optimizeCounterexampleSeconds,
-    };
-  }
-
   /** The statement's faster verified equivalent, if the search finds one within the bounds; cancelled with the request. */
   async optimize(params: OptimizeParams, signal?: AbortSignal, progress?: (message: string) => void): Promise<OptimizeResult> {
     this.context.requireTrust();
     const started = performance.now();
     const { sql, unit, document } = this.targets.requestedUnit(params);
     const { database, dbId } = await this.targets.targetDatabase(params, unit);
-    const bounds = this.bounds();
+    const bounds = optimizeBounds(this.context);
+    const settings = optimizeRunSettings(this.context, database.db.engine.name);
     try {
-      prepareOptimizeRun({ engine: database.db.engine.name, scale: bounds.scale, optimize: this.options(bounds) });
+      prepareOptimizeRun(settings);
     } catch (error) {
       if (error instanceof RunRefused) throw new UserError(editorText(error.message), VesLensErrorCodes.badInput);
       throw error;
@@ -79,7 +68,7 @@ export class OptimizeProvider {
       const optimization = await optimizeStatement(
         sql,
         target,
-        { ...this.options(bounds), signal, onStep: (step) => progress?.(editorText(step)) },
+        { ...settings.optimize, signal, onStep: (step) => progress?.(editorText(step)) },
         { dbId, questionId: question?.questionId },
       );
       if (signal?.aborted) throw new CancelledError();
@@ -103,17 +92,6 @@ export class OptimizeProvider {
       signal?.removeEventListener('abort', interrupt);
       await scaled?.close();
     }
-  }
-
-  private options(bounds: OptimizeBounds): OptimizeOptions {
-    return {
-      ...DEFAULT_OPTIMIZE_OPTIONS,
-      timeoutMs: bounds.timeoutSeconds * 1000,
-      statementBudgetMs: bounds.budgetSeconds * 1000,
-      counterexampleMs: bounds.counterexampleSeconds * 1000,
-      maxRows: this.context.limits.maxRows,
-      witnessDir: witnessFolder(this.context.storageDir),
-    };
   }
 
   /** The whole statement replaced by the rewrite: a .sql statement laid out as it was, a JSON string's text escaped. */
