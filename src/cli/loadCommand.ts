@@ -4,6 +4,8 @@ import pc from 'picocolors';
 import { LOAD_LAYOUTS, LoadError, loadFromSqlite, LoadLayout, LoadReport } from '../core/db/postgres/loadFromSqlite';
 import { redactUrl } from '../core/db/postgres/connectionTarget';
 import { openServerTarget } from '../core/db/postgres/loadTarget';
+import { isMysqlTarget, redactMysqlUrl } from '../core/db/mysql/connectionTarget';
+import { loadIntoMysqlServer, MysqlServerLoad } from '../core/db/mysql/loadTarget';
 import { TABLE_STYLE } from '../core/report/terminal';
 import { counted } from '../core/text/numberText';
 import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
@@ -56,7 +58,39 @@ function summary(report: LoadReport, created: string[]): string {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * `load --to mysql://…`: every database's tables in the URL's database (`BIRD` by default), as the official dump;
+ * the table of what was loaded, its notes, and the JSON report.
+ */
+async function runMysqlLoad(options: LoadCommandOptions): Promise<number> {
+  if (options.layout !== 'one-database')
+    throw new UsageError('--layout: a MySQL copy holds every database in one database, as the official dump (one-database)');
+  if (options.json) checkOutputFile('--json', options.json, []);
+  if (!options.jsonStdout)
+    process.stderr.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · load ${options.from} → ${redactMysqlUrl(options.to)}\n`);
+  let report: MysqlServerLoad;
+  try {
+    report = await loadIntoMysqlServer(options.to, { from: options.from, dbIds: parseDatabases(options.db), replace: options.replace });
+  } catch (error) {
+    if (error instanceof LoadError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (!options.jsonStdout) {
+    const table = new Table({ head: ['db_id', 'tables', 'rows'], style: TABLE_STYLE, colAligns: ['left', 'right', 'right'] });
+    for (const db of report.databases) table.push([db.dbId, db.tables, db.rows.toLocaleString('en-US')]);
+    const lines = [table.toString()];
+    for (const db of report.databases) for (const note of db.notes) lines.push(pc.yellow(`note: ${db.dbId}: ${note}`));
+    lines.push(
+      `loaded ${counted(report.rows, 'row')} into ${report.server} at ${report.target} (database ${report.database}) in ${report.seconds.toFixed(1)} s`,
+    );
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...report });
+  return 0;
+}
+
 export async function runLoad(options: LoadCommandOptions): Promise<number> {
+  if (isMysqlTarget(options.to)) return runMysqlLoad(options);
   const layout = parseLayout(options.layout);
   const dbIds = parseDatabases(options.db);
   const err = process.stderr;

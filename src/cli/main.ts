@@ -399,7 +399,7 @@ program
   .requiredOption('--from <db-root>', 'folder holding <db_id>/<db_id>.sqlite (opened read-only)')
   .requiredOption(
     '--to <url>',
-    'postgresql://user@host:port/database (libpq environment variables fill what it leaves out; created if missing)',
+    'postgresql://user@host:port/database (libpq environment variables fill what it leaves out; created if missing), or mysql://user@host:port/BIRD (every table in that one database, as the official MySQL dump)',
   )
   .option('--db <ids>', 'comma-separated db_ids to load (default: every database under --from)')
   .addOption(

@@ -22,9 +22,9 @@ export async function withLoadedDatabasesOnly(
   const db = await openDatabase(source.targetFor(anyDbId));
   let onServer: Set<string>;
   try {
-    const rows = await db.all(
-      'SELECT lower(table_name) AS name FROM information_schema.tables WHERE table_schema = ANY (current_schemas(false))',
-    );
+    // MySQL: the URL's database (`BIRD`); PostgreSQL: the schemas of the search path.
+    const here = engine.engine === 'mysql' ? 'table_schema = DATABASE()' : 'table_schema = ANY (current_schemas(false))';
+    const rows = await db.all(`SELECT lower(table_name) AS name FROM information_schema.tables WHERE ${here}`);
     onServer = new Set(rows.map((row) => String(row.name)));
   } finally {
     await db.close();
