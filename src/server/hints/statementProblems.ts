@@ -6,6 +6,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { dialectOf, runnableBody } from '../../core/db/readQuery';
+import { DIALECT_NAMES } from '../../core/sql/dialect';
 import { SqlUnit } from '../../core/sql/documentUnits';
 import { BindingProblem, QueryTargets } from '../queryTargets';
 import { editorText } from '../editorText';
@@ -72,7 +73,7 @@ export class StatementProblems {
       this.compiled.set(key, error);
       if (this.compiled.size > COMPILES_KEPT) this.compiled.delete(this.compiled.keys().next().value!);
     }
-    return error ? { engine: dialect === 'postgres' ? 'PostgreSQL' : 'SQLite', error } : undefined;
+    return error ? { engine: DIALECT_NAMES[dialect], error } : undefined;
   }
 }
 
