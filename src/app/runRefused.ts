@@ -8,10 +8,12 @@
  * is also the report's `inputs` key); the CLI exits 2 with the message, the editor shows it.
  */
 export class RunRefused extends Error {
+  /** `message`: the whole sentence, where it does not read "option: reason". */
   constructor(
     readonly option: string,
     readonly reason: string,
+    message = `${option}: ${reason}`,
   ) {
-    super(`${option}: ${reason}`);
+    super(message);
   }
 }

@@ -10,7 +10,7 @@ import { auditGold, goldItems } from '../core/audit/goldAudit';
 import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
-import { refuseOtherDialect, refuseShiftedGold } from './scoringInputs';
+import { refuseOtherDialect, refuseShiftedGold } from '../app/scoringInputs';
 import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
 import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';

@@ -4,6 +4,7 @@ import * as path from 'path';
 import pc from 'picocolors';
 import packageJson from '../../package.json';
 import { InputFileError } from '../core/bird/problems';
+import { RunRefused } from '../app/runRefused';
 import { DatabaseError } from '../core/db/database';
 import { sqliteVersion } from '../core/db/engines';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
@@ -46,7 +47,12 @@ export function reportFailure(error: unknown, out: { debug: boolean; write: (tex
   if (error instanceof CommanderError) {
     // Commander has printed its message (or the help / version, exit code 0) already.
     return error.exitCode === 0 ? EXIT.done : EXIT.input;
-  } else if (error instanceof UsageError || error instanceof InputFileError || error instanceof ServiceUnavailable) {
+  } else if (
+    error instanceof UsageError ||
+    error instanceof RunRefused ||
+    error instanceof InputFileError ||
+    error instanceof ServiceUnavailable
+  ) {
     // ServiceUnavailable: an outside service (embeddings) given up; its message names the endpoint and the first error.
     out.write(`${pc.red('error')}: ${error.message}\n`);
     code = EXIT.input;

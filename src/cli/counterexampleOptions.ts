@@ -3,10 +3,9 @@ import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import type { EvalTask } from '../core/bird/tasks';
 import type { DatabaseSource } from '../core/db/source';
-import type { EvalSummary } from '../core/eval/evalSummary';
 import { checkRobustness, RobustnessRun } from '../core/eval/robustnessStep';
 import type { QuestionResult } from '../core/eval/types';
-import { interruptedRobustness, robustnessLines, RobustnessSummary } from '../core/eval/robustnessSummary';
+import { robustnessLines, RobustnessSummary } from '../core/eval/robustnessSummary';
 import { checkOutputAgainstInputs, NamedInput, OutputClash, realOutputPath } from '../core/io/outputPaths';
 import { positiveNumber, UsageError } from './common';
 
@@ -89,12 +88,6 @@ export async function runCounterexampleStep(
   } finally {
     bar?.stop();
   }
-}
-
-/** The summary, its robustness marked incomplete when the step was interrupted. */
-export function withRobustnessRun(summary: EvalSummary, run: RobustnessRun | undefined): EvalSummary {
-  if (!run?.interrupted || !summary.robustness) return summary;
-  return { ...summary, robustness: interruptedRobustness(summary.robustness, run.total - run.checked) };
 }
 
 /** What the end of a run says when Ctrl-C stopped its counterexample search (the scores are complete). */

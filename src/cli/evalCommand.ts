@@ -2,22 +2,20 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
-import { DatabaseSource, engineLine } from '../core/db/source';
-import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
-import { evaluateTasks } from '../core/eval/evaluate';
+import { EngineDescription, engineLine } from '../core/db/source';
+import { EvalProgress } from '../core/eval/evaluate';
 import { fromRunFailure } from '../core/eval/runFailure';
 import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
-import { summarize } from '../core/eval/evalSummary';
+import { EvalSummary } from '../core/eval/evalSummary';
 import { describeGoldSource } from '../core/bird/tasks';
-import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
+import { nothingScored } from '../core/eval/databaseProblems';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
-import { evalReport } from '../core/eval/reportJson';
-import { attachPlanCosts } from '../core/report/htmlCosts';
+import { evalReport, EvalInputs as ReportInputs } from '../core/eval/reportJson';
+import { NamedInput } from '../core/io/outputPaths';
+import { RobustnessRun } from '../core/eval/robustnessStep';
 import { plannerCostLines } from '../core/report/planText';
-import { plannerCostVerdict } from '../core/plan/cost';
-import { ReportQuestion } from '../core/eval/reportFile';
 import { evalReportHtml } from '../core/report/htmlReports';
-import { resolveShard, shardInfo, shardOf } from '../core/eval/shard';
+import { resolveShard, Shard, shardInfo } from '../core/eval/shard';
 import {
   efficiencyNotes,
   failureList,
@@ -29,7 +27,9 @@ import {
 } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { runClock } from '../core/timing/pythonTimer';
-import { goldCacheFor, goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
+import { goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
+import { EvalRunSettings, FinishedEvalRun, PreparedEvalRun, prepareEvalRun, runEvalRun } from '../app/evalRun';
+import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import {
   checkCounterexampleOptions,
@@ -37,11 +37,16 @@ import {
   robustnessBlock,
   runCounterexampleStep,
   searchInterruptedLine,
-  withRobustnessRun,
 } from './counterexampleOptions';
-import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
-import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
-import { checkDialects, checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
+import {
+  checkCheckpointPath,
+  completeness,
+  fileOutput,
+  inputFingerprint,
+  interruptedLine,
+  ResumableRun,
+  startResumableRun,
+} from './resumableRun';
 import {
   checkOutputFile,
   databaseSource,
@@ -105,44 +110,37 @@ export function parseMetrics(text: string): Metric[] {
   return METRICS.filter((m) => metrics.includes(m));
 }
 
-/**
- * A database on which every gold query failed (at least two questions) is damaged or not the one the
- * questions were written for: said once, naming the file (or the server's schema or database), instead of
- * only question by question.
- */
-export function unusableDatabases(source: Pick<DatabaseSource, 'label'>, results: readonly QuestionResult[]): InputProblem[] {
-  const byDb = new Map<string, QuestionResult[]>();
-  for (const r of results) if (r.outcome !== 'skipped') byDb.set(r.db_id, [...(byDb.get(r.db_id) ?? []), r]);
-  const problems: InputProblem[] = [];
-  for (const [dbId, rs] of byDb) {
-    if (rs.length < 2 || !rs.every((r) => r.outcome === 'gold_error' && /^gold: /.test(r.error ?? ''))) continue;
-    const first = (rs[0].error ?? '').replace(/^gold: /, '').replace(/; prediction: .*$/s, '');
-    problems.push({
-      file: source.label(dbId),
-      message: `the gold SQL of all ${rs.length} questions on it fails (first: ${first}): is the database damaged, or another version?`,
-      headline: true,
-    });
-  }
-  return problems;
-}
-
-export async function runEval(options: EvalCommandOptions): Promise<number> {
+/** The settings the options give, checked before any work (the engine rules are the application layer's). */
+function evalSettings(options: EvalCommandOptions) {
   const metrics = parseMetrics(options.metrics);
   if (options.timing !== 'fast' && options.timing !== 'official')
     throw new UsageError(`--timing: expected fast or official, got "${options.timing}"`);
-  const timing = options.timing as TimingMode;
-  const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
-  const maxRows = positiveInteger('--max-rows', options.maxRows);
   const jobs = options.jobs === undefined ? defaultJobs() : positiveInteger('--jobs', options.jobs);
   widenThreadPool(jobs);
-  const officialIterations = options.iterations !== undefined ? positiveInteger('--iterations', options.iterations) : undefined;
-  const scales = options.scales === undefined ? undefined : parseScales(options.scales);
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
-  const goldFromOption = checkScoringOptions(options);
-  let source = databaseSource(options);
-  if (scales && source.engine.name !== 'sqlite')
-    throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
-  // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
+  const planCost = options.efficiency === 'plan-cost';
+  if (options.efficiency !== undefined && options.efficiency !== 'timed' && !planCost)
+    throw new UsageError(`--efficiency: expected timed or plan-cost, got ${quoted(options.efficiency)}`);
+  const techniques = techniqueSettings(options);
+  const settings: EvalRunSettings = {
+    source: databaseSource(options),
+    metrics,
+    timing: options.timing as TimingMode,
+    timeoutMs: parseTimeoutMs('--timeout', options.timeout),
+    maxRows: positiveInteger('--max-rows', options.maxRows),
+    jobs,
+    officialIterations: options.iterations !== undefined ? positiveInteger('--iterations', options.iterations) : undefined,
+    scales: options.scales === undefined ? undefined : parseScales(options.scales),
+    schemaFile: options.schema,
+    techniques: techniques?.step,
+    planCost,
+    goldCache: options.goldCache !== false,
+  };
+  return { settings, techniqueInputs: techniques?.inputs };
+}
+
+/** The outputs, checked by real path against every input and the database folders (core/io/outputPaths.ts), and the shard. */
+function evalOutputs(options: EvalCommandOptions, settings: EvalRunSettings) {
   const inputFiles = [
     { label: '--questions', file: options.questions },
     { label: '--predictions', file: options.predictions },
@@ -153,150 +151,50 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const jsonFile = fileOutput(options.json);
   const htmlFile = fileOutput(options.html);
   if (jsonFile) checkOutputFile('--json', jsonFile, inputFiles, databaseFolders);
-  const techniques = techniqueSettings(options);
-  if (techniques && source.engine.name !== 'sqlite')
-    throw new UsageError("--techniques: SQLMorph's techniques read SQLite's value types; not with --engine postgres");
-  const planCost = options.efficiency === 'plan-cost';
-  if (options.efficiency !== undefined && options.efficiency !== 'timed' && !planCost)
-    throw new UsageError(`--efficiency: expected timed or plan-cost, got ${quoted(options.efficiency)}`);
-  if (planCost && source.engine.name === 'sqlite')
-    throw new UsageError(
-      "--efficiency plan-cost: BIRD-Critic compares PostgreSQL's EXPLAIN (FORMAT JSON) Total Cost, which SQLite's planner does not give; use --engine postgres (on SQLite, --json's plan_cost holds the rule cost and row visits)",
-    );
   if (htmlFile) checkOutputFile('--html', htmlFile, [...inputFiles, { label: '--json', file: jsonFile }], databaseFolders);
   const checkpointFile = checkCheckpointPath(jsonFile ?? htmlFile, options.resume, inputFiles, databaseFolders);
   const shard = resolveShard(options.shard, options.shardCount, process.env);
   if (shard && 'error' in shard) throw new UsageError(`${shard.option}: ${shard.error}`);
-  const pairBudgetMs = checkCounterexampleOptions(options, source, inputFiles);
+  const pairBudgetMs = checkCounterexampleOptions(options, settings.source, inputFiles);
+  return { inputFiles, jsonFile, htmlFile, checkpointFile, shard, pairBudgetMs };
+}
 
-  const scoring = loadScoringInputs(options, goldFromOption);
-  checkDialects(options, scoring, source.engine.name); // another dialect's SQL would fail or differ on this engine, scored 0
-  const { predictionFile, goldFile, goldFrom, problems, tasks: allTasks } = scoring;
-  problems.push(
-    ...sqliteDbRootProblems(
-      source,
-      options.dbRoot,
-      allTasks.map((task) => task.question.dbId),
-    ),
+/** What --resume takes from the checkpoint; what the failure of that run left (not run, timing cut off) is run again, never kept. */
+function resumeLine(run: ResumableRun<QuestionResult>, total: number, checkpointFile: string | undefined): string {
+  const rerun = [...run.resumed].filter(([, result]) => fromRunFailure(result)).map(([index]) => index);
+  for (const index of rerun) run.resumed.delete(index);
+  return (
+    `resuming: ${run.resumed.size} of ${total} questions taken from ${checkpointFile}` +
+    `${rerun.length ? `; ${rerun.length} it holds from the failure of that run (server gone, timing cut off) run again` : ''}\n`
   );
-  // A shard scores every n-th question; the problems above are the whole file's, so every shard reports the same.
-  const tasks = shardOf(allTasks, shard, (task) => task.question.index);
-  // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
-  const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(
-      error instanceof EmbeddedUnavailable ? error.message : `--db-url: cannot reach the PostgreSQL server: ${error.message}`,
-    );
-  });
-  // A one-database server's missing databases are skipped, as missing SQLite files are (not gold errors).
-  source = await withLoadedDatabasesOnly(source, engine, allTasks);
+}
 
-  const err = process.stderr;
-  err.write(
-    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · timing ${timing}\n` +
-      `${tasks.length} questions from ${options.questions}${shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length}${'from' in shard ? `: ${shard.from}` : ''})` : ''}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n`,
-  );
-  // An embedded engine's timings are its own (WASM in this process), said before the numbers they make.
-  if (engine.note && metrics.some((metric) => metric === 'ves' || metric === 'rves')) err.write(pc.yellow(`note: ${engine.note}`) + '\n');
-  // --timing official on SQLite: Python's sqlite3 times as the scripts, or VES Lens's own clock, said either way.
-  const clock = await runClock(engine.engine, timing, metrics);
-  if (clock.line) err.write((clock.line.fallback ? pc.yellow(`note: ${clock.line.text}`) : clock.line.text) + '\n');
-  const atTop = headlineProblems(problems);
-  if (atTop) err.write(atTop + '\n');
+/** The progress bar on a terminal: questions scored, then timing passes, then scaled copies. */
+function progressBar(options: EvalCommandOptions, err: NodeJS.WriteStream) {
   const bar =
     options.progress && err.isTTY
       ? new SingleBar({ format: ' {bar} {value}/{total} questions · {eta_formatted} left · {last}', hideCursor: true, stream: err })
       : undefined;
-  const reportInputs = {
-    ...scoringInputsJson(options, { predictionFile, goldFrom }),
-    engine,
-    metrics,
-    efficiency: planCost ? ('plan-cost' as const) : ('timed' as const),
-    timing,
-    ...clock.inputs,
-    timeout_s: timeoutMs / 1000,
-    max_rows: maxRows,
-    ...(techniques ? { techniques: techniques.inputs } : {}),
-    ...(shard ? { shard: shardInfo(shard, allTasks.length) } : {}),
+  const onProgress = (progress: EvalProgress) => {
+    if (progress.phase === 'correctness') bar?.update(progress.done);
+    else if (bar && progress.phase === 'scales') {
+      bar.setTotal(progress.total);
+      bar.update(progress.done, { last: 'timing on scaled copies of the databases (built once, cached)' });
+    } else if (bar) {
+      // Timing runs in passes over the correct pairs, each pass one block per pair still unsettled.
+      bar.setTotal(progress.total);
+      bar.update(progress.done, { last: `timing pass ${progress.pass}: ${progress.total - progress.done} pairs not settled yet` });
+    }
   };
-  // Finished questions go to a checkpoint as they finish; --resume scores only the others (cli/resumableRun.ts).
-  const run = startResumableRun<QuestionResult>(
-    'eval',
-    checkpointFile,
-    {
-      ...inputFingerprint(
-        inputFiles,
-        options.dbRoot,
-        allTasks.map((task) => task.question.dbId),
-      ),
-      options: { ...reportInputs, iterations: officialIterations ?? null, scales: scales ?? null },
-    },
-    Boolean(options.resume),
-    `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
-  );
-  // What the run's failure left (not run, timing cut off by a lost server) is no score: run again, never kept.
-  const rerun = [...run.resumed].filter(([, result]) => fromRunFailure(result)).map(([index]) => index);
-  for (const index of rerun) run.resumed.delete(index);
-  if (options.resume)
-    err.write(
-      `resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}` +
-        `${rerun.length ? `; ${rerun.length} it holds from the failure of that run (server gone, timing cut off) run again` : ''}\n`,
-    );
-  const toScore = tasks.filter((task) => !run.resumed.has(task.question.index));
-  bar?.start(toScore.length, 0, { last: '' });
-  let serverLost: string | undefined;
-  const goldCache = goldCacheFor(source.engine.name, options.goldCache !== false, (note) => err.write(pc.yellow(`note: ${note}`) + '\n'));
-  const fresh = await evaluateTasks(toScore, {
-    source,
-    goldCache,
-    onServerUnavailable: (message) => (serverLost = message),
-    metrics,
-    timing,
-    timeoutMs,
-    maxRows,
-    jobs,
-    officialIterations,
-    scales,
-    schemaFile: options.schema,
-    techniques: techniques?.step,
-    signal: run.interrupt.signal,
-    onResult: (result) => {
-      // A question its lost server did not run stays out of the checkpoint: --resume runs it.
-      if (!fromRunFailure(result)) run.finish(result.index, result);
-      bar?.update({ last: `${result.question_id}: ${result.outcome}` });
-    },
-    onProgress: (progress) => {
-      if (progress.phase === 'correctness') bar?.update(progress.done);
-      else if (bar && progress.phase === 'scales') {
-        bar.setTotal(progress.total);
-        bar.update(progress.done, { last: 'timing on scaled copies of the databases (built once, cached)' });
-      } else if (bar) {
-        // Timing runs in passes over the correct pairs, each pass one block per pair still unsettled.
-        bar.setTotal(progress.total);
-        bar.update(progress.done, { last: `timing pass ${progress.pass}: ${progress.total - progress.done} pairs not settled yet` });
-      }
-    },
-  });
-  bar?.stop();
-  if (goldCache) err.write(`${goldCacheLine(goldCache.counts())}; --no-gold-cache runs every gold\n`);
-  else if (source.engine.name === 'sqlite') err.write(`${goldCacheOffLine(goldCacheOffReason(options.goldCache !== false) ?? '')}\n`);
-  // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
-  const interrupted = run.interrupted();
-  const freshByIndex = interrupted ? run.finished : new Map(fresh.map((result) => [result.index, result]));
-  const reportTasks = tasks.filter((task) => run.resumed.has(task.question.index) || freshByIndex.has(task.question.index));
-  const results = reportTasks.map((task) => run.resumed.get(task.question.index) ?? freshByIndex.get(task.question.index)!);
-  // Not after an interruption (its partial report is due now); a Ctrl-C during the search stops it, the report says so.
-  const robustnessRun =
-    pairBudgetMs !== undefined && !interrupted
-      ? await runCounterexampleStep(results, reportTasks, { ...options, pairBudgetMs, timeoutMs, maxRows, signal: run.interrupt.signal })
-      : undefined;
-  run.interrupt.dispose();
+  return { bar, onProgress };
+}
 
-  problems.push(...databaseRunProblems(source, results));
-  const named = new Set(problems.map((p) => p.file));
-  problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
-  const summary = withRobustnessRun(summarize(results, metrics), robustnessRun);
-  // With the report on standard output, what is printed for a person goes to standard error.
-  const out = options.jsonStdout ? err : process.stdout;
+/** The tables and lists a person reads after the run. */
+function printResults(
+  out: NodeJS.WritableStream,
+  report: { summary: EvalSummary; metrics: readonly Metric[]; results: QuestionResult[]; problems: InputProblem[]; planCost: boolean },
+) {
+  const { summary, metrics, results, problems } = report;
   out.write(scoreTable(summary, metrics) + '\n');
   out.write(outcomeTable(summary) + '\n');
   for (const block of [
@@ -309,57 +207,187 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   ]) {
     if (block) out.write(block + '\n');
   }
-  if (planCost) {
-    // BIRD-Critic's deterministic verdict beside the timed ratio, per question in the JSON's plan_cost.
-    await attachPlanCosts(results, reportTasks, source);
-    for (const result of results as ReportQuestion[]) if (result.plan_cost) result.plan_cost = plannerCostVerdict(result.plan_cost);
-    out.write(plannerCostLines(results).join('\n') + '\n');
-  }
-  if (options.json || options.jsonStdout || options.html) {
-    if (!planCost) await attachPlanCosts(results, reportTasks, source);
-    const report = completeness(
-      evalReport(
-        await toolInfo(),
-        { ...reportInputs, gold_cache: goldCache?.counts() ?? null, ...(options.resume ? { resumed: run.resumed.size } : {}) },
-        summary,
-        problems,
-        results,
-      ),
-      // Complete only when every question was scored by a working engine (none left by the run's failure).
-      !interrupted && !results.some(fromRunFailure),
-      tasks.length,
-    );
-    emitJson(options, report, JSON_SHAPES.eval);
-    // An HTML page has no place to say it is partial: an interrupted run writes only the JSON.
-    if (options.html && !interrupted) {
-      writeOutputFile('--html', options.html, evalReportHtml(report, reportTasks, options.predictions, options.html));
-      err.write(`wrote ${options.html}\n`);
-    }
-  }
-  if (interrupted) {
+  // BIRD-Critic's deterministic verdict beside the timed ratio, per question in the JSON's plan_cost.
+  if (report.planCost) out.write(plannerCostLines(results).join('\n') + '\n');
+}
+
+/** The exit code, and the line that explains a run that did not finish or scored nothing. */
+function evalExit(
+  run: ResumableRun<QuestionResult>,
+  results: QuestionResult[],
+  context: {
+    /** Interrupted while scoring (a Ctrl-C during the counterexample search after it is robustnessRun's). */
+    interrupted: boolean;
+    total: number;
+    serverLost?: string;
+    robustnessRun?: RobustnessRun;
+    jsonFile?: string;
+    written?: string;
+    reportWritten: boolean;
+  },
+): number {
+  const err = process.stderr;
+  const kept = run.checkpoint !== undefined && !run.checkpoint.failure;
+  if (context.interrupted) {
     run.checkpoint?.close();
-    err.write(interruptedLine(results.length, tasks.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
+    err.write(interruptedLine(results.length, context.total, context.jsonFile, kept));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
-  if (robustnessRun?.interrupted) {
+  if (context.robustnessRun?.interrupted) {
     run.checkpoint?.close(); // every question is in it: --resume scores none again and searches anew
-    const written = jsonFile ?? htmlFile ?? (options.jsonStdout ? 'standard output' : undefined);
-    err.write(searchInterruptedLine(robustnessRun, written, run.checkpoint !== undefined && !run.checkpoint.failure));
+    err.write(searchInterruptedLine(context.robustnessRun, context.written, kept));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
-  if (serverLost === undefined) run.checkpoint?.remove();
-  if (serverLost !== undefined) {
+  if (context.serverLost === undefined) run.checkpoint?.remove();
+  if (context.serverLost !== undefined) {
     const notRun = results.filter(fromRunFailure).length;
     err.write(
-      `${pc.red('error')}: the database server went away during the run (${serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run or not timed` +
-        `${options.json || options.html ? '; the report was written' : ''}${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
+      `${pc.red('error')}: the database server went away during the run (${context.serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run or not timed` +
+        `${context.reportWritten ? '; the report was written' : ''}${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
     );
     return EXIT.input;
   }
   const scoredNothing = nothingScored(results);
-  if (scoredNothing) {
-    err.write(`${pc.red('error')}: ${scoredNothing}\n`);
-    return EXIT.input;
+  if (scoredNothing) err.write(`${pc.red('error')}: ${scoredNothing}\n`);
+  return scoredNothing ? EXIT.input : EXIT.done;
+}
+
+/** What runs the SQL (asked before any question: a server that cannot be reached stops here, naming --db-url) and what reads. */
+async function printHeader(options: EvalCommandOptions, prepared: PreparedEvalRun, shard: Shard | undefined) {
+  const { tasks, allTasks, predictionFile, goldFrom, goldFile } = prepared;
+  const { metrics, timing } = prepared.settings;
+  const engine = prepared.engine!;
+  const err = process.stderr;
+  const shardText = shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length}${'from' in shard ? `: ${shard.from}` : ''})` : '';
+  err.write(
+    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · timing ${timing}\n` +
+      `${tasks.length} questions from ${options.questions}${shardText}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom!, goldFile, predictionFile)}\n`,
+  );
+  // An embedded engine's timings are its own (WASM in this process), said before the numbers they make.
+  if (engine.note && metrics.some((metric) => metric === 'ves' || metric === 'rves')) err.write(pc.yellow(`note: ${engine.note}`) + '\n');
+  // --timing official on SQLite: Python's sqlite3 times as the scripts, or VES Lens's own clock, said either way.
+  const clock = await runClock(engine.engine, timing, metrics);
+  if (clock.line) err.write((clock.line.fallback ? pc.yellow(`note: ${clock.line.text}`) : clock.line.text) + '\n');
+  return { engine, clock };
+}
+
+/** The report's inputs block, and the run's checkpoint opened on them (--resume continues it; cli/resumableRun.ts). */
+function startEvalRun(
+  options: EvalCommandOptions,
+  prepared: PreparedEvalRun,
+  context: {
+    inputFiles: NamedInput[];
+    checkpointFile?: string;
+    shard?: Shard;
+    engine: EngineDescription;
+    clock: { inputs: object };
+    techniqueInputs?: object;
+  },
+) {
+  const { settings, predictionFile, goldFrom, allTasks } = prepared;
+  const { metrics, timing, timeoutMs, maxRows } = settings;
+  const { inputFiles, checkpointFile, shard, engine, clock, techniqueInputs } = context;
+  const reportInputs = {
+    ...scoringInputsJson(options, { predictionFile, goldFrom: goldFrom! }),
+    ...{ engine, metrics, efficiency: settings.planCost ? ('plan-cost' as const) : ('timed' as const), timing, ...clock.inputs },
+    ...{ timeout_s: timeoutMs / 1000, max_rows: maxRows, ...(techniqueInputs ? { techniques: techniqueInputs } : {}) },
+    ...(shard ? { shard: shardInfo(shard, allTasks.length) } : {}),
+  };
+  const fingerprint = inputFingerprint(
+    inputFiles,
+    options.dbRoot,
+    allTasks.map((task) => task.question.dbId),
+  );
+  const run = startResumableRun<QuestionResult>(
+    'eval',
+    checkpointFile,
+    { ...fingerprint, options: { ...reportInputs, iterations: settings.officialIterations ?? null, scales: settings.scales ?? null } },
+    Boolean(options.resume),
+    `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+  );
+  return { reportInputs, run };
+}
+
+/** The JSON report (a file or standard output) and the HTML page. */
+async function writeReports(
+  options: EvalCommandOptions,
+  finished: FinishedEvalRun,
+  reportInputs: Omit<ReportInputs, 'gold_cache'>,
+  total: number,
+) {
+  const err = process.stderr;
+  const { results, summary, problems: allProblems, interrupted, tasks: reportTasks } = finished;
+  const inputs = {
+    ...reportInputs,
+    gold_cache: finished.goldCache?.counts() ?? null,
+  };
+  // Complete only when every question was scored by a working engine (none left by the run's failure).
+  const complete = !interrupted && !results.some(fromRunFailure);
+  const report = completeness(evalReport(await toolInfo(), inputs, summary, allProblems, results), complete, total);
+  emitJson(options, report, JSON_SHAPES.eval);
+  // An HTML page has no place to say it is partial: an interrupted run writes only the JSON.
+  if (options.html && !interrupted) {
+    writeOutputFile('--html', options.html, evalReportHtml(report, reportTasks, options.predictions, options.html));
+    err.write(`wrote ${options.html}\n`);
   }
-  return 0;
+}
+
+export async function runEval(options: EvalCommandOptions): Promise<number> {
+  const { settings, techniqueInputs } = evalSettings(options);
+  const goldFromOption = checkScoringOptions(options);
+  const { inputFiles, jsonFile, htmlFile, checkpointFile, shard, pairBudgetMs } = evalOutputs(options, settings);
+  const prepared = await prepareEvalRun({ kind: 'files', ...options, goldFromOption }, settings, shard);
+  const { tasks, problems } = prepared;
+  const { metrics, timeoutMs, maxRows, source } = settings;
+  const err = process.stderr;
+  const { engine, clock } = await printHeader(options, prepared, shard);
+  const atTop = headlineProblems(problems);
+  if (atTop) err.write(atTop + '\n');
+  const { reportInputs, run } = startEvalRun(options, prepared, { inputFiles, checkpointFile, shard, engine, clock, techniqueInputs });
+  if (options.resume) err.write(resumeLine(run, tasks.length, checkpointFile));
+  const reported = Boolean(options.json || options.jsonStdout || options.html);
+  const { bar, onProgress } = progressBar(options, err);
+  bar?.start(tasks.filter((task) => !run.resumed.has(task.question.index)).length, 0, { last: '' });
+  const finished = await runEvalRun(prepared, {
+    signal: run.interrupt.signal,
+    onProgress,
+    onNote: (note) => err.write(pc.yellow(`note: ${note}`) + '\n'),
+    onResult: (result) => {
+      // A question its lost server did not run stays out of the checkpoint: --resume runs it.
+      if (!fromRunFailure(result)) run.finish(result.index, result);
+      bar?.update({ last: `${result.question_id}: ${result.outcome}` });
+    },
+    onScored: ({ goldCache }) => {
+      bar?.stop();
+      if (goldCache) err.write(`${goldCacheLine(goldCache.counts())}; --no-gold-cache runs every gold\n`);
+      else if (source.engine.name === 'sqlite') err.write(`${goldCacheOffLine(goldCacheOffReason(settings.goldCache) ?? '')}\n`);
+    },
+    resumed: run.resumed,
+    kept: () => run.finished,
+    // A Ctrl-C during the search stops it; the report says so.
+    afterScoring:
+      pairBudgetMs === undefined
+        ? undefined
+        : (results, reportTasks) =>
+            runCounterexampleStep(results, reportTasks, { ...options, pairBudgetMs, timeoutMs, maxRows, signal: run.interrupt.signal }),
+    planCosts: reported,
+  });
+  run.interrupt.dispose();
+  const { results, summary, problems: allProblems, interrupted, robustnessRun } = finished;
+  // With the report on standard output, what is printed for a person goes to standard error.
+  const planCost = Boolean(settings.planCost);
+  printResults(options.jsonStdout ? err : process.stdout, { summary, metrics, results, problems: allProblems, planCost });
+  if (reported)
+    await writeReports(options, finished, { ...reportInputs, ...(options.resume ? { resumed: run.resumed.size } : {}) }, tasks.length);
+  const written = jsonFile ?? htmlFile ?? (options.jsonStdout ? 'standard output' : undefined);
+  const reportWritten = Boolean(options.json || options.html);
+  return evalExit(run, results, {
+    interrupted,
+    total: tasks.length,
+    serverLost: finished.serverLost,
+    robustnessRun,
+    jsonFile,
+    written,
+    reportWritten,
+  });
 }

@@ -1,17 +1,14 @@
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { formatProblem, orderProblems } from '../core/bird/problems';
-import { evaluateTasks } from '../core/eval/evaluate';
 import { describeGoldSource } from '../core/bird/tasks';
-import { DatabaseFactsCache } from '../core/judge/dbInfo';
-import { JUDGE_CONCURRENCY_BOUND, JudgePairInput } from '../core/judge/judgePair';
+import { JUDGE_CONCURRENCY_BOUND } from '../core/judge/judgePair';
 import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
-import { judgeAll } from '../core/judge/runJudge';
-import { JudgedQuestion, summarizeJudge } from '../core/judge/judgeSummary';
-import { JUDGE_METHODS, JudgeMethod, JudgeOutcome } from '../core/judge/types';
+import { JudgedQuestion } from '../core/judge/judgeSummary';
+import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
 import { ChatModelError } from '../core/llm/chatModel';
 import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
-import { defaultCacheDir, ReplyCache } from '../core/llm/replyCache';
+import { defaultCacheDir } from '../core/llm/replyCache';
 import { headlineProblems, problemList } from '../core/report/terminal';
 import {
   checkOutputFile,
@@ -29,13 +26,11 @@ import {
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 import { fromRunFailure } from '../core/eval/runFailure';
-import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
-import { checkDialects, checkScoringOptions, loadScoringInputs, scoringInputsJson } from './scoringInputs';
+import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
+import { FinishedJudgeRun, PreparedJudgeRun, prepareJudgeRun, runJudgeRun } from '../app/judgeRun';
 import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
-import { EvalTask } from '../core/bird/tasks';
-import { QuestionResult } from '../core/eval/types';
-import { engineLine } from '../core/db/source';
-import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
+import { EngineDescription, engineLine } from '../core/db/source';
+import { nothingScored } from '../core/eval/databaseProblems';
 
 export interface JudgeCommandOptions extends EngineCliOptions {
   questions: string;
@@ -118,7 +113,8 @@ function modelUsageError(error: ChatModelError, endpoint: string, model: string)
   return new UsageError(`${option}: the model cannot be used (${model} at ${chatCompletionsUrl(endpoint)}): ${error.message}`);
 }
 
-export async function runJudge(options: JudgeCommandOptions): Promise<number> {
+/** The judging's settings, checked before any work. */
+function judgeSettings(options: JudgeCommandOptions) {
   const method = parseMethod(options.method);
   const endpoint = parseEndpoint(options.endpoint);
   if (!options.model.trim()) throw new UsageError('--model: give the model name the endpoint serves');
@@ -134,8 +130,69 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const maxRows = positiveInteger('--max-rows', options.maxRows);
   const retries = parseRetries(options.retries);
   const temperature = parseTemperature(options.temperature);
+  return { method, endpoint, apiKey, concurrency, timeoutMs, llmTimeoutMs, deadlineMs, maxRows, retries, temperature };
+}
+
+/** The JSON report of a judge run: its inputs and settings, the summary by group, problems and every question. */
+async function judgeReport(
+  options: JudgeCommandOptions,
+  parsed: ReturnType<typeof judgeSettings>,
+  run: {
+    predictionFile: PreparedJudgeRun['predictionFile'];
+    goldFrom: PreparedJudgeRun['goldFrom'];
+    engine: EngineDescription;
+    cacheDir?: string;
+    resumed: number;
+    finished: FinishedJudgeRun;
+    skipped: number;
+  },
+) {
+  const { method, endpoint, concurrency, timeoutMs, llmTimeoutMs, deadlineMs, maxRows, retries, temperature } = parsed;
+  const { predictionFile, goldFrom, engine, cacheDir, skipped } = run;
+  const { summary, problems, questions, interrupted, notRun } = run.finished;
+  const groups = Object.fromEntries(summary.groups.map(({ group, ...rest }) => [group, rest]));
+  return completeness(
+    {
+      tool: await toolInfo(),
+      inputs: {
+        ...scoringInputsJson(options, { predictionFile, goldFrom }),
+        engine,
+        method,
+        endpoint: chatCompletionsUrl(endpoint),
+        model: options.model,
+        temperature: temperature ?? null,
+        concurrency,
+        timeout_s: timeoutMs / 1000,
+        llm_timeout_s: llmTimeoutMs / 1000,
+        deadline_s: deadlineMs / 1000,
+        retries,
+        max_rows: maxRows,
+        cache_dir: cacheDir ?? null,
+        ...(options.resume ? { resumed: run.resumed } : {}),
+      },
+      summary: {
+        ...groups,
+        skipped,
+        branches: summary.branches,
+        calls: summary.calls,
+        cached_calls: summary.cached_calls,
+        usage: summary.usage,
+      },
+      problems: orderProblems(problems).map(formatProblem),
+      headline_problems: problems.filter((p) => p.headline).map(formatProblem),
+      questions,
+    },
+    // Complete only when every question ran on a working engine (none left by a lost server).
+    !interrupted && notRun === 0,
+    run.finished.total,
+  );
+}
+
+export async function runJudge(options: JudgeCommandOptions): Promise<number> {
+  const parsed = judgeSettings(options);
+  const { method, endpoint, apiKey, concurrency, timeoutMs, llmTimeoutMs, deadlineMs, maxRows, retries, temperature } = parsed;
   const goldFromOption = checkScoringOptions(options);
-  let source = databaseSource(options);
+  const source = databaseSource(options);
   // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
   const inputFiles = [
     { label: '--questions', file: options.questions },
@@ -149,22 +206,9 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
-  const scoring = loadScoringInputs(options, goldFromOption);
-  checkDialects(options, scoring, source.engine.name); // another dialect's SQL would fail or differ on this engine, scored 0
-  const { predictionFile, goldFile, goldFrom, problems, tasks } = scoring;
-  problems.push(
-    ...sqliteDbRootProblems(
-      source,
-      options.dbRoot,
-      tasks.map((task) => task.question.dbId),
-    ),
-  );
+  const prepared = await prepareJudgeRun({ ...options, goldFromOption }, { source, method, timeoutMs, maxRows, concurrency, cacheDir });
+  const { predictionFile, goldFile, goldFrom, tasks, engine } = prepared;
   // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
-  const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
-  });
-  // A one-database server's missing databases are skipped, as missing SQLite files are (not gold errors).
-  source = await withLoadedDatabasesOnly(source, engine, tasks);
 
   const err = process.stderr;
   err.write(
@@ -172,7 +216,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
       `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n` +
       `replies cached in ${cacheDir ?? '(no cache)'}\n`,
   );
-  const atTop = headlineProblems(problems);
+  const atTop = headlineProblems(prepared.problems);
   if (atTop) err.write(atTop + '\n');
 
   const bar =
@@ -198,44 +242,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   // What the run's failure left (a question its lost server did not run) is no result: run again, never kept.
   for (const [index, result] of [...run.resumed]) if (fromRunFailure(result)) run.resumed.delete(index);
   if (options.resume) err.write(`resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}\n`);
-  const toJudge = tasks.filter((task) => !run.resumed.has(task.question.index));
-  const judged = (result: QuestionResult, task: EvalTask, judge: JudgeOutcome | null): JudgedQuestion => ({
-    ...result,
-    predicted_sql: task.predictedSql ?? null,
-    gold_sql: task.goldSql ?? null,
-    judge,
-  });
-  bar?.start(toJudge.length, 0, { phase: 'EX', last: '' });
-  const exResults = await evaluateTasks(toJudge, {
-    source,
-    metrics: ['ex'],
-    timing: 'fast',
-    timeoutMs,
-    maxRows,
-    signal: run.interrupt.signal,
-    onProgress: (progress) => bar?.update(progress.done),
-  });
-
-  const judgedIndexes: number[] = [];
-  const inputs: JudgePairInput[] = [];
-  exResults.forEach((result, i) => {
-    const task = toJudge[i];
-    // Not judged (its database is not there): final already.
-    if (result.outcome === 'skipped') return run.finish(task.question.index, judged(result, task, null));
-    // Not run (its server went away): nothing to judge, and nothing to keep for --resume.
-    if (fromRunFailure(result)) return;
-    judgedIndexes.push(i);
-    inputs.push({
-      question: task.question.question,
-      evidence: task.question.evidence,
-      dbId: task.question.dbId,
-      dbPath: source.targetFor(task.question.dbId),
-      predictedSql: task.predictedSql,
-      goldSql: task.goldSql,
-    });
-  });
-  bar?.setTotal(inputs.length);
-  bar?.update(0, { phase: 'judge', last: '' });
+  bar?.start(tasks.filter((task) => !run.resumed.has(task.question.index)).length, 0, { phase: 'EX', last: '' });
   // A dead endpoint (refused, hanging, an HTML page) stops the run after a few failures in a row: exit 2, not 0 for hours.
   const model = new OpenAiChatModel({
     endpoint,
@@ -247,44 +254,30 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     failFast: { deadlineMs, deadlineHint: 'raise it with --deadline <seconds>' },
   });
   let done = 0;
-  const byTask = new Map<number, JudgeOutcome>();
-  try {
-    await judgeAll(run.interrupted() ? [] : inputs, {
-      model,
-      method,
-      cache: cacheDir ? new ReplyCache(cacheDir) : undefined,
-      timeoutMs,
-      maxRows,
-      concurrency,
-      facts: new DatabaseFactsCache(),
-      signal: run.interrupt.signal,
-      onResult: (index, outcome) => {
-        const i = judgedIndexes[index];
-        byTask.set(i, outcome);
-        run.finish(toJudge[i].question.index, judged(exResults[i], toJudge[i], outcome));
-        bar?.update(++done, { last: `${toJudge[i].question.questionId}: ${outcome.score ?? 'no verdict'}` });
-      },
+  const finished = await runJudgeRun(prepared, model, {
+    signal: run.interrupt.signal,
+    resumed: run.resumed,
+    kept: () => run.finished,
+    onProgress: (progress) => bar?.update(progress.done),
+    onJudging: (count) => {
+      bar?.setTotal(count);
+      bar?.update(0, { phase: 'judge', last: '' });
+    },
+    onQuestion: (question) => {
+      run.finish(question.index, question);
+      if (question.judge) bar?.update(++done, { last: `${question.question_id}: ${question.judge.score ?? 'no verdict'}` });
+    },
+  })
+    .catch((error: unknown) => {
+      if (error instanceof ChatModelError && error.fatal) throw modelUsageError(error, endpoint, options.model);
+      throw error;
+    })
+    .finally(() => {
+      bar?.stop();
+      model.close();
     });
-  } catch (error) {
-    bar?.stop();
-    if (error instanceof ChatModelError && error.fatal) throw modelUsageError(error, endpoint, options.model);
-    // judgeAll ends a cancelled run with a ChatModelError of its own: the interruption is handled below.
-    if (!run.interrupted()) throw error;
-  } finally {
-    model.close();
-  }
-  bar?.stop();
   run.interrupt.dispose();
-
-  // In question order: the checkpoint's, then this run's (interrupted: only those finished before the signal).
-  const interrupted = run.interrupted();
-  const fresh = interrupted
-    ? run.finished
-    : new Map(exResults.map((result, i) => [toJudge[i].question.index, judged(result, toJudge[i], byTask.get(i) ?? null)]));
-  const questions: JudgedQuestion[] = tasks.flatMap((task) => run.resumed.get(task.question.index) ?? fresh.get(task.question.index) ?? []);
-  problems.push(...databaseRunProblems(source, questions)); // locked, damaged, not openable: said once at the top
-  const notRun = questions.filter(fromRunFailure).length;
-  const summary = summarizeJudge(questions);
+  const { questions, summary, problems, interrupted } = finished;
   // With the report on standard output, the table goes to standard error.
   const out = options.jsonStdout ? err : process.stdout;
   out.write(judgeTable(summary) + '\n');
@@ -300,42 +293,15 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   out.write(usageLine(options.model, summary) + '\n');
 
   if (options.json || options.jsonStdout) {
-    const groups = Object.fromEntries(summary.groups.map(({ group, ...rest }) => [group, rest]));
-    const report = completeness(
-      {
-        tool: await toolInfo(),
-        inputs: {
-          ...scoringInputsJson(options, { predictionFile, goldFrom }),
-          engine,
-          method,
-          endpoint: chatCompletionsUrl(endpoint),
-          model: options.model,
-          temperature: temperature ?? null,
-          concurrency,
-          timeout_s: timeoutMs / 1000,
-          llm_timeout_s: llmTimeoutMs / 1000,
-          deadline_s: deadlineMs / 1000,
-          retries,
-          max_rows: maxRows,
-          cache_dir: cacheDir ?? null,
-          ...(options.resume ? { resumed: run.resumed.size } : {}),
-        },
-        summary: {
-          ...groups,
-          skipped,
-          branches: summary.branches,
-          calls: summary.calls,
-          cached_calls: summary.cached_calls,
-          usage: summary.usage,
-        },
-        problems: orderProblems(problems).map(formatProblem),
-        headline_problems: problems.filter((p) => p.headline).map(formatProblem),
-        questions,
-      },
-      // Complete only when every question ran on a working engine (none left by a lost server).
-      !interrupted && notRun === 0,
-      tasks.length,
-    );
+    const report = await judgeReport(options, parsed, {
+      predictionFile,
+      goldFrom,
+      engine,
+      cacheDir,
+      resumed: run.resumed.size,
+      finished,
+      skipped,
+    });
     emitJson(options, report, JSON_SHAPES.judge);
   }
   if (interrupted) {
@@ -343,10 +309,10 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     err.write(interruptedLine(questions.length, tasks.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
-  if (notRun > 0) {
+  if (finished.notRun > 0) {
     run.checkpoint?.close(); // the rest is in it: --resume runs only what the lost server left
     err.write(
-      `${pc.red('error')}: the database server went away during the run: ${notRun} question${notRun === 1 ? ' was' : 's were'} not run` +
+      `${pc.red('error')}: the database server went away during the run: ${finished.notRun} question${finished.notRun === 1 ? ' was' : 's were'} not run` +
         `${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
     );
     return EXIT.input;

@@ -24,7 +24,7 @@ import { addHelpExamples } from './helpExamples';
 import { installSignalHandlers } from './interrupt';
 import { redactStandardStreams } from './redactedOutput';
 import { sqliteBuild } from '../core/db/sqlite/sqliteBuild';
-import { addDialectCheckOption } from './scoringInputs';
+import { addDialectCheckOption } from './scoringOptions';
 
 // Before anything is written: no password reaches the terminal, whatever shape its URL has.
 redactStandardStreams(process.argv.slice(2));

@@ -9,7 +9,7 @@ import { outcomeTable, scoreTable } from '../core/report/terminal';
 import { checkOutputFile, UsageError, writeOutputFile } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
-import { unusableDatabases } from './evalCommand';
+import { unusableDatabases } from '../app/evalRun';
 import { completeness } from './resumableRun';
 import { sqliteFolder } from '../core/db/source';
 

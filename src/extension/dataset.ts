@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { pairGoldFile } from '../core/bird/goldPairing';
+import { looksLikePredictionText } from '../core/bird/predictionFields';
 import { Commands, Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
 import { Ctx, DATASET_KEY } from './ctx';
 import { showError } from './errors';
@@ -23,10 +24,8 @@ export function looksLikeQuestionFile(head: string): boolean {
   return text.startsWith('[') && /"db_id"\s*:/.test(text) && /"SQL"\s*:/.test(text) && /"question"\s*:/.test(text);
 }
 
-/** A prediction file by its first bytes: official `----- bird -----` entries, or items with a prediction field. */
-export function looksLikePredictionFile(head: string): boolean {
-  return /----- bird -----|"predicted_sql"|"pred_sql"/.test(head);
-}
+/** A prediction file by its first bytes (core/bird/predictionFields.ts: the fields `eval` reads). */
+export const looksLikePredictionFile = looksLikePredictionText;
 
 /** An `ves-lens eval --json` report by its first bytes (it starts with the tool that wrote it). */
 export function looksLikeEvalReport(head: string): boolean {

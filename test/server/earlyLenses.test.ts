@@ -69,4 +69,15 @@ describe('code lenses before the hints are counted (a client that refreshes lens
       afterEdit.join(' | '),
     );
   });
+
+  it('gives a list file keyed "pred" (a field eval reads) its lenses too', async () => {
+    const uri = 'file:///tmp/ves-lens-test/pred-keyed.json';
+    const text = JSON.stringify([{ question_id: 717, pred: "SELECT id FROM superhero WHERE superhero_name LIKE 'Batman'" }]);
+    await server.open(uri, 'json', text);
+    const lenses = titles(await server.connection.sendRequest<Lens[]>('textDocument/codeLens', { textDocument: { uri } }));
+    assert.ok(
+      lenses.some((t) => /Score against gold \(question 717\)/.test(t)),
+      lenses.join(' | '),
+    );
+  });
 });

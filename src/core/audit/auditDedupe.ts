@@ -4,16 +4,24 @@
  * lists a rule twice for one place or counts its speed-up twice in its ranking. A rule that fires at two places
  * (two EXISTS subqueries) is two findings in the rewrites column, but one reason in the ranking: its best gain.
  */
-import type { AuditRewrite } from './goldAudit';
 
-const placeKey = (r: AuditRewrite) => `${r.rule}@${r.at ? `${r.at.start}-${r.at.end}` : r.sql}`;
+/** What deduplication reads of a rewrite (goldAudit.ts's AuditRewrite; declared here so the two files form no circle). */
+export interface PlacedRewrite {
+  rule: string;
+  sql: string;
+  status: string;
+  gain?: { ratio: number };
+  at?: { start: number; end: number };
+}
+
+const placeKey = (r: PlacedRewrite) => `${r.rule}@${r.at ? `${r.at.start}-${r.at.end}` : r.sql}`;
 
 /** How much a rewrite's entry says: measured with a gain, then measured, then only proposed. */
-const evidence = (r: AuditRewrite) => (r.gain ? 2 : r.status !== 'not-verified' ? 1 : 0);
+const evidence = (r: PlacedRewrite) => (r.gain ? 2 : r.status !== 'not-verified' ? 1 : 0);
 
 /** The rewrites with one per rule and place, in their first order; of duplicates the measured one (the larger gain) stays. */
-export function dedupeRewrites(rewrites: readonly AuditRewrite[]): AuditRewrite[] {
-  const kept = new Map<string, AuditRewrite>();
+export function dedupeRewrites<Rewrite extends PlacedRewrite>(rewrites: readonly Rewrite[]): Rewrite[] {
+  const kept = new Map<string, Rewrite>();
   for (const rewrite of rewrites) {
     const key = placeKey(rewrite);
     const earlier = kept.get(key);
@@ -28,8 +36,8 @@ export function dedupeRewrites(rewrites: readonly AuditRewrite[]): AuditRewrite[
 }
 
 /** Per rule, the rewrite with the largest measured gain and how many places the rule was measured faster at. */
-export function bestPerRule(rewrites: readonly AuditRewrite[]): { best: AuditRewrite; places: number }[] {
-  const byRule = new Map<string, AuditRewrite[]>();
+export function bestPerRule<Rewrite extends PlacedRewrite>(rewrites: readonly Rewrite[]): { best: Rewrite; places: number }[] {
+  const byRule = new Map<string, Rewrite[]>();
   for (const r of rewrites) byRule.set(r.rule, [...(byRule.get(r.rule) ?? []), r]);
   return [...byRule.values()].map((list) => ({
     best: list.reduce((a, b) => ((b.gain?.ratio ?? 0) > (a.gain?.ratio ?? 0) ? b : a)),

@@ -1,10 +1,10 @@
 import * as path from 'path';
+import { BIRD_SEPARATOR, GOLD_FIELDS, PREDICTION_ONLY_FIELDS, PREDICTION_SQL_FIELDS } from './predictionFields';
 import { InputFileError, InputProblem } from './problems';
 import { jsonFileKind } from './fileKind';
 import { duplicateKeyProblems, jsonStringAt, JsonOutline, outlineJson, parseJsonFile, readTextFile, startsAsJson } from './jsonFile';
 
-/** The separator the official format puts between SQL and db_id. */
-export const BIRD_SEPARATOR = '\t----- bird -----\t';
+export { BIRD_SEPARATOR };
 
 export interface Prediction {
   sql: string;
@@ -60,9 +60,7 @@ function entriesInFileOrder(text: string, outline: JsonOutline, data: Record<str
   return [...entries];
 }
 
-const SQL_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred', 'sql', 'SQL'];
-/** Fields that carry the gold beside a prediction; `SQL` is the gold when another field holds the prediction. */
-const GOLD_FIELDS = ['gold_sql', 'gold', 'ground_truth_sql', 'gt_sql', 'SQL'];
+const SQL_FIELDS = PREDICTION_SQL_FIELDS;
 
 /** The shapes a prediction file takes, said when another file is refused. */
 const PREDICTION_SHAPES =
@@ -115,7 +113,7 @@ function looksLikeQuestionFile(data: unknown[]): boolean {
     (record) =>
       typeof record.question === 'string' &&
       typeof record.SQL === 'string' &&
-      !SQL_FIELDS.some((f) => f !== 'SQL' && f !== 'sql' && typeof record[f] === 'string'),
+      !PREDICTION_ONLY_FIELDS.some((f) => typeof record[f] === 'string'),
   );
 }
 

@@ -1,4 +1,5 @@
 import { InputFileError, InputProblem } from './problems';
+import { PREDICTION_ONLY_FIELDS } from './predictionFields';
 import { duplicateKeyProblems, outlineJson, parseJsonFile, readTextFile } from './jsonFile';
 import { inputWording } from '../text/inputWording';
 
@@ -32,8 +33,6 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-const PREDICTION_FIELDS = ['predicted_sql', 'pred_sql', 'prediction', 'predicted', 'pred'];
-
 /**
  * Reads a BIRD question file (mini-dev or dev, any published version): a JSON list of objects with
  * db_id, question, evidence, SQL and, in most versions, question_id and difficulty. Bad items are reported
@@ -53,7 +52,7 @@ export function loadQuestions(file: string): QuestionFile {
   const records = data.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
   if (data.length > 0 && !records.some((r) => typeof r.question === 'string' || typeof r.SQL === 'string' || typeof r.db_id === 'string')) {
     const predictions =
-      records.some((r) => PREDICTION_FIELDS.some((f) => typeof r[f] === 'string')) || data.every((item) => typeof item === 'string');
+      records.some((r) => PREDICTION_ONLY_FIELDS.some((f) => typeof r[f] === 'string')) || data.every((item) => typeof item === 'string');
     throw new InputFileError({
       file,
       message: `no item has "question", "SQL" or "db_id": not a BIRD question file${predictions ? ' (it looks like a prediction file)' : ''}`,

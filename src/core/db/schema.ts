@@ -1,59 +1,13 @@
-import type { DatabaseConnection } from './engine';
-
-export interface IndexInfo {
-  name: string;
-  table: string;
-  columns: string[];
-  unique: boolean;
-  /** `c` CREATE INDEX, `u` UNIQUE constraint, `pk` PRIMARY KEY constraint. */
-  origin: string;
-  partial: boolean;
-}
-
-export interface ColumnInfo {
-  name: string;
-  type: string;
-  notNull: boolean;
-  primaryKey: boolean;
-}
-
-/** One column pair of a declared foreign key (a composite key gives one per column, in key order). */
-export interface ForeignKeyInfo {
-  /** The referencing column, in this table. */
-  column: string;
-  /** The referenced (parent) table, as the declaration spells it. */
-  table: string;
-  /** The referenced column as declared; null for `REFERENCES parent` without columns (its primary key). */
-  to: string | null;
-  /** The referenced column: `to`, or the parent's primary-key column at this key position; undefined when neither exists. */
-  target?: string;
-}
-
-export interface TableInfo {
-  name: string;
-  columns: ColumnInfo[];
-  indexes: IndexInfo[];
-  /** Declared foreign keys, in declaration order. */
-  foreignKeys: ForeignKeyInfo[];
-  rowCount: number;
-  /** The column that aliases the rowid (`INTEGER PRIMARY KEY`), if any. */
-  rowidColumn?: string;
-  withoutRowid: boolean;
-  sql: string;
-}
-
-export interface SchemaInfo {
-  tables: Map<string, TableInfo>; // keyed by lower-case name
-  /** CREATE statements for tables, views and indexes, in sqlite_master order: a schema-only copy replays them. */
-  createStatements: string[];
-}
+// The catalogue's shape is declared in sql/catalog.ts (scope resolution below db/ reads it); every engine fills it here.
+export type { ColumnInfo, ForeignKeyInfo, IndexInfo, SchemaInfo, TableInfo } from '../sql/catalog';
+import type { SchemaInfo } from '../sql/catalog';
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** Tables (with columns, indexes, foreign keys and row counts) of a database, read through its read-only connection. */
-export function readSchema(db: DatabaseConnection): Promise<SchemaInfo> {
+export function readSchema(db: { readSchema(): Promise<SchemaInfo> }): Promise<SchemaInfo> {
   return db.readSchema();
 }
 

@@ -1,85 +1,20 @@
-import { NOT_RUN, serverWentAway, TIMING_NOT_DONE, timingStoppedByRun } from './runFailure';
+import { NOT_RUN } from './runFailure';
 import { StreamingComparison } from '../results/streamingComparison';
-import type { TechniqueStep } from './techniqueStep';
-import { DatabaseConnection, DatabaseEngine } from '../db/engine';
+import { DatabaseConnection } from '../db/engine';
 import { DatabaseUnavailable } from '../db/connectionCache';
 import { ServerUnavailable } from '../db/database';
-import { dialectOf, QueryFailure, runnableBody, streamQuery } from '../db/readQuery';
-import { DatabaseSource } from '../db/source';
-import { rvesBucketUncertain, rvesContribution, rvesOutlook, rvesReward, vesContribution } from '../metrics/efficiency';
-import {
-  DEFAULT_FAST_TIMING,
-  FastTimingOptions,
-  freshConnectionTimer,
-  PASS_FAST_TIMING,
-  fullRatioByScale,
-  PairTimer,
-  PairTiming,
-  probabilityBelowFor,
-  runPairTimer,
-  timeInPasses,
-} from '../timing/fast';
-import { IDENTICAL } from '../timing/estimate';
-import { measureOfficial, OFFICIAL_ITERATIONS, officialLoopLimitMs } from '../timing/official';
-import { sameProgram } from '../timing/sameProgram';
-import { growthVerdict } from '../timing/verdict';
-import { TimedQuantity, TimingResult } from '../timing/types';
+import { QueryFailure, streamQuery } from '../db/readQuery';
+import { scaledCopies } from '../scale/scaledCopy';
+import { PairToTime, planPairTiming, TimingPlan, timePairs } from '../timing/timePairs';
 import { EvalTask } from '../bird/tasks';
-import { Metric, QuestionResult, TimingMode } from './types';
+import { Metric, QuestionResult } from './types';
+import { EvalOptions, EvalRunOptions } from './evalOptions';
 import { Lane, laneCount, scoreInLanes } from './parallelEval';
-import { GoldResultCache, readGoldQuery } from './goldResultCache';
+import { readGoldQuery } from './goldResultCache';
+import { applyOutcome, timingRequest, zeroEfficiency } from './timingFields';
 
-export interface EvalProgress {
-  phase: 'correctness' | 'timing' | 'scales';
-  /** Questions scored for correctness, or pairs still being timed in this pass. */
-  done: number;
-  total: number;
-  pass?: number;
-}
-
-export interface EvalOptions {
-  metrics: readonly Metric[];
-  timing: TimingMode;
-  /** Limit for one prediction/gold pair, as the official meta_time_out (30 s). */
-  timeoutMs: number;
-  /** Rows one result may have before it is cut off (bounds memory). */
-  maxRows: number;
-  fastTiming?: Partial<FastTimingOptions>;
-  officialIterations?: number;
-  /** Called once per question, when its result is final (timed pairs finish after the timing passes). */
-  onResult?: (result: QuestionResult, done: number, total: number) => void;
-  onProgress?: (progress: EvalProgress) => void;
-  /** Stops before the next question (or timing block) when aborted. */
-  signal?: AbortSignal;
-  /** Keep each timing sample in the result (for charts); the JSON report leaves them out. */
-  keepSamples?: boolean;
-  /** SQLMorph's result-comparison techniques (--techniques), scored after EX and Soft-F1; see eval/techniqueStep.ts. */
-  techniques?: TechniqueStep;
-  /** Re-time each timed pair on copies of its database scaled by these factors (1 = the database itself). */
-  scales?: readonly number[];
-  /** BIRD dev_tables.json / train_tables.json for the keys of scaled copies; where scaled copies are cached. */
-  schemaFile?: string;
-  scaleCacheDir?: string;
-  /**
-   * Called once when the database server went away or cannot be reached mid-run: the question it happened on
-   * and every later one are not run (errors), timed pairs not timed yet fail; the run still ends and reports.
-   */
-  onServerUnavailable?: (message: string) => void;
-  /**
-   * Questions scored for correctness at once (SQLite), each lane on connections of its own (eval/parallelEval.ts);
-   * default 1. Timing never runs beside them: it starts once every lane is idle.
-   */
-  jobs?: number;
-  /** Gold results kept between runs (SQLite; eval/goldResultCache.ts); undefined: every gold runs. */
-  goldCache?: GoldResultCache;
-}
-
-/** A whole run: where the questions' databases are, besides how to score them. */
-export interface EvalRunOptions extends EvalOptions {
-  source: DatabaseSource;
-}
-
-export const DEFAULT_MAX_ROWS = 500_000;
+export { DEFAULT_MAX_ROWS } from './evalOptions';
+export type { EvalOptions, EvalProgress, EvalRunOptions } from './evalOptions';
 
 function emptyResult(task: EvalTask): QuestionResult {
   const { question } = task;
@@ -109,15 +44,6 @@ function emptyResult(task: EvalTask): QuestionResult {
     timing: null,
     notes: [...task.notes],
   };
-}
-
-/** Fills the efficiency metrics that were asked for with 0 (an incorrect or unscored prediction). */
-function zeroEfficiency(result: QuestionResult, metrics: readonly Metric[]): void {
-  if (metrics.includes('ves')) result.ves = 0;
-  if (metrics.includes('rves')) {
-    result.rves = 0;
-    result.rves_reward = 0;
-  }
 }
 
 const wantsEfficiency = (metrics: readonly Metric[]) => metrics.includes('ves') || metrics.includes('rves');
@@ -187,187 +113,41 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
   if (!correct) result.difference = comparison.difference();
 }
 
-/** The headline ratio: VES's quantity when VES is asked, else R-VES's. */
-function applyHeadline(result: QuestionResult, timing: TimingResult): void {
-  result.time_ratio = timing.ratio;
-  result.time_ratio_interval = [timing.low, timing.high];
-  result.gold_ms = timing.goldMs;
-  result.pred_ms = timing.predMs;
-  result.runs = timing.runs;
-  result.timing = timing.protocol;
-  if (timing.typicalRatio !== undefined) result.time_ratio_typical = timing.typicalRatio;
-  if (timing.note) result.notes.push(timing.note);
+/** What a correct pair needs for its timing, decided on its own connection (timing/timePairs.ts); undefined: nothing to time. */
+async function timingPlan(db: DatabaseConnection, task: EvalTask, result: QuestionResult, options: EvalOptions) {
+  if (result.outcome !== 'correct' || !wantsEfficiency(options.metrics)) return undefined;
+  return planPairTiming(db, task.goldSql ?? '', task.predictedSql ?? '', timingRequest(options));
 }
 
-/** VES from the first-row timing and R-VES from the full one, as each official script times. */
-function applyTimings(result: QuestionResult, timings: { ves?: TimingResult; rves?: TimingResult }, options: EvalOptions): void {
-  const headline = (timings.ves ?? timings.rves) as TimingResult;
-  applyHeadline(result, headline);
-  if (options.keepSamples) result.timings = timings;
-  result.same_program = headline.sameProgram ?? false;
-  const pastLimit = (['ves', 'rves'] as const).filter((metric) => timings[metric]?.pastOfficialLimit && options.metrics.includes(metric));
-  if (pastLimit.length) result.past_official_limit = pastLimit;
-  // Past the official loop's time limit the official scripts score 0; fast mode projects that and follows.
-  if (timings.ves && options.metrics.includes('ves')) result.ves = timings.ves.pastOfficialLimit ? 0 : vesContribution(timings.ves.ratio);
-  const rves = timings.rves;
-  if (!rves || !options.metrics.includes('rves')) return;
-  result.rves_time_ratio = rves.ratio;
-  result.rves_time_ratio_interval = [rves.low, rves.high];
-  if (rves.typicalRatio !== undefined) result.rves_time_ratio_typical = rves.typicalRatio;
-  if (rves !== headline && rves.note) result.notes.push(`R-VES timing: ${rves.note}`);
-  if (rves.pastOfficialLimit) {
-    result.rves_reward = 0;
-    result.rves = 0;
-    result.rves_uncertain = false;
-  } else if (rves.spread) {
-    // Fast timing knows how far a repeat run may move: the reward is the expected one over the buckets a
-    // repeat run can land in, which is what the official scripts' R-VES averages to over runs.
-    const outlook = rvesOutlook(probabilityBelowFor({ ratio: rves.ratio, ...rves.spread }));
-    result.rves_reward = outlook.reward;
-    result.rves = outlook.expectedContribution;
-    result.rves_expected_reward = outlook.expectedReward;
-    result.rves_bucket_probabilities = outlook.probabilities;
-    if (Number.isFinite(rves.spread.df)) result.rves_spread = { log_se: rves.spread.logSe, df: rves.spread.df };
-    result.rves_uncertain = outlook.uncertain;
-  } else {
-    result.rves_reward = rvesReward(rves.ratio);
-    result.rves = rvesContribution(rves.ratio);
-    result.rves_uncertain = rves.ratio > 0 && rvesBucketUncertain(rves.low, rves.high);
+/**
+ * The pairs handed to timing, each with the scaled copies of its database built first (scale/; one database's
+ * copies once per run): timing itself never builds one.
+ */
+async function pairsToTime(plans: readonly TimingPlan[], dbIds: readonly string[], options: EvalOptions): Promise<PairToTime[]> {
+  const scales = options.scales?.length ? options.scales : undefined;
+  const built = new Map<string, Promise<Map<number, string | Error>>>();
+  const pairs: PairToTime[] = [];
+  for (const [i, plan] of plans.entries()) {
+    if (!scales || plan.kind !== 'time') {
+      pairs.push({ plan, scales: plan.kind === 'untimeable' ? undefined : scales });
+      continue;
+    }
+    const copyOptions = { schemaFile: options.schemaFile, dbId: dbIds[i], cacheDir: options.scaleCacheDir, signal: options.signal };
+    if (!built.has(plan.dbPath)) built.set(plan.dbPath, scaledCopies(plan.dbPath, scales, copyOptions));
+    pairs.push({ plan, scales, copies: await built.get(plan.dbPath) });
   }
-}
-
-const identicalTiming = (quantity: TimedQuantity, engine: DatabaseEngine): TimingResult => ({
-  protocol: 'same-program',
-  quantity,
-  ratio: IDENTICAL.ratio,
-  low: IDENTICAL.low,
-  high: IDENTICAL.high,
-  spread: { logSe: IDENTICAL.logSe, df: IDENTICAL.df },
-  runs: 0,
-  goldMs: 0,
-  predMs: 0,
-  goldSamples: [],
-  predSamples: [],
-  sameProgram: true,
-  note:
-    dialectOf(engine) === 'postgres'
-      ? 'gold and prediction have the same plan, expressions and literals (EXPLAIN VERBOSE): identical work, ratio exactly 1, not timed'
-      : 'gold and prediction compile to the same SQLite program: identical work, ratio exactly 1, not timed',
-});
-
-function fastOptions(options: EvalOptions, base: FastTimingOptions = DEFAULT_FAST_TIMING): FastTimingOptions {
-  // VES is DAMO's ratio of first rows; R-VES is mini_dev's ratio of full executions: time only what was asked.
-  const ves = options.metrics.includes('ves');
-  const rves = options.metrics.includes('rves');
-  const quantities: TimedQuantity[] = [...(ves ? ['first-row' as const] : []), ...(rves ? ['full' as const] : [])];
-  const settle: FastTimingOptions['settle'] = { ratioOf: ves ? ['first-row'] : [], bucketOf: rves ? ['full'] : [] };
-  // The order alternates: with the prediction always first, short blocks after other pairs' work made it pay
-  // the cold start, and first-row ratios read 1.5-3 % below the official loop's (bench/timing.mjs).
-  return {
-    ...base,
-    quantities,
-    settle,
-    timeoutMs: options.timeoutMs,
-    officialLimitMs: officialLoopLimitMs(options.timeoutMs),
-    ...options.fastTiming,
-  };
-}
-
-/** What a correct pair needs before its timing: bodies to time, or the reason it cannot be timed. */
-type TimingPlan =
-  { kind: 'time'; dbPath: string; gold: string; pred: string } | { kind: 'identical' } | { kind: 'untimeable'; note: string };
-
-async function planTiming(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<TimingPlan> {
-  const gold = runnableBody(task.goldSql ?? '', dialectOf(db.engine));
-  const pred = runnableBody(task.predictedSql ?? '', dialectOf(db.engine));
-  if ('status' in gold || 'status' in pred || !gold.body || !pred.body)
-    return { kind: 'untimeable', note: 'an empty query cannot be timed; efficiency scored 0' };
-  // Identical programs do identical work: timing them could only measure noise. The official protocol
-  // still times them, as the scripts do.
-  if (options.timing === 'fast' && (await sameProgram(db, gold.body, pred.body))) return { kind: 'identical' };
-  return { kind: 'time', dbPath: db.path, gold: gold.body, pred: pred.body };
-}
-
-async function timeOfficially(plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions) {
-  // Each metric's own script times something different: run only the protocols asked for.
-  const iterations = options.officialIterations ?? OFFICIAL_ITERATIONS;
-  return {
-    ves: options.metrics.includes('ves')
-      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'ves', options.timeoutMs, iterations, options.signal)
-      : undefined,
-    rves: options.metrics.includes('rves')
-      ? await measureOfficial(plan.dbPath, plan.gold, plan.pred, 'rves', options.timeoutMs, iterations, options.signal)
-      : undefined,
-  };
-}
-
-const fromPair = (timing: Partial<PairTiming>) => ({ ves: timing['first-row'], rves: timing.full });
-
-const pairTimer = (plan: { dbPath: string; gold: string; pred: string }, options: EvalOptions, base?: FastTimingOptions) =>
-  new PairTimer(
-    freshConnectionTimer(plan.dbPath, plan.gold),
-    freshConnectionTimer(plan.dbPath, plan.pred),
-    fastOptions(options, base),
-    options.signal,
-  );
-
-function timingFailed(result: QuestionResult, error: Error, options: EvalOptions): void {
-  if (serverWentAway(error)) options.onServerUnavailable?.(error.message);
-  // The run's failure (server gone, cancelled) is marked so: no score, timed again by --resume (runFailure.ts).
-  result.notes.push(
-    timingStoppedByRun(error, Boolean(options.signal?.aborted))
-      ? `${TIMING_NOT_DONE}: ${error.message}; efficiency 0 in this report`
-      : `timing failed: ${error.message}; efficiency scored 0`,
-  );
-  zeroEfficiency(result, options.metrics);
+  return pairs;
 }
 
 /** Scores one task on an open connection to its database, timing it on its own (the editor's Score). */
 export async function scoreTask(db: DatabaseConnection, task: EvalTask, options: EvalOptions): Promise<QuestionResult> {
   const result = await scoreOrNotRun(db, task, options);
-  const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
-  if (plan) await timePlanned(result, plan, db.engine, options);
+  const plan = await timingPlan(db, task, result, options);
+  if (!plan) return result;
+  const pairs = await pairsToTime([plan], [result.db_id], options);
+  const [outcome] = await timePairs(pairs, timingRequest(options), { inPasses: false });
+  applyOutcome(result, outcome, options);
   return result;
-}
-
-/** The efficiency of a correct pair, as its plan says, timed on connections of its own; then its scaled copies. */
-async function timePlanned(result: QuestionResult, plan: TimingPlan, engine: DatabaseEngine, options: EvalOptions): Promise<void> {
-  try {
-    if (plan.kind === 'untimeable') {
-      result.notes.push(plan.note);
-      zeroEfficiency(result, options.metrics);
-    } else if (plan.kind === 'identical') {
-      applyTimings(result, { ves: identicalTiming('first-row', engine), rves: identicalTiming('full', engine) }, options);
-    } else if (options.timing === 'official') {
-      applyTimings(result, await timeOfficially(plan, options), options);
-    } else {
-      applyTimings(result, fromPair(await runPairTimer(pairTimer(plan, options), options.signal)), options);
-    }
-    if (options.scales?.length && plan.kind !== 'untimeable') await timeAtScales(result, plan, options);
-  } catch (error) {
-    timingFailed(result, error as Error, options);
-  }
-}
-
-/**
- * How the ratio grows with the data: the pair re-timed on copies of its database scaled ×N (built once and
- * cached; see scale/). Identical programs stay at 1. A copy or a size that times out is said, not guessed.
- */
-async function timeAtScales(result: QuestionResult, plan: TimingPlan, options: EvalOptions): Promise<void> {
-  if (plan.kind === 'untimeable') return;
-  const byScale =
-    plan.kind === 'identical'
-      ? Object.fromEntries((options.scales ?? []).map((factor) => [factor, 1]))
-      : await fullRatioByScale(plan.dbPath, plan.gold, plan.pred, options.scales ?? [], {
-          ...fastOptions(options),
-          schemaFile: options.schemaFile,
-          dbId: result.db_id,
-          cacheDir: options.scaleCacheDir,
-          signal: options.signal,
-          onError: (factor, error) => result.notes.push(`×${factor}: ${error.message}`),
-        });
-  result.time_ratio_by_scale = byScale;
-  result.growth = growthVerdict(byScale);
 }
 
 export { NOT_RUN } from './runFailure';
@@ -411,21 +191,18 @@ async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, option
   return result;
 }
 
-/** One question after the correctness pass: its result, and what it still needs (a fast timer, official timing, scales). */
+/** One question after the correctness pass: its result, and its timing plan when it still needs timing. */
 interface Scored {
   result: QuestionResult;
-  timer?: PairTimer;
-  /** Official timing, left for after the pass when lanes score several questions at once. */
-  timeLater?: { plan: TimingPlan; engine: DatabaseEngine };
-  scalePlan?: TimingPlan;
+  plan?: TimingPlan;
 }
 
 /**
  * Scores every task. Correctness first, in `jobs` lanes at once (eval/parallelEval.ts; the same results in the
- * same order whatever the number); timings after it, one at a time with nothing else running (they must not compete
- * for the CPU). Questions whose database the source does not have are `skipped`, never scored as wrong. Fast timing
- * runs in passes over the correct pairs (see timeInPasses), so each pair's samples are spread over the whole run. A
- * server that goes away ends the asking: that question and the rest are errors (EvalOptions.onServerUnavailable).
+ * same order whatever the number); then the correct pairs handed to timing (timing/timePairs.ts), one at a time
+ * with nothing else running (they must not compete for the CPU). Questions whose database the source does not
+ * have are `skipped`, never scored as wrong. A server that goes away ends the asking: that question and the rest
+ * are errors (EvalOptions.onServerUnavailable).
  */
 export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: EvalRunOptions): Promise<QuestionResult[]> {
   // The first report of a lost server is kept (and passed on once); every question after it is not run.
@@ -437,6 +214,8 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
   };
   const options: EvalRunOptions = { ...runOptions, onServerUnavailable: loseServer };
   const jobs = laneCount(options.jobs, options.source, tasks.length);
+  // With one lane, official timing runs in turn after each question, as it always has; otherwise after the pass.
+  const timeInTurn = options.timing === 'official' && jobs === 1;
   let finished = 0;
   const finish = (result: QuestionResult) => options.onResult?.(result, ++finished, tasks.length);
 
@@ -452,24 +231,11 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
     } else if (db instanceof DatabaseUnavailable) {
       scored.result.outcome = 'skipped';
       scored.result.error = db.message;
-    } else if (options.timing === 'fast' || jobs > 1) {
-      const result = (scored.result = await scoreOrNotRun(db, task, options));
-      const plan = result.outcome === 'correct' && wantsEfficiency(options.metrics) ? await planTiming(db, task, options) : undefined;
-      if (options.timing === 'official') {
-        if (plan) scored.timeLater = { plan, engine: db.engine };
-      } else {
-        if (plan && plan.kind !== 'untimeable' && options.scales?.length) scored.scalePlan = plan;
-        if (plan?.kind === 'time') {
-          scored.timer = pairTimer(plan, options, PASS_FAST_TIMING); // timed in passes, with the run's allocation
-        } else if (plan?.kind === 'identical') {
-          applyTimings(result, { ves: identicalTiming('first-row', db.engine), rves: identicalTiming('full', db.engine) }, options);
-        } else if (plan?.kind === 'untimeable') {
-          result.notes.push(plan.note);
-          zeroEfficiency(result, options.metrics);
-        }
-      }
+    } else if (timeInTurn) {
+      scored.result = await scoreTask(db, task, options);
     } else {
-      scored.result = await scoreTask(db, task, options); // official timing in turn, as with one lane it always was
+      scored.result = await scoreOrNotRun(db, task, options);
+      scored.plan = await timingPlan(db, task, scored.result, options);
     }
     // A question interrupted by the cancel is not scored at all.
     return options.signal?.aborted ? undefined : scored;
@@ -488,54 +254,29 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
     (index, scored) => {
       byIndex[index] = scored;
       options.onProgress?.({ phase: 'correctness', done: ++scoredCount, total: tasks.length });
-      for (let next = byIndex[passedOn]; next; next = byIndex[++passedOn]) {
-        if (!next.timer && !next.timeLater && !next.scalePlan) finish(next.result);
-      }
+      for (let next = byIndex[passedOn]; next; next = byIndex[++passedOn]) if (!next.plan) finish(next.result);
     },
   );
   // After a cancel, the questions scored before the first one that was not (as one at a time would have it).
   const scoredInOrder = byIndex.slice(0, passedOn) as Scored[];
-
-  // Official timing of pairs scored in lanes, one at a time now that every lane is idle.
-  for (const [i, { result, timeLater }] of scoredInOrder.entries()) {
-    if (!timeLater) continue;
-    if (options.signal?.aborted) {
-      scoredInOrder.length = i; // not timed: not scored, as a question the cancel interrupted
-      break;
-    }
-    await timePlanned(result, timeLater.plan, timeLater.engine, options);
-    // Aborted during its timing (the loop was ended): its efficiency is no measurement, so it is not scored either.
-    if (options.signal?.aborted) {
-      scoredInOrder.length = i;
-      break;
-    }
-    finish(result);
-  }
-  const results = scoredInOrder.map((scored) => scored.result);
-  const pending = scoredInOrder.filter((scored) => scored.timer) as { result: QuestionResult; timer: PairTimer }[];
-  const scaled = scoredInOrder.filter((scored) => scored.scalePlan).map(({ result, scalePlan }) => ({ result, plan: scalePlan! }));
-
-  const failures = new Map<PairTimer, Error>();
-  await timeInPasses(
-    pending.map((p) => p.timer),
-    {
-      signal: options.signal,
-      onError: (timer, error) => failures.set(timer, error),
-      onPass: (pass, count) => options.onProgress?.({ phase: 'timing', pass, done: pending.length - count, total: pending.length }),
-    },
+  const timed = scoredInOrder.filter((scored) => scored.plan) as Required<Scored>[];
+  const pairs = await pairsToTime(
+    timed.map((scored) => scored.plan),
+    timed.map((scored) => scored.result.db_id),
+    options,
   );
-  for (const { result, timer } of pending) {
-    const failure = failures.get(timer);
-    if (failure) timingFailed(result, failure, options);
-    else if (timer.blockCount > 0) applyTimings(result, fromPair(timer.results()), options);
-    else timingFailed(result, new Error('cancelled before it was timed'), options);
-    if (!scaled.some((p) => p.result === result)) finish(result);
-  }
-  // Scaled copies last: building them is the slow part, and the scores above never depend on it.
-  for (const [i, { result, plan }] of scaled.entries()) {
-    options.onProgress?.({ phase: 'scales', done: i, total: scaled.length });
-    if (result.ex === 1 && result.time_ratio !== null) await timeAtScales(result, plan, options);
-    finish(result);
-  }
-  return results;
+  const outcomes = await timePairs(pairs, timingRequest(options), {
+    inPasses: true,
+    onPass: (pass, count) => options.onProgress?.({ phase: 'timing', pass, done: pairs.length - count, total: pairs.length }),
+    onScales: (done, total) => options.onProgress?.({ phase: 'scales', done, total }),
+    onOutcome: (i, outcome) => {
+      if (outcome.kind === 'cancelled') return;
+      applyOutcome(timed[i].result, outcome, options);
+      finish(timed[i].result);
+    },
+  });
+  // An official loop the cancel stopped is no measurement: that question and every later one are not scored.
+  const cancelled = outcomes.findIndex((outcome) => outcome.kind === 'cancelled');
+  if (cancelled >= 0) scoredInOrder.length = scoredInOrder.indexOf(timed[cancelled]);
+  return scoredInOrder.map((scored) => scored.result);
 }

@@ -4,7 +4,8 @@ import { Row } from '../db/database';
 import { DatabaseConnection } from '../db/engine';
 import { PlanNode } from '../db/planTree';
 import { dialectOf, readQuery, runnableBody } from '../db/readQuery';
-import { DEFAULT_FAST_TIMING, fullRatioByScale, measureFast } from '../timing/fast';
+import { DEFAULT_FAST_TIMING, fullRatioOnCopies, measureFast } from '../timing/fast';
+import { scaledCopies } from '../scale/scaledCopy';
 import { TimingResult } from '../timing/types';
 import { describeSpeed, growthVerdict, speedVerdict } from '../timing/verdict';
 import { estimateContradicts } from '../plan/comparePlans';
@@ -240,7 +241,8 @@ async function verifyRewrite(
   }
   if (limits.scales?.length && db.engine.name === 'sqlite') {
     // How the gain grows with the data: the same pair on scaled copies (a trend, fewer blocks than the verdict).
-    const byScale = await fullRatioByScale(db.path, a.body, b.body, limits.scales, { ...timing, schemaFile: limits.schemaFile });
+    const copies = await scaledCopies(db.path, limits.scales, { schemaFile: limits.schemaFile }); // built before timing
+    const byScale = await fullRatioOnCopies(a.body, b.body, limits.scales, copies, timing);
     verdict.growth = { byScale, verdict: growthVerdict(byScale, { faster: 'the rewrite', slower: 'the original' }) };
     verdict.message += `; ${verdict.growth.verdict}`;
   }

@@ -61,3 +61,21 @@ export async function scaledCopy(sourcePath: string, factor: number, options: Sc
   }
   return build;
 }
+
+/**
+ * The copies of one database a run re-times on, built (or found in the cache) before any timing starts, so that
+ * timing never reads the tables file or writes a copy: factor → path, or the error that kept it from being built.
+ * Stops building once `signal` is aborted.
+ */
+export async function scaledCopies(
+  sourcePath: string,
+  factors: readonly number[],
+  options: ScaledCopyOptions & { signal?: AbortSignal } = {},
+): Promise<Map<number, string | Error>> {
+  const copies = new Map<number, string | Error>();
+  for (const factor of factors) {
+    if (options.signal?.aborted) break;
+    copies.set(factor, await scaledCopy(sourcePath, factor, options).catch((error: Error) => error));
+  }
+  return copies;
+}

@@ -1,5 +1,5 @@
 import { findNodeAtLocation, Node as JsonNode, parseTree } from 'jsonc-parser';
-import { BIRD_SEPARATOR } from '../bird/predictions';
+import { BIRD_SEPARATOR, looksLikePredictionText, PREDICTION_SQL_FIELDS } from '../bird/predictionFields';
 import { splitStatements, StatementSpan } from './statements';
 
 /**
@@ -99,8 +99,7 @@ export function documentKind(languageId: string, text: string): DocumentKind {
   if (languageId !== 'json' && languageId !== 'jsonc') return 'other';
   const head = text.trimStart().slice(0, 2000);
   if (head.startsWith('[') && /"db_id"\s*:/.test(head) && /"SQL"\s*:/.test(head)) return 'bird-questions';
-  if (head.startsWith('{') && head.includes('----- bird -----')) return 'bird-predictions';
-  if (head.startsWith('[') && /"(predicted_sql|pred_sql|prediction)"\s*:/.test(head)) return 'bird-predictions';
+  if (looksLikePredictionText(head)) return 'bird-predictions';
   return 'other';
 }
 
@@ -125,7 +124,7 @@ export function sqlUnits(languageId: string, text: string): SqlUnit[] {
       if (unit) units.push(unit);
     } else if (kind === 'bird-predictions' && child.type === 'object') {
       const get = (key: string) => findNodeAtLocation(child, [key]);
-      const sqlNode = ['predicted_sql', 'pred_sql', 'prediction', 'sql', 'SQL'].map(get).find((n) => n?.type === 'string');
+      const sqlNode = PREDICTION_SQL_FIELDS.map(get).find((n) => n?.type === 'string');
       const questionId = get('question_id')?.value;
       const unit =
         sqlNode &&

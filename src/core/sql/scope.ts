@@ -4,7 +4,7 @@
  * joined and which an outer join can fill with NULLs, and which table a column reference reads. Hints, plans,
  * index advice, hover and the judge all resolve names here, with the one keyword set of ./keywords.
  */
-import { ColumnInfo, SchemaInfo, TableInfo } from '../db/schema';
+import { ColumnInfo, SchemaInfo, TableInfo } from './catalog';
 import { Node } from './ast';
 import { clauseEnd, closingParen, depths, findClauses } from './clauses';
 import { COMPOUND_OPERATORS, FROM_CLAUSE_ENDS, isKeyword, isName, upperWord } from './keywords';

@@ -3,7 +3,6 @@ import { RunLimits } from '../db/database';
 import { engineFor, timeExecution } from '../db/engines';
 import { BLOCK_PRIOR, estimateRatio, probabilityBelow, RatioEstimate } from './estimate';
 import { rvesOutlook, rvesReward } from '../metrics/efficiency';
-import { scaledCopy } from '../scale/scaledCopy';
 import { OFFICIAL_ITERATIONS } from './official';
 import { TimedQuantity, TimingResult } from './types';
 import { DEFAULT_RUN_ALLOCATION, extraBlocks, RunAllocation } from './runAllocation';
@@ -501,34 +500,27 @@ const NO_EXTRA_BLOCKS: RunAllocation = { ...DEFAULT_RUN_ALLOCATION, extraShare: 
 const MIN_PASS_MS = 50;
 
 /**
- * t_first / t_second of full executions on copies of the database scaled by each factor (1: the database
- * itself; copies built once and cached, see scale/), with fewer blocks than a verdict: a trend, not a score.
- * A scale whose copy or timing fails (a timeout, most often) is null, and `onError` says why.
+ * t_first / t_second of full executions on the copies of a database handed in for each factor (1: the database
+ * itself; built before, by scale/'s scaledCopies: nothing here builds one or reads the tables file), with fewer
+ * blocks than a verdict: a trend, not a score. A copy that could not be built, or a timing that fails (a timeout,
+ * most often), is null, and `onError` says why.
  */
-export async function fullRatioByScale(
-  dbPath: string,
+export async function fullRatioOnCopies(
   first: string,
   second: string,
   scales: readonly number[],
-  options: FastTimingOptions & {
-    schemaFile?: string;
-    dbId?: string;
-    cacheDir?: string;
-    signal?: AbortSignal;
-    onError?: (factor: number, error: Error) => void;
-  },
+  copies: ReadonlyMap<number, string | Error>,
+  options: FastTimingOptions & { signal?: AbortSignal; onError?: (factor: number, error: Error) => void },
 ): Promise<Record<string, number | null>> {
   const byScale: Record<string, number | null> = {};
   for (const factor of scales) {
     if (options.signal?.aborted) break;
     try {
-      const path =
-        factor === 1
-          ? dbPath
-          : await scaledCopy(dbPath, factor, { schemaFile: options.schemaFile, dbId: options.dbId, cacheDir: options.cacheDir });
+      const copy = copies.get(factor) ?? new Error('no scaled copy was built');
+      if (copy instanceof Error) throw copy;
       const timing = await measurePair(
-        freshConnectionTimer(path, first),
-        freshConnectionTimer(path, second),
+        freshConnectionTimer(copy, first),
+        freshConnectionTimer(copy, second),
         { ...options, ...SCALE_TIMING },
         options.signal,
       );

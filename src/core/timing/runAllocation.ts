@@ -1,6 +1,5 @@
 import { rvesOutlook } from '../metrics/efficiency';
 import { probabilityBelow, RatioEstimate } from './estimate';
-import type { PairTimer } from './fast';
 import { TimedQuantity } from './types';
 
 /**
@@ -36,9 +35,22 @@ export const DEFAULT_RUN_ALLOCATION: RunAllocation = {
   dominantShares: 2,
 };
 
+/** What the allocation reads of a pair's timer (fast.ts's PairTimer; declared here so the two files form no circle). */
+export interface AllocatedTimer {
+  readonly options: {
+    quantities: readonly TimedQuantity[];
+    settle: { ratioOf: readonly TimedQuantity[]; bucketOf: readonly TimedQuantity[] };
+  };
+  mayExtend(quantity: TimedQuantity): boolean;
+  estimate(quantity: TimedQuantity): RatioEstimate;
+  blocksOf(quantity: TimedQuantity): number;
+  pendingQuantities(): readonly TimedQuantity[];
+  blockCostMs(quantity: TimedQuantity): number;
+}
+
 /** One more block of one quantity of one pair, and how much it is worth per millisecond. */
-export interface ExtraBlock {
-  timer: PairTimer;
+export interface ExtraBlock<Timer extends AllocatedTimer = AllocatedTimer> {
+  timer: Timer;
   quantity: TimedQuantity;
   priority: number;
 }
@@ -65,7 +77,7 @@ export function varianceWeight(estimate: Pick<RatioEstimate, 'ratio' | 'logSe' |
  * that variance plus an even share (its interval, which the user reads), divided by the blocks it already has
  * plus one (what one more removes), per millisecond it costs.
  */
-export function extraBlocks(timers: readonly PairTimer[], allocation: RunAllocation): ExtraBlock[] {
+export function extraBlocks<Timer extends AllocatedTimer>(timers: readonly Timer[], allocation: RunAllocation): ExtraBlock<Timer>[] {
   const measured = timers.flatMap((timer) =>
     timer.options.quantities
       .filter((quantity) => timer.mayExtend(quantity))
@@ -80,7 +92,7 @@ export function extraBlocks(timers: readonly PairTimer[], allocation: RunAllocat
     const group = byQuantity.get(quantity) ?? { total: 0, count: 0 };
     byQuantity.set(quantity, { total: group.total + variance, count: group.count + 1 });
   }
-  const chosen: ExtraBlock[] = [];
+  const chosen: ExtraBlock<Timer>[] = [];
   for (const { timer, quantity, estimate, variance } of measured) {
     const blocks = timer.blocksOf(quantity);
     if (blocks >= allocation.maxBlocks || timer.pendingQuantities().includes(quantity)) continue;

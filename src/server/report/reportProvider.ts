@@ -5,14 +5,10 @@
  */
 import * as fs from 'fs';
 import { topLevelEntryLines } from '../../core/bird/jsonFile';
-import { loadPredictions } from '../../core/bird/predictions';
-import { formatProblem, InputProblem } from '../../core/bird/problems';
-import { buildTasks } from '../../core/bird/tasks';
 import { DIALECT_NAMES, dialectMismatch, dialectMismatchText } from '../../core/sql/dialect';
-import { evaluateTasks } from '../../core/eval/evaluate';
+import { formatProblem } from '../../core/bird/problems';
 import { defaultJobs } from '../../core/eval/parallelEval';
-import { goldCacheFor, goldCacheLine } from '../../core/eval/goldResultCache';
-import { summarize } from '../../core/eval/evalSummary';
+import { goldCacheLine } from '../../core/eval/goldResultCache';
 import { loadEvalReport, uniqueLabels } from '../../core/eval/reportFile';
 import { incompleteRuns, incompleteRunText } from '../../core/eval/runCompleteness';
 import { Metric, QuestionResult } from '../../core/eval/types';
@@ -26,12 +22,13 @@ import {
   ReportRow,
   VesLensErrorCodes,
 } from '../../shared/protocol';
+import { PreparedEvalRun, prepareEvalRun, runEvalRun } from '../../app/evalRun';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { UserError } from '../errors';
 import { reportRow } from '../explanations';
 
-type Predictions = ReturnType<typeof loadPredictions>;
+type Predictions = PreparedEvalRun['predictionFile'];
 
 /**
  * Lanes of an evaluation in the editor: libuv's pool has 4 threads (the server starts before it could be widened),
@@ -90,16 +87,34 @@ export class ReportProvider {
     const state = this.context.state;
     const source = state.source;
     if (!source) throw new UserError(`cannot evaluate: ${state.engineFailure}`, VesLensErrorCodes.noDatabase);
-    const problems: InputProblem[] = [];
-    let predictions: Predictions;
+    const metrics = (params.metrics ?? ['ex', 'f1', 'ves', 'rves']) as Metric[];
+    // The eval use case, as `ves-lens eval` runs it (src/app/evalRun.ts), on the dataset the editor holds.
+    let run: PreparedEvalRun;
     try {
-      predictions = loadPredictions(params.predictionsFile);
+      run = await prepareEvalRun(
+        {
+          kind: 'dataset',
+          questions: state.questions,
+          goldSql: (question) => state.goldSql(question),
+          predictions: params.predictionsFile,
+        },
+        {
+          source,
+          metrics,
+          ...this.context.timing,
+          ...(params.timing ? { timing: params.timing } : {}),
+          ...this.context.limits,
+          // Correctness on the cores (lanes, parallelEval.ts); timing still runs alone after it. Typing stays smooth:
+          // the lanes' SQL runs on libuv's threads, this thread only compares rows (bench/editor.ts measures it).
+          jobs: Math.min(defaultJobs(), EDITOR_MAX_JOBS),
+          // Gold results kept between runs, as `ves-lens eval` keeps them (SQLite; VES_LENS_NO_GOLD_CACHE=1 turns it off).
+          goldCache: true,
+        },
+      );
     } catch (error) {
       throw new UserError(editorText((error as Error).message), VesLensErrorCodes.badInput);
     }
-    problems.push(...predictions.problems);
-    const tasks = buildTasks(state.questions, predictions, undefined, problems);
-    for (const task of tasks) task.goldSql = state.goldSql(task.question);
+    const { tasks, predictionFile: predictions, problems } = run;
     // The dataset's gold or this file in another dialect than the engine would fail or differ, each pair scored 0.
     const mismatch = dialectMismatch(source.engine.name, [
       { label: "the dataset's gold", queries: tasks.map((task) => task.goldSql ?? '') },
@@ -113,7 +128,6 @@ export class ReportProvider {
         ),
         VesLensErrorCodes.badInput,
       );
-    const metrics = (params.metrics ?? ['ex', 'f1', 'ves', 'rves']) as Metric[];
     const sqlByIndex = new Map(tasks.map((task) => [task.question.index, task.predictedSql ?? '']));
     const lines = this.predictionLines(params.predictionsFile, predictions);
     const toRow = (result: QuestionResult) => {
@@ -121,48 +135,36 @@ export class ReportProvider {
       return reportRow(result, sqlByIndex.get(result.index) ?? '', line === undefined ? undefined : { line, character: 0 });
     };
     this.context.log(`evaluating ${params.predictionsFile}: ${tasks.length} questions`);
-    // Rows go out in batches and are kept: a cancelled run still returns what it scored.
-    const finished: QuestionResult[] = [];
+    // Rows go out in batches; a cancelled run still returns what it scored (runEvalRun keeps it).
+    let done = 0;
     let batch: ReportRow[] = [];
     let timer: NodeJS.Timeout | undefined;
     const flush = () => {
       clearTimeout(timer);
       timer = undefined;
-      if (batch.length) onRows?.(batch, finished.length, tasks.length);
+      if (batch.length) onRows?.(batch, done, tasks.length);
       batch = [];
     };
-    // Gold results kept between runs, as `ves-lens eval` keeps them (SQLite; VES_LENS_NO_GOLD_CACHE=1 turns it off).
-    const goldCache = goldCacheFor(source.engine.name, true, (note) => this.context.log(note));
-    const results = await evaluateTasks(tasks, {
-      source,
-      goldCache,
-      metrics,
-      ...this.context.timing,
-      ...(params.timing ? { timing: params.timing } : {}),
-      ...this.context.limits,
-      // Correctness on the cores (lanes, parallelEval.ts); timing still runs alone after it. Typing stays smooth:
-      // the lanes' SQL runs on libuv's threads, this thread only compares rows (bench/editor.ts measures it).
-      jobs: Math.min(defaultJobs(), EDITOR_MAX_JOBS),
+    const { results, summary, goldCache, interrupted } = await runEvalRun(run, {
       signal,
+      onNote: (note) => this.context.log(note),
       onResult: (result) => {
-        finished.push(result);
+        done++;
         batch.push(toRow(result));
         timer ??= setTimeout(flush, ROW_BATCH_MS);
       },
     }).finally(flush);
-    const partial = Boolean(signal?.aborted);
-    const scored = partial ? finished : results;
     this.context.log(
-      `evaluated ${params.predictionsFile}: ${scored.length} of ${tasks.length} questions${partial ? ' (cancelled)' : ''}` +
+      `evaluated ${params.predictionsFile}: ${results.length} of ${tasks.length} questions${interrupted ? ' (cancelled)' : ''}` +
         (goldCache ? `; ${goldCacheLine(goldCache.counts())}` : ''),
     );
     return {
-      summary: summarize(scored, metrics),
-      questions: scored.map(toRow),
+      summary,
+      questions: results.map(toRow),
       problems: problems.map((p) => editorText(formatProblem(p))),
       sqlite: state.sqlite,
       engine: state.engineLine,
-      partial,
+      partial: interrupted,
       total: tasks.length,
       metrics,
     };

@@ -1,5 +1,5 @@
 import type { ColumnNames } from '../engine';
-import type { SqliteConnection } from './sqliteConnection';
+import type { SqlValue } from '../database';
 
 /**
  * The names SQLite gives a query's result columns (`sqlite3_column_name`, what Python's
@@ -22,6 +22,12 @@ import type { SqliteConnection } from './sqliteConnection';
  */
 
 const VIEW = '"__ves_lens_columns"';
+
+/** What the names are read through: a SqliteConnection of its own to the file (declared here, not imported: no import circle). */
+export interface NamingConnection {
+  all(sql: string): Promise<Record<string, SqlValue>[]>;
+  firstRecord(body: string, limits?: { deadline?: number }): Promise<Record<string, SqlValue> | undefined>;
+}
 
 const UNIQUIFIED = /^(.*):\d+$/s;
 const MAYBE_TRUE_FALSE = /^column\d+$/;
@@ -60,7 +66,7 @@ function settleWithKeys(viewNames: readonly string[], keys: readonly string[]): 
  * has a row to read the true names from; `deadline` (performance.now()) bounds that read.
  */
 export async function sqliteResultColumns(
-  naming: SqliteConnection,
+  naming: NamingConnection,
   body: string,
   options: { hasRows: boolean; deadline?: number },
 ): Promise<ColumnNames> {

@@ -17,7 +17,6 @@ import { ResultTable, SEMANTIC_TECHNIQUES, TechniqueName, TechniqueScore, ZERO_S
 export { scoreTechniques, orderedTechniques, NO_EMBEDDING_PROVIDER } from './scoreTechniques';
 export type { TechniqueOptions, TechniqueReport } from './scoreTechniques';
 export { readTypedResult } from './typedResult';
-export type { TechniqueStep } from '../../eval/techniqueStep';
 export * from './types';
 export { PyFloat, pyStr, pyJson } from './pyValues';
 export type { PyValue, PyRow } from './pyValues';

@@ -1,4 +1,3 @@
-import { Command, Option } from 'commander';
 import * as fs from 'fs';
 import { GoldFile, loadGold } from '../core/bird/gold';
 import { loadPredictions, PredictionFile } from '../core/bird/predictions';
@@ -7,7 +6,7 @@ import { loadQuestions, Question, QuestionFile } from '../core/bird/questions';
 import { goldShift, predictionShift, shiftText } from '../core/bird/shiftedFile';
 import { buildTasks, EvalTask, GOLD_SOURCES, GoldSource } from '../core/bird/tasks';
 import { Dialect, DialectInput, DIALECT_NAMES, dialectMismatch, dialectMismatchText } from '../core/sql/dialect';
-import { quoted, UsageError } from './common';
+import { RunRefused } from './runRefused';
 
 /** The inputs `eval` and `judge` share: a question file, predictions, the gold, and the database folder. */
 export interface ScoringInputOptions {
@@ -17,6 +16,8 @@ export interface ScoringInputOptions {
   goldFrom?: string;
   /** Absent when the databases are on a server (--db-url). */
   dbRoot?: string;
+  /** `on` (default): a gold or predictions of another dialect than the engine's is refused; `off`: scored anyway. */
+  dialectCheck?: string;
 }
 
 export interface ScoringInputs {
@@ -30,16 +31,16 @@ export interface ScoringInputs {
 
 export function parseGoldSource(text: string): GoldSource {
   if (!GOLD_SOURCES.includes(text as GoldSource))
-    throw new UsageError(`--gold-from: expected one of ${GOLD_SOURCES.join(', ')}, got ${quoted(text)}`);
+    throw new RunRefused('--gold-from', `expected one of ${GOLD_SOURCES.join(', ')}, got ${JSON.stringify(text)}`);
   return text as GoldSource;
 }
 
 /** Checks the options that need no file read (so a mistake stops before any work). */
 export function checkScoringOptions(options: ScoringInputOptions): GoldSource | undefined {
   const goldFrom = options.goldFrom === undefined ? undefined : parseGoldSource(options.goldFrom);
-  if (goldFrom === 'gold-file' && !options.gold) throw new UsageError('--gold-from gold-file: give the gold file with --gold');
+  if (goldFrom === 'gold-file' && !options.gold) throw new RunRefused('--gold-from gold-file', 'give the gold file with --gold');
   if (options.dbRoot !== undefined && (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()))
-    throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
+    throw new RunRefused('--db-root', `not a folder: ${options.dbRoot}`);
   return goldFrom;
 }
 
@@ -50,7 +51,7 @@ export function loadScoringInputs(options: ScoringInputOptions, goldFromOption: 
   const predictionFile = loadPredictions(options.predictions, { dbIds });
   const goldFile = options.gold ? loadGold(options.gold) : undefined;
   if (goldFromOption === 'predictions' && !predictionFile.goldField) {
-    throw new UsageError(`--gold-from predictions: ${options.predictions} carries no gold field (gold_sql) beside its predictions`);
+    throw new RunRefused('--gold-from predictions', `${options.predictions} carries no gold field (gold_sql) beside its predictions`);
   }
   const goldFrom: GoldSource = goldFromOption ?? (goldFile ? 'gold-file' : 'questions');
   const problems: InputProblem[] = [...questionFile.problems, ...predictionFile.problems, ...(goldFile?.problems ?? [])];
@@ -92,7 +93,7 @@ const ENGINE_OPTIONS: Record<Dialect, string> = {
  * --dialect-check (on by default): the gold and the predictions must read as the engine's SQL dialect
  * (core/sql/dialect.ts), else the run is refused with what to pass instead; `off` scores them anyway.
  */
-export function checkDialects(options: ScoringInputOptions & { dialectCheck?: string }, inputs: ScoringInputs, engine: string): void {
+export function checkDialects(options: ScoringInputOptions, inputs: ScoringInputs, engine: string): void {
   const goldLabel =
     inputs.goldFrom === 'gold-file'
       ? `--gold ${options.gold}`
@@ -108,35 +109,24 @@ export function checkDialects(options: ScoringInputOptions & { dialectCheck?: st
 /** The refusal of --dialect-check (unless `off`): the first input that reads as another dialect than the engine's. */
 export function refuseOtherDialect(check: string | undefined, engine: string, inputs: readonly DialectInput[]): void {
   if (check !== undefined && check !== 'on' && check !== 'off')
-    throw new UsageError(`--dialect-check: expected on or off, got ${quoted(check)}`);
+    throw new RunRefused('--dialect-check', `expected on or off, got ${JSON.stringify(check)}`);
   if (check === 'off') return;
   const mismatch = dialectMismatch(engine, inputs);
   if (mismatch) {
     const engineName = DIALECT_NAMES[mismatch.engine];
-    throw new UsageError(
-      dialectMismatchText(
-        mismatch,
-        `pass ${ENGINE_OPTIONS[mismatch.reading.dialect]}, or the ${engineName} file; --dialect-check off runs it on ${engineName} anyway`,
-      ),
+    const text = dialectMismatchText(
+      mismatch,
+      `pass ${ENGINE_OPTIONS[mismatch.reading.dialect]}, or the ${engineName} file; --dialect-check off runs it on ${engineName} anyway`,
     );
+    throw new RunRefused('--engine', text, text);
   }
 }
 
 /** A --gold file shifted against the question file's own SQL is refused (it would pair questions with others' gold). */
 export function refuseShiftedGold(questions: readonly Question[], gold: GoldFile | undefined, goldOption: string | undefined): void {
   const shifted = gold ? goldShift(questions, gold) : undefined;
-  if (shifted)
-    throw new UsageError(
-      `--gold ${goldOption} is ${shiftText(shifted, 'gold line', questions)}: fix the file, or use the question file's own SQL (without --gold, or --gold-from questions)`,
-    );
-}
-
-/** --dialect-check, for the commands that run a gold (and predictions) on an engine (eval, judge, audit). */
-export function addDialectCheckOption(command: Command): Command {
-  return command.addOption(
-    new Option(
-      '--dialect-check <on|off>',
-      "refuse a gold or prediction file whose SQL reads as another dialect than the engine's (MySQL's backticks, PostgreSQL's ::, SQLite's STRFTIME), saying which --engine to pass; off: score it anyway",
-    ).choices(['on', 'off']),
-  );
+  if (shifted) {
+    const reason = `${goldOption} is ${shiftText(shifted, 'gold line', questions)}: fix the file, or use the question file's own SQL (without --gold, or --gold-from questions)`;
+    throw new RunRefused('--gold', reason, `--gold ${reason}`);
+  }
 }
