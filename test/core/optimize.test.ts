@@ -73,6 +73,19 @@ describe('optimize on the real databases', { skip }, () => {
     assertKeptFaster(await atX10('superhero', Q738_GOLD, ['VL020']), 'VL020');
   });
 
+  it('VL020: a correlated NOT EXISTS as the NULL-safe NOT IN keeps every row, NULL keys included', async () => {
+    // hero_power.hero_id has rows; publisher_id is NULL for some heroes: NOT EXISTS keeps them, so must the rewrite.
+    const sql = `SELECT COUNT(*) FROM superhero AS s WHERE NOT EXISTS (SELECT 1 FROM publisher AS p WHERE p.id = s.publisher_id AND p.publisher_name = 'Marvel Comics')`;
+    const one = await open('superhero');
+    const result = await optimizeStatement(sql, { db: one.db, schema: one.schema }, options({ onlyRules: ['VL020'] }));
+    const form = [...result.rejected.map((r) => r.sql), ...(result.best ? [result.best.sql] : [])].find((s) => /NOT IN/.test(s));
+    assert.ok(form, JSON.stringify(result));
+    assert.ok(
+      !result.rejected.some((r) => r.sql === form && (r.reason === 'changes-rows' || r.reason === 'counterexample')),
+      JSON.stringify(result.rejected),
+    );
+  });
+
   it('VL021: a correlated MAX in WHERE as a pre-aggregated join (q794), faster at ×10', async () => {
     const result = await atX10('superhero', Q794_MIXTRAL, ['VL021']);
     assertKeptFaster(result, 'VL021');
@@ -103,8 +116,10 @@ describe('optimize on the real databases', { skip }, () => {
   it('rules stay silent where their proof conditions fail', async () => {
     const { schema } = await open('superhero');
     const rules = (sql: string) => oneStepRewrites(sql, schema).map((c) => c.rule);
-    // NOT EXISTS is not IN's dual (NULLs): VL020 does not fire.
-    assert.ok(!rules(Q738_GOLD.replace('WHERE EXISTS', 'WHERE NOT EXISTS')).includes('VL020'));
+    // NOT EXISTS is not NOT IN (NULLs): VL020 writes the NULL-safe form, never a bare NOT IN.
+    const negated = oneStepRewrites(Q738_GOLD.replace('WHERE EXISTS', 'WHERE NOT EXISTS'), schema).filter((c) => c.rule === 'VL020');
+    assert.equal(negated.length, 1);
+    assert.match(negated[0].sql, /\(T1\.id IS NULL OR T1\.id NOT IN \(SELECT T2\.hero_id .* AND T2\.hero_id IS NOT NULL\)\)/);
     // Under OR, a NULL and a false no longer both drop the row: no rule moves the subquery.
     assert.deepEqual(
       rules(`${Q738_GOLD} OR T1.id = 1`).filter((r) => r.startsWith('VL02')),

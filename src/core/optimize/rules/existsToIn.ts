@@ -6,10 +6,11 @@ import { RewriteCandidate, RewriteRule } from './types';
 /**
  * VL020: `EXISTS (SELECT … FROM t WHERE t.k = outer.x AND <conditions on t>)`, a top-level condition of the
  * outer WHERE, runs the subquery once per outer row; `outer.x IN (SELECT t.k FROM t WHERE <conditions on t>)`
- * computes it once (SQLite keeps the list as an ephemeral index). Proof conditions (docs/rules/VL020.md): the
- * EXISTS is not negated and is AND-ed at the top of the WHERE (where NULL and false both drop the row), the
- * equality is the subquery's only tie to the outer query, and the subquery has no GROUP BY, HAVING, LIMIT or
- * compound part.
+ * computes it once (SQLite keeps the list as an ephemeral index). `NOT EXISTS` becomes
+ * `(outer.x IS NULL OR outer.x NOT IN (SELECT t.k … AND t.k IS NOT NULL))`, true or false exactly where NOT EXISTS
+ * is. Proof conditions (docs/rules/VL020.md): the EXISTS is AND-ed at the top of the WHERE (where NULL and false
+ * both drop the row), the equality is the subquery's only tie to the outer query, and the subquery has no GROUP
+ * BY, HAVING, LIMIT or compound part.
  */
 export const existsToIn: RewriteRule = {
   id: 'VL020',
@@ -21,7 +22,7 @@ export const existsToIn: RewriteRule = {
     const found: RewriteCandidate[] = [];
     for (const conjunct of outer.conjuncts) {
       const exists = existsIn(tokens, conjunct);
-      if (!exists || exists.negated) continue;
+      if (!exists) continue;
       const sub = exists.subquery;
       const c = sub.clauses;
       if (!sub.conjuncts || c.groupBy !== undefined || c.having !== undefined || c.limit !== undefined || c.distinct !== undefined)
@@ -32,11 +33,19 @@ export const existsToIn: RewriteRule = {
       if (onConditions(tokens, c.from!, sub.fromEnd).some((on) => readsOutside(context, on, sub.names, outer.names))) continue;
       const innerFrom = context.text.slice(tokens[c.from!].start, tokens[sub.fromEnd - 1].end);
       const kept = keptConditions(context, sub.conjuncts, [correlation.conjunct]);
-      const replacement = `${correlation.outer} IN (SELECT ${correlation.inner} ${innerFrom}${kept.length ? ` WHERE ${kept.join(' AND ')}` : ''})`;
+      // NOT EXISTS: no inner row equals a NULL, so a NULL outer value keeps the row; and the list must hold no NULL,
+      // which would make NOT IN unknown for every other value.
+      const conditions = exists.negated ? [...kept, `${correlation.inner} IS NOT NULL`] : kept;
+      const list = `(SELECT ${correlation.inner} ${innerFrom}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`;
+      const replacement = exists.negated
+        ? `(${correlation.outer} IS NULL OR ${correlation.outer} NOT IN ${list})`
+        : `${correlation.outer} IN ${list}`;
       found.push({
         sql: replaceSpan(context, conjunct, replacement),
         rule: 'VL020',
-        note: `EXISTS correlated on ${correlation.outer} computed once as ${correlation.outer} IN (SELECT ${correlation.inner} …)`,
+        note: exists.negated
+          ? `NOT EXISTS correlated on ${correlation.outer} computed once as NOT IN over the non-NULL keys (a NULL ${correlation.outer} kept, as NOT EXISTS keeps it)`
+          : `EXISTS correlated on ${correlation.outer} computed once as ${correlation.outer} IN (SELECT ${correlation.inner} …)`,
       });
     }
     return found;
