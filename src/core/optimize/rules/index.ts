@@ -2,6 +2,7 @@ import { aggregateToJoin } from './aggregateToJoin';
 import { existsToIn } from './existsToIn';
 import { hoistOuterConditions } from './hoistOuterConditions';
 import { impliedEqualities } from './impliedEqualities';
+import { orToUnion } from './orToUnion';
 import { preAggregateFanOut } from './preAggregateFanOut';
 import { RewriteRule } from './types';
 
@@ -12,4 +13,5 @@ export const REWRITE_RULES: readonly RewriteRule[] = [
   hoistOuterConditions,
   preAggregateFanOut,
   impliedEqualities,
+  orToUnion,
 ];
