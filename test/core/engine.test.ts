@@ -117,7 +117,7 @@ describe('the engine seam', () => {
         assert.match(unnamed.message, /^the question names no database/);
         const broken = await cache.forQuestion('broken');
         assert.ok(broken instanceof DatabaseUnavailable && broken.reason === 'cannot-open');
-        assert.match(broken.message, /^cannot open .*broken\.sqlite: file is not a database/);
+        assert.match(broken.message, /^cannot open .*broken\.sqlite: a text file .*not a SQLite database/);
         assert.equal(await cache.forQuestion('broken'), broken, 'the failure is remembered, not retried');
       } finally {
         await cache.closeAll();
