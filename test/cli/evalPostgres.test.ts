@@ -120,7 +120,7 @@ describe('eval --engine postgres', { skip: missing }, () => {
     ];
     const cases: [string[], RegExp][] = [
       [['--engine', 'postgres'], /--engine postgres: give the server with --db-url/],
-      [['--engine', 'sqlite', '--db-url', cluster.url], /--db-url: a PostgreSQL server; with --engine sqlite give --db-root/],
+      [['--engine', 'sqlite', '--db-url', cluster.url], /--db-url: a PostgreSQL or MySQL server; with --engine sqlite give --db-root/],
       [['--db-url', 'mysql://x@y/z'], /--db-url: expected postgresql:\/\/user@host:port\/database/],
       [['--db-url', cluster.url, '--scales', '1,10'], /--scales: scaled copies are SQLite files/],
       [

@@ -157,7 +157,9 @@ export async function optimizeStatement(
     failed.push({ sql: form.sql, reason: `${reason}: ${detail}` });
     options.onStep?.(`${form.patterns.join('+')}: ${reason} (${detail})`);
   };
-  const outOfTime = () => options.signal?.aborted || elapsed(started) > options.statementBudgetMs;
+  // The search's budget starts once the original is known: a slow original must not leave no time for its rewrites.
+  const searchStarted = performance.now();
+  const outOfTime = () => options.signal?.aborted || elapsed(searchStarted) > options.statementBudgetMs;
 
   /** Runs one form against the original; true when it returns the same rows (worth expanding). */
   const examine = async (form: CandidateForm): Promise<boolean> => {
