@@ -1,13 +1,19 @@
 import { closingParen } from '../../sql/clauses';
 import { wordIs } from '../../sql/keywords';
 import { pinSelectStar } from '../../hints/edits';
-import { StatementContext } from '../../hints/types';
-import { readsOutside } from './existsToIn';
-import { comparisonWith, keptConditions, onConditions, outerQuery, Span, spanReads, spanText, splitEquality } from './subqueryParts';
+import {
+  comparisonWith,
+  correlationKeys,
+  keptConditions,
+  NULL_ON_EMPTY,
+  onConditions,
+  outerQuery,
+  readsOutside,
+  Span,
+  spanText,
+} from './subqueryParts';
 import { RewriteCandidate, RewriteRule } from './types';
 
-/** Aggregates that return NULL over no rows (so "no rows for this key" drops the outer row either way). */
-const NULL_ON_EMPTY = ['MAX', 'MIN', 'SUM', 'AVG'];
 /** Aggregates that return a number over no rows: joined with LEFT JOIN, a key without rows reads that number. */
 const ZERO_ON_EMPTY: Record<string, string> = { COUNT: '0', TOTAL: '0.0' };
 
@@ -81,31 +87,3 @@ export const aggregateToJoin: RewriteRule = {
     return found;
   },
 };
-
-/**
- * The conjuncts `<inner> = <outer>` that tie a subquery to the outer query, when every other conjunct reads the
- * subquery's own tables only; undefined when some other conjunct reaches outside.
- */
-export function correlationKeys(
-  context: StatementContext,
-  conjuncts: readonly Span[],
-  innerNames: Set<string>,
-  outerNames: Set<string>,
-): { conjunct: Span; inner: string; outer: string }[] | undefined {
-  const keys: { conjunct: Span; inner: string; outer: string }[] = [];
-  for (const conjunct of conjuncts) {
-    const reads = spanReads(context, conjunct, innerNames, outerNames);
-    if (reads.unknown) return undefined;
-    if (!reads.outer) continue;
-    const sides = splitEquality(context.tokens, conjunct);
-    if (!sides) return undefined;
-    const [left, right] = sides.map((side) => spanReads(context, side, innerNames, outerNames));
-    if (left.nested || right.nested || left.unknown || right.unknown) return undefined;
-    if (left.inner && !left.outer && right.outer && !right.inner)
-      keys.push({ conjunct, inner: spanText(context, sides[0]), outer: spanText(context, sides[1]) });
-    else if (right.inner && !right.outer && left.outer && !left.inner)
-      keys.push({ conjunct, inner: spanText(context, sides[1]), outer: spanText(context, sides[0]) });
-    else return undefined;
-  }
-  return keys;
-}

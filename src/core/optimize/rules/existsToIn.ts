@@ -1,6 +1,6 @@
 import { wordIs } from '../../sql/keywords';
 import { StatementContext } from '../../hints/types';
-import { existsIn, keptConditions, onConditions, outerQuery, replaceSpan, Span, spanReads, spanText, splitEquality } from './subqueryParts';
+import { correlationKeys, existsIn, keptConditions, onConditions, outerQuery, readsOutside, replaceSpan, Span } from './subqueryParts';
 import { RewriteCandidate, RewriteRule } from './types';
 
 /**
@@ -52,12 +52,6 @@ export const existsToIn: RewriteRule = {
   },
 };
 
-/** True when a span reads the outer query or something not placed for certain. */
-export function readsOutside(context: StatementContext, span: Span, innerNames: Set<string>, outerNames: Set<string>): boolean {
-  const reads = spanReads(context, span, innerNames, outerNames);
-  return reads.outer || reads.unknown;
-}
-
 /**
  * The one conjunct `<inner expression> = <outer expression>` (either way round) that ties a subquery to the
  * outer query, when every other conjunct reads the subquery's own tables only.
@@ -68,21 +62,6 @@ export function singleEqualityCorrelation(
   innerNames: Set<string>,
   outerNames: Set<string>,
 ): { conjunct: Span; inner: string; outer: string } | undefined {
-  let found: { conjunct: Span; inner: string; outer: string } | undefined;
-  for (const conjunct of conjuncts) {
-    const reads = spanReads(context, conjunct, innerNames, outerNames);
-    if (reads.unknown) return undefined;
-    if (!reads.outer) continue;
-    if (found) return undefined; // a second tie to the outer query
-    const sides = splitEquality(context.tokens, conjunct);
-    if (!sides) return undefined;
-    const [left, right] = sides.map((side) => spanReads(context, side, innerNames, outerNames));
-    if (left.nested || right.nested) return undefined;
-    if (left.inner && !left.outer && right.outer && !right.inner)
-      found = { conjunct, inner: spanText(context, sides[0]), outer: spanText(context, sides[1]) };
-    else if (right.inner && !right.outer && left.outer && !left.inner)
-      found = { conjunct, inner: spanText(context, sides[1]), outer: spanText(context, sides[0]) };
-    else return undefined;
-  }
-  return found && !wordIs(context.tokens[found.conjunct.first], 'NOT') ? found : undefined;
+  const keys = correlationKeys(context, conjuncts, innerNames, outerNames);
+  return keys?.length === 1 && !wordIs(context.tokens[keys[0].conjunct.first], 'NOT') ? keys[0] : undefined;
 }

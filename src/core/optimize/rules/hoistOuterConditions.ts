@@ -1,10 +1,8 @@
 import { wordIs } from '../../sql/keywords';
-import { comparisonWith, existsIn, outerQuery, Span, spanReads, spanText, Subquery, subqueryAt } from './subqueryParts';
+import { comparisonWith, existsIn, NULL_ON_EMPTY, outerQuery, Span, spanReads, spanText, Subquery, subqueryAt } from './subqueryParts';
 import { RewriteCandidate, RewriteRule } from './types';
 import { StatementContext } from '../../hints/types';
 import { closingParen } from '../../sql/clauses';
-
-const NULL_ON_EMPTY = ['MAX', 'MIN', 'SUM', 'AVG'];
 
 /**
  * VL022: a condition inside a subquery that reads only the outer query (often a column the subquery's table

@@ -140,6 +140,9 @@ export function existsIn(tokens: readonly Token[], conjunct: Span): { negated: b
   return subquery && subquery.close === conjunct.last ? { negated, subquery } : undefined;
 }
 
+/** Aggregates that return NULL over no rows (so "no rows for this key" drops the outer row in a NULL-rejecting comparison). */
+export const NULL_ON_EMPTY = ['MAX', 'MIN', 'SUM', 'AVG'];
+
 /** Comparison operators that are false or NULL (never true) when either side is NULL. */
 export const NULL_REJECTING = new Set(['=', '==', '<', '>', '<=', '>=', '<>', '!=']);
 
@@ -238,4 +241,38 @@ export function onConditions(tokens: readonly Token[], from: number, fromEnd: nu
   }
   close(fromEnd - 1);
   return spans;
+}
+
+/** True when a span reads the outer query or something not placed for certain. */
+export function readsOutside(context: StatementContext, span: Span, innerNames: Set<string>, outerNames: Set<string>): boolean {
+  const reads = spanReads(context, span, innerNames, outerNames);
+  return reads.outer || reads.unknown;
+}
+
+/**
+ * The conjuncts `<inner> = <outer>` that tie a subquery to the outer query, when every other conjunct reads the
+ * subquery's own tables only; undefined when some other conjunct reaches outside.
+ */
+export function correlationKeys(
+  context: StatementContext,
+  conjuncts: readonly Span[],
+  innerNames: Set<string>,
+  outerNames: Set<string>,
+): { conjunct: Span; inner: string; outer: string }[] | undefined {
+  const keys: { conjunct: Span; inner: string; outer: string }[] = [];
+  for (const conjunct of conjuncts) {
+    const reads = spanReads(context, conjunct, innerNames, outerNames);
+    if (reads.unknown) return undefined;
+    if (!reads.outer) continue;
+    const sides = splitEquality(context.tokens, conjunct);
+    if (!sides) return undefined;
+    const [left, right] = sides.map((side) => spanReads(context, side, innerNames, outerNames));
+    if (left.nested || right.nested || left.unknown || right.unknown) return undefined;
+    if (left.inner && !left.outer && right.outer && !right.inner)
+      keys.push({ conjunct, inner: spanText(context, sides[0]), outer: spanText(context, sides[1]) });
+    else if (right.inner && !right.outer && left.outer && !left.inner)
+      keys.push({ conjunct, inner: spanText(context, sides[1]), outer: spanText(context, sides[0]) });
+    else return undefined;
+  }
+  return keys;
 }
