@@ -187,14 +187,14 @@ describe('audit --compare-gold (cross-dialect gold check)', { skip: localCluster
         /--compare-db-url: a PostgreSQL server; with --compare-engine sqlite/,
       ],
       [
-        ['--compare-gold', files.compared, '--compare-db-url', 'mysql://x@y/z'],
+        ['--compare-gold', files.compared, '--compare-db-url', 'http://x@y/z'],
         /--compare-db-url: expected postgresql:\/\/user@host:port\/database/,
       ],
       [
         ['--compare-gold', files.compared, '--compare-db-url', unreachable],
         /--compare-db-url: cannot reach the PostgreSQL server: .*ENOENT/,
       ],
-      [['--compare-gold', files.compared, '--compare-engine', 'mysql'], /option '--compare-engine <engine>' argument 'mysql' is invalid/],
+      [['--compare-gold', files.compared, '--compare-engine', 'oracle'], /option '--compare-engine <engine>' argument 'oracle' is invalid/],
     ];
     for (const [args, message] of cases) {
       const run = runCli([...common, ...args]);
