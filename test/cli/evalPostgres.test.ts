@@ -121,7 +121,9 @@ describe('eval --engine postgres', { skip: missing }, () => {
     const cases: [string[], RegExp][] = [
       [['--engine', 'postgres'], /--engine postgres: give the server with --db-url/],
       [['--engine', 'sqlite', '--db-url', cluster.url], /--db-url: a PostgreSQL or MySQL server; with --engine sqlite give --db-root/],
-      [['--db-url', 'mysql://x@y/z'], /--db-url: expected postgresql:\/\/user@host:port\/database/],
+      // A MySQL server is an engine too now: the PostgreSQL gold is refused for its dialect, before any connection.
+      [['--db-url', 'mysql://x@y/z'], /reads as PostgreSQL SQL .*but the engine is MySQL: pass --engine postgres/],
+      [['--db-url', 'http://x@y/z'], /--db-url: expected postgresql:\/\/user@host:port\/database/],
       [['--db-url', cluster.url, '--scales', '1,10'], /--scales: scaled copies are SQLite files/],
       [
         ['--db-url', `postgresql://postgres:Sup3rSecretPw@localhost:1/bird?host=${encodeURIComponent(cluster.socketDir)}`],
