@@ -355,7 +355,11 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
           ours: [q.plan_cost?.gold?.total_cost ?? null, q.plan_cost?.pred?.total_cost ?? null, q.plan_cost?.pred_cheaper ?? null],
           python: expected[i],
         }))
-        .filter(({ ours, python }) => JSON.stringify(ours) !== JSON.stringify(python));
+        // A question whose database the server lacks (no gold plan) is skipped, as on every engine (issue 30): nothing
+        // of it is costed, even a prediction that needs no table (a bare SELECT the script still plans).
+        .filter(({ ours, python }) =>
+          python[0] === null ? ours.some((v) => v !== null) : JSON.stringify(ours) !== JSON.stringify(python),
+        );
       assert.deepEqual(differences, []);
       assert.equal(expected.filter(([gold]) => gold !== null).length, 140, 'every PostgreSQL gold of the three databases has a plan');
       noSecret(run.stdout, run.stderr, fs.readFileSync(json, 'utf8'));
