@@ -1,5 +1,4 @@
-import { sameResultSet } from '../metrics/executionMatch';
-import { rowKey } from '../results/valueKey';
+import { sameResultBag, sameResultSet } from '../metrics/executionMatch';
 import { Row } from '../db/database';
 import { DatabaseConnection } from '../db/engine';
 import { PlanNode } from '../db/planTree';
@@ -41,22 +40,6 @@ export interface Verdict {
    */
   planner?: { samePlan: boolean; originalCost: number; rewriteCost: number };
   message: string;
-}
-
-function bag(rows: readonly Row[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const row of rows) {
-    const key = rowKey(row);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
-
-function sameBag(a: readonly Row[], b: readonly Row[]): boolean {
-  if (a.length !== b.length) return false;
-  const left = bag(a);
-  const right = bag(b);
-  return left.size === right.size && [...left].every(([key, n]) => right.get(key) === n);
 }
 
 /**
@@ -172,7 +155,7 @@ async function verifyRewrite(
   });
   if (after.status !== 'ok') return { status: 'failed', message: `the rewrite does not run: ${after.message}` };
   const set = sameResultSet(after.rows, beforeRows);
-  const bagEqual = sameBag(after.rows, beforeRows);
+  const bagEqual = sameResultBag(after.rows, beforeRows);
   if (hint.kind === 'correctness') {
     // A correctness hint's rewrite is meant to differ exactly when the hazard is real.
     return set

@@ -1,18 +1,9 @@
 import { Row } from '../db/database';
-import { sameResultSet } from '../metrics/executionMatch';
+import { sameResultBag, sameResultSet } from '../metrics/executionMatch';
 import { rowKey } from '../results/valueKey';
 
 /** How a rewrite's rows compare with the original's. */
 export type RowsComparison = { same: true; ordered: boolean } | { same: false; detail: string };
-
-function bagOf(rows: readonly Row[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const row of rows) {
-    const key = rowKey(row);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
 
 /**
  * The same rows as a set (what EX compares), as a bag (each row as often), and, when the original orders its
@@ -23,10 +14,7 @@ export function compareRows(original: readonly Row[], rewrite: readonly Row[], o
     return { same: false, detail: `another set of rows (${rewrite.length} rows against the original's ${original.length})` };
   if (rewrite.length !== original.length)
     return { same: false, detail: `the same set, but ${rewrite.length} rows against ${original.length} (duplicates differ)` };
-  const a = bagOf(original);
-  const b = bagOf(rewrite);
-  if ([...a].some(([key, n]) => b.get(key) !== n))
-    return { same: false, detail: 'the same set, but rows repeated a different number of times' };
+  if (!sameResultBag(original, rewrite)) return { same: false, detail: 'the same set, but rows repeated a different number of times' };
   if (ordered && original.some((row, i) => rowKey(row) !== rowKey(rewrite[i])))
     return { same: false, detail: 'the same rows in another order (the original has an ORDER BY)' };
   return { same: true, ordered };
