@@ -187,7 +187,20 @@ export async function openPanelPage(
   return page;
 }
 
-export const post = (page: Page, message: object) => page.evaluate((m) => window.postMessage(m, '*'), message);
+/** Posts a message as the extension would, and returns once the page has handled it and drawn a frame (a message
+ * event comes in a later task, so reading the page straight after `postMessage` races it). */
+export const post = (page: Page, message: object) =>
+  page.evaluate(
+    (m) =>
+      new Promise((resolve) => {
+        // Added after the page's own listener, so it runs once the page has handled this message.
+        window.addEventListener('message', () => requestAnimationFrame(() => requestAnimationFrame(resolve)), {
+          once: true,
+        });
+        window.postMessage(m, '*');
+      }),
+    message,
+  );
 export const appText = (page: Page) => page.locator('#app').innerText();
 export const settle = (page: Page) =>
   page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
