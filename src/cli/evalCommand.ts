@@ -3,6 +3,8 @@ import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import { InputProblem } from '../core/bird/problems';
 import { EngineDescription, engineLine } from '../core/db/source';
+import { dialectOf } from '../core/db/readQuery';
+import { SqlDialect } from '../core/sql/statements';
 import { EvalProgress } from '../core/eval/evaluate';
 import { fromRunFailure } from '../core/eval/runFailure';
 import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
@@ -192,7 +194,14 @@ function progressBar(options: EvalCommandOptions, err: NodeJS.WriteStream) {
 /** The tables and lists a person reads after the run. */
 function printResults(
   out: NodeJS.WritableStream,
-  report: { summary: EvalSummary; metrics: readonly Metric[]; results: QuestionResult[]; problems: InputProblem[]; planCost: boolean },
+  report: {
+    summary: EvalSummary;
+    metrics: readonly Metric[];
+    results: QuestionResult[];
+    problems: InputProblem[];
+    planCost: boolean;
+    dialect: SqlDialect;
+  },
 ) {
   const { summary, metrics, results, problems } = report;
   out.write(scoreTable(summary, metrics) + '\n');
@@ -200,7 +209,7 @@ function printResults(
   for (const block of [
     skippedLine(summary),
     failureList(results),
-    efficiencyNotes(results),
+    efficiencyNotes(results, report.dialect),
     techniqueNotes(results),
     robustnessBlock(summary.robustness),
     problemList(problems),
@@ -376,7 +385,14 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const { results, summary, problems: allProblems, interrupted, robustnessRun } = finished;
   // With the report on standard output, what is printed for a person goes to standard error.
   const planCost = Boolean(settings.planCost);
-  printResults(options.jsonStdout ? err : process.stdout, { summary, metrics, results, problems: allProblems, planCost });
+  printResults(options.jsonStdout ? err : process.stdout, {
+    summary,
+    metrics,
+    results,
+    problems: allProblems,
+    planCost,
+    dialect: dialectOf(source.engine),
+  });
   if (reported)
     await writeReports(options, finished, { ...reportInputs, ...(options.resume ? { resumed: run.resumed.size } : {}) }, tasks.length);
   const written = jsonFile ?? htmlFile ?? (options.jsonStdout ? 'standard output' : undefined);

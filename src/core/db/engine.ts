@@ -18,7 +18,8 @@ import { SchemaInfo } from './schema';
  * - resultColumns(): the names from the protocol's row description, which keeps repeated names as they are;
  * - explainPlan(): EXPLAIN (FORMAT JSON) (MySQL: EXPLAIN FORMAT=JSON) mapped onto planTree.ts's step kinds;
  * - sameWork(): no bytecode to compare; PostgreSQL says 'same' only for identical EXPLAIN (VERBOSE, COSTS OFF)
- *   output (operators, relations, expressions and literals), else 'unknown';
+ *   output (operators, relations, expressions and literals), MySQL for identical EXPLAIN FORMAT=JSON and rewritten
+ *   statement (note 1003), else 'unknown';
  * - readSchema(): information_schema instead of sqlite_master and PRAGMAs;
  * - timeExecution(): as for SQLite, each execution on a fresh connection opened outside the timed span.
  */

@@ -6,6 +6,8 @@ import { Metric, Outcome, QuestionResult } from '../eval/types';
 import { METRIC_LABELS, OUTCOME_LABELS, QUANTITY_LABELS } from '../eval/labels';
 import { techniqueRows } from './techniqueRows';
 import { pastLimitMetrics } from '../metrics/efficiency';
+import { SqlDialect } from '../sql/statements';
+import { sameWorkPhrase } from '../timing/sameProgram';
 import { counted } from '../text/numberText';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
@@ -108,7 +110,7 @@ export function problemList(problems: readonly InputProblem[], limit = 12): stri
  * What stands behind the efficiency numbers: pairs not timed because they are the same program, rewards a
  * repeat run could change, pairs whose timing did not settle, and, with --scales, how each pair grows.
  */
-export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): string {
+export function efficiencyNotes(results: readonly QuestionResult[], dialect: SqlDialect, limit = 8): string {
   const timed = results.filter((r) => r.time_ratio !== null);
   if (timed.length === 0) return '';
   const same = timed.filter((r) => r.same_program);
@@ -117,7 +119,7 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
   const lines = [pc.bold(`efficiency (${timed.length} correct pairs timed)`)];
   if (same.length)
     lines.push(
-      `  ${same.length} compile to the same SQLite program as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`,
+      `  ${same.length} ${sameWorkPhrase(dialect)} as their gold: ratio 1 by construction, not timed (${same.map((r) => r.question_id).join(', ')})`,
     );
   if (cutOff.length)
     lines.push(
@@ -132,7 +134,9 @@ export function efficiencyNotes(results: readonly QuestionResult[], limit = 8): 
         .map(([reward, prob]) => `${reward}: ${Math.round(prob * 100)} %`)
         .join(' · ');
       const interval = r.rves_time_ratio_interval?.map((x) => x.toFixed(2)).join('–');
-      lines.push(`    question ${r.question_id}: ${QUANTITY_LABELS.allRowsRatio} ${r.rves_time_ratio?.toFixed(2)} (${interval}) → ${p}`);
+      lines.push(
+        `    question ${r.question_id}: ${QUANTITY_LABELS.allRowsRatio} ${r.rves_time_ratio?.toFixed(2)} (${interval})${p ? ` → ${p}` : ''}`,
+      );
     }
     if (uncertain.length > limit) lines.push(pc.dim(`    ... and ${uncertain.length - limit} more (all in --json)`));
   }

@@ -1,4 +1,5 @@
 import { DatabaseConnection } from '../db/engine';
+import { SqlDialect } from '../sql/statements';
 import { analysisBoundNote } from '../sql/textBounds';
 
 /**
@@ -11,4 +12,11 @@ import { analysisBoundNote } from '../sql/textBounds';
 export async function sameProgram(db: DatabaseConnection, a: string, b: string): Promise<boolean> {
   if (analysisBoundNote(a, 'same program') || analysisBoundNote(b, 'same program')) return false;
   return (await db.sameWork(a, b)) === 'same';
+}
+
+/** What made a pair "the same work" on each engine, as the notes say it: "gold and prediction <phrase>". */
+export function sameWorkPhrase(dialect: SqlDialect): string {
+  if (dialect === 'postgres') return 'have the same plan, expressions and literals (EXPLAIN VERBOSE)';
+  if (dialect === 'mysql') return 'have the same plan and rewritten statement (EXPLAIN FORMAT=JSON, EXPLAIN EXTENDED)';
+  return 'compile to the same SQLite program';
 }

@@ -22,7 +22,7 @@ import {
   timeInPasses,
 } from './fast';
 import { measureOfficial, OFFICIAL_ITERATIONS, OfficialProtocol, officialLoopLimitMs } from './official';
-import { sameProgram } from './sameProgram';
+import { sameProgram, sameWorkPhrase } from './sameProgram';
 import { TimedQuantity, TimingResult } from './types';
 
 /** What a correct pair needs before its timing: bodies to time, or why it needs none, or why it cannot be timed. */
@@ -206,10 +206,7 @@ function identicalTimings(dialect: SqlDialect): Timed {
     goldSamples: [],
     predSamples: [],
     sameProgram: true,
-    note:
-      dialect === 'postgres'
-        ? 'gold and prediction have the same plan, expressions and literals (EXPLAIN VERBOSE): identical work, ratio exactly 1, not timed'
-        : 'gold and prediction compile to the same SQLite program: identical work, ratio exactly 1, not timed',
+    note: `gold and prediction ${sameWorkPhrase(dialect)}: identical work, ratio exactly 1, not timed`,
   });
   return { ves: identical('first-row'), rves: identical('full') };
 }

@@ -312,12 +312,30 @@ export class MysqlConnection implements DatabaseConnection {
     return measuredPlanOfMysqlJson(await this.jsonOf('ANALYZE FORMAT=JSON', body, limits));
   }
 
-  /** The same work when both have the same EXPLAIN FORMAT=JSON (access paths, keys, conditions with their literals). */
+  /**
+   * What the server will do for a statement: its EXPLAIN FORMAT=JSON (access paths, keys, conditions with their
+   * literals) and the statement as the optimizer rewrote it (note 1003 after EXPLAIN [EXTENDED]: the select list,
+   * every expression and literal, which the JSON plan leaves out), as PostgreSQL's EXPLAIN VERBOSE shows both.
+   */
+  private async work(body: string): Promise<string> {
+    if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
+    await this.connected();
+    const explain = isMariaDb(this.version!) ? 'EXPLAIN EXTENDED' : 'EXPLAIN';
+    return this.inTransaction({}, async (connection) => {
+      const plan = await queryObjects(connection, `EXPLAIN FORMAT=JSON ${body}`);
+      await queryObjects(connection, `${explain} ${body}`);
+      const rewritten = (await queryObjects(connection, 'SHOW WARNINGS')).filter((note) => Number(note.Code) === 1003);
+      return JSON.stringify([plan, rewritten.map((note) => note.Message)]);
+    });
+  }
+
+  /**
+   * The same work when both have the same plan and the same rewritten statement (work()). Another plan proves
+   * nothing either way: `unknown`. A statement that does not compile is `different`.
+   */
   async sameWork(a: string, b: string): Promise<SameWork> {
     try {
-      return JSON.stringify(await this.jsonOf('EXPLAIN FORMAT=JSON', a)) === JSON.stringify(await this.jsonOf('EXPLAIN FORMAT=JSON', b))
-        ? 'same'
-        : 'unknown';
+      return (await this.work(a)) === (await this.work(b)) ? 'same' : 'unknown';
     } catch {
       return 'different';
     }
