@@ -97,7 +97,10 @@ export async function prepareEvalRun(inputs: EvalInputs, settings: EvalRunSettin
  * What runs the SQL, asked before any question (a server that cannot be reached is refused, naming --db-url); on
  * a one-database server, the databases it lacks are skipped from now on, as missing SQLite files are (not gold errors).
  */
-export async function describeRunEngine(settings: { source: DatabaseSource }, tasks: readonly EvalTask[]): Promise<EngineDescription> {
+export async function describeRunEngine(
+  settings: { source: DatabaseSource },
+  tasks: readonly Pick<EvalTask, 'question' | 'goldSql'>[],
+): Promise<EngineDescription> {
   const engine = await settings.source.describe().catch((error: Error) => {
     if (error instanceof EmbeddedUnavailable) throw new RunRefused('--engine', error.message, error.message);
     throw new RunRefused('--db-url', `cannot reach the PostgreSQL server: ${error.message}`);

@@ -2,27 +2,15 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
-import { GoldFile, loadGold } from '../core/bird/gold';
-import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
-import { loadQuestions } from '../core/bird/questions';
+import { AuditRunSettings, FinishedAuditRun, PreparedAuditRun, prepareAuditRun, runAuditRun } from '../app/auditRun';
+import { formatProblem, orderProblems } from '../core/bird/problems';
 import { auditText } from '../core/audit/auditText';
-import { auditGold, goldItems } from '../core/audit/goldAudit';
-import { readPredictionSources } from '../core/audit/predictionSources';
 import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
-import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
-import { refuseOtherDialect, refuseShiftedGold } from '../app/scoringInputs';
-import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
+import { nothingDone } from '../core/eval/databaseProblems';
 import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
-import {
-  DatabaseSource,
-  EngineDescription,
-  engineLine,
-  POSTGRES_LAYOUTS,
-  PostgresLayout,
-  postgresServer,
-  sqliteFolder,
-} from '../core/db/source';
+import { DatabaseSource, engineLine, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
+import type { NamedInput } from '../core/io/outputPaths';
 import {
   checkOutputFile,
   databaseSource,
@@ -38,9 +26,17 @@ import {
 } from './common';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
-import { AuditCheckpointItem, auditedEntries, resumableEvidence } from './auditResume';
-import { AuditOptimizeOptions, checkAuditOptimizeOptions, runAuditOptimizeStep } from './auditOptimizeOption';
-import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
+import { AuditCheckpointItem, auditedEntries, evidenceCheckpoint } from './auditResume';
+import { AuditOptimizeOptions, auditOptimizeProgress, auditOptimizeSettings, checkAuditOptimizeOptions } from './auditOptimizeOption';
+import {
+  checkCheckpointPath,
+  completeness,
+  fileOutput,
+  inputFingerprint,
+  interruptedLine,
+  ResumableRun,
+  startResumableRun,
+} from './resumableRun';
 
 export interface AuditCommandOptions extends EngineCliOptions, AuditOptimizeOptions {
   questions: string;
@@ -134,12 +130,8 @@ function comparedGoldSource(options: AuditCommandOptions, auditSource: DatabaseS
   }
 }
 
-/** The compared gold, its databases and what runs them (connecting once: an unreachable server stops here). */
-async function comparedGold(
-  options: AuditCommandOptions,
-  questionCount: number,
-  auditSource: DatabaseSource,
-): Promise<{ gold: GoldFile; source: DatabaseSource; engine: EngineDescription; problems: InputProblem[] } | undefined> {
+/** --compare-gold and where it runs (undefined without it: its engine options alone are refused). */
+function compareSettings(options: AuditCommandOptions, auditSource: DatabaseSource): AuditRunSettings['compare'] {
   if (options.compareGold === undefined) {
     const flags = { compareEngine: '--compare-engine', compareDbUrl: '--compare-db-url', compareDbLayout: '--compare-db-layout' } as const;
     const stray = (Object.keys(flags) as (keyof typeof flags)[]).find((key) => options[key] !== undefined);
@@ -147,33 +139,28 @@ async function comparedGold(
     return undefined;
   }
   if (!fs.existsSync(options.compareGold)) throw new UsageError(`--compare-gold: file not found: ${options.compareGold}`);
-  const source = comparedGoldSource(options, auditSource);
-  const gold = loadGold(options.compareGold);
-  const problems = [...gold.problems];
-  if (gold.entries.length !== questionCount)
-    problems.push({
-      file: gold.file,
-      message: `${gold.entries.length} lines for ${questionCount} questions: paired by position, questions without a line are not compared`,
-      headline: true,
-    });
-  const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(`--compare-db-url: cannot reach the PostgreSQL server: ${error.message}`);
-  });
-  return { gold, source, engine, problems };
+  return { goldFile: options.compareGold, source: comparedGoldSource(options, auditSource) };
 }
 
-/** `ves-lens audit`: which gold SQL deserve another look, and why (terminal, --json, --html). */
-export async function runAudit(options: AuditCommandOptions): Promise<number> {
-  const limits = { timeoutMs: parseTimeoutMs('--timeout', options.timeout), maxRows: positiveInteger('--max-rows', options.maxRows) };
-  const top = positiveInteger('--top', options.top);
-  const scales = options.scales === undefined ? undefined : parseScales(options.scales);
+/** The settings the options give, checked before any work (the engine rules are the application layer's). */
+function auditSettings(options: AuditCommandOptions): AuditRunSettings {
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
-  let source = databaseSource(options);
-  if (scales && source.engine.name !== 'sqlite')
-    throw new UsageError('--scales: scaled copies are SQLite files; not with --engine postgres');
-  if (source.engine.name === 'sqlite' && (!fs.existsSync(options.dbRoot) || !fs.statSync(options.dbRoot).isDirectory()))
-    throw new UsageError(`--db-root: not a folder: ${options.dbRoot}`);
-  // Outputs are checked by real path against every input and the database folders (core/io/outputPaths.ts).
+  const source = databaseSource(options);
+  return {
+    source,
+    timeoutMs: parseTimeoutMs('--timeout', options.timeout),
+    maxRows: positiveInteger('--max-rows', options.maxRows),
+    measure: options.measure,
+    correctness: Boolean(options.correctness),
+    scales: options.scales === undefined ? undefined : parseScales(options.scales),
+    schemaFile: options.schema,
+    dialectCheck: options.dialectCheck,
+    optimize: auditOptimizeSettings(options, source.engine.name),
+  };
+}
+
+/** The outputs, checked by real path against every input and the database folders (core/io/outputPaths.ts). */
+function auditOutputs(options: AuditCommandOptions) {
   const inputs = [
     { label: '--questions', file: options.questions },
     { label: '--gold', file: options.gold },
@@ -182,132 +169,52 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     ...(options.predictions ?? []).map((file, n) => ({ label: `--predictions ${n + 1}`, file })),
   ];
   const databaseFolders = [{ label: '--db-root', folder: options.dbRoot }];
-  checkAuditOptimizeOptions(options);
   const jsonFile = fileOutput(options.json);
   const htmlFile = fileOutput(options.html);
   if (jsonFile) checkOutputFile('--json', jsonFile, inputs, databaseFolders);
   if (htmlFile) checkOutputFile('--html', htmlFile, [...inputs, { label: '--json', file: jsonFile }], databaseFolders);
   const checkpointFile = checkCheckpointPath(jsonFile ?? htmlFile, options.resume, inputs, databaseFolders);
+  return { inputs, jsonFile, checkpointFile };
+}
 
-  const questionFile = loadQuestions(options.questions);
-  const goldFile = options.gold ? loadGold(options.gold) : undefined;
-  // A shifted gold file, or gold in another dialect than the engine, would audit every gold as failing.
-  refuseShiftedGold(questionFile.questions, goldFile, options.gold);
-  refuseOtherDialect(options.dialectCheck, source.engine.name, [
-    {
-      label: goldFile ? `--gold ${options.gold}` : `the SQL of --questions ${options.questions} (the gold)`,
-      queries: goldItems(questionFile.questions, goldFile).map((item) => item.goldSql ?? ''),
-    },
-  ]);
-  const problems: InputProblem[] = [...questionFile.problems, ...(goldFile?.problems ?? [])];
-  problems.push(
-    ...sqliteDbRootProblems(
-      source,
-      options.dbRoot,
-      questionFile.questions.map((question) => question.dbId),
-    ),
-  );
-  const compared = await comparedGold(options, questionFile.questions.length, source);
-  problems.push(...(compared?.problems ?? []));
-  const err = process.stderr;
-  const bar =
-    options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} · {last}', hideCursor: true, stream: err }) : undefined;
-
-  // Read every prediction input first (a wrong file stops before any slow work), then score those that need it.
-  const sources = readPredictionSources(options.predictions ?? [], questionFile.questions);
-  // What runs the audited gold, asked before any work: a server that cannot be reached stops here, naming --db-url.
-  const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
-  });
-  if (source.engine.name !== 'sqlite') err.write(`${engineLine(engine)}; index advice needs a scratch copy there: not tried\n`);
-
-  const items = goldItems(questionFile.questions, goldFile);
-  // A one-database server's missing databases are not audited, as missing SQLite files are (not failing gold).
-  source = await withLoadedDatabasesOnly(source, engine, items);
-  // Each audited gold (and each prediction file's evidence) goes to a checkpoint as it is finished; --resume
-  // audits only the others (cli/resumableRun.ts, cli/auditResume.ts).
-  const run = startResumableRun<AuditCheckpointItem>(
+/**
+ * Each audited gold (and each prediction file's evidence) goes to a checkpoint as it is finished; --resume audits
+ * only the others (cli/resumableRun.ts, cli/auditResume.ts).
+ */
+function startAuditRun(
+  options: AuditCommandOptions,
+  prepared: PreparedAuditRun,
+  context: { inputs: NamedInput[]; checkpointFile?: string },
+) {
+  const { settings, items } = prepared;
+  return startResumableRun<AuditCheckpointItem>(
     'audit',
-    checkpointFile,
+    context.checkpointFile,
     {
       ...inputFingerprint(
-        inputs,
+        context.inputs,
         options.dbRoot,
         items.map((item) => item.question.dbId),
       ),
       options: {
-        measure: options.measure,
-        correctness: Boolean(options.correctness),
-        scales: scales ?? null,
-        ...limits,
+        measure: settings.measure,
+        correctness: settings.correctness,
+        scales: settings.scales ?? null,
+        timeoutMs: settings.timeoutMs,
+        maxRows: settings.maxRows,
         engine: [options.engine, options.dbUrl, options.dbLayout],
         compare: [options.compareEngine, options.compareDbUrl, options.compareDbLayout],
       },
     },
     Boolean(options.resume),
-    `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+    `finishing the question under way, then writing what is finished${context.checkpointFile ? ' (--resume continues)' : ''}`,
   );
-  const audited = auditedEntries(run);
-  if (options.resume) err.write(`resuming: ${audited.size} of ${items.length} gold taken from ${checkpointFile}\n`);
-  const evidence = await resumableEvidence(
-    sources,
-    questionFile.questions,
-    goldFile,
-    problems,
-    {
-      dbRoot: options.dbRoot,
-      source,
-      ...limits,
-      questionsFile: options.questions,
-      onScoring: (file) => {
-        bar?.stop();
-        err.write(`scoring ${file} against the gold (EX, then full-execution timing)\n`);
-        bar?.start(questionFile.questions.length, 0, { last: file });
-      },
-      onProgress: (p, file) =>
-        bar?.update(p.phase === 'correctness' ? p.done : questionFile.questions.length, {
-          last: p.phase === 'correctness' ? file : `timing pass ${p.pass ?? ''}`,
-        }),
-    },
-    run,
-  );
-  bar?.stop();
+}
 
-  err.write(
-    `auditing ${items.length} gold SQL${options.measure ? ' (rewrites verified and timed, indexes measured on temporary copies)' : ''}${scales ? `, at scales ${scales.join(', ')}` : ''}` +
-      `${options.correctness ? '; each checked on its data for correctness' : ''}` +
-      `${compared ? `; each compared with ${compared.gold.file} on ${engineLine(compared.engine)}` : ''}\n`,
-  );
-  bar?.start(items.length, 0, { last: '' });
-  const audit = await auditGold(items, {
-    dbRoot: options.dbRoot,
-    source,
-    ...limits,
-    measure: options.measure,
-    correctness: Boolean(options.correctness),
-    scales,
-    schemaFile: options.schema,
-    predictions: evidence,
-    ...(compared ? { compareGold: { gold: compared.gold, source: compared.source } } : {}),
-    onProgress: (done, _total, item) => bar?.update(done, { last: item ? `question ${item.question.questionId}` : '' }),
-    signal: run.interrupt.signal,
-    audited,
-    onEntry: (entry) => run.finish(entry.index, { entry }),
-  });
-  bar?.stop();
-  if (options.optimize && !run.interrupted()) await runAuditOptimizeStep(audit, source, options, run.interrupt.signal);
-  run.interrupt.dispose();
-  const interrupted = run.interrupted();
-
-  problems.push(
-    ...unusableDatabaseProblems(
-      source,
-      audit.entries.map((e) => ({ db_id: e.db_id, skipped: e.not_audited === 'database_unreadable', error: e.error })),
-      'audited',
-    ),
-  );
-  for (const p of orderProblems(problems).filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
-  (options.jsonStdout ? err : process.stdout).write(auditText(audit, top) + '\n');
+/** The audit's JSON report (a file or standard output) and its HTML page. */
+async function writeAuditReports(options: AuditCommandOptions, prepared: PreparedAuditRun, finished: FinishedAuditRun, resumed: number) {
+  const { engine, compared, settings } = prepared;
+  const { audit, problems, interrupted } = finished;
   const tool = await toolInfo();
   if (options.json || options.jsonStdout) {
     const report = {
@@ -317,43 +224,48 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
         gold: options.gold ?? null,
         db_root: options.dbRoot,
         predictions: options.predictions ?? [],
-        scales: scales ?? [],
+        scales: settings.scales ?? [],
         measured: options.measure,
         correctness: Boolean(options.correctness),
         engine,
         ...(compared ? { compare_gold: options.compareGold, compare_engine: compared.engine } : {}),
-        ...(options.resume ? { resumed: audited.size } : {}),
+        ...(options.resume ? { resumed } : {}),
       },
       problems: orderProblems(problems).map(formatProblem),
       ...audit,
     };
-    emitJson(options, completeness(report, !interrupted, items.length), JSON_SHAPES.audit);
+    emitJson(options, completeness(report, !interrupted, prepared.items.length), JSON_SHAPES.audit);
   }
   // An HTML page has no place to say it is partial: an interrupted audit writes only the JSON.
   if (options.html && !interrupted) {
-    writeOutputFile(
-      '--html',
+    const meta = auditHtmlMeta(
+      {
+        questions: options.questions,
+        gold: options.gold,
+        dbRoot: options.dbRoot,
+        ...(compared ? { comparedGold: { file: compared.gold.file, engine: engineLine(compared.engine) } } : {}),
+      },
+      tool,
       options.html,
-      auditHtml(
-        audit,
-        auditHtmlMeta(
-          {
-            questions: options.questions,
-            gold: options.gold,
-            dbRoot: options.dbRoot,
-            ...(compared ? { comparedGold: { file: compared.gold.file, engine: engineLine(compared.engine) } } : {}),
-          },
-          tool,
-          options.html,
-        ),
-        options.html,
-      ),
     );
-    err.write(`wrote ${options.html}\n`);
+    writeOutputFile('--html', options.html, auditHtml(audit, meta, options.html));
+    process.stderr.write(`wrote ${options.html}\n`);
   }
-  if (interrupted) {
+}
+
+/** The exit code, and the line that explains an audit that did not finish or audited nothing. */
+function auditExit(
+  options: AuditCommandOptions,
+  run: ResumableRun<AuditCheckpointItem>,
+  finished: FinishedAuditRun,
+  total: number,
+  jsonFile?: string,
+) {
+  const err = process.stderr;
+  const { audit } = finished;
+  if (finished.interrupted) {
     run.checkpoint?.close();
-    err.write(interruptedLine(audit.entries.length, items.length, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
+    err.write(interruptedLine(audit.entries.length, total, jsonFile, run.checkpoint !== undefined && !run.checkpoint.failure));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
   run.checkpoint?.remove();
@@ -374,5 +286,65 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
     err.write(`${pc.red('error')}: ${auditedNothing}\n`);
     return EXIT.input;
   }
-  return 0;
+  return EXIT.done;
+}
+
+/** `ves-lens audit`: which gold SQL deserve another look, and why (terminal, --json, --html). */
+export async function runAudit(options: AuditCommandOptions): Promise<number> {
+  const top = positiveInteger('--top', options.top);
+  const settings = auditSettings(options);
+  const { inputs, jsonFile, checkpointFile } = auditOutputs(options);
+  checkAuditOptimizeOptions(options);
+  settings.compare = compareSettings(options, settings.source);
+  const prepared = await prepareAuditRun({ kind: 'files', ...options }, settings);
+  const { items, questions, compared } = prepared;
+  const err = process.stderr;
+  if (settings.source.engine.name !== 'sqlite')
+    err.write(`${engineLine(prepared.engine!)}; index advice needs a scratch copy there: not tried\n`);
+  const run = startAuditRun(options, prepared, { inputs, checkpointFile });
+  const audited = auditedEntries(run);
+  if (options.resume) err.write(`resuming: ${audited.size} of ${items.length} gold taken from ${checkpointFile}\n`);
+  const bar =
+    options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {value}/{total} · {last}', hideCursor: true, stream: err }) : undefined;
+  const scales = settings.scales;
+  const optimizeProgress = settings.optimize && auditOptimizeProgress(options, settings.optimize);
+  const finished = await runAuditRun(prepared, {
+    signal: run.interrupt.signal,
+    audited,
+    onEntry: (entry) => run.finish(entry.index, { entry }),
+    ...evidenceCheckpoint(run),
+    onScoring: (file) => {
+      bar?.stop();
+      err.write(`scoring ${file} against the gold (EX, then full-execution timing)\n`);
+      bar?.start(questions.length, 0, { last: file });
+    },
+    onScoringProgress: (p, file) =>
+      bar?.update(p.phase === 'correctness' ? p.done : questions.length, {
+        last: p.phase === 'correctness' ? file : `timing pass ${p.pass ?? ''}`,
+      }),
+    onAuditing: () => {
+      bar?.stop();
+      err.write(
+        `auditing ${items.length} gold SQL${options.measure ? ' (rewrites verified and timed, indexes measured on temporary copies)' : ''}${scales ? `, at scales ${scales.join(', ')}` : ''}` +
+          `${options.correctness ? '; each checked on its data for correctness' : ''}` +
+          `${compared ? `; each compared with ${compared.gold.file} on ${engineLine(compared.engine)}` : ''}\n`,
+      );
+      bar?.start(items.length, 0, { last: '' });
+    },
+    onProgress: (done, _total, item) => bar?.update(done, { last: item ? `question ${item.question.questionId}` : '' }),
+    ...(optimizeProgress && {
+      onOptimizing: (gold: number) => {
+        bar?.stop();
+        optimizeProgress.onOptimizing(gold);
+      },
+      optimize: optimizeProgress.optimize,
+    }),
+  });
+  bar?.stop();
+  if (finished.optimizeRefused) throw finished.optimizeRefused;
+  run.interrupt.dispose();
+  for (const p of orderProblems(finished.problems).filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
+  (options.jsonStdout ? err : process.stdout).write(auditText(finished.audit, top) + '\n');
+  await writeAuditReports(options, prepared, finished, audited.size);
+  return auditExit(options, run, finished, items.length, jsonFile);
 }

@@ -1,14 +1,11 @@
 /**
  * `audit --optimize [--scale N] [--optimize-budget S]`: after the audit, every gold that ran is searched for a
  * faster verified equivalent (app/auditOptimize.ts) and the gold are ranked by the time it saves. Its options and
- * its step live here, apart from the rest of the audit command.
+ * its progress lines live here, apart from the rest of the audit command.
  */
 import { Command } from 'commander';
 import pc from 'picocolors';
-import { optimizeAuditedGold } from '../app/auditOptimize';
-import { RunRefused } from '../app/runRefused';
-import type { GoldAudit } from '../core/audit/goldAudit';
-import { DatabaseSource } from '../core/db/source';
+import type { OptimizeRunSettings, OptimizeStatementInput } from '../app/optimizeRun';
 import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir } from '../core/optimize/optimizeStatement';
 import { positiveInteger, timeoutMs, UsageError } from './common';
 
@@ -45,42 +42,33 @@ export function checkAuditOptimizeOptions(options: AuditOptimizeOptions): void {
   timeoutMs('--optimize-budget', options.optimizeBudget ?? '60');
 }
 
-/** The step: each gold searched, the verdicts put on `audit`; progress on standard error. */
-export async function runAuditOptimizeStep(
-  audit: GoldAudit,
-  source: DatabaseSource,
-  options: AuditOptimizeOptions,
-  signal: AbortSignal,
-): Promise<void> {
+/** The step's settings (undefined without --optimize); the step runs in the audit use case (app/auditRun.ts). */
+export function auditOptimizeSettings(options: AuditOptimizeOptions, engine: string): OptimizeRunSettings | undefined {
+  if (!options.optimize) return undefined;
+  return {
+    engine,
+    scale: positiveInteger('--scale', options.scale ?? '1'),
+    schemaFile: options.schema,
+    optimize: {
+      ...DEFAULT_OPTIMIZE_OPTIONS,
+      timeoutMs: timeoutMs('--timeout', options.timeout),
+      statementBudgetMs: timeoutMs('--optimize-budget', options.optimizeBudget ?? '60'),
+      maxRows: positiveInteger('--max-rows', options.maxRows),
+      witnessDir: defaultWitnessDir(),
+    },
+  };
+}
+
+/** The step's progress on standard error: what it searches, then each gold with --progress. */
+export function auditOptimizeProgress(options: AuditOptimizeOptions, settings: OptimizeRunSettings) {
   const err = process.stderr;
-  const scale = positiveInteger('--scale', options.scale ?? '1');
-  const gold = audit.entries.filter((e) => e.status === 'ok').length;
-  err.write(`searching ${gold} gold SQL for a faster verified equivalent, decided at ×${scale}\n`);
-  try {
-    await optimizeAuditedGold(
-      audit,
-      source,
-      {
-        engine: source.engine.name,
-        scale,
-        schemaFile: options.schema,
-        optimize: {
-          ...DEFAULT_OPTIMIZE_OPTIONS,
-          timeoutMs: timeoutMs('--timeout', options.timeout),
-          statementBudgetMs: timeoutMs('--optimize-budget', options.optimizeBudget ?? '60'),
-          maxRows: positiveInteger('--max-rows', options.maxRows),
-          witnessDir: defaultWitnessDir(),
-        },
+  return {
+    onOptimizing: (gold: number) =>
+      err.write(`searching ${gold} gold SQL for a faster verified equivalent, decided at ×${settings.scale}\n`),
+    optimize: {
+      onStatement: (index: number, total: number, input: OptimizeStatementInput) => {
+        if (options.progress) err.write(pc.dim(`  gold ${index + 1} of ${total} (question ${input.questionId}, ${input.dbId})\n`));
       },
-      {
-        signal,
-        onStatement: (index, total, input) => {
-          if (options.progress) err.write(pc.dim(`  gold ${index + 1} of ${total} (question ${input.questionId}, ${input.dbId})\n`));
-        },
-      },
-    );
-  } catch (error) {
-    if (error instanceof RunRefused) throw new UsageError(error.message);
-    throw error;
-  }
+    },
+  };
 }

@@ -1,9 +1,5 @@
-import { GoldFile } from '../core/bird/gold';
-import { InputProblem } from '../core/bird/problems';
-import { Question } from '../core/bird/questions';
-import { GoldAuditEntry } from '../core/audit/goldAudit';
-import { PredictionEvidence, PredictionHit } from '../core/audit/predictionEvidence';
-import { EvidenceOptions, gatherEvidence, PredictionSource } from '../core/audit/predictionSources';
+import type { AuditRunHooks, KeptEvidence } from '../app/auditRun';
+import type { GoldAuditEntry } from '../core/audit/goldAudit';
 import { ResumableRun } from './resumableRun';
 
 /**
@@ -13,8 +9,7 @@ import { ResumableRun } from './resumableRun';
  * its ratios are measured, and the gold audited after a resume must see the same evidence as those before it.
  * Eval reports given as --predictions are read again (reading one is cheap and gives the same evidence).
  */
-export type AuditCheckpointItem =
-  { entry: GoldAuditEntry } | { evidence: { file: string; hits: [number, PredictionHit][]; problems: InputProblem[] } };
+export type AuditCheckpointItem = { entry: GoldAuditEntry } | { evidence: KeptEvidence };
 
 const evidenceKey = (n: number) => -(n + 1);
 
@@ -26,32 +21,15 @@ export function auditedEntries(run: ResumableRun<AuditCheckpointItem>): Map<numb
 }
 
 /**
- * gatherEvidence one input at a time: a prediction file scored by the run a checkpoint was made by is taken from
- * it (with the problems its scoring found), the others are scored and kept as each is complete. An interruption
- * mid-file keeps nothing of that file (it is scored again on --resume) and stops the gathering.
+ * The audit's evidence through the checkpoint (app/auditRun.ts gathers it one input at a time): a prediction file
+ * scored by the run a checkpoint was made by is taken from it, the others kept as each is complete.
  */
-export async function resumableEvidence(
-  sources: readonly PredictionSource[],
-  questions: Question[],
-  gold: GoldFile | undefined,
-  problems: InputProblem[],
-  options: EvidenceOptions,
-  run: ResumableRun<AuditCheckpointItem>,
-): Promise<PredictionEvidence[]> {
-  const evidence: PredictionEvidence[] = [];
-  for (const [n, source] of sources.entries()) {
-    const kept = run.resumed.get(evidenceKey(n));
-    if (kept && 'evidence' in kept && kept.evidence.file === source.file && 'predictions' in source) {
-      problems.push(...kept.evidence.problems);
-      evidence.push({ file: kept.evidence.file, byIndex: new Map(kept.evidence.hits) });
-      continue;
-    }
-    const before = problems.length;
-    const found = await gatherEvidence([source], questions, gold, problems, { ...options, signal: run.interrupt.signal });
-    if (run.interrupted()) break;
-    evidence.push(...found);
-    if ('predictions' in source && found.length === 1)
-      run.finish(evidenceKey(n), { evidence: { file: source.file, hits: [...found[0].byIndex], problems: problems.slice(before) } });
-  }
-  return evidence;
+export function evidenceCheckpoint(run: ResumableRun<AuditCheckpointItem>): Pick<AuditRunHooks, 'keptEvidence' | 'onEvidence'> {
+  return {
+    keptEvidence: (n) => {
+      const kept = run.resumed.get(evidenceKey(n));
+      return kept && 'evidence' in kept ? kept.evidence : undefined;
+    },
+    onEvidence: (n, evidence) => run.finish(evidenceKey(n), { evidence }),
+  };
 }

@@ -1,11 +1,8 @@
 import { auditMarks } from '../../core/audit/auditMarks';
-import { auditGold, goldItems } from '../../core/audit/goldAudit';
-import { optimizeAuditedGold } from '../../app/auditOptimize';
-import { OptimizeRunSettings } from '../../app/optimizeRun';
-import { RunRefused } from '../../app/runRefused';
+import { prepareAuditRun, runAuditRun } from '../../app/auditRun';
+import type { OptimizeRunSettings } from '../../app/optimizeRun';
 import { sqliteFolder } from '../../core/db/source';
-import { gatherEvidence, readPredictionSources } from '../../core/audit/predictionSources';
-import { formatProblem, InputFileError, InputProblem, orderProblems } from '../../core/bird/problems';
+import { formatProblem, InputFileError, orderProblems } from '../../core/bird/problems';
 import { auditHtml, auditHtmlMeta } from '../../core/audit/auditHtml';
 import packageJson from '../../../package.json';
 import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../../shared/protocol';
@@ -16,9 +13,9 @@ import { editorText } from '../editorText';
 export class AuditInputError extends Error {}
 
 /**
- * The gold audit of the attached dataset, as `ves-lens audit` runs it (core's readPredictionSources,
- * gatherEvidence, auditGold, auditHtml): prediction inputs read first (a wrong file stops before any slow work),
- * then each gold in turn with a progress step. Cancelled, it returns the gold audited so far.
+ * The gold audit of the attached dataset, the use case `ves-lens audit` runs too (app/auditRun.ts): prediction
+ * inputs read first (a wrong file stops before any slow work), then each gold in turn with a progress step; the
+ * page drawn by core's auditHtml. Cancelled, it returns the gold audited so far.
  */
 export async function runGoldAudit(
   state: DatasetState,
@@ -32,35 +29,37 @@ export async function runGoldAudit(
   const dataset = state.dataset!;
   const questions = state.questions;
   const total = questions.length;
-  const problems: InputProblem[] = [];
-  let sources;
-  try {
-    sources = readPredictionSources(params.predictionFiles ?? [], questions);
-  } catch (error) {
+  const asUserError = (error: Error) => {
     throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
-  }
-  const evidence = await gatherEvidence(sources, questions, state.goldFile, problems, {
-    dbRoot: dataset.dbRoot,
-    ...limits,
-    questionsFile: dataset.questionsFile,
-    onProgress: (p, file) =>
+  };
+  const sqlite = sqliteFolder(dataset.dbRoot);
+  const prepared = await prepareAuditRun(
+    {
+      kind: 'dataset',
+      questions,
+      goldFile: state.goldFile,
+      questionsFile: dataset.questionsFile,
+      dbRoot: dataset.dbRoot,
+      predictions: params.predictionFiles,
+    },
+    {
+      source: sqlite,
+      ...limits,
+      measure: true,
+      correctness: params.correctness ?? true,
+      scales: params.scales?.length ? params.scales : undefined,
+      optimize,
+      optimizeSource: state.source ?? sqlite,
+    },
+  ).catch(asUserError);
+  const { audit, problems, optimizeRefused } = await runAuditRun(prepared, {
+    signal,
+    onScoringProgress: (p, file) =>
       progress?.({
         message: `scoring ${file.split(/[\\/]/).pop()} against the gold: ${p.phase === 'correctness' ? `${p.done}/${p.total}` : `timing pass ${p.pass ?? ''}`}`,
         done: 0,
         total,
       }),
-    signal,
-  }).catch((error: Error) => {
-    throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
-  });
-  const audit = await auditGold(goldItems(questions, state.goldFile), {
-    dbRoot: dataset.dbRoot,
-    ...limits,
-    measure: true,
-    correctness: params.correctness ?? true,
-    scales: params.scales?.length ? params.scales : undefined,
-    predictions: evidence,
-    signal,
     onProgress: (done, all, item) => {
       if (done < all)
         progress?.({
@@ -69,22 +68,18 @@ export async function runGoldAudit(
           total: all,
         });
     },
-  });
-  if (optimize && !signal?.aborted) {
-    await optimizeAuditedGold(audit, state.source ?? sqliteFolder(dataset.dbRoot), optimize, {
-      signal,
+    optimize: {
       onStatement: (index, all, input) =>
         progress?.({ message: `faster equivalent ${index + 1}/${all}: question ${input.questionId} (${input.dbId})`, done: total, total }),
-    }).catch((error: Error) => {
-      // Settings the engine cannot honour (a scale on PostgreSQL): the audit stands, the step is said not to have run.
-      if (!(error instanceof RunRefused)) throw error;
-      problems.push({
-        file: 'vesLens.optimize.scale',
-        message: `no faster equivalents searched: ${editorText(error.message)}`,
-        headline: true,
-      });
+    },
+  }).catch(asUserError);
+  // Settings the engine cannot honour (a scale on PostgreSQL): the audit stands, the step is said not to have run.
+  if (optimizeRefused)
+    problems.push({
+      file: 'vesLens.optimize.scale',
+      message: `no faster equivalents searched: ${editorText(optimizeRefused.message)}`,
+      headline: true,
     });
-  }
   const meta = auditHtmlMeta(
     { questions: dataset.questionsFile, gold: dataset.goldFile, dbRoot: dataset.dbRoot },
     { sqlite: state.sqlite, version: packageJson.version },
