@@ -2,16 +2,22 @@ import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 
 /**
- * Scripts every panel page loads before its own bundle (src/webview, built by esbuild.js): the chart library
- * and highlighting, as globals the bundles use. VS Code Elements is loaded as a module below.
+ * Scripts a panel page loads before its own bundle (src/webview, built by esbuild.js) unless it says otherwise: the
+ * chart library and highlighting, as globals the bundles use. VS Code Elements is loaded as a module below.
  */
-const COMMON_SCRIPTS = ['chart.umd.js', 'highlight.js'];
+export const PAGE_LIBRARIES: readonly string[] = ['chart.umd.js', 'highlight.js'];
 
 /**
  * A panel's HTML: a strict content security policy (no inline script or style, scripts only with this
  * page's nonce, resources only from dist/media), the theme's codicons, and the VS Code Elements components.
  */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, script: string, title: string): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  script: string,
+  title: string,
+  libraries: readonly string[] = PAGE_LIBRARIES,
+): string {
   const nonce = randomBytes(16).toString('base64');
   const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', file)).toString();
   const csp = [
@@ -32,7 +38,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, s
   <link rel="stylesheet" href="${media('codicon.css')}" id="vscode-codicon-stylesheet">
   <link rel="stylesheet" href="${media('panel.css')}">
   <script nonce="${nonce}" type="module" src="${media('vscode-elements.js')}"></script>
-${COMMON_SCRIPTS.map((file) => `  <script nonce="${nonce}" src="${media(file)}"></script>`).join('\n')}
+${libraries.map((file) => `  <script nonce="${nonce}" src="${media(file)}"></script>`).join('\n')}
   <script nonce="${nonce}" src="${media(script)}" defer></script>
 </head>
 <body>

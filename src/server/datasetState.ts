@@ -119,7 +119,8 @@ export class DatasetState {
       engineError: this.dataset && !this.error ? this.engineFailure : undefined,
       questionCount: this.questions.length,
       databases: [...counts]
-        .sort(([a], [b]) => a.localeCompare(b))
+        // By code unit: db_ids are ASCII names, and localeCompare's first call loads ICU's collator (~30 ms of start-up).
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([dbId, questions]) => ({
           dbId,
           questions,

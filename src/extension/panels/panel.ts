@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Ctx } from '../ctx';
-import { panelOptions, webviewHtml } from '../webview';
+import { PAGE_LIBRARIES, panelOptions, webviewHtml } from '../webview';
 
 /**
  * One kind of webview panel: creates its pages with the same HTML and options, wires their messages, and
@@ -17,6 +17,8 @@ export class PanelKind<Incoming, Outgoing> {
     readonly viewType: string,
     private readonly script: string,
     private readonly onMessage: (panel: vscode.WebviewPanel, message: Outgoing) => void,
+    /** The libraries its page loads before its script (each one more blocking load before the page can say `ready`). */
+    private readonly libraries: readonly string[] = PAGE_LIBRARIES,
   ) {
     ctx.extension.subscriptions.push(
       this.created,
@@ -43,7 +45,7 @@ export class PanelKind<Incoming, Outgoing> {
   private adopt(panel: vscode.WebviewPanel, title: string): void {
     panel.webview.options = panelOptions(this.ctx.extension.extensionUri);
     this.waiting.set(panel, []);
-    panel.webview.html = webviewHtml(panel.webview, this.ctx.extension.extensionUri, this.script, title);
+    panel.webview.html = webviewHtml(panel.webview, this.ctx.extension.extensionUri, this.script, title, this.libraries);
     const listener = panel.webview.onDidReceiveMessage((message: Outgoing | { type: 'ready' }) => {
       if ((message as { type: string }).type === 'ready') {
         const queued = this.waiting.get(panel) ?? [];

@@ -36,7 +36,10 @@ type Predictions = PreparedEvalRun['predictionFile'];
  */
 const EDITOR_MAX_JOBS = 3;
 
-/** Rows are sent at most this often (a 1500-question file must not send 1500 messages), and never held back longer. */
+/**
+ * Rows are sent at most this often (a 1500-question file must not send 1500 messages), and never held back longer;
+ * the first row goes out at once (the Report panel shows nothing but its heading until it comes).
+ */
 const ROW_BATCH_MS = 250;
 
 export class ReportProvider {
@@ -151,7 +154,8 @@ export class ReportProvider {
       onResult: (result) => {
         done++;
         batch.push(toRow(result));
-        timer ??= setTimeout(flush, ROW_BATCH_MS);
+        if (done === 1) flush();
+        else timer ??= setTimeout(flush, ROW_BATCH_MS);
       },
     }).finally(flush);
     this.context.log(
