@@ -8,7 +8,9 @@
 //     Score panel's webview, → the timing drawn; with the panel created by the click, and with it already open.
 // Times are taken inside the page (keydown / mousedown listeners, then a check on every animation frame), in epoch
 // milliseconds so that the workbench, its webview frames and the extension host's log share one clock.
-// Usage: npx tsx bench/editorWalk.ts [--runs 5] [--vsix FILE] [--trace] [--profile DIR] [--keep]
+// (c) Evaluate a Prediction File on it → the Report panel's first row drawn (the panel created by the command).
+// Usage: npx tsx bench/editorWalk.ts [--runs 5] [--busy] [--vsix FILE] [--trace] [--profile DIR] [--keep]
+//   --busy: a busy loop on every core through the runs (started and stopped by the walk); figures in editorWalk-busy.md.
 //   --vsix FILE: the package to install (default ves-lens.vsix at the repository's root, or $VES_LENS_VSIX).
 //   --trace: the language client's messages (JSON, with times) in the VES Lens output channel: each open and score
 //            is broken down (didOpen, the lens request, its answer; the score requests). Not for the figures.
@@ -25,10 +27,12 @@ import * as path from 'node:path';
 import { BrowserContext, chromium, Frame, Page } from 'playwright-core';
 import { CHROMIUM, editorMissing, RunningCodeServer, startCodeServer } from '../test/e2e/codeServer';
 import { BIRD_DATA, REPO_ROOT, tempDir } from '../test/helpers';
-import { machineLine, median } from './machine.cjs';
+import { burnCpu, machineLine, median } from './machine.cjs';
 
 const DEFAULT_VSIX = path.join(REPO_ROOT, 'ves-lens.vsix');
-const RESULTS = path.join(REPO_ROOT, 'bench', 'results', 'editorWalk.md');
+// --busy: the same walk with a busy loop on every core (started once the dataset is attached, stopped at the end).
+const BUSY = process.argv.includes('--busy');
+const RESULTS = path.join(REPO_ROOT, 'bench', 'results', BUSY ? 'editorWalk-busy.md' : 'editorWalk.md');
 const ANALYSIS = '<!-- analysis: kept when the figures above are rewritten -->';
 const PREDICTIONS = 'predict_mini_dev_gpt-4_sqlite.json';
 // The same 500 entries under another name: opened second in a window, with no lenses of its own in VS Code's cache.
@@ -404,6 +408,65 @@ async function scoreTimed(page: Page, token: number): Promise<ScoreMarks> {
   }
 }
 
+interface ReportMarks {
+  enter: number;
+  /** The report page's frame started loading, and its DOMContentLoaded (the page says `ready` then). */
+  navigation: number;
+  domContentLoaded: number;
+  /** "Evaluation report" drawn (the page got its start), the first question's row drawn. */
+  heading: number;
+  row: number;
+}
+
+/** The page side of reportTimed, in a webview frame: when its report heading and first row were drawn (epoch ms). */
+const WATCH_REPORT = `() => {
+  const app = document.getElementById('app');
+  if (!app) return undefined;
+  if (!window.walkReport) {
+    const now = () => performance.timeOrigin + performance.now();
+    const navigation = performance.getEntriesByType('navigation')[0];
+    const marks = (window.walkReport = {
+      navigation: performance.timeOrigin,
+      domContentLoaded: navigation?.domContentLoadedEventEnd ? performance.timeOrigin + navigation.domContentLoadedEventEnd : 0,
+      heading: 0,
+      row: 0,
+    });
+    // A frame first seen with its heading or a row drawn already: marked now (an upper bound, within ~40 ms).
+    const tick = () => {
+      if (!marks.heading && /Evaluation report/.test(app.innerText)) marks.heading = now();
+      if (!marks.row && app.querySelector('table.questions tbody tr')) marks.row = now();
+      if (!marks.row) requestAnimationFrame(tick);
+    };
+    tick();
+  }
+  return window.walkReport;
+}`;
+
+/** Evaluate a Prediction File on the open prediction file (a Report panel created): marks from the palette's Enter. */
+async function reportTimed(page: Page): Promise<ReportMarks> {
+  const framesBefore = new Set(page.frames());
+  await quickOpenRow(page, 'F1', '>VES Lens: Evaluate a Prediction File', 'Evaluate a Prediction File');
+  await inFrame(
+    page.mainFrame(),
+    `() => {
+      window.walkEvaluate = 0;
+      document.addEventListener('keydown', (event) => event.key === 'Enter' && (window.walkEvaluate ||= performance.timeOrigin + performance.now()), { capture: true, once: true });
+    }`,
+  );
+  await page.keyboard.press('Enter');
+  const enter = await inFrame<number>(page.mainFrame(), '() => window.walkEvaluate');
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (framesBefore.has(frame)) continue;
+      const marks = await inFrame<Omit<ReportMarks, 'enter'> | undefined>(frame, WATCH_REPORT).catch(() => undefined);
+      if (marks?.row) return { enter, ...marks };
+    }
+    if (Date.now() > deadline) throw new Error('the Report panel drew no row within 180 s');
+    await page.waitForTimeout(20);
+  }
+}
+
 // ---- code-server's logs: the extensions' activations, the language client's trace ---------------------------------
 
 /** The log files under this code-server's data folder whose names match. */
@@ -568,6 +631,10 @@ interface Run {
   reopenLens: number;
   newPanel: ScoreTimes;
   openPanel: ScoreTimes;
+  /** Evaluate's Enter → the Report page ready, its heading drawn, its first row drawn. */
+  reportReady: number;
+  reportHeading: number;
+  reportRow: number;
 }
 
 function scoreTimes(marks: ScoreMarks): ScoreTimes {
@@ -648,6 +715,17 @@ async function oneRun(page: Page, server: RunningCodeServer, log: (line: string)
     );
     await explain(() => scoreBreakdown(server.home, marks.click));
   }
+  // Evaluate the prediction file: the Report panel created, its first row (the evaluation cancelled when it closes).
+  await closeAllEditors(page);
+  await openTimed(page, PREDICTIONS);
+  await page.waitForTimeout(1_000);
+  const report = await reportTimed(page);
+  const fromEnter = (t: number) => (t ? t - report.enter : NaN);
+  log(
+    `  evaluate, new Report panel: page started ${ms(fromEnter(report.navigation))}, ready ${ms(fromEnter(report.domContentLoaded))}, ` +
+      `heading ${ms(fromEnter(report.heading))}, first row ${ms(fromEnter(report.row))} ms after the Enter`,
+  );
+  await closeAllEditors(page);
   return {
     coldActivation: activation - loaded,
     coldEnter: cold.enter - loaded,
@@ -662,6 +740,9 @@ async function oneRun(page: Page, server: RunningCodeServer, log: (line: string)
     reopenLens: reopen.lens - reopen.enter,
     newPanel: scores[0],
     openPanel: scores[1],
+    reportReady: fromEnter(report.domContentLoaded),
+    reportHeading: fromEnter(report.heading),
+    reportRow: fromEnter(report.row),
   };
 }
 
@@ -703,6 +784,9 @@ function summary(runs: Run[]): { rows: string[][]; pairs: string } {
       row('panel open: click → EX / Soft-F1 in the progress notification', (r) => r.openPanel.notified),
       row('panel open: click → timing drawn', (r) => r.openPanel.timing),
       row("panel open: server's elapsed, first result drawn", (r) => r.openPanel.resultElapsedMs),
+      row('**(c) Evaluate a Prediction File, panel created: Enter → first report row drawn**', (r) => r.reportRow, '< 1000'),
+      row('Evaluate: Enter → Report page ready (DOMContentLoaded)', (r) => r.reportReady),
+      row('Evaluate: Enter → "Evaluation report" drawn', (r) => r.reportHeading),
     ],
     pairs: pairMedians(runs.flatMap((r) => [r.newPanel.pair, r.openPanel.pair])),
   };
@@ -738,6 +822,7 @@ async function main() {
     },
   });
   let browser: BrowserContext | undefined;
+  let stopBurning = () => {};
   const profile = tempDir('ves-lens-walk-chromium-');
   try {
     browser = await chromium.launchPersistentContext(profile, {
@@ -754,6 +839,7 @@ async function main() {
     await waitAttached(page);
     log(`dataset attached: ${(await page.locator('.statusbar-item', { hasText: QUESTIONS }).first().innerText()).trim()}`);
     const runs: Run[] = [];
+    if (BUSY) stopBurning = burnCpu();
     for (let run = 1; run <= runCount; run++) {
       log(`run ${run}`);
       runs.push(await oneRun(page, server, log, trace, run));
@@ -765,6 +851,7 @@ async function main() {
     if (!trace && !argument('--profile') && !argument('--settings') && entries === undefined)
       writeReport(runCount, table, pairs, lines, loadBefore);
   } finally {
+    stopBurning();
     await browser?.close();
     await server.stop();
     if (!process.argv.includes('--keep'))
@@ -776,9 +863,9 @@ async function main() {
 function writeReport(runCount: number, table: string[], pairs: string, lines: string[], loadBefore: number): void {
   // The machine is shared: its load before and after the runs says how much the figures may be inflated.
   const load = `${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after (${os.cpus().length} cores)`;
-  const text = `# Editor latency as a person sees it (code-server 4.100.3, Chromium, the packaged .vsix)
+  const text = `# Editor latency as a person sees it (code-server 4.100.3, Chromium, the packaged .vsix)${BUSY ? ', both cores busy' : ''}
 
-${machineLine()} · ${runCount} runs · load average ${load} · \`npx tsx bench/editorWalk.ts --runs ${runCount}\`
+${machineLine()} · ${runCount} runs · load average ${load} · \`npx tsx bench/editorWalk.ts --runs ${runCount}${BUSY ? ' --busy' : ''}\`${BUSY ? ' (a busy loop on every core from the dataset attached to the end)' : ''}
 
 Workspace: mini-dev v1-2024 questions and gold, databases ${DATABASES.join(', ')}, \`predictions/${PREDICTIONS}\`
 (500 entries); the dataset attached through VES Lens's offer. Each run reloads the window three times: **cold** opens

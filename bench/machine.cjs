@@ -21,4 +21,14 @@ function median(values) {
   return (s[Math.floor(m)] + s[Math.ceil(m)]) / 2;
 }
 
-module.exports = { machineLine, median };
+/**
+ * Busy loops on every core until the returned function stops them (kills these processes only, by their pids): the
+ * "both cores busy" side of a latency bench, which a shared machine's load alone would not make repeatable.
+ */
+function burnCpu() {
+  const { spawn } = require('node:child_process');
+  const burners = os.cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return () => burners.forEach((burner) => burner.kill('SIGKILL'));
+}
+
+module.exports = { machineLine, median, burnCpu };

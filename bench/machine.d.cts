@@ -1,3 +1,4 @@
 /** Types of machine.cjs for the TypeScript benchmarks. */
 export function machineLine(): string;
 export function median(values: number[]): number;
+export function burnCpu(): () => void;
