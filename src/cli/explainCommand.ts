@@ -102,13 +102,18 @@ export interface CommandDatabase {
   label: string;
 }
 
+/** How a failure names the server engines. */
+const SERVER_NAMES: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
+
 /**
- * The database a one-query command works on: the --db SQLite file (the default), or a PostgreSQL server
- * (--engine postgres --db-url, which implies it), where --db names the db_id whose schema or database to use
- * in the `schema` and `database` layouts. Every failure is a UsageError naming the option.
+ * The database a one-query command works on: the --db SQLite file (the default), or a PostgreSQL or MySQL server
+ * (--engine postgres|mysql, --db-url, which implies it; a --db SQLite file without it names the folder a local
+ * copy loads), where --db names the db_id whose schema or database to use in PostgreSQL's `schema` and
+ * `database` layouts. Every failure is a UsageError naming the option.
  */
 export async function openCommandDatabase(options: SqlCommandOptions): Promise<CommandDatabase> {
-  const server = options.engine === 'postgres' || (options.engine === undefined && options.dbUrl !== undefined);
+  // --engine postgres or mysql (a --db-url implies a server; databaseSource tells which from its scheme).
+  const server = options.engine === undefined ? options.dbUrl !== undefined : options.engine !== 'sqlite';
   if (!server) {
     applyBusyTimeout(options); // the server's path sets it in databaseSource
     if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL server; with --engine sqlite give --db <file>');
@@ -129,7 +134,9 @@ export async function openCommandDatabase(options: SqlCommandOptions): Promise<C
   if (layout !== 'one-database' && options.db === undefined)
     throw new UsageError(`--db: with --db-layout ${layout}, name the db_id whose ${layout} to use (e.g. --db superhero)`);
   const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(`${fromFile ? '--engine postgres' : '--db-url: cannot reach the PostgreSQL server'}: ${error.message}`);
+    throw new UsageError(
+      `${fromFile ? `--engine ${source.engine.name}` : `--db-url: cannot reach the ${SERVER_NAMES[source.engine.name] ?? 'database'} server`}: ${error.message}`,
+    );
   });
   const dbId = fromFile ? path.basename(options.db!).replace(SQLITE_FILE, '') : (options.db ?? '');
   if (!(await source.exists(dbId).catch(() => false))) throw new UsageError(`--db: not found: ${source.label(dbId)}`);

@@ -4,7 +4,7 @@ import pc from 'picocolors';
 import { loadGold } from '../core/bird/gold';
 import { loadPredictions } from '../core/bird/predictions';
 import { loadQuestions } from '../core/bird/questions';
-import { sqliteFolder, DatabaseSource } from '../core/db/source';
+import { engineLine, sqliteFolder, DatabaseSource } from '../core/db/source';
 import { ChatModel } from '../core/llm/chatModel';
 import { OpenAiChatModel } from '../core/llm/openAiChat';
 import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir } from '../core/optimize/optimizeStatement';
@@ -78,13 +78,20 @@ function statementsAsked(
   if (options.db && (options.dbRoot || options.dbId))
     throw new UsageError('--db: give --db FILE, or --db-root DIR with --db-id ID, not both');
   if (options.db) {
-    if (!/\.(sqlite|db|sqlite3)$/i.test(options.db) && (options.engine ?? 'sqlite') === 'sqlite')
-      throw new UsageError(`--db: ${options.db} is not a .sqlite file`);
+    const fromFile = /\.(sqlite|db|sqlite3)$/i.test(options.db);
+    if (!fromFile && (options.engine ?? 'sqlite') === 'sqlite') throw new UsageError(`--db: ${options.db} is not a .sqlite file`);
     const dbId = path.basename(options.db).replace(/\.(sqlite|db|sqlite3)$/i, '');
+    const root = path.dirname(path.dirname(path.resolve(options.db)));
+    // On a server engine the file names the db_id (and, without --db-url, the folder its local copy loads).
+    if ((options.engine ?? (options.dbUrl === undefined ? 'sqlite' : 'server')) !== 'sqlite')
+      return {
+        inputs: statements.map((s) => ({ sql: s, dbId })),
+        source: databaseSource({ ...options, dbRoot: fromFile && options.dbUrl === undefined ? root : options.dbRoot }),
+      };
     return {
       inputs: statements.map((s) => ({ sql: s, dbId })),
       source: {
-        ...sqliteFolder(path.dirname(path.dirname(path.resolve(options.db)))),
+        ...sqliteFolder(root),
         targetFor: () => path.resolve(options.db!),
       } as DatabaseSource,
     };
@@ -184,12 +191,14 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
     process.off('SIGTERM', stop);
     if (live) err.write('\r\x1b[2K');
   }
+  const ranOn = await source.describe().catch(() => undefined);
   if (options.json || options.jsonStdout) {
     emitJson(
       options,
       {
         tool: await toolInfo(),
         engine: source.engine.name,
+        engine_description: ranOn ?? null,
         scale,
         complete: result.skipped.length === 0 && !controller.signal.aborted,
         statements: result.statements,
@@ -203,6 +212,8 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
     if (checkpoint && complete && fs.existsSync(checkpoint)) fs.rmSync(checkpoint);
     if (options.jsonStdout) return 0;
   }
+  // On a server, say what ran the search: its speed-ups are that engine's.
+  if (ranOn && ranOn.engine !== 'sqlite') process.stdout.write(pc.dim(engineLine(ranOn)) + '\n');
   process.stdout.write(renderRun(result, scale) + '\n');
   if (controller.signal.aborted) {
     process.stderr.write(`interrupted${checkpoint ? `: run again with --resume to go on from ${checkpoint}` : ''}\n`);
