@@ -8,12 +8,14 @@
  */
 import * as fs from 'fs';
 import { GoldFile, loadGold } from '../core/bird/gold';
-import { InputProblem } from '../core/bird/problems';
+import { InputProblem, orderProblems } from '../core/bird/problems';
 import { loadQuestions, Question } from '../core/bird/questions';
 import { auditGold, GoldAudit, GoldAuditEntry, GoldItem, goldItems } from '../core/audit/goldAudit';
+import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
+import { AuditMark, auditMarks } from '../core/audit/auditMarks';
 import { PredictionEvidence, PredictionHit } from '../core/audit/predictionEvidence';
 import { gatherEvidence, PredictionSource, readPredictionSources } from '../core/audit/predictionSources';
-import { DatabaseSource, EngineDescription } from '../core/db/source';
+import { DatabaseSource, EngineDescription, engineLine, sqliteFolder } from '../core/db/source';
 import { sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
 import { EvalProgress } from '../core/eval/evaluate';
 import { optimizeAuditedGold } from './auditOptimize';
@@ -25,7 +27,7 @@ import { refuseOtherDialect, refuseShiftedGold } from './scoringInputs';
 
 /** How an audit runs, as each face parsed it. */
 export interface AuditRunSettings {
-  /** Where the audited gold runs. */
+  /** Where the audited gold runs (a dataset's: its SQLite files when not given). */
   source: DatabaseSource;
   timeoutMs: number;
   maxRows: number;
@@ -50,7 +52,16 @@ export interface AuditRunSettings {
 /** Where the questions, gold and prediction inputs come from: files (the CLI) or the editor's dataset. */
 export type AuditInputs =
   | { kind: 'files'; questions: string; gold?: string; dbRoot: string; predictions?: readonly string[] }
-  | { kind: 'dataset'; questions: Question[]; goldFile?: GoldFile; questionsFile: string; dbRoot: string; predictions?: readonly string[] };
+  | {
+      kind: 'dataset';
+      questions: Question[];
+      goldFile?: GoldFile;
+      /** The gold file the dataset names (its page says it even when it could not be read). */
+      goldPath?: string;
+      questionsFile: string;
+      dbRoot: string;
+      predictions?: readonly string[];
+    };
 
 /** The compared gold read, and what runs it (asked once: a server that cannot be reached is refused). */
 export interface ComparedGoldRun {
@@ -65,6 +76,7 @@ export interface PreparedAuditRun {
   questionsFile: string;
   questions: Question[];
   goldFile?: GoldFile;
+  goldPath?: string;
   /** Every gold, in question order. */
   items: GoldItem[];
   /** What runs the audited gold, asked before any work (files' runs; the editor audits its SQLite files). */
@@ -76,14 +88,22 @@ export interface PreparedAuditRun {
   problems: InputProblem[];
 }
 
-/** Checks the settings against the engine (RunRefused naming the option), then reads every input. */
-export async function prepareAuditRun(inputs: AuditInputs, settings: AuditRunSettings): Promise<PreparedAuditRun> {
+/**
+ * Checks the settings against the engine (RunRefused naming the option), then reads every input. Without a
+ * source the gold run on the SQLite files under the inputs' dbRoot.
+ */
+export async function prepareAuditRun(
+  inputs: AuditInputs,
+  request: Omit<AuditRunSettings, 'source'> & { source?: DatabaseSource },
+): Promise<PreparedAuditRun> {
+  const settings: AuditRunSettings = { ...request, source: request.source ?? sqliteFolder(inputs.dbRoot) };
   const engineName = settings.source.engine.name;
   checkEngineNeeds(engineName, { scales: Boolean(settings.scales) });
   if (inputs.kind === 'dataset') {
-    const { questions, goldFile, questionsFile, dbRoot } = inputs;
+    const { questions, goldFile, goldPath, questionsFile, dbRoot } = inputs;
     const sources = readPredictionSources(inputs.predictions ?? [], questions);
-    return { settings, dbRoot, questionsFile, questions, goldFile, items: goldItems(questions, goldFile), sources, problems: [] };
+    const items = goldItems(questions, goldFile);
+    return { settings, dbRoot, questionsFile, questions, goldFile, goldPath, items, sources, problems: [] };
   }
   const { dbRoot } = inputs;
   if (engineName === 'sqlite' && (!fs.existsSync(dbRoot) || !fs.statSync(dbRoot).isDirectory()))
@@ -113,7 +133,8 @@ export async function prepareAuditRun(inputs: AuditInputs, settings: AuditRunSet
   // What runs the audited gold, asked before any work (naming --db-url); a one-database server's missing databases
   // are not audited from now on, as missing SQLite files are (not failing gold).
   const engine = await describeRunEngine(settings, items);
-  return { settings, dbRoot, questionsFile: inputs.questions, questions, goldFile, items, engine, compared, sources, problems };
+  const { questions: questionsFile, gold: goldPath } = inputs;
+  return { settings, dbRoot, questionsFile, questions, goldFile, goldPath, items, engine, compared, sources, problems };
 }
 
 /** The compared gold (paired by position: a count that differs is a headline problem) and what runs it. */
@@ -168,7 +189,12 @@ export interface AuditRunHooks {
 
 export interface FinishedAuditRun {
   audit: GoldAudit;
-  /** The inputs' problems, the evidence's and what the audit learned of its databases (the optimizer step's refusal not). */
+  /** The gold worth another look, as marks on their questions (the editor's lenses and diagnostics). */
+  marks: AuditMark[];
+  /**
+   * The inputs' problems, the evidence's and what the audit learned of its databases, headline ones first (the
+   * optimizer step's refusal not).
+   */
   problems: InputProblem[];
   interrupted: boolean;
   /** The optimizer step was refused by the engine (the audit stands; the CLI stops with it, the editor says it). */
@@ -216,7 +242,25 @@ export async function runAuditRun(run: PreparedAuditRun, hooks: AuditRunHooks = 
       'audited',
     ),
   );
-  return { audit, problems, interrupted: Boolean(hooks.signal?.aborted), optimizeRefused };
+  return {
+    audit,
+    marks: auditMarks(audit),
+    problems: orderProblems(problems),
+    interrupted: Boolean(hooks.signal?.aborted),
+    optimizeRefused,
+  };
+}
+
+/** The audit's page (both faces draw the same): its inputs named relative to `page`, the tool that made it. */
+export function auditRunPage(run: PreparedAuditRun, audit: GoldAudit, tool: { sqlite: string; version: string }, page?: string): string {
+  const { compared } = run;
+  const inputs = {
+    questions: run.questionsFile,
+    gold: run.goldPath,
+    dbRoot: run.dbRoot,
+    ...(compared ? { comparedGold: { file: compared.gold.file, engine: engineLine(compared.engine) } } : {}),
+  };
+  return auditHtml(audit, auditHtmlMeta(inputs, tool, page), page);
 }
 
 /**

@@ -8,7 +8,7 @@
 import { ConnectionCache, DatabaseUnavailable, OpenDatabase } from '../core/db/connectionCache';
 import { DatabaseSource } from '../core/db/source';
 import { formKey } from '../core/optimize/candidates';
-import { optimizeStatement, OptimizeOptions } from '../core/optimize/optimizeStatement';
+import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir, optimizeStatement, OptimizeOptions } from '../core/optimize/optimizeStatement';
 import { OptimizeTotals, StatementOptimization } from '../core/optimize/types';
 import { scaledCopy } from '../core/scale/scaledCopy';
 import { checkEngineNeeds } from './engineRules';
@@ -33,6 +33,11 @@ export interface OptimizeRunSettings {
   optimize: OptimizeOptions;
   /** The whole run: no statement starts past it. */
   runBudgetMs?: number;
+}
+
+/** The optimizer's options: what the face chose, the defaults for the rest (a witness folder under the system's temporary one). */
+export function optimizeOptions(chosen: Partial<OptimizeOptions>): OptimizeOptions {
+  return { ...DEFAULT_OPTIMIZE_OPTIONS, ...chosen, witnessDir: chosen.witnessDir ?? defaultWitnessDir() };
 }
 
 /** Checks the settings against the engine (throws RunRefused naming the option). */

@@ -2,10 +2,9 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
-import { AuditRunSettings, FinishedAuditRun, PreparedAuditRun, prepareAuditRun, runAuditRun } from '../app/auditRun';
-import { formatProblem, orderProblems } from '../core/bird/problems';
+import { auditRunPage, AuditRunSettings, FinishedAuditRun, PreparedAuditRun, prepareAuditRun, runAuditRun } from '../app/auditRun';
+import { formatProblem } from '../core/text/problemText';
 import { auditText } from '../core/audit/auditText';
-import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import { nothingDone } from '../core/eval/databaseProblems';
 import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
 import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
@@ -231,24 +230,14 @@ async function writeAuditReports(options: AuditCommandOptions, prepared: Prepare
         ...(compared ? { compare_gold: options.compareGold, compare_engine: compared.engine } : {}),
         ...(options.resume ? { resumed } : {}),
       },
-      problems: orderProblems(problems).map(formatProblem),
+      problems: problems.map(formatProblem),
       ...audit,
     };
     emitJson(options, completeness(report, !interrupted, prepared.items.length), JSON_SHAPES.audit);
   }
   // An HTML page has no place to say it is partial: an interrupted audit writes only the JSON.
   if (options.html && !interrupted) {
-    const meta = auditHtmlMeta(
-      {
-        questions: options.questions,
-        gold: options.gold,
-        dbRoot: options.dbRoot,
-        ...(compared ? { comparedGold: { file: compared.gold.file, engine: engineLine(compared.engine) } } : {}),
-      },
-      tool,
-      options.html,
-    );
-    writeOutputFile('--html', options.html, auditHtml(audit, meta, options.html));
+    writeOutputFile('--html', options.html, auditRunPage(prepared, audit, tool, options.html));
     process.stderr.write(`wrote ${options.html}\n`);
   }
 }
@@ -299,7 +288,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   const prepared = await prepareAuditRun({ kind: 'files', ...options }, settings);
   const { items, questions, compared } = prepared;
   const err = process.stderr;
-  if (settings.source.engine.name !== 'sqlite')
+  if (prepared.settings.source.engine.name !== 'sqlite')
     err.write(`${engineLine(prepared.engine!)}; index advice needs a scratch copy there: not tried\n`);
   const run = startAuditRun(options, prepared, { inputs, checkpointFile });
   const audited = auditedEntries(run);
@@ -343,7 +332,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   bar?.stop();
   if (finished.optimizeRefused) throw finished.optimizeRefused;
   run.interrupt.dispose();
-  for (const p of orderProblems(finished.problems).filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
+  for (const p of finished.problems.filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
   (options.jsonStdout ? err : process.stdout).write(auditText(finished.audit, top) + '\n');
   await writeAuditReports(options, prepared, finished, audited.size);
   return auditExit(options, run, finished, items.length, jsonFile);

@@ -5,8 +5,7 @@
  */
 import { Command } from 'commander';
 import pc from 'picocolors';
-import type { OptimizeRunSettings, OptimizeStatementInput } from '../app/optimizeRun';
-import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir } from '../core/optimize/optimizeStatement';
+import { optimizeOptions, OptimizeRunSettings, OptimizeStatementInput } from '../app/optimizeRun';
 import { positiveInteger, timeoutMs, UsageError } from './common';
 
 export interface AuditOptimizeOptions {
@@ -49,13 +48,11 @@ export function auditOptimizeSettings(options: AuditOptimizeOptions, engine: str
     engine,
     scale: positiveInteger('--scale', options.scale ?? '1'),
     schemaFile: options.schema,
-    optimize: {
-      ...DEFAULT_OPTIMIZE_OPTIONS,
+    optimize: optimizeOptions({
       timeoutMs: timeoutMs('--timeout', options.timeout),
       statementBudgetMs: timeoutMs('--optimize-budget', options.optimizeBudget ?? '60'),
       maxRows: positiveInteger('--max-rows', options.maxRows),
-      witnessDir: defaultWitnessDir(),
-    },
+    }),
   };
 }
 

@@ -7,11 +7,17 @@ import { loadQuestions } from '../core/bird/questions';
 import { engineLine, sqliteFolder, DatabaseSource } from '../core/db/source';
 import { ChatModel } from '../core/llm/chatModel';
 import { OpenAiChatModel } from '../core/llm/openAiChat';
-import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir } from '../core/optimize/optimizeStatement';
 import { describeMeasurement, fmtMs } from '../core/optimize/speed';
 import { StatementOptimization } from '../core/optimize/types';
 import { splitStatements } from '../core/sql/statements';
-import { distinctStatements, OptimizeRunResult, OptimizeStatementInput, runOptimize, statementKey } from '../app/optimizeRun';
+import {
+  distinctStatements,
+  optimizeOptions,
+  OptimizeRunResult,
+  OptimizeStatementInput,
+  runOptimize,
+  statementKey,
+} from '../app/optimizeRun';
 import { RunRefused } from '../app/runRefused';
 import { checkOutputFile, databaseSource, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
@@ -157,20 +163,19 @@ export async function runOptimizeCommand(sql: string | undefined, options: Optim
         scale,
         schemaFile: options.schema,
         runBudgetMs: options.runBudget === undefined ? undefined : timeoutMs('--run-budget', options.runBudget),
-        optimize: {
-          ...DEFAULT_OPTIMIZE_OPTIONS,
+        optimize: optimizeOptions({
           timeoutMs: timeoutMs('--timeout', options.timeout),
           statementBudgetMs: timeoutMs('--budget', options.budget),
           maxRows: positiveInteger('--max-rows', options.maxRows),
           depth: positiveInteger('--depth', options.depth),
           maxCandidates: positiveInteger('--candidates', options.candidates),
           counterexampleMs: timeoutMs('--counterexample-budget', options.counterexampleBudget),
-          witnessDir: options.witnessDir ?? defaultWitnessDir(),
+          witnessDir: options.witnessDir,
           model,
           modelRounds: positiveInteger('--rounds', options.rounds),
           ...ruleChoice(options.rules),
           onStep: live ? (step) => err.write(`\r\x1b[2K  ${pc.dim(step.slice(0, (err.columns ?? 100) - 4))}`) : undefined,
-        },
+        }),
       },
       {
         signal: controller.signal,

@@ -1,3 +1,5 @@
+import { formatProblem } from '../text/problemText';
+
 /** A problem found in an input file: where it is, and what is wrong. The run goes on without that entry. */
 export interface InputProblem {
   file: string;
@@ -11,14 +13,8 @@ export interface InputProblem {
   headline?: boolean;
 }
 
-/** Headline problems first (in their order), then the others: the order every report lists them in. */
-export function orderProblems(problems: readonly InputProblem[]): InputProblem[] {
-  return [...problems.filter((p) => p.headline), ...problems.filter((p) => !p.headline)];
-}
-
-export function formatProblem(problem: InputProblem): string {
-  return `${problem.file}${problem.where ? ` (${problem.where})` : ''}: ${problem.message}`;
-}
+// Worded and ordered in core/text/ (the faces' wording layer); kept here for core's callers.
+export { formatProblem, orderProblems } from '../text/problemText';
 
 /** Thrown when a whole file cannot be used (missing, not JSON, wrong shape). */
 export class InputFileError extends Error {

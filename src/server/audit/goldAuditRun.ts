@@ -1,9 +1,7 @@
-import { auditMarks } from '../../core/audit/auditMarks';
-import { prepareAuditRun, runAuditRun } from '../../app/auditRun';
+import { auditRunPage, prepareAuditRun, runAuditRun } from '../../app/auditRun';
 import type { OptimizeRunSettings } from '../../app/optimizeRun';
-import { sqliteFolder } from '../../core/db/source';
-import { formatProblem, InputFileError, orderProblems } from '../../core/bird/problems';
-import { auditHtml, auditHtmlMeta } from '../../core/audit/auditHtml';
+import { InputFileError } from '../../app/runRefused';
+import { formatProblem, orderProblems } from '../../core/text/problemText';
 import packageJson from '../../../package.json';
 import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../../shared/protocol';
 import { DatasetState } from '../datasetState';
@@ -32,27 +30,27 @@ export async function runGoldAudit(
   const asUserError = (error: Error) => {
     throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
   };
-  const sqlite = sqliteFolder(dataset.dbRoot);
   const prepared = await prepareAuditRun(
     {
       kind: 'dataset',
       questions,
       goldFile: state.goldFile,
+      goldPath: dataset.goldFile,
       questionsFile: dataset.questionsFile,
       dbRoot: dataset.dbRoot,
       predictions: params.predictionFiles,
     },
     {
-      source: sqlite,
+      // The audit runs on the dataset's SQLite files (no source given); its optimizer step on vesLens.engine's.
       ...limits,
       measure: true,
       correctness: params.correctness ?? true,
       scales: params.scales?.length ? params.scales : undefined,
       optimize,
-      optimizeSource: state.source ?? sqlite,
+      optimizeSource: state.source,
     },
   ).catch(asUserError);
-  const { audit, problems, optimizeRefused } = await runAuditRun(prepared, {
+  const { audit, marks, problems, optimizeRefused } = await runAuditRun(prepared, {
     signal,
     onScoringProgress: (p, file) =>
       progress?.({
@@ -80,14 +78,10 @@ export async function runGoldAudit(
       message: `no faster equivalents searched: ${editorText(optimizeRefused.message)}`,
       headline: true,
     });
-  const meta = auditHtmlMeta(
-    { questions: dataset.questionsFile, gold: dataset.goldFile, dbRoot: dataset.dbRoot },
-    { sqlite: state.sqlite, version: packageJson.version },
-  );
   return {
     audit,
-    marks: auditMarks(audit),
-    html: auditHtml(audit, meta),
+    marks,
+    html: auditRunPage(prepared, audit, { sqlite: state.sqlite, version: packageJson.version }),
     partial: Boolean(signal?.aborted),
     total,
     problems: orderProblems(problems).map((p) => editorText(formatProblem(p))),

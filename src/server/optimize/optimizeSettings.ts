@@ -2,8 +2,7 @@
  * The optimizer's bounds as the settings say (vesLens.optimize.*): read by "Find a faster equivalent"
  * (optimizeProvider.ts) and by the editor's gold audit when vesLens.optimize.inAudit is on (audit/goldAuditRun.ts).
  */
-import { OptimizeRunSettings } from '../../app/optimizeRun';
-import { DEFAULT_OPTIMIZE_OPTIONS } from '../../core/optimize/optimizeStatement';
+import { optimizeOptions, OptimizeRunSettings } from '../../app/optimizeRun';
 import { OptimizeBounds } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { witnessFolder } from '../score/counterexampleAction';
@@ -24,13 +23,12 @@ export function optimizeRunSettings(context: ServerContext, engine: string): Opt
   return {
     engine,
     scale: bounds.scale,
-    optimize: {
-      ...DEFAULT_OPTIMIZE_OPTIONS,
+    optimize: optimizeOptions({
       timeoutMs: bounds.timeoutSeconds * 1000,
       statementBudgetMs: bounds.budgetSeconds * 1000,
       counterexampleMs: bounds.counterexampleSeconds * 1000,
       maxRows: context.limits.maxRows,
       witnessDir: witnessFolder(context.storageDir),
-    },
+    }),
   };
 }
