@@ -75,8 +75,39 @@ function installDataDir(dataDir: string): void {
   if (result.status !== 0) throw new Error(`mariadb-install-db failed: ${(result.stderr || result.stdout || String(result.error)).trim()}`);
 }
 
+/**
+ * A shell that waits on a pipe from this process and, when the pipe closes without it being stopped first (this
+ * process died: SIGKILL, a crash, where no exit handler runs), kills the server and removes its throwaway folder.
+ * The kernel closes the pipe for us, so no polling; `read` returns at its end of file.
+ */
+function watchServer(server: ChildProcess, folder: string | undefined): ChildProcess | undefined {
+  if (server.pid === undefined) return undefined;
+  const watchdog = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      'read -r _; kill -9 "$1" 2>/dev/null; [ -z "$2" ] || { sleep 1; rm -rf "$2"; }',
+      'ves-lens-mariadb-watchdog',
+      String(server.pid),
+      folder ?? '',
+    ],
+    { stdio: ['pipe', 'ignore', 'ignore'] },
+  );
+  // Neither the shell nor its pipe keeps this process alive.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  watchdog.on('error', () => undefined);
+  return watchdog;
+}
+
 /** Starts mariadbd on `dataDir` with its socket, pid and log in `folder`; resolves when it takes connections. */
-async function startServer(folder: string, dataDir: string, database: string | undefined, onStop: () => void): Promise<LocalServer> {
+async function startServer(
+  folder: string,
+  dataDir: string,
+  database: string | undefined,
+  onStop: () => void,
+  throwaway = true,
+): Promise<LocalServer> {
   const socket = path.join(folder, 'mysqld.sock');
   const log = path.join(folder, 'server.log');
   const child: ChildProcess = spawn(
@@ -99,15 +130,18 @@ async function startServer(folder: string, dataDir: string, database: string | u
     ],
     { stdio: 'ignore' },
   );
-  // The server never keeps this process alive: it is killed when the process exits (below).
+  // The server never keeps this process alive: it is killed when the process exits (below), or by its watchdog
+  // when this process dies without exiting (SIGKILL, a crash).
   child.unref();
   let exited = false;
   child.once('exit', () => (exited = true));
+  const watchdog = watchServer(child, throwaway ? folder : undefined);
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const stop = () => {
     process.removeListener('exit', killOnExit);
     if (!exited) child.kill('SIGKILL');
+    watchdog?.kill('SIGKILL');
     onStop();
   };
   const deadline = performance.now() + 60_000;
@@ -131,6 +165,7 @@ async function startServer(folder: string, dataDir: string, database: string | u
   }
   const shutdown = async () => {
     process.removeListener('exit', killOnExit);
+    watchdog?.kill('SIGKILL');
     child.ref(); // waited for now
     const done = new Promise((resolve) => (exited ? resolve(undefined) : child.once('exit', resolve)));
     const admin = await createConnection({ socketPath: socket, user: 'root' });
@@ -219,7 +254,7 @@ async function buildCopy(dbRoot: string, dbIds: string[], finalDir: string, opti
   try {
     installDataDir(path.join(building, 'data'));
     options.onBuild?.({ kind: 'start', cacheDir: parent, databases: dbIds.length });
-    const server = await startServer(building, path.join(building, 'data'), undefined, () => undefined);
+    const server = await startServer(building, path.join(building, 'data'), undefined, () => undefined, false);
     try {
       const admin = await createConnection({ socketPath: server.socket, user: 'root', charset: 'utf8mb4' });
       try {
