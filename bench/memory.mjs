@@ -1,6 +1,8 @@
 // Peak memory of `ves-lens eval` on the worst predictions: a huge string, a huge blob, many large values,
 // millions of rows, a 4-way cross join (on the real superhero database), with default settings, and a raised
-// --max-rows; then huge SQL texts (31 MB `SELECT 1,1,…`, 12.6 MB `SELECT 1+1+…`) through eval and explain.
+// --max-rows; then huge SQL texts (31 MB `SELECT 1,1,…`, 12.6 MB `SELECT 1+1+…`) in a BIRD prediction file, and six
+// statements just within the bound of what runs (MEMORY_BOUNDS.statementBytes) in the shape SQLite's compiler costs
+// most, each with --jobs 1, 2 and 4 while two busy processes load the machine; then through explain and hints.
 // The bound: under 1 GiB. Then the timing, which runs in a Python child (src/core/timing/pythonTimer.ts) in both modes
 // (`--timing official`'s loops, `--timing fast`'s blocks): node's RSS and the child's, sampled together, on an
 // EX-correct pair whose result is as large as correctness allows.
@@ -22,10 +24,17 @@ const question = (id, sql) => ({
   difficulty: 'simple',
   pred: sql,
 });
-// Huge SQL texts: the analyses that read SQL step aside past their bounds (src/core/sql/textBounds.ts).
+/** MEMORY_BOUNDS.statementBytes (src/core/db/database.ts): longer entries are refused before anything reads them. */
+const STATEMENT_BYTES = 2 ** 18;
+const justWithin = `VALUES (1)${',(1)'.repeat(Math.floor((STATEMENT_BYTES - 64) / 4))}`;
+// Huge SQL texts; the analyses that read SQL step aside past their own bounds (src/core/sql/textBounds.ts).
 const SQL_TEXTS = [
-  ['31 MB prediction text `SELECT 1,1,…`', `SELECT 1${',1'.repeat((31 * 2 ** 20 - 8) / 2)}`],
-  ['12.6 MB prediction text `SELECT 1+1+…`', `SELECT 1${'+1'.repeat((12_600_000 - 8) / 2)}`],
+  ['31 MB prediction text `SELECT 1,1,…`', [`SELECT 1${',1'.repeat((31 * 2 ** 20 - 8) / 2)}`]],
+  ['12.6 MB prediction text `SELECT 1+1+…`', [`SELECT 1${'+1'.repeat((12_600_000 - 8) / 2)}`]],
+  [
+    `6 predictions of 256 KiB \`SELECT count(*) FROM (VALUES (1),(1),…)\` (just within the bound)`,
+    Array.from({ length: 6 }, (_, i) => `SELECT ${i} + count(*) FROM (${justWithin})`),
+  ],
 ];
 const sqlTextOnly = process.argv.includes('--sql-text-only');
 const officialOnly = process.argv.includes('--official-only');
@@ -50,42 +59,85 @@ const cases = [
           ['--max-rows', '6000000'],
         ],
       ]),
-  ...(officialOnly ? [] : SQL_TEXTS.map(([label, sql]) => [label, sql, []])),
 ];
 
-/** `ves-lens eval` of the scratch folder's one question (q.json) and prediction (p.sql) on the sample, with `options`. */
-const evalOnScratch = (json, options) => [
+/** `ves-lens eval` of the scratch folder's questions (q.json) and predictions (`predictions`) on the sample, with `options`. */
+const evalOnScratch = (json, options, predictions = 'p.sql') => [
   path.join(root, 'bin', 'ves-lens.js'),
   'eval',
-  ...['--questions', path.join(scratch, 'q.json'), '--predictions', path.join(scratch, 'p.sql')],
+  ...['--questions', path.join(scratch, 'q.json'), '--predictions', path.join(scratch, predictions)],
   ...['--db-root', path.join(root, 'sample'), ...options, '--json', json, '--no-progress'],
 ];
 
-const lines = ['# Memory on huge results', '', machineLine(), '', '| prediction | outcome | wall s | peak RSS MiB |', '|---|---|---|---|'];
-for (const [label, sql, extra] of cases) {
-  const q = question(1, sql);
-  fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([q]));
-  fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
+/** One eval in a process of its own with bench/peak-rss.cjs preloaded: its report's questions, seconds and peak MiB. */
+function evalPeak(options, predictions) {
   const rss = path.join(scratch, 'rss');
   const json = path.join(scratch, 'out.json');
   const started = process.hrtime.bigint();
   const result = spawnSync(
     process.execPath,
-    ['--require', path.join(root, 'bench', 'peak-rss.cjs'), ...evalOnScratch(json, ['--metrics', 'ex,f1', '--timeout', '120', ...extra])],
+    ['--require', path.join(root, 'bench', 'peak-rss.cjs'), ...evalOnScratch(json, ['--timeout', '120', ...options], predictions)],
     { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rss } },
   );
   if (result.status !== 0) throw new Error(result.stderr);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const q0 = JSON.parse(fs.readFileSync(json, 'utf8')).questions[0];
-  lines.push(
-    `| ${label} | ${q0.outcome}${q0.error ? `: ${q0.error}` : ''} | ${seconds.toFixed(1)} | ${(Number(fs.readFileSync(rss, 'utf8')) / 2 ** 20).toFixed(0)} |`,
-  );
+  const peak = Number(fs.readFileSync(rss, 'utf8')) / 2 ** 20;
+  return { questions: JSON.parse(fs.readFileSync(json, 'utf8')).questions, seconds, peak };
+}
+
+/** `mismatch` or `refused: the SQL has …`; several questions' outcomes counted (`6 mismatch`). */
+function outcomeText(questions) {
+  if (questions.length === 1) return `${questions[0].outcome}${questions[0].error ? `: ${questions[0].error}` : ''}`;
+  const counts = new Map();
+  for (const q of questions) counts.set(q.outcome, (counts.get(q.outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+}
+
+const lines = [
+  '# Memory on huge results',
+  '',
+  machineLine(),
+  '',
+  "Shared machine: other engineers ran tests and builds at the same time. Peak RSS is the process's maxrss (every",
+  "thread's, SQLite's heap included), by bench/peak-rss.cjs.",
+  '',
+  '| prediction | --jobs | outcome | wall s | peak RSS MiB |',
+  '|---|---|---|---|---|',
+];
+for (const [label, sql, extra] of cases) {
+  fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify([question(1, sql)]));
+  fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
+  const run = evalPeak(['--metrics', 'ex,f1', '--jobs', '1', ...extra]);
+  lines.push(`| ${label} | 1 | ${outcomeText(run.questions)} | ${run.seconds.toFixed(1)} | ${run.peak.toFixed(0)} |`);
   process.stderr.write(lines.at(-1) + '\n');
+}
+
+// The huge texts in the official prediction file's shape ({"0": "SQL\t----- bird -----\tdb_id"}), default metrics,
+// --jobs 1, 2 and 4, with the machine's two cores kept busy by two other processes (a loaded machine once took the
+// 31 MB text to 1.4 GiB).
+if (!officialOnly) {
+  lines.push('', 'The same with two busy processes beside the run (its two cores loaded), default metrics:', '');
+  lines.push('| BIRD prediction file of | --jobs | outcome | wall s | peak RSS MiB |', '|---|---|---|---|---|');
+  const load = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  try {
+    for (const [label, sqls] of SQL_TEXTS) {
+      fs.writeFileSync(path.join(scratch, 'q.json'), JSON.stringify(sqls.map((sql, i) => question(i, sql))));
+      const entries = sqls.map((sql, i) => [String(i), `${sql}\t----- bird -----\tsuperhero`]);
+      fs.writeFileSync(path.join(scratch, 'p.json'), JSON.stringify(Object.fromEntries(entries)));
+      for (const jobs of [1, 2, 4]) {
+        const run = evalPeak(['--jobs', String(jobs)], 'p.json');
+        lines.push(`| ${label} | ${jobs} | ${outcomeText(run.questions)} | ${run.seconds.toFixed(1)} | ${run.peak.toFixed(0)} |`);
+        process.stderr.write(lines.at(-1) + '\n');
+      }
+    }
+  } finally {
+    for (const child of load) child.kill('SIGKILL');
+  }
 }
 // `explain` and `hints` of the same texts (from a file: they are too long for a command-line argument).
 for (const command of officialOnly ? [] : ['explain', 'hints']) {
   lines.push('', `| \`ves-lens ${command} --file\` of | result | wall s | peak RSS MiB |`, '|---|---|---|---|');
-  for (const [label, sql] of SQL_TEXTS) {
+  for (const [label, [sql]] of SQL_TEXTS.slice(0, 2)) {
     fs.writeFileSync(path.join(scratch, 'p.sql'), sql + '\n');
     const rss = path.join(scratch, 'rss');
     const started = process.hrtime.bigint();

@@ -11,6 +11,9 @@ import { analysisBoundNote, SQL_ANALYSIS_BOUNDS } from '../../src/core/sql/textB
 import { sameProgram } from '../../src/core/timing/sameProgram';
 import { BIRD_DATA, birdDataMissing, CLI, REPO_ROOT, tempDir, useSampleSuperhero } from '../helpers';
 import { DatabaseConnection } from '../../src/core/db/engine';
+import { MEMORY_BOUNDS } from '../../src/core/db/database';
+import { readQuery, runnableBody } from '../../src/core/db/readQuery';
+import { SqliteConnection } from '../../src/core/db/sqlite/sqliteConnection';
 import { SchemaInfo } from '../../src/core/db/schema';
 
 const GiB = 2 ** 30;
@@ -62,13 +65,35 @@ describe('bounds on the SQL text the analyses read (issue 20, memory under 1 GiB
     const parsed = parseSql(sql);
     assert.equal(parsed.ok, false);
     assert.match(parsed.ok ? '' : parsed.error, /^node-sql-parser: not analysed/);
+    // Past the bound of what runs at all (MEMORY_BOUNDS.statementBytes), the plan is refused with the run.
     const plan = await explainQuery(db, sql, schema);
-    assert.match(plan.error ?? '', /^plan: not analysed/);
+    assert.match(plan.error ?? '', /^the SQL has 12,600,000 bytes, past the 262,144 VES Lens runs .*: not run$/);
+    assert.match((await explainQuery(db, chain(200_000), schema)).error ?? '', /^plan: not analysed/);
     assert.equal(await sameProgram(db, sql, sql), false);
     // Within the bounds they still work: a deep chain node-sql-parser reads without overflowing the stack.
     assert.equal(parseSql(chain(3000)).ok, true);
     assert.equal(await sameProgram(db, 'SELECT 1 + 1', 'select 1+1'), true);
     assert.ok(process.memoryUsage().rss < GiB);
+  });
+
+  it('an entry past MEMORY_BOUNDS.statementBytes (UTF-8 bytes) is refused before it is read; SQLite itself compiles none much longer', async () => {
+    const bound = MEMORY_BOUNDS.statementBytes;
+    const within = `SELECT '${'x'.repeat(bound - 9)}'`;
+    assert.equal(Buffer.byteLength(within), bound);
+    const ran = await readQuery(db, within, { maxRows: 10 });
+    assert.equal(ran.status, 'ok');
+    // Fewer characters than the bound, more bytes: 'é' takes two.
+    const accented = `SELECT '${'é'.repeat(bound / 2)}'`;
+    assert.ok(accented.length < bound);
+    const refused = await readQuery(db, accented, { maxRows: 10 });
+    assert.deepEqual(refused.status, 'refused');
+    assert.match(refused.status === 'ok' ? '' : refused.message, /^the SQL has 262,153 bytes, past the 262,144 VES Lens runs .*: not run$/);
+    assert.deepEqual(runnableBody(accented, 'postgres'), refused);
+    // What reaches the driver another way (EXPLAIN, a wrapper) meets SQLite's own limit, worded as ours.
+    await assert.rejects(
+      (db as SqliteConnection).all(`SELECT '${'x'.repeat(2 * 2 ** 20)}'`),
+      /^Error: statement too long \(VES Lens compiles at most 1\.25 MiB of SQL\)$/,
+    );
   });
 
   it('the check before running reads a 31 MB text in constant memory, and still refuses a write at its end', () => {
@@ -79,7 +104,7 @@ describe('bounds on the SQL text the analyses read (issue 20, memory under 1 GiB
     assert.ok(process.memoryUsage().rss - before < 256 * 2 ** 20, `rss grew by ${(process.memoryUsage().rss - before) / 2 ** 20} MiB`);
   });
 
-  it('eval of a 12.6 MB `SELECT 1+1+…` prediction, in a process of its own: scored as SQLite answers it, peak RSS < 1 GiB', () => {
+  it('eval of a 12.6 MB `SELECT 1+1+…` prediction, in a process of its own: refused as too long to run, peak RSS < 1 GiB', () => {
     const questions = path.join(scratch, 'q.json');
     const predictions = path.join(scratch, 'p.sql');
     const report = path.join(scratch, 'r.json');
@@ -117,8 +142,8 @@ describe('bounds on the SQL text the analyses read (issue 20, memory under 1 GiB
     );
     assert.equal(run.status, 0, run.stderr);
     const result = JSON.parse(fs.readFileSync(report, 'utf8')).questions[0];
-    assert.equal(result.outcome, 'prediction_error');
-    assert.match(result.error, /Expression tree is too large/);
+    assert.equal(result.outcome, 'refused');
+    assert.match(result.error, /^the SQL has 12,600,000 bytes, past the 262,144 VES Lens runs/);
     const peak = Number(fs.readFileSync(rss, 'utf8'));
     assert.ok(peak < GiB, `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`);
   });

@@ -58,6 +58,13 @@ export const MEMORY_BOUNDS = {
   resultBytes: 128 * 2 ** 20,
   /** SQLite's own heap, process-wide (PRAGMA hard_heap_limit): sorts and temp tables spill to disk below it. */
   heapBytes: 512 * 2 ** 20,
+  /**
+   * One entry's SQL text, in UTF-8 bytes (BIRD's longest query has 3.5 thousand characters). Compiling costs up to
+   * 150 bytes per byte of SQL (`VALUES (1),(1),…`), and glibc keeps what each of libuv's threads freed for that
+   * thread: a 31 MB `SELECT 1,1,…` filled SQLite's heap to its bound (900 MiB, and lexing it again and again took
+   * half a minute), four 1 MiB ones in a row 1.2 GiB. Past it an entry is refused, never read further.
+   */
+  statementBytes: 2 ** 18,
 } as const;
 
 export interface RunLimits {

@@ -1,5 +1,5 @@
 import { firstStatement, parameterCount, refusalReason, splitStatements, SqlDialect } from '../sql/statements';
-import { DatabaseLocked, NUL_MESSAGE, QueryTimeout, ResultLimits, Row, ServerUnavailable, TooManyRows } from './database';
+import { DatabaseLocked, MEMORY_BOUNDS, NUL_MESSAGE, QueryTimeout, ResultLimits, Row, ServerUnavailable, TooManyRows } from './database';
 import { DatabaseConnection, DatabaseEngine } from './engine';
 
 /**
@@ -15,6 +15,25 @@ const SEVERAL_STATEMENTS =
 /** The dialect whose statement rules apply on an engine's connections. */
 export function dialectOf(engine: DatabaseEngine): SqlDialect {
   return engine.name === 'postgres' ? 'postgres' : engine.name === 'mysql' ? 'mysql' : 'sqlite';
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * An entry past MEMORY_BOUNDS.statementBytes is refused before anything reads it (the lexer, the engine): on every
+ * engine, so a score means the same on each. Undefined when it is within the bound.
+ */
+export function tooLongToRun(sql: string): QueryFailure | undefined {
+  const bound = MEMORY_BOUNDS.statementBytes;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text near the bound is measured.
+  const bytes = sql.length * 3 <= bound ? 0 : Buffer.byteLength(sql, 'utf8');
+  if (bytes <= bound) return undefined;
+  return {
+    status: 'refused',
+    message:
+      `the SQL has ${count(bytes)} bytes, past the ${count(bound)} VES Lens runs (compiling it could take 150 times as ` +
+      `much memory; BIRD's longest query has 3.5 thousand characters): not run`,
+  };
 }
 
 /** psycopg2's message for an entry that holds no statement (it scores 0 where Python's sqlite3 returns no rows). */
@@ -42,6 +61,8 @@ function runnableStatements(sql: string): { statements: string[] } | QueryFailur
  * one text, as psycopg2 sends them (runnableStatements).
  */
 export function runnableBody(sql: string, dialect: SqlDialect = 'sqlite'): { body: string } | QueryFailure {
+  const tooLong = tooLongToRun(sql);
+  if (tooLong) return tooLong;
   if (dialect === 'mysql') return mysqlRunnable(sql);
   if (dialect === 'postgres') {
     const runnable = runnableStatements(sql);
@@ -121,6 +142,8 @@ export async function streamQuery(
   limits: ResultLimits,
   onRow: (row: Row) => void,
 ): Promise<{ status: 'ok' } | QueryFailure> {
+  const tooLong = tooLongToRun(sql);
+  if (tooLong) return tooLong;
   const dialect = dialectOf(db.engine);
   if (dialect === 'postgres') return streamStatements(db, sql, limits, onRow);
   const runnable = dialect === 'mysql' ? mysqlRunnable(sql) : await checkBeforeRunning(db, sql);

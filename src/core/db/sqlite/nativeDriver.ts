@@ -105,6 +105,7 @@ export const nativeDriver: SqliteDriver = {
       const handle = new driver.Database(file, driver.OPEN_READONLY, (error) => (error ? reject(error) : resolve(handle)));
     });
     db.configure('limit', driver.LIMIT_LENGTH, settings.lengthLimit);
+    db.configure('limit', driver.LIMIT_SQL_LENGTH, settings.sqlLengthLimit);
     db.configure('busyTimeout', settings.busyTimeoutMs);
     return new NativeHandle(db);
   },

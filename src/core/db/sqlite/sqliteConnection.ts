@@ -28,6 +28,8 @@ import { walOnReadOnlyFolder } from './walOnReadOnly';
 export function toDatabaseError(error: Error): DatabaseError {
   const message = error.message.replace(/^SQLITE_[A-Z_]+: /, '');
   const mib = (bytes: number) => bytes / 2 ** 20;
+  if (/^SQLITE_TOOBIG: statement too long/.test(error.message))
+    return new DatabaseError(`${message} (VES Lens compiles at most ${mib(SQL_LENGTH_LIMIT)} MiB of SQL)`);
   if (/^SQLITE_TOOBIG/.test(error.message)) {
     return new DatabaseError(`${message} (VES Lens bounds one value or row at ${mib(MEMORY_BOUNDS.valueBytes)} MiB)`);
   }
@@ -37,6 +39,12 @@ export function toDatabaseError(error: Error): DatabaseError {
     return new DatabaseLocked(`${message}: another process held a lock on it for longer than the busy timeout (${busyTimeoutMs / 1000} s)`);
   return new DatabaseError(message);
 }
+
+/**
+ * SQLite compiles no longer statement (every path, not only the entries readQuery.ts bounds first): an entry's
+ * bound, with room for the wrapper streamRows puts around it (at most MAX_RESULT_COLUMNS columns' worth).
+ */
+const SQL_LENGTH_LIMIT = MEMORY_BOUNDS.statementBytes + 2 ** 20;
 
 /** How long a connection waits on a database another process has locked: Python's sqlite3.connect(timeout=5.0). */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -132,7 +140,7 @@ export class SqliteConnection implements DatabaseConnection {
     const walProblem = walOnReadOnlyFolder(path);
     if (walProblem) throw new DatabaseError(`unable to open database file: ${walProblem}`);
     const db = await sqliteBuild()
-      .driver.open(path, { lengthLimit: MEMORY_BOUNDS.valueBytes, busyTimeoutMs })
+      .driver.open(path, { lengthLimit: MEMORY_BOUNDS.valueBytes, sqlLengthLimit: SQL_LENGTH_LIMIT, busyTimeoutMs })
       .catch((error: Error) => Promise.reject(toDatabaseError(error)));
     // Which file this connection reads (stat, never open: closing another descriptor of the database file would
     // drop SQLite's POSIX locks on it).

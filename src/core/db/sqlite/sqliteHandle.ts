@@ -23,6 +23,8 @@ export interface SqliteHandle {
 export interface SqliteOpenSettings {
   /** SQLITE_LIMIT_LENGTH: the largest value or row, in bytes. */
   lengthLimit: number;
+  /** SQLITE_LIMIT_SQL_LENGTH: the longest statement SQLite compiles, in bytes. */
+  sqlLengthLimit: number;
   busyTimeoutMs: number;
 }
 

@@ -87,6 +87,7 @@ async function answer(request: WasmRequest): Promise<void> {
     }
     const { capi } = s;
     capi.sqlite3_limit(db.pointer, capi.SQLITE_LIMIT_LENGTH, request.settings.lengthLimit);
+    capi.sqlite3_limit(db.pointer, capi.SQLITE_LIMIT_SQL_LENGTH, request.settings.sqlLengthLimit);
     capi.sqlite3_busy_timeout(db.pointer, request.settings.busyTimeoutMs);
     // The official build turns double-quoted strings off; node-sqlite3's and Python's SQLite read `"x"` as a
     // string where no column is named x, and BIRD predictions rely on it.
