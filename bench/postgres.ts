@@ -135,37 +135,42 @@ try {
     const rows: string[] = [];
     for (const file of predictionFiles) {
       const ours: { seconds: number; ex: number[] }[] = [];
+      const oneLane: { seconds: number; ex: number[] }[] = [];
       const python: { seconds: number; ex: number[] }[] = [];
       for (let run = 0; run < runs; run++) {
         const json = path.join(scratch, `${file}.ex.${run}.json`);
-        const order = run % 2 === 0 ? ['python', 'ves-lens'] : ['ves-lens', 'python'];
+        const order = run % 2 === 0 ? ['python', 'ves-lens', 'one-lane'] : ['one-lane', 'ves-lens', 'python'];
         for (const tool of order) {
           if (tool === 'python') {
             const result = timed(PYTHON, [MINIDEV, 'ex', files.predictions.get(file)!, files.gold, ...server]);
             python.push({ seconds: result.seconds, ex: JSON.parse(result.stdout) as number[] });
           } else {
-            const result = vesLens(files.predictions.get(file)!, json, ['--metrics', 'ex']);
-            ours.push({ seconds: result.seconds, ex: read(json).questions.map((q) => q.ex) });
+            // Lanes as the pool: one per core (--jobs's default); and one session, as before issue 33.
+            const jobs = tool === 'ves-lens' ? String(os.cpus().length) : '1';
+            const result = vesLens(files.predictions.get(file)!, json, ['--metrics', 'ex', '--jobs', jobs]);
+            (tool === 'ves-lens' ? ours : oneLane).push({ seconds: result.seconds, ex: read(json).questions.map((q) => q.ex) });
           }
         }
         process.stderr.write(`EX run ${run + 1}/${runs} ${shortName(file)}\n`);
       }
       const agreeing = ours[0].ex.filter((ex, i) => ex === python[0].ex[i]).length;
-      const stable = [...ours, ...python].every((r) => r.ex.join() === ours[0].ex.join());
+      const stable = [...ours, ...oneLane, ...python].every((r) => r.ex.join() === ours[0].ex.join());
       const total = (ex: number[]) => ((100 * ex.reduce((a, b) => a + b, 0)) / ex.length).toFixed(2);
       const wall = (list: { seconds: number }[]) => median(list.map((r) => r.seconds));
       rows.push(
-        `| ${shortName(file)} | ${total(ours[0].ex)} | ${total(python[0].ex)} | ${agreeing} / ${ours[0].ex.length} | ${stable ? 'yes' : 'no'} | ${wall(ours).toFixed(2)} | ${wall(python).toFixed(2)} | ${(wall(ours) / wall(python)).toFixed(2)} |`,
+        `| ${shortName(file)} | ${total(ours[0].ex)} | ${total(python[0].ex)} | ${agreeing} / ${ours[0].ex.length} | ${stable ? 'yes' : 'no'} | ${wall(oneLane).toFixed(2)} | ${wall(ours).toFixed(2)} | ${wall(python).toFixed(2)} | ${(wall(ours) / wall(python)).toFixed(2)} |`,
       );
     }
     lines.push(
       '',
       '## EX: `eval --engine postgres` against evaluation_ex.py with psycopg2',
       '',
-      `mini_dev's script as bench/postgres_minidev.py runs it: a process pool of ${os.cpus().length} workers (one per core, as \`--num_cpus\`), each question on a new connection, \`set(predicted) == set(gold)\` with Python's values, any exception 0. Same: every run of both tools gave the same per-question EX.`,
+      `mini_dev's script as bench/postgres_minidev.py runs it: a process pool of ${os.cpus().length} workers (one per core, as \`--num_cpus\`), each question on a new connection, \`set(predicted) == set(gold)\` with Python's values, any exception 0. ` +
+        `VES Lens: \`--jobs ${os.cpus().length}\` (one lane per core, the default: a session per lane and database), and \`--jobs 1\` (one session, as before issue 33). ` +
+        'Same: every run of every tool and mode gave the same per-question EX.',
       '',
-      '| prediction file | EX VES Lens | EX psycopg2 | questions agreeing | same in every run | VES Lens wall s | psycopg2 wall s | VES Lens / psycopg2 |',
-      '|---|---|---|---|---|---|---|---|',
+      '| prediction file | EX VES Lens | EX psycopg2 | questions agreeing | same in every run | VES Lens --jobs 1 wall s | VES Lens wall s | psycopg2 wall s | VES Lens / psycopg2 |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...rows,
     );
   }
@@ -290,10 +295,19 @@ try {
     );
   }
 
+  // --only: the other section is kept from the results file, with the machine line of the run that measured it.
+  const resultsFile = path.join(root, 'bench', 'results', 'postgres.md');
+  if (only && fs.existsSync(resultsFile)) {
+    const previous = fs.readFileSync(resultsFile, 'utf8').split('\n## ');
+    const kept = previous.slice(1).find((section) => !section.startsWith(only === 'ex' ? 'EX' : 'R-VES'));
+    const measured = previous[0].split('\n').find((line) => /^\d{4}-\d\d-\d\d · /.test(line));
+    const note = '(This section from an earlier run';
+    if (kept) lines.push('', `## ${kept.trimEnd()}`, ...(kept.includes(note) ? [] : ['', `${note}: ${measured}.)`]));
+  }
   const report = lines.join('\n') + '\n';
   process.stdout.write(report);
   fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench', 'results', 'postgres.md'), report);
+  fs.writeFileSync(resultsFile, report);
   process.stderr.write(`wrote bench/results/postgres.md (runs' files in ${scratch})\n`);
 } finally {
   cluster?.stop();

@@ -75,7 +75,7 @@ program
   .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
   .option(
     '--jobs <n>',
-    'questions scored for correctness at once (SQLite; timing always runs alone); 1 = one at a time',
+    'questions scored for correctness at once (SQLite, or sessions on a PostgreSQL or MySQL server; timing always runs alone); 1 = one at a time',
     String(defaultJobs()),
   )
   .option(

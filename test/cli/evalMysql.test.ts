@@ -142,6 +142,41 @@ describe('eval --engine mysql', { skip: missing }, () => {
     assert.doesNotMatch(run.stdout + run.stderr, /SQLite program/);
   });
 
+  it('scores in lanes (several sessions) with the same results, in the same order, as one session', () => {
+    const dir = tempDir();
+    // One file: each MariaDB run of the 500 questions takes a while on a shared machine.
+    for (const file of fs.readdirSync(PREDICTIONS).filter((f) => f.includes('gpt-4'))) {
+      const reports = ['1', '3'].map((jobs) => {
+        const json = path.join(dir, `${file}.${jobs}.json`);
+        const run = runCli(
+          ['eval', '--db-url', server.url, '--questions', QUESTIONS, '--gold', GOLD, '--predictions', path.join(PREDICTIONS, file)].concat([
+            '--metrics',
+            'ex,f1',
+            '--timeout',
+            '5',
+            '--jobs',
+            jobs,
+            '--json',
+            json,
+            '--no-progress',
+          ]),
+          { timeout: 300_000 },
+        );
+        assert.equal(run.status, 0, run.stderr);
+        return (JSON.parse(fs.readFileSync(json, 'utf8')) as Report).questions;
+      });
+      // A query near the time limit may meet it in one run and not the other (the same with one session twice):
+      // those are left out, and are few; every other result is the same, in the same order.
+      const timedOut = new Set(reports.flatMap((questions) => questions.filter((q) => q.outcome === 'timeout').map((q) => q.question_id)));
+      assert.ok(timedOut.size <= 10, `${file}: at most a few timeouts: ${timedOut.size}`);
+      const [one, lanes] = reports.map((questions) => questions.filter((q) => !timedOut.has(q.question_id)));
+      assert.equal(one.length + timedOut.size, 500, file);
+      assert.deepEqual(lanes, one, file);
+      const outcomes = new Set(one.map((q) => q.outcome));
+      for (const outcome of ['correct', 'mismatch', 'skipped']) assert.ok(outcomes.has(outcome), `${file}: ${outcome}`);
+    }
+  });
+
   it('says MariaDB ran the SQL, and never prints a password given in --db-url', () => {
     const url = `mysql://ves_lens_reader:Sup3rSecretPw@localhost/BIRD?socket=${encodeURIComponent(server.socket)}`;
     const predictions = path.join(PREDICTIONS, fs.readdirSync(PREDICTIONS).sort()[0]);

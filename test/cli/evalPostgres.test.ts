@@ -76,6 +76,41 @@ describe('eval --engine postgres', { skip: missing }, () => {
     });
   }
 
+  it('scores in lanes (several sessions) with the same results, in the same order, as one session', () => {
+    const dir = tempDir();
+    for (const file of fs.readdirSync(PREDICTIONS).sort()) {
+      const reports = ['1', '3'].map((jobs) => {
+        const json = path.join(dir, `${file}.${jobs}.json`);
+        const run = runCli([
+          'eval',
+          '--db-url',
+          cluster.url,
+          '--questions',
+          QUESTIONS,
+          '--gold',
+          GOLD,
+          '--predictions',
+          path.join(PREDICTIONS, file),
+          '--metrics',
+          'ex,f1',
+          '--jobs',
+          jobs,
+          '--json',
+          json,
+          '--no-progress',
+        ]);
+        assert.equal(run.status, 0, run.stderr);
+        const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report & { summary: unknown };
+        return { stdout: run.stdout, summary: report.summary, questions: report.questions };
+      });
+      assert.equal(reports[1].stdout, reports[0].stdout, file);
+      assert.deepEqual(reports[1].summary, reports[0].summary, file);
+      assert.deepEqual(reports[1].questions, reports[0].questions, file);
+      const outcomes = new Set(reports[0].questions.map((q) => q.outcome));
+      for (const outcome of ['correct', 'mismatch', 'skipped']) assert.ok(outcomes.has(outcome), `${file}: ${outcome}`);
+    }
+  });
+
   it('says what ran the SQL, in the terminal and the JSON, and never the password', () => {
     const url = cluster.url.replace('postgres@', 'postgres:Sup3rSecretPw@');
     const json = path.join(tempDir(), 'report.json');
@@ -139,61 +174,74 @@ describe('eval --engine postgres', { skip: missing }, () => {
     }
   });
 
-  it('ends a run whose server goes away: the rest are errors, the report is written, exit 2 with one line', async () => {
-    const doomed = startLocalCluster({ database: 'bird' });
-    const folder = tempDir();
-    const questions = path.join(folder, 'questions.json');
-    const predictions = path.join(folder, 'predictions.json');
-    const json = path.join(folder, 'report.json');
-    const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(3), 1' : `SELECT ${i}`);
-    fs.writeFileSync(
-      questions,
-      JSON.stringify(
-        [0, 1, 2, 3].map((i) => ({ question_id: i, db_id: 'bird', question: 'q', evidence: '', SQL: sql(i), difficulty: 'simple' })),
-      ),
-    );
-    fs.writeFileSync(
-      predictions,
-      JSON.stringify(Object.fromEntries([0, 1, 2, 3].map((i) => [String(i), `${sql(i)}\t----- bird -----\tbird`]))),
-    );
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        'eval',
-        '--db-url',
-        doomed.url,
-        '--questions',
+  // One session: the question the server died under and every later one are errors. Two lanes: the other lane's
+  // questions, run meanwhile, keep their results; only the question under way when the server died is an error.
+  const lost = [
+    { jobs: '1', outcomes: ['correct', 'gold_error', 'gold_error', 'gold_error'], said: '3 questions were' },
+    { jobs: '2', outcomes: ['correct', 'gold_error', 'correct', 'correct'], said: '1 question was' },
+  ];
+  for (const { jobs, outcomes, said } of lost)
+    it(`ends a run whose server goes away (--jobs ${jobs}): only what it must are errors, the report is written, exit 2 with one line`, async () => {
+      const doomed = startLocalCluster({ database: 'bird' });
+      const folder = tempDir();
+      const questions = path.join(folder, 'questions.json');
+      const predictions = path.join(folder, 'predictions.json');
+      const json = path.join(folder, 'report.json');
+      const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(3), 1' : `SELECT ${i}`);
+      fs.writeFileSync(
         questions,
-        '--predictions',
+        JSON.stringify(
+          [0, 1, 2, 3].map((i) => ({ question_id: i, db_id: 'bird', question: 'q', evidence: '', SQL: sql(i), difficulty: 'simple' })),
+        ),
+      );
+      fs.writeFileSync(
         predictions,
-        '--metrics',
-        'ex',
-        '--json',
-        json,
-        '--no-progress',
-      ],
-      {
-        env: cliEnv(),
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const stopper = setTimeout(() => doomed.stop(), 1500);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(stopper);
-    doomed.stop();
-    assert.equal(code, 2, stderr);
-    const lines = stderr.split('\n').filter((line) => line.startsWith('error'));
-    assert.equal(lines.length, 1, stderr);
-    assert.match(
-      lines[0],
-      /^error: the database server went away during the run \(.+\): 3 questions were not run or not timed; the report was written; --resume runs them when the server is back$/,
-    );
-    const { questions: results } = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
-    assert.deepEqual(
-      results.map((r) => r.outcome),
-      ['correct', 'gold_error', 'gold_error', 'gold_error'],
-    );
-  });
+        JSON.stringify(Object.fromEntries([0, 1, 2, 3].map((i) => [String(i), `${sql(i)}\t----- bird -----\tbird`]))),
+      );
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          'eval',
+          '--db-url',
+          doomed.url,
+          '--questions',
+          questions,
+          '--predictions',
+          predictions,
+          '--metrics',
+          'ex',
+          '--json',
+          json,
+          '--no-progress',
+          '--jobs',
+          jobs,
+        ],
+        {
+          env: cliEnv(),
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const stopper = setTimeout(() => doomed.stop(), 1500);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      clearTimeout(stopper);
+      doomed.stop();
+      assert.equal(code, 2, stderr);
+      const lines = stderr.split('\n').filter((line) => line.startsWith('error'));
+      assert.equal(lines.length, 1, stderr);
+      assert.match(
+        lines[0],
+        new RegExp(
+          `^error: the database server went away during the run \\(.+\\): ${said} not run or not timed; the report was written; --resume runs them when the server is back$`,
+        ),
+      );
+      const { questions: results } = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+      assert.deepEqual(
+        results.map((r) => r.outcome),
+        outcomes,
+      );
+      for (const r of results.filter((q) => q.outcome === 'gold_error'))
+        assert.match(r.error ?? '', /^not run: the database server is unavailable/);
+    });
 });

@@ -5,8 +5,10 @@ import { loadGold } from '../../src/core/bird/gold';
 import { loadPredictions } from '../../src/core/bird/predictions';
 import { loadQuestions } from '../../src/core/bird/questions';
 import { buildTasks, EvalTask } from '../../src/core/bird/tasks';
-import { sqliteFolder } from '../../src/core/db/source';
+import { mysqlServer, postgresServer, sqliteFolder } from '../../src/core/db/source';
+import { embeddedPostgres } from '../../src/core/db/pglite/embeddedSource';
 import { EvalRunOptions, evaluateTasks } from '../../src/core/eval/evaluate';
+import { laneCount } from '../../src/core/eval/parallelEval';
 import { QuestionResult } from '../../src/core/eval/types';
 import { techniqueStep } from '../../src/core/eval/techniqueStep';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';
@@ -150,5 +152,16 @@ describe('lanes and the bounds', () => {
       [0, 1],
     );
     assert.deepEqual(order, [0, 1]);
+  });
+});
+
+describe('how many lanes a run gets', () => {
+  it('as asked on SQLite and on a server (a session each), never more than the questions; one on the embedded PostgreSQL', () => {
+    assert.equal(laneCount(4, sqliteFolder(SAMPLE_ROOT), 100), 4);
+    assert.equal(laneCount(4, postgresServer('postgresql://u@localhost:5432/bird'), 100), 4);
+    assert.equal(laneCount(4, mysqlServer('mysql://u@localhost:3306/BIRD'), 100), 4);
+    assert.equal(laneCount(4, postgresServer('postgresql://u@localhost:5432/bird'), 2), 2);
+    // Its sessions share one WASM thread, ended to stop a statement: lanes would wait, and fail each other's questions.
+    assert.equal(laneCount(4, embeddedPostgres(SAMPLE_ROOT), 100), 1);
   });
 });

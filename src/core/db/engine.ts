@@ -36,6 +36,12 @@ export interface DatabaseEngine {
    * and closes the connection (mini_dev's execute, fetchall and close). Milliseconds.
    */
   timeExecution(target: string, body: string, quantity: TimedQuantity, limits?: RunLimits): Promise<number>;
+  /**
+   * Set when every connection's statements run in turn on one executor, and stopping one statement stops them all
+   * (the embedded PostgreSQL: one WASM thread, ended to cancel): scoring in lanes (eval/parallelEval.ts) would only
+   * wait, and one lane's time limit would fail another lane's question.
+   */
+  readonly oneExecutor?: true;
 }
 
 /** What one timed execution covers (see DatabaseEngine.timeExecution). */

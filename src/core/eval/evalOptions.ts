@@ -38,12 +38,13 @@ export interface EvalOptions {
   scaleCacheDir?: string;
   /**
    * Called once when the database server went away or cannot be reached mid-run: the question it happened on
-   * and every later one are not run (errors), timed pairs not timed yet fail; the run still ends and reports.
+   * and every one no lane had started are not run (errors; a question another lane had under way keeps its own
+   * result), timed pairs not timed yet fail; the run still ends and reports.
    */
   onServerUnavailable?: (message: string) => void;
   /**
-   * Questions scored for correctness at once (SQLite), each lane on connections of its own (eval/parallelEval.ts);
-   * default 1. Timing never runs beside them: it starts once every lane is idle.
+   * Questions scored for correctness at once (SQLite, a server's sessions; the embedded PostgreSQL runs one), each
+   * lane on connections of its own (eval/parallelEval.ts); default 1. Timing never runs beside them: it starts once every lane is idle.
    */
   jobs?: number;
   /** Gold results kept between runs (SQLite; eval/goldResultCache.ts); undefined: every gold runs. */

@@ -201,8 +201,8 @@ interface Scored {
  * Scores every task. Correctness first, in `jobs` lanes at once (eval/parallelEval.ts; the same results in the
  * same order whatever the number); then the correct pairs handed to timing (timing/timePairs.ts), one at a time
  * with nothing else running (they must not compete for the CPU). Questions whose database the source does not
- * have are `skipped`, never scored as wrong. A server that goes away ends the asking: that question and the rest
- * are errors (EvalOptions.onServerUnavailable).
+ * have are `skipped`, never scored as wrong. A server that goes away ends the asking: that question and those no
+ * lane had started are errors (EvalOptions.onServerUnavailable); another lane's question under way keeps its result.
  */
 export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: EvalRunOptions): Promise<QuestionResult[]> {
   // The first report of a lost server is kept (and passed on once); every question after it is not run.

@@ -4,7 +4,9 @@
  * libuv's thread pool, so N lanes use N cores while this thread compares the rows. Worker threads (@vscode/sqlite3
  * loads in one) or child processes would each load the bundle again (about 0.1 s of CPU, a fifth of a mini-dev
  * file's run), for a pass that a CPU profile shows is mostly waiting for SQLite; lanes need no second entry point,
- * and the abort signal, progress and SQLite's process-wide heap limit work as with one lane.
+ * and the abort signal, progress and SQLite's process-wide heap limit work as with one lane. On a PostgreSQL or
+ * MySQL server each lane is a session per database (the pool mini_dev's script keeps as processes): the server
+ * runs them on its cores, this thread reads and compares their rows.
  *
  * Memory stays under the one bound whatever the predictions: each lane's queries are cut at 1/jobs of the rows and
  * bytes one result may hold (DatabaseConnection.streamRows), so N lanes together hold what one lone run may. A
@@ -25,12 +27,12 @@ export function defaultJobs(): number {
 }
 
 /**
- * How many lanes a run gets: never more than its questions, and one on engines whose connections share one
- * executor (the embedded PostgreSQL runs every session in one thread and restarts it to stop a statement) or a
- * server the run should not load with more sessions than it asked for (PostgreSQL runs stay one at a time for now).
+ * How many lanes a run gets: never more than its questions, and one on an engine whose connections share one
+ * executor (DatabaseEngine.oneExecutor: the embedded PostgreSQL). A server (PostgreSQL, MySQL) gets one session
+ * per lane and database, as mini_dev's process pool opens one per worker: the server runs them on its own cores.
  */
 export function laneCount(jobs: number | undefined, source: DatabaseSource, questions: number): number {
-  if (source.engine.name !== 'sqlite') return 1;
+  if (source.engine.oneExecutor) return 1;
   return Math.max(1, Math.min(jobs ?? 1, questions));
 }
 

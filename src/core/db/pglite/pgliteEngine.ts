@@ -75,6 +75,7 @@ let lastVersion: string | undefined;
 
 export const pgliteEngine: DatabaseEngine = {
   name: 'postgres',
+  oneExecutor: true,
 
   async version(): Promise<string> {
     return lastVersion ?? 'unknown (no embedded PostgreSQL opened yet)';
