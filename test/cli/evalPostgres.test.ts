@@ -33,29 +33,19 @@ describe('eval --engine postgres', { skip: missing }, () => {
     cluster = startLoadedCluster(path.join(BIRD_DATA, 'databases'));
   });
   after(() => cluster?.stop());
+  /** EX and Soft-F1 of a prediction file on the loaded cluster, with the official PostgreSQL gold. */
+  const scoring = (predictions: string) =>
+    ['eval', '--db-url', cluster.url, '--questions', QUESTIONS, '--gold', GOLD, '--predictions', predictions].concat([
+      '--metrics',
+      'ex,f1',
+      '--no-progress',
+    ]);
 
   for (const file of fs.existsSync(PREDICTIONS) ? fs.readdirSync(PREDICTIONS).sort() : []) {
     it(`scores ${file} question by question as mini_dev's psycopg2 script does (EX and Soft-F1)`, () => {
       const predictions = path.join(PREDICTIONS, file);
       const json = path.join(tempDir(), 'report.json');
-      const run = runCli([
-        'eval',
-        '--engine',
-        'postgres',
-        '--db-url',
-        cluster.url,
-        '--questions',
-        QUESTIONS,
-        '--gold',
-        GOLD,
-        '--predictions',
-        predictions,
-        '--metrics',
-        'ex,f1',
-        '--json',
-        json,
-        '--no-progress',
-      ]);
+      const run = runCli([...scoring(predictions), '--engine', 'postgres', '--json', json]);
       assert.equal(run.status, 0, run.stderr);
       const oracle = spawnSync(PYTHON, [ORACLE, predictions, GOLD, cluster.socketDir, String(cluster.port), 'postgres', 'bird'], {
         encoding: 'utf8',
@@ -81,24 +71,7 @@ describe('eval --engine postgres', { skip: missing }, () => {
     for (const file of fs.readdirSync(PREDICTIONS).sort()) {
       const reports = ['1', '3'].map((jobs) => {
         const json = path.join(dir, `${file}.${jobs}.json`);
-        const run = runCli([
-          'eval',
-          '--db-url',
-          cluster.url,
-          '--questions',
-          QUESTIONS,
-          '--gold',
-          GOLD,
-          '--predictions',
-          path.join(PREDICTIONS, file),
-          '--metrics',
-          'ex,f1',
-          '--jobs',
-          jobs,
-          '--json',
-          json,
-          '--no-progress',
-        ]);
+        const run = runCli([...scoring(path.join(PREDICTIONS, file)), '--jobs', jobs, '--json', json]);
         assert.equal(run.status, 0, run.stderr);
         const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report & { summary: unknown };
         return { stdout: run.stdout, summary: report.summary, questions: report.questions };
@@ -187,7 +160,7 @@ describe('eval --engine postgres', { skip: missing }, () => {
       const questions = path.join(folder, 'questions.json');
       const predictions = path.join(folder, 'predictions.json');
       const json = path.join(folder, 'report.json');
-      const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(3), 1' : `SELECT ${i}`);
+      const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(5), 1' : `SELECT ${i}`);
       fs.writeFileSync(
         questions,
         JSON.stringify(
@@ -222,8 +195,13 @@ describe('eval --engine postgres', { skip: missing }, () => {
         },
       );
       let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      const stopper = setTimeout(() => doomed.stop(), 1500);
+      // The server stops 2 s after the run has connected (its header names the server): question 1 is then in its
+      // 5 s sleep, whatever the machine's load made of the start-up.
+      let stopper: NodeJS.Timeout | undefined;
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        if (!stopper && /PostgreSQL \d+/.test(stderr)) stopper = setTimeout(() => doomed.stop(), 2000);
+      });
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       clearTimeout(stopper);
       doomed.stop();
