@@ -579,6 +579,18 @@ function scoreBreakdown(home: string, click: number): string {
   );
 }
 
+/** Where an Evaluate's time went, from the language client's trace: its request sent and the first rows received. */
+function evaluateBreakdown(home: string, marks: ReportMarks): string {
+  const events = lspEvents(home, marks.enter);
+  const evaluate = request(events, 'vesLens/evaluateFile', marks.enter);
+  const rows = events.find((e) => e.type === 'receive-notification' && e.method === '$/progress' && e.timestamp >= evaluate.sent);
+  const after = (t: number | undefined) => (t ? ms(t - marks.enter) : '–');
+  return (
+    `vesLens/evaluateFile sent ${after(evaluate.sent)}, first $/progress received ${after(rows?.timestamp)}; ` +
+    `the page started ${after(marks.navigation)}, ready ${after(marks.domContentLoaded)}, first row drawn ${after(marks.row)} ms after the Enter`
+  );
+}
+
 /**
  * With --profile DIR: the workbench renderer's CPU profile while `body` runs, saved as DIR/name.cpuprofile (open it
  * in Chrome's DevTools), with DIR/name.json holding the epoch ms the profile started at and what `body` returned.
@@ -725,6 +737,7 @@ async function oneRun(page: Page, server: RunningCodeServer, log: (line: string)
     `  evaluate, new Report panel: page started ${ms(fromEnter(report.navigation))}, ready ${ms(fromEnter(report.domContentLoaded))}, ` +
       `heading ${ms(fromEnter(report.heading))}, first row ${ms(fromEnter(report.row))} ms after the Enter`,
   );
+  await explain(() => evaluateBreakdown(server.home, report));
   await closeAllEditors(page);
   return {
     coldActivation: activation - loaded,
