@@ -14,4 +14,7 @@ export const PASSWORD_FORMS: [string, string][] = [
   ["host=h password='Pw 0rd10' dbname=x", 'Pw 0rd10'],
   ['Server=h;Uid=u;Pwd=Pw0rd11;Database=x', 'Pw0rd11'],
   ['postgres://u:/Pw0rd12@h/db', '/Pw0rd12'],
+  // No host after the `@` (issue 30's second pass: printed as typed).
+  ['mysql://u:Pw0rd13@', 'Pw0rd13'],
+  ['postgresql://u:Pw0rd14@:5432', 'Pw0rd14'],
 ];

@@ -17,11 +17,11 @@ const MIN_REMEMBERED = 4;
 /**
  * `user:password@` after any scheme (`mysql://`, `http://`, a malformed `postgresql:/`) or none (`u:pw@host/db`).
  * The password runs to the last `@` of the word (a raw `@` in it), never across spaces or quotes, and never starts
- * with `//` (that is `scheme://user@host` without a password); every part is
+ * with `//` (that is `scheme://user@host` without a password); the host may be missing (`mysql://u:pw@`); every part is
  * bounded and starts a word, so that a long text without spaces (a 30 MB `SELECT 1,1,…`) costs linear time.
  */
 const USER_INFO =
-  /(?<![^\s"'<>`(=])((?:[A-Za-z][\w+.-]{0,31}:\/{0,3})?[^\s:/@"'<>`=]{0,256}):((?!\/\/)[^\s"'<>`]{0,256})@(?=[^\s"'<>`@]{0,256}[\w[])/g;
+  /(?<![^\s"'<>`(=])((?:[A-Za-z][\w+.-]{0,31}:\/{0,3})?[^\s:/@"'<>`=]{0,256}):((?!\/\/)[^\s"'<>`]{0,256})@(?=[^\s"'<>`@]{0,256}[\w[]|[\s"'<>`]|$)/g;
 
 /** `password=…` (a URL parameter, a key=value DSN, PGPASSWORD=, pwd=), quoted or not. */
 const KEY_VALUE = /\b([\w.]{0,32}(?:password|passwd|pwd)\s*=\s*)('[^']*'|"[^"]*"|[^\s&;,'"<>`)]+)/gi;
