@@ -190,10 +190,14 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     assert.match(first, /Soft-F1\s+1\.000/i);
     const timed = await waitForWebview(
       page,
-      /time ratio \(VES, first row\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i,
+      /VES time ratio\s+first row, as the VES script times it\s+[\d.]+×\s+estimated interval [\d.]+–[\d.]+× \(95 %, \d+ blocks of this run\)\s+\d+ runs · median gold [\d.]+ ms/i,
       120_000,
     );
-    assert.match(timed, /R-VES ratio \(all rows\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs/i);
+    assert.match(
+      timed,
+      /R-VES time ratio\s+all rows, as the R-VES script times it\s+[\d.]+×\s+estimated interval [\d.]+–[\d.]+× \(95 %, \d+ blocks of this run\)\s+\d+ runs · median gold [\d.]+ ms/i,
+    );
+    assert.doesNotMatch(timed, /median time/i, 'one speed answer per metric (issue 30)');
     assert.match(timed, /R-VES reward\s+(1\.25|1|0\.75|0\.5|0\.25)\s+bucket /i);
     assert.match(timed, /Timing\s+timed quantity[\s\S]*first row \(VES\): median gold [\d.]+ ms, prediction [\d.]+ ms/);
     assert.match(
@@ -232,7 +236,9 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
   it('"Re-run with more iterations" keeps the old numbers visible while it runs, then shows the new ones', async () => {
     const panel = await webviewFrameWith(page, '#rerun');
     const cardsBefore = await panel.locator('.cards').innerText();
-    const ratioBefore = cardsBefore.match(/time ratio \(VES, first row\)\s+([\d.]+×\s+repeat interval [\d.]+–[\d.]+×)/i)?.[1];
+    const ratioBefore = cardsBefore.match(
+      /VES time ratio\s+first row, as the VES script times it\s+([\d.]+×\s+estimated interval [\d.]+–[\d.]+×)/i,
+    )?.[1];
     assert.ok(ratioBefore, cardsBefore);
     await panel.locator('#rerun').click();
     const during = await waitForWebview(page, /re-running with more iterations…/, 10_000);
@@ -245,7 +251,7 @@ describe('VES Lens in the real VS Code (code-server + Chromium)', { skip, timeou
     await shot('score-rerunning');
     const after = await waitForWebview(
       page,
-      /time ratio \(VES, first row\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)\s+\d+ blocks · \d+ runs\s+.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i,
+      /VES time ratio\s+first row, as the VES script times it\s+[\d.]+×\s+estimated interval [\d.]+–[\d.]+× \(95 %, \d+ blocks of this run\)\s+\d+ runs · .*\s+(over \d+ runs: .*\s+)?.*\s+before: [\d.]+× \([\d.]+–[\d.]+×\)/i,
       120_000,
     );
     assert.doesNotMatch(after, /re-running/);

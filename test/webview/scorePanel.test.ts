@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Browser, Page } from 'playwright-core';
+import { ratioText } from '../../src/core/text/numberText';
 import type { ScoreResult, TechniquesView } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers';
 import { appText, chromiumMissing, launchChromium, openPanelPage, overflowsSideways, post as postRaw, settle, THEMES } from './harness';
@@ -52,15 +53,18 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       assert.doesNotMatch(shown, /\[2m|\{"|":/, 'no escape-code remnants or raw JSON');
       assert.match(
         shown,
-        /time ratio \(VES, first row\)\s+0\.26×\s+repeat interval 0\.24–0\.28× \(95 %\)\s+4 blocks · 24 runs\s+gold faster/i,
+        /VES time ratio\s+first row, as the VES script times it\s+0\.26×\s+estimated interval 0\.24–0\.28× \(95 %, 4 blocks of this run\)\s+24 runs · median gold 0\.095 ms, prediction 0\.357 ms\s+gold faster/i,
       );
       assert.match(
         shown,
-        /R-VES ratio \(all rows\)\s+0\.96×\s+repeat interval 0\.89–1\.04× \(95 %\)\s+4 blocks · 16 runs\s+no measurable difference/i,
+        /R-VES time ratio\s+all rows, as the R-VES script times it\s+0\.96×\s+estimated interval 0\.89–1\.04× \(95 %, 4 blocks of this run\)\s+16 runs · median gold 0\.380 ms, prediction 0\.395 ms\s+no measurable difference/i,
       );
+      // One speed answer per metric: no separate 'median time' card (it was the first row's, unlabelled).
+      assert.doesNotMatch(shown, /median time/i);
+      assert.doesNotMatch(shown, /repeat interval|calibrated/i, 'an interval from one sitting is called an estimate');
       assert.match(
         shown,
-        /R-VES reward\s+0\.75\s+bucket 0\.5 ≤ ratio < 1\s+near a bucket edge: a repeat run lands in\s+1\s+16 %\s+0\.75\s+84 %\s+→ expected reward 0\.79/i,
+        /R-VES reward\s+0\.75\s+bucket 0\.5 ≤ ratio < 1\s+near a bucket edge: a repeat run lands in \(estimated\)\s+1\s+16 %\s+0\.75\s+84 %\s+→ expected reward 0\.79/i,
       );
       assert.match(shown, /Ratio as the data grows\s+prediction and gold grow alike: 0\.98× at ×1, 0\.90× at ×100/);
       assert.equal(await page.locator('canvas').count(), 2, 'the samples chart and the scale chart');
@@ -88,6 +92,48 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
         ],
       });
       await page.screenshot({ path: path.join(SHOTS, `score-timed-${theme}.png`), fullPage: true });
+      assert.deepEqual(errorsOf(page), []);
+      await page.close();
+    });
+  }
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`q738 (issue 30): one answer per metric with its scope, no median-time card, the opposite verdicts explained (${theme})`, async () => {
+      // A real vesLens/score result of mini-dev question 738 (gpt-4's prediction): gold reaches its first row sooner,
+      // the prediction drains all its rows hundreds of times sooner; both timed in several blocks of this run.
+      const page = await open(theme, { width: 1100, height: 1300 });
+      const result = fixture('timed-738.json');
+      const { ves, rves } = result.timings;
+      assert.ok(ves!.ratio < 1 && rves!.ratio > 100 && ves!.blocks! >= 3 && rves!.blocks! >= 3, 'the fixture is the case the issue found');
+      // Its third run: the repeat interval measured between the runs is there too.
+      assert.equal(ves!.repeat?.runs, 3);
+      await post(page, { type: 'result', result, partial: false, context: { target: { sql: result.predSql }, questionId: 738 } });
+      await settle(page);
+      const shown = await text(page);
+      const r = (x: number) => ratioText(x).replace(/\./, '\\.');
+      assert.match(
+        shown,
+        new RegExp(
+          `VES time ratio\\s+first row, as the VES script times it\\s+${r(ves!.ratio)}×\\s+estimated interval ${r(ves!.low)}–${r(ves!.high)}× \\(95 %, ${ves!.blocks} blocks of this run\\)\\s+${ves!.runs} runs · median gold [\\d.]+ ms, prediction [\\d.]+ ms\\s+` +
+            `over 3 runs: ${r(ves!.repeat!.ratio)}× · repeat interval ${r(ves!.repeat!.low)}–${r(ves!.repeat!.high)}× \\(95 %\\)\\s+gold faster`,
+          'i',
+        ),
+      );
+      assert.match(
+        shown,
+        /R-VES time ratio\s+all rows, as the R-VES script times it\s+[\d.,]+×\s+estimated interval [\d.,]+–[\d.,]+× \(95 %, \d+ blocks of this run\)\s+\d+ runs · median gold [\d.]+ ms, prediction [\d.]+ ms\s+over 3 runs: [\d.,]+× · repeat interval [\d.,]+–[\d.,]+× \(95 %\)\s+prediction faster/i,
+      );
+      assert.match(
+        shown,
+        /Not a contradiction: gold returns its first row sooner \(what VES times\), the prediction finishes all its rows sooner \(what R-VES times\); each metric scores its own\./,
+      );
+      assert.doesNotMatch(shown, /median time|calibrated/i);
+      // Each card's median times are of its own scope: the first-row median is not the all-rows one.
+      const cards = await page.locator('.card.ratio-ves, .card.ratio-rves').allInnerTexts();
+      assert.equal(cards.length, 2);
+      assert.notEqual(cards[0].match(/median gold ([\d.]+) ms/)?.[1], cards[1].match(/median gold ([\d.]+) ms/)?.[1]);
+      await page.screenshot({ path: path.join(SHOTS, `score-738-scopes-${theme}.png`), fullPage: false });
+      assert.equal(await overflowsSideways(page), false);
       assert.deepEqual(errorsOf(page), []);
       await page.close();
     });
@@ -211,7 +257,11 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await post(page, { type: 'rerunning' });
     await page.waitForTimeout(1200); // the elapsed-seconds counter ticks
     const during = await text(page);
-    assert.match(during, /time ratio \(VES, first row\)\s+0\.26×\s+repeat interval 0\.24–0\.28×/i, 'the old numbers stay');
+    assert.match(
+      during,
+      /VES time ratio\s+first row, as the VES script times it\s+0\.26×\s+estimated interval 0\.24–0\.28×/i,
+      'the old numbers stay',
+    );
     assert.match(
       during,
       /Re-run with more iterations\s+Cancel\s+re-running with more iterations… \d+ s\s+the numbers shown are from the previous run until the new ones arrive/,
@@ -227,7 +277,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     const after = await text(page);
     assert.match(
       after,
-      /time ratio \(VES, first row\)\s+0\.27×\s+repeat interval 0\.26–0\.28× \(95 %\)\s+10 blocks · 80 runs\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i,
+      /VES time ratio\s+first row, as the VES script times it\s+0\.27×\s+estimated interval 0\.26–0\.28× \(95 %, 10 blocks of this run\)\s+80 runs · median gold 0\.095 ms, prediction 0\.357 ms\s+gold faster\s+before: 0\.26× \(0\.24–0\.28×\)/i,
     );
     assert.doesNotMatch(after, /re-running/);
     assert.equal(await page.locator('#rerun:not([disabled])').count(), 1);
@@ -313,11 +363,11 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
   });
 
   for (const theme of ['dark', 'light'] as const) {
-    it(`names each quantity apart: the R-VES reward and its term √reward; an interval from one block says where it comes from (${theme})`, async () => {
+    it(`names each quantity apart: the R-VES reward and its term √reward; a ratio timed in one block shows no interval (${theme})`, async () => {
       const page = await open(theme, { width: 1000, height: 1300 });
       const result = fixture('timed-717.json');
       // A pair of long executions far from every bucket edge: its R-VES bucket settles in one block of one run.
-      Object.assign(result.timings.rves!, { ratio: 65.2, low: 46.1, high: 92.2, blocks: 1, runs: 1 });
+      Object.assign(result.timings.rves!, { ratio: 65.2, low: 46.1, high: 92.2, blocks: 1, runs: 1, intervalKind: 'none' });
       Object.assign(result, {
         rves_reward: 1.25,
         rves: Math.sqrt(1.25),
@@ -330,12 +380,17 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       const shown = await text(page);
       assert.match(
         shown,
-        /R-VES ratio \(all rows\)\s+65\.2×\s+repeat interval 46\.1–92\.2× \(95 %\)\s+1 block · 1 run\s+one block: the interval is the usual spread between runs \(calibrated beforehand\), not measured on this pair\s+prediction faster/i,
+        /R-VES time ratio\s+all rows, as the R-VES script times it\s+65\.2×\s+no interval: timed in one block, no spread measured\s+1 run · median gold 0\.380 ms, prediction 0\.395 ms\s+no verdict from one block/i,
       );
-      assert.match(shown, /time ratio \(VES, first row\)\s+0\.26×[\s\S]*4 blocks · 24 runs\s+gold faster/i, 'several blocks: no such line');
+      assert.doesNotMatch(shown, /46\.1|92\.2/, "the prior's interval is never shown as this pair's");
       assert.match(
         shown,
-        /R-VES reward\s+1\.25\s+bucket ratio ≥ 2\s+settled: 100 % of repeat runs\s+R-VES term √reward: 1\.118 \(R-VES = 100 × its mean\)/i,
+        /VES time ratio\s+first row[^\n]*\s+0\.26×\s+estimated interval[^\n]*\s+24 runs[^\n]*\s+gold faster/i,
+        'several blocks: an interval',
+      );
+      assert.match(
+        shown,
+        /R-VES reward\s+1\.25\s+bucket ratio ≥ 2\s+settled: 100 % of repeat runs \(estimated\)\s+R-VES term √reward: 1\.118 \(R-VES = 100 × its mean\)/i,
       );
       assert.doesNotMatch(shown, /1 blocks|1 runs/);
       // The growth chart says which ratio it plots, and names the card that shows it at ×1.
@@ -424,7 +479,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
     await settle(page);
     await page.reload();
     await page.waitForFunction(() => document.querySelector('#app h1')?.textContent?.startsWith('Question 717'));
-    assert.match(await text(page), /Question 717[\s\S]*time ratio \(VES, first row\)\s+0\.26×/i);
+    assert.match(await text(page), /Question 717[\s\S]*VES time ratio\s+first row, as the VES script times it\s+0\.26×/i);
     await page.close();
   });
 

@@ -29,16 +29,23 @@ import { comparePlanViews, planView } from '../plan/planCards';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../sqlFormat';
 import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
+import { RepeatRuns } from './repeatRuns';
 import { interruptOnAbort, openScoringPair } from './scoringPair';
 import { techniqueScores } from './techniqueScores';
 
 /**
- * "Re-run with more iterations": more blocks and a tighter precision, within a larger budget, for both quantities.
- * The all-rows ratio must be pinned down too: asked only for its R-VES bucket, a pair of long iterations far from
- * every bucket edge stops after one block, and a re-run would add no R-VES runs at all.
+ * The Score panel shows both ratios with an interval, so both are pinned down: asked only for its R-VES bucket, a
+ * pair of long iterations far from every bucket edge stops after one block, and its interval would be the prior
+ * spread alone, never measured on the pair (issue 30: q738's 'R-VES 277× [194–394]' came back 128× and 763×).
+ * With at least minBlocks blocks of each quantity, the interval comes from this pair's own spread between blocks.
  */
-const THOROUGH_TIMING: Partial<FastTimingOptions> = {
+const PANEL_TIMING: Partial<FastTimingOptions> = {
   settle: { ratioOf: ['first-row', 'full'], bucketOf: ['full'] },
+};
+
+/** "Re-run with more iterations": more blocks and a tighter precision, within a larger budget, for both quantities. */
+const THOROUGH_TIMING: Partial<FastTimingOptions> = {
+  ...PANEL_TIMING,
   minBlocks: 6,
   maxBlocks: 16,
   blockMs: { ratio: 12, bucket: 12 },
@@ -46,9 +53,19 @@ const THOROUGH_TIMING: Partial<FastTimingOptions> = {
   pairBudgetMs: 20_000,
 };
 
+/**
+ * What the interval of a timing rests on: blocks of this run (an estimate of where a repeat run lands, measured on
+ * the pair within one sitting: bench/scorePanelTiming.ts checks how often it holds), or nothing measured (one
+ * block: a loop past the official limit is cut off there), in which case the panel shows no interval.
+ */
+function intervalKind(timing: TimingResult): TimingSummary['intervalKind'] {
+  if (timing.sameProgram) return 'exact';
+  return (timing.blocks ?? 1) >= 2 ? 'estimate' : 'none';
+}
+
 function timingSummary(timing: TimingResult): TimingSummary {
   const { protocol: _protocol, ...summary } = timing;
-  return { ...summary, note: summary.note === undefined ? undefined : editorText(summary.note) };
+  return { ...summary, intervalKind: intervalKind(timing), note: summary.note === undefined ? undefined : editorText(summary.note) };
 }
 
 /** Each timed quantity's summary, under the key core keeps it (a quantity not timed stays absent). */
@@ -71,6 +88,7 @@ function engineNotes(engine: EngineSummary | null, scales: readonly number[] | u
 
 export class ScoreProvider {
   private readonly counterexamples: CounterexampleAction;
+  private readonly repeatRuns = new RepeatRuns();
 
   constructor(
     private readonly context: ServerContext,
@@ -121,7 +139,7 @@ export class ScoreProvider {
           ...this.context.timing,
           ...this.context.limits,
           keepSamples: true,
-          fastTiming: params.thorough ? THOROUGH_TIMING : undefined,
+          fastTiming: params.thorough ? THOROUGH_TIMING : PANEL_TIMING,
           // Scaled copies are SQLite files (core/scale): a server's data is not copied.
           scales: correctnessOnly || dialect !== 'sqlite' ? undefined : params.scales,
           signal,
@@ -151,7 +169,8 @@ export class ScoreProvider {
         goldPreview,
         predPreview,
         explanations: scoreExplanations(result, goldPreview, predPreview, { pred: sql, gold: goldSql }),
-        timings: timingSummaries(result.timings),
+        // Each run of the pair adds its ratios; from the third on, the repeat interval measured between runs.
+        timings: this.repeatRuns.add([state.engineLine, question.dbId, goldSql, sql].join('\u0000'), timingSummaries(result.timings)),
         same_program: result.same_program,
         ves: result.ves,
         rves: result.rves,

@@ -31,8 +31,21 @@ export interface ScoreParams {
   progressToken?: string;
 }
 
-/** A measured speed comparison, as core's timing protocols give it (t_gold / t_pred, interval, samples). */
-export type TimingSummary = Omit<TimingResult, 'protocol'>;
+/**
+ * A measured speed comparison, as core's timing protocols give it (t_gold / t_pred, interval, samples), and what
+ * its interval rests on: `estimate`, the spread between this run's blocks (taken within one sitting, where the
+ * CLI's eval spreads a pair's blocks over passes minutes apart); `none`, one block only (nothing measured, no
+ * interval shown); `exact`, the same program (ratio 1 by construction).
+ */
+export type TimingSummary = Omit<TimingResult, 'protocol'> & {
+  intervalKind?: 'estimate' | 'none' | 'exact';
+  /**
+   * From this pair's third Score run on (in this session, same engine, database, gold and prediction): the ratio
+   * over its runs and the 95 % interval a next run lands in, measured from the spread between the runs as the CLI's
+   * eval measures it between passes (server/score/repeatRuns.ts).
+   */
+  repeat?: { runs: number; ratio: number; low: number; high: number };
+};
 
 // ---- partial credit: SQLMorph's techniques on the scored pair --------------------------------------------
 

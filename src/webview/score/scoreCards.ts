@@ -1,5 +1,6 @@
 // The Score panel's cards: outcome, EX and Soft-F1; the time ratio of both timed quantities (VES's first row,
-// R-VES's every row) with the interval a repeat run lands in; the R-VES reward with its bucket probabilities.
+// R-VES's every row), each with its median times and, where blocks measured one, the estimated interval of a repeat
+// run; the R-VES reward with its bucket probabilities.
 import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/eval/labels';
 import { RVES_BUCKET_RANGES } from '../../core/metrics/efficiency';
 import { speedVerdict } from '../../core/timing/verdict';
@@ -20,40 +21,102 @@ export function bucketRangeText(reward: number | string): string {
 }
 
 /** core's speed verdict on t_gold / t_pred: "faster" there means the prediction is. */
-function verdict(timing: TimingSummary): Child {
+function verdict(timing: Pick<TimingSummary, 'ratio' | 'low' | 'high'>): Child {
   const speed = speedVerdict(timing);
   if (speed === 'faster') return h('span', { className: 'diff-good' }, 'prediction faster');
   if (speed === 'slower') return h('span', { className: 'diff-bad' }, 'gold faster');
   return 'no measurable difference';
 }
 
-const ratioWithInterval = (timing: TimingSummary) => `${ratio(timing.ratio)}× (${ratio(timing.low)}–${ratio(timing.high)}×)`;
+const ratioWithInterval = (timing: TimingSummary) =>
+  intervalKindOf(timing) === 'estimate'
+    ? `${ratio(timing.ratio)}× (${ratio(timing.low)}–${ratio(timing.high)}×)`
+    : `${ratio(timing.ratio)}×`;
+
+/** What the interval rests on (a result from before the server said so: blocks of this run, or one block). */
+function intervalKindOf(timing: TimingSummary): NonNullable<TimingSummary['intervalKind']> {
+  return timing.intervalKind ?? ((timing.blocks ?? 1) >= 2 ? 'estimate' : 'none');
+}
+
+/** Each metric's speed answer, named with the scope its official script times. */
+const METRIC_RATIOS = {
+  ves: { label: 'VES time ratio', scope: 'first row, as the VES script times it', description: QUANTITY_DESCRIPTIONS.firstRowRatio },
+  rves: { label: 'R-VES time ratio', scope: 'all rows, as the R-VES script times it', description: QUANTITY_DESCRIPTIONS.allRowsRatio },
+} as const;
 
 /**
- * Where the interval comes from when a quantity was timed in one block (an R-VES bucket far from every edge, or a
- * loop past the official limit): with no spread between blocks to measure, it is the prior spread between runs.
+ * The interval is an estimate: the spread between this run's blocks, taken within one sitting (the CLI's eval takes
+ * a pair's blocks minutes apart). One block measures no spread at all: no interval then, and no verdict.
  */
-const ONE_BLOCK_TEXT = 'one block: the interval is the usual spread between runs (calibrated beforehand), not measured on this pair';
+const ESTIMATE_TITLE =
+  "Estimated from the spread between this run's blocks, timed one after another: where 95 % of repeat runs should land " +
+  '(bench/results/scorePanelTiming.md measures how often they do). Re-run with more iterations for more blocks.';
 
-function ratioCard(label: string, timing: TimingSummary, previous: TimingSummary | null | undefined): HTMLDivElement {
-  const counts = [timing.blocks ? counted(timing.blocks, 'block') : null, counted(timing.runs, 'run')].filter(Boolean).join(' · ');
-  const title = 't_gold / t_pred: above 1, the prediction is faster. The interval holds 95 % of the ratios a repeat run reports.';
-  const oneBlock = timing.blocks === 1 ? h('div', { className: 'detail muted one-block' }, ONE_BLOCK_TEXT) : null;
+function intervalLine(timing: TimingSummary): HTMLDivElement {
+  if (intervalKindOf(timing) === 'none')
+    return h('div', { className: 'detail interval muted' }, 'no interval: timed in one block, no spread measured');
   return h(
     'div',
-    { className: 'card', title },
+    { className: 'detail interval', title: ESTIMATE_TITLE },
+    `estimated interval ${ratio(timing.low)}–${ratio(timing.high)}×`,
+    h('span', { className: 'muted' }, ` (95 %, ${counted(timing.blocks ?? 1, 'block')} of this run)`),
+  );
+}
+
+/** From a pair's third run on: its ratio over the runs, and the interval measured between them (server/score/repeatRuns.ts). */
+function repeatLine(timing: TimingSummary): HTMLDivElement | null {
+  const repeat = timing.repeat;
+  if (!repeat) return null;
+  return h(
+    'div',
+    {
+      className: 'detail repeat',
+      title: "Measured between this pair's Score runs, as the CLI's eval measures between its passes: where 95 % of next runs land.",
+    },
+    `over ${repeat.runs} runs: ${ratio(repeat.ratio)}× · repeat interval ${ratio(repeat.low)}–${ratio(repeat.high)}×`,
+    h('span', { className: 'muted' }, ' (95 %)'),
+  );
+}
+
+/** What the verdict rests on: the runs' repeat interval where there is one, else this run's estimate. */
+const answerOf = (timing: TimingSummary) => timing.repeat ?? timing;
+
+function ratioCard(metric: keyof typeof METRIC_RATIOS, timing: TimingSummary, previous: TimingSummary | null | undefined): HTMLDivElement {
+  const { label, scope, description } = METRIC_RATIOS[metric];
+  const measured = Boolean(timing.repeat) || intervalKindOf(timing) !== 'none';
+  return h(
+    'div',
+    { className: `card ratio-${metric}`, title: description },
     h('div', { className: 'label' }, label),
+    h('div', { className: 'detail scope' }, scope),
     h('div', { className: 'value' }, `${ratio(timing.ratio)}×`),
+    intervalLine(timing),
     h(
       'div',
-      { className: 'detail interval' },
-      `repeat interval ${ratio(timing.low)}–${ratio(timing.high)}×`,
-      h('span', { className: 'muted' }, ' (95 %)'),
+      { className: 'detail' },
+      `${counted(timing.runs, 'run')} · median gold ${milliseconds(timing.goldMs)} ms, prediction ${milliseconds(timing.predMs)} ms`,
     ),
-    h('div', { className: 'detail' }, counts),
-    oneBlock,
-    h('div', { className: 'detail' }, verdict(timing)),
+    repeatLine(timing),
+    h('div', { className: 'detail' }, measured ? verdict(answerOf(timing)) : 'no verdict from one block'),
     previous ? h('div', { className: 'detail previous' }, `before: ${ratioWithInterval(previous)}`) : null,
+  );
+}
+
+/**
+ * The two ratios time different things and may point opposite ways (q738: gold reaches its first row sooner, the
+ * prediction drains all its rows far sooner): said once, so that the cards do not read as a contradiction.
+ */
+export function scopeNote(result: ScoreResult): HTMLParagraphElement | null {
+  const { ves, rves } = result.timings;
+  if (!ves || !rves || result.same_program || intervalKindOf(ves) === 'none' || intervalKindOf(rves) === 'none') return null;
+  const first = speedVerdict(answerOf(ves));
+  const all = speedVerdict(answerOf(rves));
+  if (first === all || first === 'no-difference' || all === 'no-difference') return null;
+  const [sooner, later] = first === 'slower' ? ['gold', 'the prediction'] : ['the prediction', 'gold'];
+  return h(
+    'p',
+    { className: 'scope-note muted' },
+    `Not a contradiction: ${sooner} returns its first row sooner (what VES times), ${later} finishes all its rows sooner (what R-VES times); each metric scores its own.`,
   );
 }
 
@@ -94,14 +157,14 @@ function rewardCard(result: ScoreResult): HTMLDivElement {
   const detail: Child[] = [h('div', {}, range ? `bucket ${range}` : '')];
   if (result.rves_uncertain && probabilities) {
     detail.push(
-      h('div', {}, 'near a bucket edge: a repeat run lands in'),
+      h('div', {}, 'near a bucket edge: a repeat run lands in (estimated)'),
       bucketBars(probabilities),
       h('div', { className: 'expected' }, `→ expected reward ${fixed(result.rves_expected_reward)}`),
     );
   } else if (result.rves_uncertain) {
     detail.push(h('div', {}, 'the interval crosses a bucket edge'));
   } else if (probabilities && probabilities[String(reward)] !== undefined) {
-    detail.push(h('div', {}, `settled: ${percent(probabilities[String(reward)])} of repeat runs`));
+    detail.push(h('div', {}, `settled: ${percent(probabilities[String(reward)])} of repeat runs (estimated)`));
   } else {
     detail.push(h('div', {}, 'bucket settled'));
   }
@@ -153,11 +216,9 @@ export function scoreCards(result: ScoreResult, partial: boolean, previous: Scor
     );
     list.push(rewardCard(result));
   } else if (t || rt) {
-    if (t) list.push(ratioCard(QUANTITY_LABELS.firstRowRatio, t, previous?.timings.ves));
-    if (rt) list.push(ratioCard(QUANTITY_LABELS.allRowsRatio, rt, previous?.timings.rves));
+    if (t) list.push(ratioCard('ves', t, previous?.timings.ves));
+    if (rt) list.push(ratioCard('rves', rt, previous?.timings.rves));
     if (rt || result.rves_reward !== null) list.push(rewardCard(result));
-    const m = (t ?? rt)!;
-    list.push(card('median time', `${milliseconds(m.predMs)} ms`, `gold ${milliseconds(m.goldMs)} ms · ${t ? 'first row' : 'all rows'}`));
   } else if (partial) {
     list.push(card('time ratio', '…', 'timing runs in progress'));
   }

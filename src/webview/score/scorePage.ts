@@ -1,5 +1,5 @@
-// The Score panel's page: outcome, EX and Soft-F1; the time ratio of both timed quantities with the interval a
-// repeat run lands in; the R-VES reward with its bucket probabilities; the timing samples; the ratio as the data
+// The Score panel's page: outcome, EX and Soft-F1; each metric's time ratio with its scope (VES: first row, R-VES:
+// all rows) and, where this run's blocks measured one, the estimated interval of a repeat run; the R-VES reward with its bucket probabilities; the timing samples; the ratio as the data
 // grows; why the scores are what they are; the Judge; both SQLs and the first rows of both results; the result
 // difference; SQLMorph's partial credit; and both plans side by side.
 // Messages (ScorePanelMessage in src/shared/webviewMessages.ts): running (a new score: the panel is replaced),
@@ -14,7 +14,7 @@ import { planComparison } from '../plan/planComparison';
 import { counterexampleSlot, handleCounterexample } from './counterexampleSection';
 import { handleJudge, judgeSlot } from './judgeSection';
 import { actions, cancelButton, stopTicker, timed } from './scoreActions';
-import { scoreCards } from './scoreCards';
+import { scoreCards, scopeNote } from './scoreCards';
 import { clearCharts, scaleSection, timingSection } from './scoreCharts';
 import { differenceSection, explanationSection, questionHeader, resultSection, sqlSection } from './scoreSections';
 import { channel, ScorePageState, shown } from './scoreState';
@@ -32,6 +32,7 @@ function show(result: ScoreResult, partial: boolean, previous: ScoreResult | nul
   render(
     questionHeader(result.question),
     h('div', { className: 'row cards' }, scoreCards(result, partial, previous)),
+    scopeNote(result),
     h('div', { className: 'actions', id: 'actions' }),
     timingSection(result),
     scaleSection(result),
