@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { pairGoldFile } from '../core/bird/goldPairing';
-import { looksLikePredictionText } from '../core/bird/predictionFields';
+import { looksLikeEvalReportText, looksLikePredictionText } from '../core/bird/predictionFields';
 import { Commands, Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
 import { Ctx, DATASET_KEY } from './ctx';
 import { showError } from './errors';
@@ -27,10 +27,8 @@ export function looksLikeQuestionFile(head: string): boolean {
 /** A prediction file by its first bytes (core/bird/predictionFields.ts: the fields `eval` reads). */
 export const looksLikePredictionFile = looksLikePredictionText;
 
-/** An `ves-lens eval --json` report by its first bytes (it starts with the tool that wrote it). */
-export function looksLikeEvalReport(head: string): boolean {
-  return /^\s*\{\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"ves-lens"/.test(head);
-}
+/** An `ves-lens eval --json` report by its first bytes (it starts with the tool that wrote it): never a prediction file. */
+export const looksLikeEvalReport = looksLikeEvalReportText;
 
 /** The first 4000 bytes of a file as text ('' if it cannot be read): enough to tell what kind of file it is. */
 export function fileHead(file: string): string {

@@ -11,6 +11,7 @@ import type {
   OptimizeBounds,
   OptimizeResult,
   ReportRow,
+  EvalReportDocument,
   ScoreResult,
   TimeQueryResult,
 } from './protocol';
@@ -120,7 +121,9 @@ export type ReportPanelMessage =
 export type ReportPanelRequest =
   | { type: 'open'; questionId: number | string; sql: string }
   | { type: 'jump'; file: string; line: number; character: number }
-  | { type: 'export'; file: string; format: 'csv' | 'json'; rows: ReportRow[] }
+  | { type: 'export'; file: string; format: 'csv'; rows: ReportRow[] }
+  /** The run's eval report (EvaluateFileResult.report), saved as `ves-lens eval --json` writes it. */
+  | { type: 'exportReport'; file: string; report: EvalReportDocument }
   | { type: 'cancel' };
 
 /** Gold audit page (core's auditHtml in a webview, src/webview/audit/auditPage.ts) → extension. */

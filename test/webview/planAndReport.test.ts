@@ -175,6 +175,15 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       assert.equal(posted[2].type, 'export');
       assert.equal(posted[2].format, 'csv');
       assert.equal(posted[2].rows.length, 11, 'the 11 mismatches shown');
+      // The JSON is the run's eval report (what `ves-lens compare` reads), every question whatever the filter.
+      await page.locator('#export-json').click();
+      const [, , , exported] = await page.evaluate(() => window.posted);
+      assert.equal(exported.type, 'exportReport');
+      assert.equal(exported.file, file);
+      assert.equal(exported.report.tool.name, 'ves-lens');
+      assert.equal(exported.report.complete, true);
+      assert.equal(exported.report.questions.length, 52);
+      assert.match(await page.locator('#export-json').innerText(), /JSON report/);
       assert.equal(await overflowsSideways(page), false);
       assert.deepEqual(page.errors, []);
       await page.close();
@@ -255,6 +264,7 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
     await post(page, { type: 'rows', rows: report.questions.slice(0, 5), message: '5/52: question 721 correct', percentage: 10 });
     await page.waitForFunction(() => document.querySelectorAll('table.questions tbody tr').length === 5);
     assert.match(await appText(page), /scoring… 5\/52: question 721 correct\s+Cancel/);
+    assert.equal(await page.locator('#export-json[disabled]').count(), 1, 'no eval report before the run ends');
     const partial = { ...report, partial: true, questions: report.questions.slice(0, 5) };
     await post(page, { type: 'report', file, result: partial });
     assert.match(await appText(page), /cancelled: 5 of 52 questions were scored before the run stopped; the tables show those only/);

@@ -19,9 +19,25 @@ export const BIRD_SEPARATOR = '\t----- bird -----\t';
 /** A JSON key of a field only a prediction has (`"pred_sql":`), in a file's text. */
 const PREDICTION_KEY = new RegExp(`"(${PREDICTION_ONLY_FIELDS.join('|')})"\\s*:`);
 
-/** A prediction file by its first bytes: official `----- bird -----` entries, or a list whose items have a prediction field. */
+/** An eval report by its first bytes: the document `ves-lens eval --json` (and the editor's Export JSON) writes. */
+export function looksLikeEvalReportText(head: string): boolean {
+  return /^\s*\{\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"ves-lens"/.test(head);
+}
+
+/**
+ * Scored rows (an eval report's questions, or the bare list an earlier Report panel exported): each has an outcome
+ * and an EX beside the SQL it scored. Scores of predictions, never predictions to score.
+ */
+const SCORED_ROW = /"outcome"\s*:\s*"[a-z_]+"[^{}]*"ex"\s*:\s*[01]|"ex"\s*:\s*[01][^{}]*"outcome"\s*:\s*"[a-z_]+"/;
+
+/**
+ * A prediction file by its first bytes: official `----- bird -----` entries, or a list whose items have a prediction
+ * field. An eval report is not one, though its questions may carry the predicted SQL (issue 30: an exported report
+ * got lenses and problems as a prediction file).
+ */
 export function looksLikePredictionText(head: string): boolean {
   const text = head.trimStart();
+  if (looksLikeEvalReportText(text) || SCORED_ROW.test(text)) return false;
   if (text.startsWith('{')) return text.includes(BIRD_SEPARATOR.trim());
   return text.startsWith('[') && PREDICTION_KEY.test(text);
 }

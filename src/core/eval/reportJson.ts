@@ -58,3 +58,14 @@ export function evalReport(
     questions,
   };
 }
+
+/**
+ * The report with `complete` beside `tool`: false for the partial report of an interrupted run, which then says
+ * how many questions the whole run has (`expected_questions`, for "N of M" wherever the report is shown).
+ */
+export function completeness<R extends { tool?: unknown }>(report: R, complete: boolean, expected?: number): R & { complete: boolean } {
+  const { tool, ...rest } = report;
+  return { tool, complete, ...(!complete && expected !== undefined ? { expected_questions: expected } : {}), ...rest } as R & {
+    complete: boolean;
+  };
+}

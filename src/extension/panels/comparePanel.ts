@@ -9,20 +9,38 @@ import { showError } from '../errors';
 import { pickFiles } from '../pickFiles';
 import { escapeText, REPORT_PAGE_STYLESHEET, reportWebviewPage } from '../reportPage';
 import { panelOptions } from '../webview';
-import { comparisonBar, comparisonTitle, selectedReports } from './compareSummary';
+import { comparisonBar, comparisonTitle, secondReport, selectedReports } from './compareSummary';
 
 const VIEW_TYPE = 'vesLens.compare';
 
-/** Eval reports to compare: those of the workspace, or others; the first in the list is the baseline. */
+const REPORT_DIALOG = { title: 'Eval JSON reports (ves-lens eval --json)', filters: { 'Eval reports': ['json'] } };
+
+/**
+ * Eval reports to compare: those of the workspace, or others (the file dialog takes several); the first is the
+ * baseline. One chosen: the others of the workspace are offered to compare it with, or what is missing is said.
+ */
 async function pickReports(): Promise<string[] | undefined> {
-  return pickFiles(
-    (await workspaceJsonFiles(looksLikeEvalReport)).map((file) => ({ file })),
+  const reports = await workspaceJsonFiles(looksLikeEvalReport);
+  const files = await pickFiles(
+    reports.map((file) => ({ file })),
     {
       title: 'Compare Evaluation Reports: two or more eval JSON reports of the same question file',
       placeHolder: 'Check two or more; the first in this list is the baseline. OK compares them.',
     },
-    { title: 'Eval JSON reports (ves-lens eval --json)', filters: { 'Eval reports': ['json'] } },
+    REPORT_DIALOG,
   );
+  if (!files || files.length !== 1) return files;
+  const second = secondReport(files[0], reports);
+  if ('missing' in second) throw new Error(second.missing);
+  const more = await pickFiles(
+    second.offer.map((file) => ({ file })),
+    {
+      title: `Compare ${path.basename(files[0])} (the baseline) with: one or more other eval reports`,
+      placeHolder: 'Check one or more. OK compares them with the report chosen first.',
+    },
+    REPORT_DIALOG,
+  );
+  return more && [...files, ...more.filter((file) => file !== files[0])];
 }
 
 /**
@@ -56,7 +74,8 @@ export class ReportComparisons {
         selected?.map((uri) => uri.fsPath),
       ) ?? (await pickReports());
     if (!files) return;
-    if (files.length < 2) throw new Error(`choose at least two eval JSON reports to compare (${files.length} chosen)`);
+    if (files.length === 0) throw new Error('no eval report was chosen: check two or more to compare them');
+    if (files.length < 2) throw new Error(`only ${files[0]} was chosen: check a second eval report to compare it with`);
     await this.compare(files);
   }
 

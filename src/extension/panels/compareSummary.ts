@@ -28,6 +28,20 @@ export function selectedReports(clicked: string | undefined, selected: readonly 
 }
 
 /**
+ * One report chosen where a comparison needs two (issue 30: "Other files…" took one, then said "choose at least
+ * two"): the workspace's other eval reports to pick from, or what is missing, in words naming the file.
+ */
+export function secondReport(chosen: string, workspaceReports: readonly string[]): { offer: string[] } | { missing: string } {
+  const offer = workspaceReports.filter((file) => file !== chosen);
+  if (offer.length) return { offer };
+  return {
+    missing:
+      `comparing needs a second eval report of the same question file: only ${chosen} was chosen, and the workspace holds no other. ` +
+      'Write one with the Report panel\'s "JSON report" or `ves-lens eval --json`, or choose it with "Other files..."',
+  };
+}
+
+/**
  * The bar put first in the page: what is compared, Save as HTML, another comparison; the files for the page to
  * keep. A report of an interrupted run gets a banner of its own there: "incomplete run: N of M questions".
  */

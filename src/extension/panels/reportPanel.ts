@@ -86,15 +86,28 @@ export class ReportPanels implements vscode.Disposable {
     if (message.type === 'export') {
       const base = message.file.replace(/\.[^.]+$/, '');
       const target = await vscode.window.showSaveDialog({
-        title: `Export ${counted(message.rows.length, 'question')} as ${message.format.toUpperCase()}`,
-        defaultUri: vscode.Uri.file(`${base}.report.${message.format}`),
-        filters: message.format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+        title: `Export ${counted(message.rows.length, 'question')} as CSV`,
+        defaultUri: vscode.Uri.file(`${base}.report.csv`),
+        filters: { CSV: ['csv'] },
       });
       if (!target) return;
-      const text = message.format === 'csv' ? reportCsv(message.rows) : `${JSON.stringify(message.rows, null, 2)}\n`;
-      await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+      await vscode.workspace.fs.writeFile(target, Buffer.from(reportCsv(message.rows), 'utf8'));
       void vscode.window.showInformationMessage(
         `VES Lens: ${message.rows.length} questions written to ${vscode.workspace.asRelativePath(target)}`,
+      );
+    }
+    if (message.type === 'exportReport') {
+      const base = message.file.replace(/\.[^.]+$/, '');
+      const questions = message.report.questions.length;
+      const target = await vscode.window.showSaveDialog({
+        title: `Export the eval report (${counted(questions, 'question')}, as ves-lens eval --json writes it)`,
+        defaultUri: vscode.Uri.file(`${base}.eval.json`),
+        filters: { 'Eval report': ['json'] },
+      });
+      if (!target) return;
+      await vscode.workspace.fs.writeFile(target, Buffer.from(`${JSON.stringify(message.report, null, 2)}\n`, 'utf8'));
+      void vscode.window.showInformationMessage(
+        `VES Lens: eval report of ${counted(questions, 'question')} written to ${vscode.workspace.asRelativePath(target)}; Compare Evaluation Reports reads it`,
       );
     }
   }

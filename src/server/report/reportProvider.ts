@@ -27,6 +27,7 @@ import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { UserError } from '../errors';
 import { reportRow } from '../explanations';
+import { editorEvalReport } from './evalReportJson';
 
 type Predictions = PreparedEvalRun['predictionFile'];
 
@@ -148,7 +149,7 @@ export class ReportProvider {
       if (batch.length) onRows?.(batch, done, tasks.length);
       batch = [];
     };
-    const { results, summary, goldCache, interrupted } = await runEvalRun(run, {
+    const finished = await runEvalRun(run, {
       signal,
       onNote: (note) => this.context.log(note),
       onResult: (result) => {
@@ -158,6 +159,7 @@ export class ReportProvider {
         else timer ??= setTimeout(flush, ROW_BATCH_MS);
       },
     }).finally(flush);
+    const { results, summary, goldCache, interrupted } = finished;
     this.context.log(
       `evaluated ${params.predictionsFile}: ${results.length} of ${tasks.length} questions${interrupted ? ' (cancelled)' : ''}` +
         (goldCache ? `; ${goldCacheLine(goldCache.counts())}` : ''),
@@ -171,6 +173,7 @@ export class ReportProvider {
       partial: interrupted,
       total: tasks.length,
       metrics,
+      report: editorEvalReport(this.context, { predictionsFile: params.predictionsFile, prepared: run, finished }),
     };
   }
 

@@ -1,6 +1,7 @@
 /** The report slice: a whole prediction file evaluated, its rows streamed as they are final (the Report panel). */
 import { ProgressType, RequestType } from 'vscode-languageserver-protocol';
 import type { EvalSummary } from '../../core/eval/evalSummary';
+import type { EvalReportJson } from '../../core/eval/reportFile';
 import type { QuestionResult } from '../../core/eval/types';
 
 export interface EvaluateFileParams {
@@ -32,7 +33,12 @@ export interface EvaluateFileResult {
   /** Questions in the file's pairing (all of them, however many were scored). */
   total: number;
   metrics: string[];
+  /** The run as `ves-lens eval --json` writes it: what Export JSON saves, and what Compare reads back. */
+  report: EvalReportDocument;
 }
+
+/** An eval report, the document `ves-lens eval --json` writes (tool, complete, inputs, summary, problems, questions). */
+export type EvalReportDocument = EvalReportJson & { complete: boolean };
 
 export interface EvaluationProgressValue {
   message: string;

@@ -1,6 +1,7 @@
 // The Report panel's page: the per-difficulty table, then every question: filtered (outcome, database,
 // difficulty, text), sorted (any column, failures first when asked), each with the reason for its score; a row
-// opens its Score panel, its file icon jumps to the entry in the prediction file; export as CSV or JSON.
+// opens its Score panel, its file icon jumps to the entry in the prediction file; export the rows shown as CSV, or
+// the run as the eval report `ves-lens eval --json` writes (Compare reads it back).
 // Results stream in while the file is scored; a cancelled run keeps what it scored and says so.
 // Messages: ReportPanelMessage / ReportPanelRequest in src/shared/webviewMessages.ts.
 import type { EvalSummary } from '../../core/eval/evalSummary';
@@ -280,13 +281,34 @@ function toolbar(): HTMLDivElement {
     ),
     h('label', { className: 'filter check' }, failuresFirst, h('span', {}, 'failures first')),
     h('span', { className: 'spacer' }),
-    h('vscode-button', { id: 'export-csv', secondary: true, icon: 'export', onclick: () => exportRows('csv') }, 'CSV'),
-    h('vscode-button', { id: 'export-json', secondary: true, icon: 'json', onclick: () => exportRows('json') }, 'JSON'),
+    h(
+      'vscode-button',
+      { id: 'export-csv', secondary: true, icon: 'export', title: 'the questions shown, as a table', onclick: exportRows },
+      'CSV',
+    ),
+    // The whole run as `ves-lens eval --json` writes it (Compare reads it back): there once the run has ended.
+    h(
+      'vscode-button',
+      {
+        id: 'export-json',
+        secondary: true,
+        icon: 'json',
+        disabled: !report.result?.report,
+        title: 'the eval report of every question (ves-lens eval --json): Compare and ves-lens compare read it',
+        onclick: exportReport,
+      },
+      'JSON report',
+    ),
   );
 }
 
-function exportRows(format: 'csv' | 'json'): void {
-  page.post({ type: 'export', file: report.file, format, rows: visibleRows(report.rows, view, judgements) });
+function exportRows(): void {
+  page.post({ type: 'export', file: report.file, format: 'csv', rows: visibleRows(report.rows, view, judgements) });
+}
+
+function exportReport(): void {
+  const evalReport = report.result?.report;
+  if (evalReport) page.post({ type: 'exportReport', file: report.file, report: evalReport });
 }
 
 function drawTable(): void {
