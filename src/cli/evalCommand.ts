@@ -12,7 +12,7 @@ import { EvalSummary } from '../core/eval/evalSummary';
 import { describeGoldSource } from '../core/bird/tasks';
 import { nothingScored } from '../core/eval/databaseProblems';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
-import { evalReport, EvalInputs as ReportInputs } from '../core/eval/reportJson';
+import { EvalInputs as ReportInputs } from '../core/eval/reportJson';
 import { NamedInput } from '../core/io/outputPaths';
 import { RobustnessRun } from '../core/eval/robustnessStep';
 import { plannerCostLines } from '../core/report/planText';
@@ -31,6 +31,7 @@ import { techniqueNotes } from '../core/report/techniqueRows';
 import { runClock } from '../core/timing/pythonTimer';
 import { goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
 import { EvalRunSettings, FinishedEvalRun, PreparedEvalRun, prepareEvalRun, runEvalRun } from '../app/evalRun';
+import { finishedEvalReport } from '../app/evalReport';
 import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import {
@@ -40,15 +41,7 @@ import {
   runCounterexampleStep,
   searchInterruptedLine,
 } from './counterexampleOptions';
-import {
-  checkCheckpointPath,
-  completeness,
-  fileOutput,
-  inputFingerprint,
-  interruptedLine,
-  ResumableRun,
-  startResumableRun,
-} from './resumableRun';
+import { checkCheckpointPath, fileOutput, inputFingerprint, interruptedLine, ResumableRun, startResumableRun } from './resumableRun';
 import {
   checkOutputFile,
   databaseSource,
@@ -325,14 +318,8 @@ async function writeReports(
   total: number,
 ) {
   const err = process.stderr;
-  const { results, summary, problems: allProblems, interrupted, tasks: reportTasks } = finished;
-  const inputs = {
-    ...reportInputs,
-    gold_cache: finished.goldCache?.counts() ?? null,
-  };
-  // Complete only when every question was scored by a working engine (none left by the run's failure).
-  const complete = !interrupted && !results.some(fromRunFailure);
-  const report = completeness(evalReport(await toolInfo(), inputs, summary, allProblems, results), complete, total);
+  const { interrupted, tasks: reportTasks } = finished;
+  const report = finishedEvalReport(await toolInfo(), reportInputs, finished, total);
   emitJson(options, report, JSON_SHAPES.eval);
   // An HTML page has no place to say it is partial: an interrupted run writes only the JSON.
   if (options.html && !interrupted) {

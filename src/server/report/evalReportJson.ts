@@ -4,8 +4,8 @@
  * and what the editor recognises as a report, never as a prediction file.
  */
 import packageJson from '../../../package.json';
-import { completeness, EvalInputs, evalReport } from '../../core/eval/reportJson';
-import { fromRunFailure } from '../../core/eval/runFailure';
+import type { EvalInputs } from '../../core/eval/reportJson';
+import { finishedEvalReport } from '../../app/evalReport';
 import type { FinishedEvalRun, PreparedEvalRun } from '../../app/evalRun';
 import type { EvalReportDocument } from '../../shared/protocol';
 import { ServerContext } from '../context';
@@ -21,7 +21,7 @@ export function editorEvalReport(
   // The engine as the CLI's report names it (never a password): without the status bar's one-line wording.
   const { line: _line, ...engine } = state.engine ?? { line: '' };
   const onSqlite = settings.source.engine.name === 'sqlite';
-  const inputs: EvalInputs = {
+  const inputs: Omit<EvalInputs, 'gold_cache'> = {
     questions: dataset.questionsFile,
     predictions: predictionsFile,
     prediction_format: prepared.predictionFile.format,
@@ -35,11 +35,7 @@ export function editorEvalReport(
     efficiency: 'timed',
     timeout_s: settings.timeoutMs / 1000,
     max_rows: settings.maxRows,
-    gold_cache: finished.goldCache?.counts() ?? null,
   };
-  // Complete only when every question was scored by a working engine, as the CLI says it.
-  const complete = !finished.interrupted && !finished.results.some(fromRunFailure);
   const tool = { name: 'ves-lens', version: packageJson.version, sqlite: state.sqlite };
-  const report = evalReport(tool, inputs, finished.summary, finished.problems, finished.results);
-  return completeness(report, complete, prepared.tasks.length) as unknown as EvalReportDocument;
+  return finishedEvalReport(tool, inputs, finished, prepared.tasks.length) as unknown as EvalReportDocument;
 }

@@ -20,6 +20,7 @@ import {
   TimingSummaries,
   TimingSummary,
 } from '../../shared/protocol';
+import { RepeatRuns } from '../../app/scoreRepeatRuns';
 import { ServerContext } from '../context';
 import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
@@ -29,7 +30,6 @@ import { comparePlanViews, planView } from '../plan/planCards';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../sqlFormat';
 import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
-import { RepeatRuns } from './repeatRuns';
 import { interruptOnAbort, openScoringPair } from './scoringPair';
 import { techniqueScores } from './techniqueScores';
 
