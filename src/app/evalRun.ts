@@ -11,7 +11,8 @@ import { InputProblem } from '../core/bird/problems';
 import { Question } from '../core/bird/questions';
 import { buildTasks, EvalTask, GoldSource } from '../core/bird/tasks';
 import { DatabaseSource } from '../core/db/source';
-import { databaseRunProblems, sqliteDbRootProblems } from '../core/eval/databaseProblems';
+import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
+import { fromRunFailure } from '../core/eval/runFailure';
 import { evaluateTasks, EvalProgress } from '../core/eval/evaluate';
 import { EvalSummary, summarize } from '../core/eval/evalSummary';
 import { RobustnessRun } from '../core/eval/robustnessStep';
@@ -113,6 +114,8 @@ export interface EvalRunHooks {
   signal?: AbortSignal;
   /** A question's result is final (in no fixed order; timed pairs after the timing passes). */
   onResult?: (result: QuestionResult) => void;
+  /** A final result a checkpoint may keep: not one the run's failure made (not run: server gone; timing cut off). */
+  onKeep?: (result: QuestionResult) => void;
   onProgress?: (progress: EvalProgress) => void;
   /** Something the person should know before the results (the gold cache is off, and why). */
   onNote?: (note: string) => void;
@@ -149,6 +152,12 @@ export interface FinishedEvalRun extends ScoredEvalRun {
   summary: EvalSummary;
   interrupted: boolean;
   robustnessRun?: RobustnessRun;
+  /** Questions the run's failure left not run or not timed (a lost server): --resume runs them again. */
+  notRun: number;
+  /** Every question scored by a working engine and none cut off by an interruption: the report is complete. */
+  complete: boolean;
+  /** The run scored nothing (no database found or readable): the line that says so. */
+  nothingScored?: string;
 }
 
 /** The whole run after its preparation: scores what is not resumed, the face's step, the problems, the summary. */
@@ -158,6 +167,7 @@ export async function runEvalRun(run: PreparedEvalRun, hooks: FinishHooks = {}):
   const onResult = (result: QuestionResult) => {
     if (!hooks.signal?.aborted) passedOn.set(result.index, result);
     hooks.onResult?.(result);
+    if (!fromRunFailure(result)) hooks.onKeep?.(result);
   };
   const toScore = run.tasks.filter((task) => !resumed.has(task.question.index));
   const scored = await scoreEvalRun(run, { ...hooks, onResult }, toScore);
@@ -170,7 +180,30 @@ export async function runEvalRun(run: PreparedEvalRun, hooks: FinishHooks = {}):
   const robustnessRun = interrupted ? undefined : await hooks.afterScoring?.(results, tasks);
   const problems = await concludeEvalRun(run, results, tasks, { planCosts: Boolean(hooks.planCosts) });
   const summary = withRobustnessRun(summarize(results, run.settings.metrics), robustnessRun);
-  return { ...scored, results, tasks, problems, summary, interrupted, robustnessRun };
+  const notRun = results.filter(fromRunFailure).length;
+  const complete = !interrupted && notRun === 0;
+  return {
+    ...scored,
+    results,
+    tasks,
+    problems,
+    summary,
+    interrupted,
+    robustnessRun,
+    notRun,
+    complete,
+    nothingScored: nothingScored(results),
+  };
+}
+
+/**
+ * What a resumed run keeps of its checkpoint: never a result the failure of that run made (not run, timing cut
+ * off), which is taken out of `resumed` to run again. Returns how many were taken out.
+ */
+export function withoutRunFailures(resumed: Map<number, QuestionResult>): number {
+  const rerun = [...resumed].filter(([, result]) => fromRunFailure(result)).map(([index]) => index);
+  for (const index of rerun) resumed.delete(index);
+  return rerun.length;
 }
 
 /** Scores `tasks` (default: the run's) as the settings say. */

@@ -6,15 +6,12 @@ import { EngineDescription, engineLine } from '../core/db/source';
 import { dialectOf } from '../core/db/readQuery';
 import { SqlDialect } from '../core/sql/statements';
 import { EvalProgress } from '../core/eval/evaluate';
-import { fromRunFailure } from '../core/eval/runFailure';
 import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
 import { EvalSummary } from '../core/eval/evalSummary';
 import { describeGoldSource } from '../core/bird/tasks';
-import { nothingScored } from '../core/eval/databaseProblems';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { EvalInputs as ReportInputs } from '../core/eval/reportJson';
 import { NamedInput } from '../core/io/outputPaths';
-import { RobustnessRun } from '../core/eval/robustnessStep';
 import { plannerCostLines } from '../core/report/planText';
 import { evalReportHtml } from '../core/report/htmlReports';
 import { resolveShard, Shard, shardInfo } from '../core/eval/shard';
@@ -30,7 +27,7 @@ import {
 import { techniqueNotes } from '../core/report/techniqueRows';
 import { runClock } from '../core/timing/pythonTimer';
 import { goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
-import { EvalRunSettings, FinishedEvalRun, PreparedEvalRun, prepareEvalRun, runEvalRun } from '../app/evalRun';
+import { EvalRunSettings, FinishedEvalRun, PreparedEvalRun, prepareEvalRun, runEvalRun, withoutRunFailures } from '../app/evalRun';
 import { finishedEvalReport } from '../app/evalReport';
 import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
@@ -156,11 +153,10 @@ function evalOutputs(options: EvalCommandOptions, settings: EvalRunSettings) {
 
 /** What --resume takes from the checkpoint; what the failure of that run left (not run, timing cut off) is run again, never kept. */
 function resumeLine(run: ResumableRun<QuestionResult>, total: number, checkpointFile: string | undefined): string {
-  const rerun = [...run.resumed].filter(([, result]) => fromRunFailure(result)).map(([index]) => index);
-  for (const index of rerun) run.resumed.delete(index);
+  const rerun = withoutRunFailures(run.resumed);
   return (
     `resuming: ${run.resumed.size} of ${total} questions taken from ${checkpointFile}` +
-    `${rerun.length ? `; ${rerun.length} it holds from the failure of that run (server gone, timing cut off) run again` : ''}\n`
+    `${rerun ? `; ${rerun} it holds from the failure of that run (server gone, timing cut off) run again` : ''}\n`
   );
 }
 
@@ -216,42 +212,33 @@ function printResults(
 /** The exit code, and the line that explains a run that did not finish or scored nothing. */
 function evalExit(
   run: ResumableRun<QuestionResult>,
-  results: QuestionResult[],
-  context: {
-    /** Interrupted while scoring (a Ctrl-C during the counterexample search after it is robustnessRun's). */
-    interrupted: boolean;
-    total: number;
-    serverLost?: string;
-    robustnessRun?: RobustnessRun;
-    jsonFile?: string;
-    written?: string;
-    reportWritten: boolean;
-  },
+  finished: FinishedEvalRun,
+  context: { total: number; jsonFile?: string; written?: string; reportWritten: boolean },
 ): number {
   const err = process.stderr;
+  const { robustnessRun, serverLost, notRun } = finished;
   const kept = run.checkpoint !== undefined && !run.checkpoint.failure;
-  if (context.interrupted) {
+  // Interrupted while scoring (a Ctrl-C during the counterexample search after it is robustnessRun's).
+  if (finished.interrupted) {
     run.checkpoint?.close();
-    err.write(interruptedLine(results.length, context.total, context.jsonFile, kept));
+    err.write(interruptedLine(finished.results.length, context.total, context.jsonFile, kept));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
-  if (context.robustnessRun?.interrupted) {
+  if (robustnessRun?.interrupted) {
     run.checkpoint?.close(); // every question is in it: --resume scores none again and searches anew
-    err.write(searchInterruptedLine(context.robustnessRun, context.written, kept));
+    err.write(searchInterruptedLine(robustnessRun, context.written, kept));
     return run.interrupt.exitCode() ?? EXIT.input;
   }
-  if (context.serverLost === undefined) run.checkpoint?.remove();
-  if (context.serverLost !== undefined) {
-    const notRun = results.filter(fromRunFailure).length;
+  if (serverLost === undefined) run.checkpoint?.remove();
+  if (serverLost !== undefined) {
     err.write(
-      `${pc.red('error')}: the database server went away during the run (${context.serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run or not timed` +
+      `${pc.red('error')}: the database server went away during the run (${serverLost}): ${notRun} question${notRun === 1 ? ' was' : 's were'} not run or not timed` +
         `${context.reportWritten ? '; the report was written' : ''}${run.checkpoint ? '; --resume runs them when the server is back' : ''}\n`,
     );
     return EXIT.input;
   }
-  const scoredNothing = nothingScored(results);
-  if (scoredNothing) err.write(`${pc.red('error')}: ${scoredNothing}\n`);
-  return scoredNothing ? EXIT.input : EXIT.done;
+  if (finished.nothingScored) err.write(`${pc.red('error')}: ${finished.nothingScored}\n`);
+  return finished.nothingScored ? EXIT.input : EXIT.done;
 }
 
 /** What runs the SQL (asked before any question: a server that cannot be reached stops here, naming --db-url) and what reads. */
@@ -348,11 +335,9 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     signal: run.interrupt.signal,
     onProgress,
     onNote: (note) => err.write(pc.yellow(`note: ${note}`) + '\n'),
-    onResult: (result) => {
-      // A question its lost server did not run stays out of the checkpoint: --resume runs it.
-      if (!fromRunFailure(result)) run.finish(result.index, result);
-      bar?.update({ last: `${result.question_id}: ${result.outcome}` });
-    },
+    onResult: (result) => bar?.update({ last: `${result.question_id}: ${result.outcome}` }),
+    // A question its lost server did not run stays out of the checkpoint: --resume runs it.
+    onKeep: (result) => run.finish(result.index, result),
     onScored: ({ goldCache }) => {
       bar?.stop();
       if (goldCache) err.write(`${goldCacheLine(goldCache.counts())}; --no-gold-cache runs every gold\n`);
@@ -369,7 +354,7 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     planCosts: reported,
   });
   run.interrupt.dispose();
-  const { results, summary, problems: allProblems, interrupted, robustnessRun } = finished;
+  const { results, summary, problems: allProblems } = finished;
   // With the report on standard output, what is printed for a person goes to standard error.
   const planCost = Boolean(settings.planCost);
   printResults(options.jsonStdout ? err : process.stdout, {
@@ -384,13 +369,5 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     await writeReports(options, finished, { ...reportInputs, ...(options.resume ? { resumed: run.resumed.size } : {}) }, tasks.length);
   const written = jsonFile ?? htmlFile ?? (options.jsonStdout ? 'standard output' : undefined);
   const reportWritten = Boolean(options.json || options.html);
-  return evalExit(run, results, {
-    interrupted,
-    total: tasks.length,
-    serverLost: finished.serverLost,
-    robustnessRun,
-    jsonFile,
-    written,
-    reportWritten,
-  });
+  return evalExit(run, finished, { total: tasks.length, jsonFile, written, reportWritten });
 }
