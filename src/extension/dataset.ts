@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { pairGoldFile } from '../core/bird/goldPairing';
+import { goldMismatch } from '../app/goldForEngine';
 import { looksLikeEvalReportText, looksLikePredictionText } from '../core/bird/predictionFields';
 import { Commands, Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
 import { Ctx, DATASET_KEY } from './ctx';
@@ -218,4 +219,30 @@ export async function offerDetectedDataset(ctx: Ctx): Promise<void> {
     if (chosen) await attachDataset(ctx, chosen);
   }
   if (choice === 'Not Now') await ctx.extension.workspaceState.update('vesLens.offerDeclined', true);
+}
+
+/** The (gold, engine) pairs already offered this session: a refusal is not asked again at every refresh. */
+const goldOffered = new Set<string>();
+
+/**
+ * The engine changed (or a dataset was attached) and the attached gold is of another dialect: offers the gold of the
+ * engine's dialect found beside it (mini-dev's three golds sit in one folder), or warns that none is there.
+ */
+export async function offerGoldForEngine(ctx: Ctx, summary: DatasetSummary): Promise<void> {
+  const dataset = summary.dataset;
+  const engine = summary.engine?.engine;
+  if (!dataset?.goldFile || !engine || summary.error) return;
+  const mismatch = goldMismatch(dataset.goldFile, engine);
+  const key = `${dataset.goldFile}\0${engine}`;
+  if (!mismatch || goldOffered.has(key)) return;
+  goldOffered.add(key);
+  const fitting = mismatch.fitting[0];
+  const use = fitting ? `Use ${path.basename(fitting)}` : undefined;
+  const choice = await vscode.window.showWarningMessage(
+    `VES Lens: ${mismatch.message}.`,
+    ...(use ? [use] : []),
+    'Choose Another Dataset...',
+  );
+  if (choice && choice === use) await attachDataset(ctx, { ...dataset, goldFile: fitting });
+  else if (choice) await vscode.commands.executeCommand('vesLens.attachDataset');
 }

@@ -3,7 +3,7 @@ import { LanguageClient } from 'vscode-languageclient/node';
 import type { SecretName } from '../shared/protocol';
 import { registerCommands } from './commands';
 import { Ctx } from './ctx';
-import { offerDetectedDataset } from './dataset';
+import { offerDetectedDataset, offerGoldForEngine } from './dataset';
 import { BirdExplorer } from './explorer';
 import { JudgeRunner } from './judge';
 import { JudgeStore } from './judgeStore';
@@ -66,6 +66,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<{
     }),
   );
   void offerToMovePasswordFromUrl(current);
+  // Another engine, or a dataset attached: a gold of another dialect is said, and the engine's gold beside it offered.
+  context.subscriptions.push(current.onDatasetChanged((summary) => void offerGoldForEngine(current, summary)));
   activateJsonLensProviders((message) => current.output.appendLine(message));
   try {
     await current.start();

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { goldLabel, goldMismatch } from '../app/goldForEngine';
 import { Commands, DatasetSummary } from '../shared/protocol';
 import { Ctx } from './ctx';
 
@@ -40,11 +41,15 @@ export class StatusBar implements vscode.Disposable {
       this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     } else if (summary.dataset) {
       const engine = summary.engine;
-      this.item.text = `$(database) ${path.basename(summary.dataset.questionsFile)} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · ${engineLabel(summary)}`;
+      // The gold in use, with its dialect: one of another dialect than the engine's is a warning (issue 30).
+      const gold = goldLabel(summary.dataset.goldFile);
+      const mismatch = engine ? goldMismatch(summary.dataset.goldFile, engine.engine) : undefined;
+      this.item.text = `${mismatch ? '$(warning)' : '$(database)'} ${path.basename(summary.dataset.questionsFile)} · ${gold} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · ${engineLabel(summary)}`;
+      if (mismatch) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       // A server's databases are on it; SQLite's, and an embedded engine's copies, come from the dataset's folder.
       const where = engine?.engine === 'postgres' && engine.runs === 'server' ? `on ${engine.location}` : `\`${summary.dataset.dbRoot}\``;
       this.item.tooltip = new vscode.MarkdownString(
-        `**VES Lens dataset**\n\nQuestions: \`${summary.dataset.questionsFile}\`\n\nGold: \`${summary.dataset.goldFile ?? "the questions' SQL field"}\`\n\nDatabases: ${where} (${present} of ${summary.databases.length} present)\n\nSQL runs on ${engine?.line ?? `SQLite ${summary.sqlite}`}${engine?.note ? `\n\n${engine.note}` : ''}${summary.problems.length ? `\n\n${summary.problems.length} input problem(s): ${summary.problems.slice(0, 3).join('; ')}` : ''}\n\nClick to attach another dataset.`,
+        `**VES Lens dataset**\n\nQuestions: \`${summary.dataset.questionsFile}\`\n\nGold: \`${summary.dataset.goldFile ?? "the questions' SQL field"}\` (${gold})\n\nDatabases: ${where} (${present} of ${summary.databases.length} present)${mismatch ? `\n\n⚠ ${mismatch.message}` : ''}\n\nSQL runs on ${engine?.line ?? `SQLite ${summary.sqlite}`}${engine?.note ? `\n\n${engine.note}` : ''}${summary.problems.length ? `\n\n${summary.problems.length} input problem(s): ${summary.problems.slice(0, 3).join('; ')}` : ''}\n\nClick to attach another dataset.`,
       );
     } else {
       this.item.text = `$(database) VES Lens: attach a dataset · SQLite ${summary.sqlite}`;
