@@ -87,6 +87,30 @@ describe('a shifted gold or prediction file', { skip: birdDataMissing() }, () =>
     assert.match(run.stdout + run.stderr, /predictions are shifted/);
   });
 
+  it('a prediction file of one SQL a line (no db_id) one line short is named, told by the tables each query reads', () => {
+    const folder = path.join(BIRD_DATA, 'predictions', 'minidev-official');
+    for (const file of fs.readdirSync(folder)) {
+      const official = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as Record<string, string>;
+      const sqls = Object.keys(official)
+        .sort((a, b) => Number(a) - Number(b))
+        .map((key) => official[key].split('\t----- bird -----\t')[0].replace(/\s+/g, ' '));
+      const whole = path.join(tempDir(), 'whole.sql');
+      fs.writeFileSync(whole, sqls.join('\n') + '\n');
+      const wholeRun = evalWith(undefined, whole);
+      assert.equal(wholeRun.status, 0, wholeRun.stderr);
+      assert.doesNotMatch(wholeRun.stdout + wholeRun.stderr, /shifted/, file);
+      const short = path.join(tempDir(), 'short.sql');
+      fs.writeFileSync(short, [...sqls.slice(0, 420), ...sqls.slice(421)].join('\n') + '\n');
+      const shortRun = evalWith(undefined, short);
+      assert.equal(shortRun.status, 0, shortRun.stderr);
+      assert.match(
+        shortRun.stdout,
+        /the predictions are shifted from question \d+ \(position 42[12]\) or earlier on: a line is missing/,
+        file,
+      );
+    }
+  });
+
   it('the whole files are not taken for shifted ones', () => {
     const run = evalWith(GOLD, PREDICTIONS);
     assert.equal(run.status, 0, run.stderr);
