@@ -319,6 +319,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const { settings, techniqueInputs } = evalSettings(options);
   const goldFromOption = checkScoringOptions(options);
   const { inputFiles, jsonFile, htmlFile, checkpointFile, shard, pairBudgetMs } = evalOutputs(options, settings);
+  // The timing process (Python) starts while the inputs are read; printHeader's runClock finds it started.
+  void runClock(settings.source.engine.name, settings.timing, settings.metrics);
   const prepared = await prepareEvalRun({ kind: 'files', ...options, goldFromOption }, settings, shard);
   const { tasks, problems } = prepared;
   const { metrics, timeoutMs, maxRows, source } = settings;
