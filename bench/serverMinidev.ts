@@ -206,7 +206,7 @@ export function runServerBench(bench: ServerBench): string {
 
   if (only !== 'ex') {
     const predictions = files.predictions.get(RVES_FILE)!;
-    const modes = ['fast', 'official', 'psycopg2'] as const;
+    const modes = ['fast', 'official', 'python'] as const;
     // Per run: R-VES, and per question the reward (0 when not correct) and the time ratio (null when not timed).
     const results: Record<
       (typeof modes)[number],
@@ -214,15 +214,15 @@ export function runServerBench(bench: ServerBench): string {
     > = {
       fast: [],
       official: [],
-      psycopg2: [],
+      python: [],
     };
     for (let run = 0; run < runs; run++) {
       const order = run % 2 === 0 ? modes : [...modes].reverse();
       for (const mode of order) {
-        if (mode === 'psycopg2') {
+        if (mode === 'python') {
           const result = timed(PYTHON, [bench.python, 'rves', predictions, files.gold, ...bench.pythonArgs]);
           const rows = JSON.parse(result.stdout) as { reward: number; time_ratio: number }[];
-          results.psycopg2.push({
+          results.python.push({
             seconds: result.seconds,
             // compute_ves: 100 × the mean of sqrt(reward).
             rves: (100 * rows.reduce((sum, r) => sum + Math.sqrt(r.reward), 0)) / rows.length,
@@ -241,7 +241,9 @@ export function runServerBench(bench: ServerBench): string {
             report,
           });
         }
-        process.stderr.write(`R-VES run ${run + 1}/${runs} ${mode}: ${results[mode].at(-1)!.seconds.toFixed(1)} s\n`);
+        process.stderr.write(
+          `R-VES run ${run + 1}/${runs} ${mode === 'python' ? bench.driver : mode}: ${results[mode].at(-1)!.seconds.toFixed(1)} s\n`,
+        );
       }
     }
     const wall = (mode: (typeof modes)[number]) => median(results[mode].map((r) => r.seconds));
@@ -264,8 +266,8 @@ export function runServerBench(bench: ServerBench): string {
       }
     }
     // Per question, between two runs: how often the rewards are equal, and the ratio of their time ratios. VES Lens's
-    // official runs against psycopg2's (every pair of runs), beside psycopg2's runs against each other (the noise floor).
-    type Run = (typeof results)['psycopg2'][number];
+    // official runs against the Python driver's (every pair of runs), beside its runs against each other (the noise floor).
+    type Run = (typeof results)['python'][number];
     const agreement = (pairsOfRuns: [Run, Run][]) => {
       let same = 0;
       let questions = 0;
@@ -314,13 +316,13 @@ export function runServerBench(bench: ServerBench): string {
       '|---|---|---|---|',
       ...modes.map(
         (mode) =>
-          `| ${mode === 'psycopg2' ? `evaluation_ves.py, ${bench.driver}` : `VES Lens ${mode}`} | ${meanSd(results[mode].map((r) => r.rves))} | ${wall(mode).toFixed(1)} | ${pct(wall(mode), wall('psycopg2'))} |`,
+          `| ${mode === 'python' ? `evaluation_ves.py, ${bench.driver}` : `VES Lens ${mode}`} | ${meanSd(results[mode].map((r) => r.rves))} | ${wall(mode).toFixed(1)} | ${pct(wall(mode), wall('python'))} |`,
       ),
       `| VES Lens official, on fast's quantity (typical ratio, same programs 1×) | ${meanSd(onTypicalRatio)} | – | – |`,
       '',
       `- Fast mode's intervals: coverage ${pct(inside, compared)} over ${compared} ratios, median width ×${median(widths).toFixed(3)}, ${uncertain.toFixed(1)} questions per run whose reward is uncertain.`,
-      `- Per question, VES Lens official against ${bench.driver} (every pair of runs): ${agreement(everyPair(results.official, results.psycopg2))}.`,
-      `- Per question, ${bench.driver} against itself (every pair of its runs, the noise floor): ${runs > 1 ? agreement(everyPair(results.psycopg2, results.psycopg2)) : '– (one run)'}.`,
+      `- Per question, VES Lens official against ${bench.driver} (every pair of runs): ${agreement(everyPair(results.official, results.python))}.`,
+      `- Per question, ${bench.driver} against itself (every pair of its runs, the noise floor): ${runs > 1 ? agreement(everyPair(results.python, results.python)) : '– (one run)'}.`,
     );
   }
 
