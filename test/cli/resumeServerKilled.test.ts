@@ -79,9 +79,18 @@ describe('eval --resume after its PostgreSQL server was killed during timing', {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let running = true;
     void exited.then(() => (running = false));
-    // The first timed pair in the checkpoint: timing is under way; the server dies now.
+    // The correctness pass has written every question but the correct pairs, which wait for their timing (their
+    // lines come once all are timed): when the checkpoint has stopped growing for 2 s, timing is under way (20
+    // official iterations of 34 pairs take most of a minute); the server dies now.
     const checkpoint = `${json}.checkpoint.jsonl`;
-    while (running && !checkpointLines(checkpoint).some((r) => r.time_ratio !== null)) await new Promise((r) => setTimeout(r, 20));
+    let lines = 0;
+    let stableSince = Date.now();
+    while (running && (lines === 0 || Date.now() - stableSince < 2000)) {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = checkpointLines(checkpoint).length;
+      if (now !== lines) [lines, stableSince] = [now, Date.now()];
+    }
+    assert.ok(!checkpointLines(checkpoint).some((r) => r.time_ratio !== null), 'no pair was timed yet');
     assert.ok(running, `the run ended before any pair was timed: ${stderr}`);
     cluster.kill();
     const code = await exited;

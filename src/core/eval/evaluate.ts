@@ -1,4 +1,4 @@
-import { NOT_RUN } from './runFailure';
+import { NOT_RUN, serverWentAway } from './runFailure';
 import { StreamingComparison } from '../results/streamingComparison';
 import { DatabaseConnection } from '../db/engine';
 import { DatabaseUnavailable } from '../db/connectionCache';
@@ -46,6 +46,9 @@ function emptyResult(task: EvalTask): QuestionResult {
   };
 }
 
+/** A failure of the server, not of the query: flagged by the engine, or a driver's socket error (`write EPIPE`). */
+const lostServer = (run: QueryFailure) => Boolean(run.serverUnavailable) || serverWentAway(new Error(run.message));
+
 const wantsEfficiency = (metrics: readonly Metric[]) => metrics.includes('ves') || metrics.includes('rves');
 
 function failureText(who: string, run: { status: 'ok' } | QueryFailure): string {
@@ -76,11 +79,11 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
   });
   // The gold's rows may come from the cache of gold results (eval/goldResultCache.ts), which moves the shared limit.
   const { gold, shared } = await readGoldQuery(db, task.goldSql ?? ' ', limits(), options);
-  if (gold.status !== 'ok' && gold.serverUnavailable) throw new ServerUnavailable(gold.message);
+  if (gold.status !== 'ok' && lostServer(gold)) throw new ServerUnavailable(gold.message);
   if (gold.status === 'locked') return lockedOut(result, failureText('gold', gold), options);
   const comparison = new StreamingComparison(gold.status === 'ok' ? gold.rows : []);
   const pred = await streamQuery(db, task.predictedSql ?? ' ', gold.status === 'ok' ? shared : limits(), (row) => comparison.add(row));
-  if (pred.status !== 'ok' && pred.serverUnavailable) throw new ServerUnavailable(pred.message);
+  if (pred.status !== 'ok' && lostServer(pred)) throw new ServerUnavailable(pred.message);
   if (pred.status === 'locked') return lockedOut(result, failureText('prediction', pred), options);
 
   if (gold.status !== 'ok' && gold.status !== 'timeout') {

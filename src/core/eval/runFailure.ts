@@ -29,6 +29,7 @@ export function timingStoppedByRun(error: Error, aborted: boolean): boolean {
 
 /** Whether a result is no score but the mark of the run's failure (this version's, or an earlier one's note). */
 export function fromRunFailure(result: { error: string | null; notes: readonly string[] }): boolean {
-  if (result.error?.startsWith(NOT_RUN)) return true;
+  // A socket error the engine did not flag (a lane's `write EPIPE` as the server died) is the run's too.
+  if (result.error?.startsWith(NOT_RUN) || (result.error && SERVER_GONE.test(result.error))) return true;
   return result.notes.some((note) => note.startsWith(TIMING_NOT_DONE) || (note.startsWith('timing failed: ') && SERVER_GONE.test(note)));
 }
