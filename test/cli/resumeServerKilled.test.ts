@@ -126,3 +126,76 @@ describe('eval --resume after its PostgreSQL server was killed during timing', {
     }
   });
 });
+
+// The server killed while the correctness pass is under way (issue 30, case 4): a cursor read on the dead connection
+// once waited forever (pg-cursor ignores an error once a statement is complete), so the run ended with "a database
+// call never returned" and no report; and the correct pairs were then timed against the dead server.
+describe(
+  'eval --resume after its PostgreSQL server was killed during the correctness pass',
+  { skip: birdDataMissing() || localClusterMissing() },
+  () => {
+    let cluster: LocalCluster;
+    before(() => {
+      cluster = startLoadedCluster(path.join(BIRD_DATA, 'databases'));
+    });
+    after(() => cluster?.stop());
+
+    for (const jobs of ['1', '2']) {
+      it(`--jobs ${jobs}: exits 2 with an incomplete report naming what was not run, and --resume completes it`, async () => {
+        const json = path.join(tempDir(), 'report.json');
+        const inputs = [
+          '--db-url',
+          cluster.url,
+          '--questions',
+          path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+          '--gold',
+          path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql'),
+          '--predictions',
+          path.join(BIRD_DATA, 'predictions', 'minidev-postgresql', 'predict_mini_dev_gpt-4_postgresql.json'),
+          '--no-progress',
+        ];
+        const args = ['eval', ...inputs, '--jobs', jobs, '--json', json];
+        const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
+        let stderr = '';
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        let running = true;
+        void exited.then(() => (running = false));
+        // Killed once some questions are in the checkpoint: the correctness pass is under way.
+        const checkpoint = `${json}.checkpoint.jsonl`;
+        while (running && checkpointLines(checkpoint).length < 40) await new Promise((r) => setTimeout(r, 10));
+        assert.ok(running, `the run ended before the kill: ${stderr}`);
+        cluster.kill();
+        const code = await exited;
+        assert.doesNotMatch(stderr, /unexpected error|never returned/);
+        assert.equal(code, 2, stderr);
+        assert.match(stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
+        const killed = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+        assert.equal(killed.complete, false);
+        assert.ok(
+          killed.questions.some((q) => q.error?.startsWith('not run')),
+          'the kill landed before the pass ended',
+        );
+        assert.ok(
+          !killed.questions.some((q) => q.notes.some((n) => n.startsWith('timing failed'))),
+          'no pair was timed against the dead server',
+        );
+
+        cluster.start();
+        const resumed = runCli([...args, '--resume'], { timeout: 600_000 });
+        assert.equal(resumed.status, 0, resumed.stderr);
+        const report = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
+        assert.equal(report.complete, true);
+        // The same outcomes as a run the server never left.
+        const cleanJson = path.join(tempDir(), 'clean.json');
+        const clean = runCli(['eval', ...inputs, '--metrics', 'ex', '--json', cleanJson], { timeout: 600_000 });
+        assert.equal(clean.status, 0, clean.stderr);
+        const cleanReport = JSON.parse(fs.readFileSync(cleanJson, 'utf8')) as Report;
+        assert.deepEqual(
+          report.questions.map((q) => [q.question_id, q.outcome, q.ex]),
+          cleanReport.questions.map((q) => [q.question_id, q.outcome, q.ex]),
+        );
+      });
+    }
+  },
+);

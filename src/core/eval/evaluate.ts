@@ -263,6 +263,14 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
   // After a cancel, the questions scored before the first one that was not (as one at a time would have it).
   const scoredInOrder = byIndex.slice(0, passedOn) as Scored[];
   const timed = scoredInOrder.filter((scored) => scored.plan) as Required<Scored>[];
+  if (serverLost !== undefined) {
+    // A server that went away times nothing: each correct pair is marked as the run's failure, for --resume to time.
+    for (const scored of timed) {
+      applyOutcome(scored.result, { kind: 'failed', error: new ServerUnavailable(serverLost) }, options);
+      finish(scored.result);
+    }
+    return scoredInOrder.map((scored) => scored.result);
+  }
   const pairs = await pairsToTime(
     timed.map((scored) => scored.plan),
     timed.map((scored) => scored.result.db_id),

@@ -165,6 +165,12 @@ export const SERVER_TRANSPORT: PostgresTransport = { connect: connectClient, can
 export class PostgresConnection implements DatabaseConnection {
   private client: Client | undefined;
   private broken = false;
+  /**
+   * Rejects when the client's connection ends or fails. pg-cursor can leave a read waiting forever on a connection
+   * that died (a server killed between a statement's CommandComplete and its ReadyForQuery: the cursor is 'done'
+   * and ignores the error), so every cursor wait races this.
+   */
+  private lost: Promise<never> = new Promise(() => undefined);
   /** Bytes received in the current batch, and the bound they must stay under (undefined: not guarded). */
   private batchBytes = 0;
   private batchLimit: number | undefined;
@@ -189,8 +195,17 @@ export class PostgresConnection implements DatabaseConnection {
     this.client = undefined;
     const client = await this.transport.connect(this.path);
     this.broken = false;
-    client.on('error', () => (this.broken = true));
-    client.on('end', () => (this.broken = true));
+    this.lost = new Promise<never>((_, reject) => {
+      client.on('error', (error: Error) => {
+        this.broken = true;
+        reject(toDatabaseError(error));
+      });
+      client.on('end', () => {
+        this.broken = true;
+        reject(new ServerUnavailable('Connection terminated unexpectedly'));
+      });
+    });
+    this.lost.catch(() => undefined); // nobody may be waiting when it ends
     (client as unknown as ClientInternals).connection.stream.on('data', (chunk: Buffer) => {
       if (this.batchLimit === undefined) return;
       this.batchBytes += chunk.length;
@@ -276,7 +291,12 @@ export class PostgresConnection implements DatabaseConnection {
   private readBatch(cursor: Cursor<SqlValue[]>, rows: number, maxBytes: number): Promise<SqlValue[][]> {
     this.batchBytes = 0;
     this.batchLimit = maxBytes;
-    return cursor.read(rows);
+    return this.unlessLost(cursor.read(rows));
+  }
+
+  /** `waiting`, or the connection's loss if that comes first (see `lost`). */
+  private unlessLost<T>(waiting: Promise<T>): Promise<T> {
+    return Promise.race([waiting, this.lost]);
   }
 
   /** Runs a query through a cursor, handing each batch to `onBatch`; closes the cursor when stopped early. */
@@ -301,7 +321,7 @@ export class PostgresConnection implements DatabaseConnection {
     } finally {
       // A failed cursor has ended its own exchange with the server; one stopped early is closed here.
       if (!finished && !this.broken && (cursor as unknown as { state: string }).state !== 'error')
-        await cursor.close().catch(() => undefined);
+        await this.unlessLost(cursor.close()).catch(() => undefined);
     }
   }
 
@@ -315,8 +335,8 @@ export class PostgresConnection implements DatabaseConnection {
     if (body.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
     return this.inTransaction(limits, async (client) => {
       const cursor = client.query(new DescribingCursor(body));
-      const fields = await cursor.fields;
-      await cursor.close();
+      const fields = await this.unlessLost(cursor.fields);
+      await this.unlessLost(cursor.close());
       return fields;
     });
   }
@@ -365,7 +385,7 @@ export class PostgresConnection implements DatabaseConnection {
     await this.inTransaction(limits, async (client) => {
       const cursor = client.query(new Cursor<SqlValue[]>(body, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never }));
       await this.readBatch(cursor, 1, MEMORY_BOUNDS.resultBytes);
-      await cursor.close();
+      await this.unlessLost(cursor.close());
     });
   }
 
