@@ -155,8 +155,9 @@ describe(
           '--no-progress',
         ];
         const args = ['eval', ...inputs, '--jobs', jobs, '--json', json];
-        const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
-        let stderr = '';
+        const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
+        let [stdout, stderr] = ['', ''];
+        child.stdout.on('data', (chunk) => (stdout += chunk));
         child.stderr.on('data', (chunk) => (stderr += chunk));
         const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
         let running = true;
@@ -170,6 +171,9 @@ describe(
         assert.doesNotMatch(stderr, /unexpected error|never returned/);
         assert.equal(code, 2, stderr);
         assert.match(stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
+        // Listed as not run, never as golds that fail.
+        assert.match(stdout.replace(/\u001b\[[0-9;]*m/g, ''), /not run: the database server went away; --resume runs them \(\d+\)/);
+        assert.doesNotMatch(stdout, /gold error \(\d+\)\s+#\d+ question \d+ \(\w+\): not run/);
         const killed = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
         assert.equal(killed.complete, false);
         assert.ok(

@@ -9,6 +9,7 @@ import { pastLimitMetrics } from '../metrics/efficiency';
 import { SqlDialect } from '../sql/statements';
 import { sameWorkPhrase } from '../timing/sameProgram';
 import { counted } from '../text/numberText';
+import { NOT_RUN } from '../eval/runFailure';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
 export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
@@ -51,10 +52,19 @@ export function outcomeTable(summary: EvalSummary): string {
 /** The questions that did not run cleanly, grouped by outcome, a few lines each. */
 export function failureList(results: readonly QuestionResult[], limit = 8): string {
   const lines: string[] = [];
-  for (const outcome of ['gold_error', 'locked', 'prediction_error', 'timeout', 'refused'] as Outcome[]) {
-    const hits = results.filter((r) => r.outcome === outcome);
+  // Questions a lost server left unrun are counted as errors in the scores (as the scripts would), but listed as
+  // what they are: not a gold that fails.
+  const notRun = new Set(results.filter((r) => r.error?.startsWith(NOT_RUN)));
+  const groups: [string, QuestionResult[]][] = [
+    [pc.yellow('not run: the database server went away; --resume runs them'), [...notRun]],
+    ...(['gold_error', 'locked', 'prediction_error', 'timeout', 'refused'] as Outcome[]).map((outcome): [string, QuestionResult[]] => [
+      OUTCOME_LABELS[outcome],
+      results.filter((r) => r.outcome === outcome && !notRun.has(r)),
+    ]),
+  ];
+  for (const [label, hits] of groups) {
     if (hits.length === 0) continue;
-    lines.push(pc.bold(`${OUTCOME_LABELS[outcome]} (${hits.length})`));
+    lines.push(pc.bold(`${label} (${hits.length})`));
     for (const r of hits.slice(0, limit)) {
       lines.push(`  #${r.index} question ${r.question_id} (${r.db_id}): ${clip(r.error ?? '')}`);
     }
