@@ -44,6 +44,30 @@ const checkpointLines = (file: string): Result[] => {
   }
 };
 
+/** The official PostgreSQL gold and gpt-4's PostgreSQL predictions on a server. */
+const serverInputs = (url: string) => [
+  '--db-url',
+  url,
+  '--questions',
+  path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+  '--gold',
+  path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql'),
+  '--predictions',
+  path.join(BIRD_DATA, 'predictions', 'minidev-postgresql', 'predict_mini_dev_gpt-4_postgresql.json'),
+  '--no-progress',
+];
+
+/** The CLI started as a real process: its output as it comes, its exit code, and whether it still runs. */
+function startCli(args: string[]) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
+  const output = { stdout: '', stderr: '', running: true };
+  child.stdout.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr.on('data', (chunk) => (output.stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  void exited.then(() => (output.running = false));
+  return { output, exited };
+}
+
 describe('eval --resume after its PostgreSQL server was killed during timing', { skip: birdDataMissing() || localClusterMissing() }, () => {
   let cluster: LocalCluster;
   before(() => {
@@ -55,47 +79,34 @@ describe('eval --resume after its PostgreSQL server was killed during timing', {
     const json = path.join(tempDir(), 'report.json');
     const args = [
       'eval',
-      '--db-url',
-      cluster.url,
-      '--questions',
-      path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-      '--gold',
-      path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql'),
-      '--predictions',
-      path.join(BIRD_DATA, 'predictions', 'minidev-postgresql', 'predict_mini_dev_gpt-4_postgresql.json'),
+      ...serverInputs(cluster.url),
       '--metrics',
       'ex,ves',
       '--timing',
       'official',
       '--iterations',
       '20',
-      '--no-progress',
       '--json',
       json,
     ];
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: cliEnv() });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let running = true;
-    void exited.then(() => (running = false));
+    const { output, exited } = startCli(args);
     // The correctness pass has written every question but the correct pairs, which wait for their timing (their
     // lines come once all are timed): when the checkpoint has stopped growing for 2 s, timing is under way (20
     // official iterations of 34 pairs take most of a minute); the server dies now.
     const checkpoint = `${json}.checkpoint.jsonl`;
     let lines = 0;
     let stableSince = Date.now();
-    while (running && (lines === 0 || Date.now() - stableSince < 2000)) {
+    while (output.running && (lines === 0 || Date.now() - stableSince < 2000)) {
       await new Promise((r) => setTimeout(r, 50));
       const now = checkpointLines(checkpoint).length;
       if (now !== lines) [lines, stableSince] = [now, Date.now()];
     }
     assert.ok(!checkpointLines(checkpoint).some((r) => r.time_ratio !== null), 'no pair was timed yet');
-    assert.ok(running, `the run ended before any pair was timed: ${stderr}`);
+    assert.ok(output.running, `the run ended before any pair was timed: ${output.stderr}`);
     cluster.kill();
     const code = await exited;
-    assert.equal(code, 2, stderr);
-    assert.match(stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
+    assert.equal(code, 2, output.stderr);
+    assert.match(output.stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
     const killed = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
     assert.equal(killed.complete, false, 'a report with pairs the dead server left is not complete');
     const leftByFailure = killed.questions.filter(
@@ -143,37 +154,21 @@ describe(
     for (const jobs of ['1', '2']) {
       it(`--jobs ${jobs}: exits 2 with an incomplete report naming what was not run, and --resume completes it`, async () => {
         const json = path.join(tempDir(), 'report.json');
-        const inputs = [
-          '--db-url',
-          cluster.url,
-          '--questions',
-          path.join(BIRD_DATA, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-          '--gold',
-          path.join(BIRD_DATA, 'questions', 'mini_dev_postgresql_gold.sql'),
-          '--predictions',
-          path.join(BIRD_DATA, 'predictions', 'minidev-postgresql', 'predict_mini_dev_gpt-4_postgresql.json'),
-          '--no-progress',
-        ];
+        const inputs = serverInputs(cluster.url);
         const args = ['eval', ...inputs, '--jobs', jobs, '--json', json];
-        const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
-        let [stdout, stderr] = ['', ''];
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.stderr.on('data', (chunk) => (stderr += chunk));
-        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-        let running = true;
-        void exited.then(() => (running = false));
+        const { output, exited } = startCli(args);
         // Killed once some questions are in the checkpoint: the correctness pass is under way.
         const checkpoint = `${json}.checkpoint.jsonl`;
-        while (running && checkpointLines(checkpoint).length < 40) await new Promise((r) => setTimeout(r, 10));
-        assert.ok(running, `the run ended before the kill: ${stderr}`);
+        while (output.running && checkpointLines(checkpoint).length < 40) await new Promise((r) => setTimeout(r, 10));
+        assert.ok(output.running, `the run ended before the kill: ${output.stderr}`);
         cluster.kill();
         const code = await exited;
-        assert.doesNotMatch(stderr, /unexpected error|never returned/);
-        assert.equal(code, 2, stderr);
-        assert.match(stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
+        assert.doesNotMatch(output.stderr, /unexpected error|never returned/);
+        assert.equal(code, 2, output.stderr);
+        assert.match(output.stderr, /the database server went away during the run .*: \d+ questions? (was|were) not run or not timed/);
         // Listed as not run, never as golds that fail.
-        assert.match(stdout.replace(/\u001b\[[0-9;]*m/g, ''), /not run: the database server went away; --resume runs them \(\d+\)/);
-        assert.doesNotMatch(stdout, /gold error \(\d+\)\s+#\d+ question \d+ \(\w+\): not run/);
+        assert.match(output.stdout.replace(/\u001b\[[0-9;]*m/g, ''), /not run: the database server went away; --resume runs them \(\d+\)/);
+        assert.doesNotMatch(output.stdout, /gold error \(\d+\)\s+#\d+ question \d+ \(\w+\): not run/);
         const killed = JSON.parse(fs.readFileSync(json, 'utf8')) as Report;
         assert.equal(killed.complete, false);
         assert.ok(
