@@ -90,7 +90,11 @@ describe('VES Lens on SQLite as WebAssembly in the real VS Code (the .vsix witho
     await lens.click();
     const first = await waitForWebview(page, /Question 717[\s\S]*outcome\s+correct[\s\S]*EX\s+1/i);
     assert.match(first, /Soft-F1\s+1\.000/i);
-    const timed = await waitForWebview(page, /time ratio \(VES, first row\)\s+[\d.]+×\s+repeat interval [\d.]+–[\d.]+× \(95 %\)/i, 180_000);
+    const timed = await waitForWebview(
+      page,
+      /VES time ratio\s+first row, as the VES script times it\s+[\d.]+×\s+estimated interval [\d.]+–[\d.]+× \(95 %, \d+ blocks of this run\)/i,
+      180_000,
+    );
     assert.match(timed, /Results\s+gold · 1 column · 4 rows\s+power_name\s+Agility[\s\S]*prediction · 1 column · 4 rows\s+power_name/);
     assert.match(timed, /Plans\s+the plans differ: rule cost \d+ \(gold\) vs \d+ \(prediction\)/);
     const panel = await webviewFrameWith(page, '#rerun');
