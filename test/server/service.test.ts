@@ -221,11 +221,12 @@ describe('VesLensService (in-process)', () => {
 
     it('a re-run with more iterations re-times both quantities, the all-rows ratio too', async () => {
       // Correct, and every execution long (the scalar subquery counts 300,000 rows): far from every R-VES bucket
-      // edge, so a first score settles the bucket in one block; a re-run must time it again, as VES.
+      // edge, yet a first score times it in the blocks an interval needs (3 or more: one block's was only the
+      // prior, issue 30); a re-run must time it again, as VES.
       const slow = `${GOLD_717} AND (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) FROM c) > 0`;
       const first = await service.score({ sql: slow, questionId: 717 });
       assert.equal(first.outcome, 'correct');
-      assert.equal(first.timings.rves?.blocks, 1, JSON.stringify(first.timings.rves?.note));
+      assert.ok(first.timings.rves!.blocks! >= 3, JSON.stringify(first.timings.rves?.note));
       assert.equal(first.rves_reward, 0.25);
       assert.ok(Math.abs(first.rves! - 0.5) < 0.001, `the R-VES term, √reward: ${first.rves}`);
       const thorough = await service.score({ sql: slow, questionId: 717, thorough: true });
