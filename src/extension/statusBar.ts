@@ -1,16 +1,9 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { goldLabel, goldMismatch } from '../app/goldForEngine';
+import { engineShortLabel } from '../core/text/engineText';
 import { Commands, DatasetSummary } from '../shared/protocol';
 import { Ctx } from './ctx';
-
-/** What runs the SQL, short: `SQLite 3.45.1`, `SQLite 3.54.1 WebAssembly`, `PostgreSQL 15.10`, `PostgreSQL 17.4 embedded`. */
-function engineLabel(summary: DatasetSummary): string {
-  const engine = summary.engine;
-  if (!engine || engine.engine === 'sqlite') return `SQLite ${engine?.version ?? summary.sqlite}${engine?.build ? ` ${engine.build}` : ''}`;
-  // The number only (a server says `15.18 (Debian 15.18-0+deb12u1)`): the tooltip has the whole line.
-  return `PostgreSQL ${engine.version.split(' ')[0]}${engine.runs === 'embedded' ? ' embedded' : ''}`;
-}
 
 /** The attached dataset and what runs its SQL (engine and version), in the status bar; a click attaches another. */
 export class StatusBar implements vscode.Disposable {
@@ -44,7 +37,7 @@ export class StatusBar implements vscode.Disposable {
       // The gold in use, with its dialect: one of another dialect than the engine's is a warning (issue 30).
       const gold = goldLabel(summary.dataset.goldFile);
       const mismatch = engine ? goldMismatch(summary.dataset.goldFile, engine.engine) : undefined;
-      this.item.text = `${mismatch ? '$(warning)' : '$(database)'} ${path.basename(summary.dataset.questionsFile)} · ${gold} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · ${engineLabel(summary)}`;
+      this.item.text = `${mismatch ? '$(warning)' : '$(database)'} ${path.basename(summary.dataset.questionsFile)} · ${gold} · ${summary.questionCount} q · ${present}/${summary.databases.length} db · ${engineShortLabel(summary.engine, summary.sqlite)}`;
       if (mismatch) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
       // A server's databases are on it; SQLite's, and an embedded engine's copies, come from the dataset's folder.
       const where = engine?.engine === 'postgres' && engine.runs === 'server' ? `on ${engine.location}` : `\`${summary.dataset.dbRoot}\``;
