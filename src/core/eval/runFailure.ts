@@ -27,9 +27,13 @@ export function timingStoppedByRun(error: Error, aborted: boolean): boolean {
   return serverWentAway(error) || aborted || /cancelled before it was timed/.test(error.message);
 }
 
+/** Whether a question's error is the run's: not run for a lost server, or a socket error the engine did not flag (a lane's `write EPIPE` as the server died). */
+export function notRunForRunFailure(result: { error: string | null }): boolean {
+  return Boolean(result.error?.startsWith(NOT_RUN) || (result.error && SERVER_GONE.test(result.error)));
+}
+
 /** Whether a result is no score but the mark of the run's failure (this version's, or an earlier one's note). */
 export function fromRunFailure(result: { error: string | null; notes: readonly string[] }): boolean {
-  // A socket error the engine did not flag (a lane's `write EPIPE` as the server died) is the run's too.
-  if (result.error?.startsWith(NOT_RUN) || (result.error && SERVER_GONE.test(result.error))) return true;
+  if (notRunForRunFailure(result)) return true;
   return result.notes.some((note) => note.startsWith(TIMING_NOT_DONE) || (note.startsWith('timing failed: ') && SERVER_GONE.test(note)));
 }

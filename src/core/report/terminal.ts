@@ -9,7 +9,7 @@ import { pastLimitMetrics } from '../metrics/efficiency';
 import { SqlDialect } from '../sql/statements';
 import { sameWorkPhrase } from '../timing/sameProgram';
 import { counted } from '../text/numberText';
-import { NOT_RUN } from '../eval/runFailure';
+import { notRunForRunFailure } from '../eval/runFailure';
 
 /** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
 export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
@@ -54,7 +54,7 @@ export function failureList(results: readonly QuestionResult[], limit = 8): stri
   const lines: string[] = [];
   // Questions a lost server left unrun are counted as errors in the scores (as the scripts would), but listed as
   // what they are: not a gold that fails.
-  const notRun = new Set(results.filter((r) => r.error?.startsWith(NOT_RUN)));
+  const notRun = new Set(results.filter(notRunForRunFailure));
   const groups: [string, QuestionResult[]][] = [
     [pc.yellow('not run: the database server went away; --resume runs them'), [...notRun]],
     ...(['gold_error', 'locked', 'prediction_error', 'timeout', 'refused'] as Outcome[]).map((outcome): [string, QuestionResult[]] => [
