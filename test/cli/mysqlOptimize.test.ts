@@ -5,30 +5,19 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { median } from 'simple-statistics';
-import { DatabaseConnection } from '../../src/core/db/engine';
-import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { sameResultBag } from '../../src/core/metrics/executionMatch';
 import { BIRD_DATA, runCli, tempDir } from '../helpers';
-import { mysqlMissing, startBirdTestServer } from '../mysqlServer';
+import { mysqlMissing, birdServerConnection } from '../mysqlServer';
 
 const file = (dbId: string) => path.join(BIRD_DATA, 'databases', dbId, `${dbId}.sqlite`);
 /** Llama-3's prediction for question 327: a COUNT correlated per molecule, which MariaDB runs once per outer row. */
 const Q327_LLAMA = `SELECT m.label FROM molecule m WHERE m.label = '-' AND (SELECT COUNT(*) FROM atom a WHERE a.molecule_id = m.molecule_id) > 5`;
 
 describe('hints --verify and optimize on MySQL (MariaDB)', { skip: mysqlMissing() }, () => {
-  let server: Awaited<ReturnType<typeof startBirdTestServer>>;
-  let db: DatabaseConnection;
-  before(async () => {
-    server = await startBirdTestServer();
-    db = await openDatabase(server.url);
-  });
-  after(async () => {
-    await db?.close();
-    server?.stop();
-  });
+  const mariadb = birdServerConnection();
 
   it('hints --verify runs both forms on MariaDB and says so', () => {
     const sql = 'SELECT count(*) FROM superhero WHERE height_cm > 180';
@@ -60,8 +49,8 @@ describe('hints --verify and optimize on MySQL (MariaDB)', { skip: mysqlMissing(
     assert.equal(best.verification.counterexample.result, 'not_searched');
 
     // Checked here on the server, on a connection of this test's own: the same rows, and faster.
-    const original = await readQuery(db, Q327_LLAMA, { maxRows: 100_000 });
-    const rewrite = await readQuery(db, best.sql, { maxRows: 100_000 });
+    const original = await readQuery(mariadb.db, Q327_LLAMA, { maxRows: 100_000 });
+    const rewrite = await readQuery(mariadb.db, best.sql, { maxRows: 100_000 });
     assert.ok(original.status === 'ok' && rewrite.status === 'ok', JSON.stringify([original, rewrite]));
     assert.ok(original.rows.length > 0);
     assert.ok(sameResultBag(original.rows, rewrite.rows));
@@ -69,7 +58,7 @@ describe('hints --verify and optimize on MySQL (MariaDB)', { skip: mysqlMissing(
       const ms: number[] = [];
       for (let i = 0; i < 3; i++) {
         const start = performance.now();
-        await db.drain(sql);
+        await mariadb.db.drain(sql);
         ms.push(performance.now() - start);
       }
       return median(ms);

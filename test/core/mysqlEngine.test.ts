@@ -4,30 +4,20 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { QueryCancelled, QueryTimeout, Row, TooManyRows, TypedValue } from '../../src/core/db/database';
 import { openDatabase } from '../../src/core/db/engines';
 import { readQuery } from '../../src/core/db/readQuery';
 import { valueKey } from '../../src/core/results/valueKey';
 import { BIRD_DATA } from '../helpers';
-import { mysqlMissing, startBirdTestServer } from '../mysqlServer';
-import type { DatabaseConnection } from '../../src/core/db/engine';
+import { mysqlMissing, birdServerConnection } from '../mysqlServer';
 
 const missing = mysqlMissing();
 /** A statement that runs for many seconds on toxicology (a triple cross join counted). */
 const SLOW = 'SELECT COUNT(*) FROM `atom` a, `atom` b, `atom` c WHERE a.`element` <> c.`element`';
 
 describe('MySQL engine on MariaDB', { skip: missing }, () => {
-  let server: Awaited<ReturnType<typeof startBirdTestServer>>;
-  let db: DatabaseConnection;
-  before(async () => {
-    server = await startBirdTestServer();
-    db = await openDatabase(server.url);
-  });
-  after(async () => {
-    await db?.close();
-    server?.stop();
-  });
+  const mariadb = birdServerConnection();
 
   it('loads every table of the three databases with all its rows, and REAL values exactly', async () => {
     for (const dbId of ['superhero', 'toxicology', 'student_club']) {
@@ -35,7 +25,7 @@ describe('MySQL engine on MariaDB', { skip: missing }, () => {
       try {
         const schema = await sqlite.readSchema();
         for (const table of schema.tables.values()) {
-          const [row] = await db.all(`SELECT COUNT(*) AS n FROM \`${table.name}\``);
+          const [row] = await mariadb.db.all(`SELECT COUNT(*) AS n FROM \`${table.name}\``);
           assert.equal(row.n, table.rowCount, `${dbId}.${table.name}`);
         }
       } finally {
@@ -47,50 +37,50 @@ describe('MySQL engine on MariaDB', { skip: missing }, () => {
     const spent = (rows: Record<string, unknown>[]) => Object.fromEntries(rows.map((r) => [String(r.budget_id), r.spent]));
     const fromSqlite = spent(await sqlite.all('SELECT budget_id, spent FROM budget'));
     await sqlite.close();
-    assert.deepEqual(spent(await db.all('SELECT budget_id, spent FROM budget')), fromSqlite);
-    const schema = await db.readSchema();
+    assert.deepEqual(spent(await mariadb.db.all('SELECT budget_id, spent FROM budget')), fromSqlite);
+    const schema = await mariadb.db.readSchema();
     const superhero = schema.tables.get('superhero')!;
     assert.deepEqual(superhero.indexes.find((i) => i.origin === 'pk')?.columns, ['id']);
     assert.ok(superhero.foreignKeys.some((k) => k.column === 'publisher_id' && k.table === 'publisher'));
   });
 
   it('cannot write: writes are refused before they run, and the server refuses what gets through', async () => {
-    const refused = await readQuery(db, 'DELETE FROM superhero', { maxRows: 10 });
+    const refused = await readQuery(mariadb.db, 'DELETE FROM superhero', { maxRows: 10 });
     assert.equal(refused.status, 'refused');
-    await assert.rejects(db.drain('DELETE FROM superhero'), /READ ONLY|denied/i);
-    await assert.rejects(db.drain('CREATE TABLE x (a INT)'), /denied/i);
-    const [row] = await db.all('SELECT COUNT(*) AS n FROM superhero');
+    await assert.rejects(mariadb.db.drain('DELETE FROM superhero'), /READ ONLY|denied/i);
+    await assert.rejects(mariadb.db.drain('CREATE TABLE x (a INT)'), /denied/i);
+    const [row] = await mariadb.db.all('SELECT COUNT(*) AS n FROM superhero');
     assert.ok(Number(row.n) > 700);
   });
 
   it('stops a statement at its deadline (max_statement_time) and on an abort (KILL QUERY), then runs the next', async () => {
     let started = performance.now();
-    await assert.rejects(db.drain(SLOW, { deadline: performance.now() + 400, budgetMs: 400 }), QueryTimeout);
+    await assert.rejects(mariadb.db.drain(SLOW, { deadline: performance.now() + 400, budgetMs: 400 }), QueryTimeout);
     assert.ok(performance.now() - started < 3000, 'stopped near its deadline');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     started = performance.now();
-    await assert.rejects(db.drain(SLOW, { signal: controller.signal }), QueryCancelled);
+    await assert.rejects(mariadb.db.drain(SLOW, { signal: controller.signal }), QueryCancelled);
     assert.ok(performance.now() - started < 3000, 'stopped soon after the abort');
-    const [row] = await db.all('SELECT 1 AS one');
+    const [row] = await mariadb.db.all('SELECT 1 AS one');
     assert.equal(row.one, 1);
   });
 
   it('streams rows within the row bound, and the connection serves the next statement', async () => {
     const rows: Row[] = [];
     await assert.rejects(
-      db.streamRows('SELECT * FROM atom', (row) => rows.push(row), { maxRows: 10 }),
+      mariadb.db.streamRows('SELECT * FROM atom', (row) => rows.push(row), { maxRows: 10 }),
       TooManyRows,
     );
     assert.equal(rows.length, 10);
-    assert.equal(await db.streamRows('SELECT * FROM gender', () => undefined, { maxRows: 10 }), 3);
+    assert.equal(await mariadb.db.streamRows('SELECT * FROM gender', () => undefined, { maxRows: 10 }), 3);
   });
 
   it("reads values as pymysql returns them, and keys them by Python's equality", async () => {
     const sql =
       "SELECT 1, 2.5e0, CAST(1.50 AS DECIMAL(5,2)), 1/3, DATE '2020-02-29', TIMESTAMP '2020-01-02 03:04:05.5', TIME '-01:02:03', " +
       "X'00ff', 'tëxt', NULL, 12345678901234567890, CAST('0.1' AS DECIMAL(3,1))";
-    const run = await readQuery(db, sql, { maxRows: 5 });
+    const run = await readQuery(mariadb.db, sql, { maxRows: 5 });
     assert.equal(run.status, 'ok');
     const [row] = run.status === 'ok' ? run.rows : [];
     const python = spawnSync(
@@ -98,7 +88,7 @@ describe('MySQL engine on MariaDB', { skip: missing }, () => {
       [
         '-c',
         `import pymysql,sys; c=pymysql.connect(unix_socket=sys.argv[1], user='ves_lens_reader', database='BIRD'); k=c.cursor(); k.execute(sys.argv[2]); print(repr(k.fetchall()[0]))`,
-        server.socket,
+        mariadb.server.socket,
         sql,
       ],
       { encoding: 'utf8' },
@@ -127,26 +117,29 @@ describe('MySQL engine on MariaDB', { skip: missing }, () => {
   it('explains a plan from EXPLAIN FORMAT=JSON and measures one with ANALYZE FORMAT=JSON', async () => {
     const sql =
       "SELECT T1.superhero_name FROM superhero AS T1 INNER JOIN publisher AS T2 ON T1.publisher_id = T2.id WHERE T2.publisher_name = 'Marvel Comics'";
-    const plan = await db.explainPlan(sql);
+    const plan = await mariadb.db.explainPlan(sql);
     const steps = (nodes: typeof plan): typeof plan => nodes.flatMap((node) => [node, ...steps(node.children)]);
     const all = steps(plan);
     assert.ok(all.some((node) => node.kind === 'scan'));
     assert.ok(all.some((node) => node.kind === 'search' && node.index !== undefined));
-    const measured = await db.explainAnalyze!(sql, {});
+    const measured = await mariadb.db.explainAnalyze!(sql, {});
     assert.ok(steps(measured.nodes).some((node) => (node.actualRows ?? 0) > 0));
-    await assert.rejects(db.explainPlan('SELECT nope FROM superhero'), /Unknown column/);
-    assert.deepEqual((await db.resultColumns('SELECT id, id FROM superhero', { hasRows: true })).names, ['id', 'id']);
+    await assert.rejects(mariadb.db.explainPlan('SELECT nope FROM superhero'), /Unknown column/);
+    assert.deepEqual((await mariadb.db.resultColumns('SELECT id, id FROM superhero', { hasRows: true })).names, ['id', 'id']);
   });
 
   it('calls two statements the same work only when plan, select list and literals are the same', async () => {
     const sql =
       "SELECT T1.superhero_name FROM superhero AS T1 INNER JOIN publisher AS T2 ON T1.publisher_id = T2.id WHERE T2.publisher_name = 'Marvel Comics'";
-    assert.equal(await db.sameWork(sql, sql), 'same');
-    assert.equal(await db.sameWork(sql, sql.replace('INNER JOIN', '\n  JOIN').replace('SELECT', 'select')), 'same');
+    assert.equal(await mariadb.db.sameWork(sql, sql), 'same');
+    assert.equal(await mariadb.db.sameWork(sql, sql.replace('INNER JOIN', '\n  JOIN').replace('SELECT', 'select')), 'same');
     // The JSON plan shows neither the select list nor its literals: the rewritten statement (note 1003) does.
-    assert.equal(await db.sameWork('SELECT superhero_name FROM superhero', 'SELECT UPPER(superhero_name) FROM superhero'), 'unknown');
-    assert.equal(await db.sameWork("SELECT 'a' FROM superhero", "SELECT 'b' FROM superhero"), 'unknown');
-    assert.equal(await db.sameWork(sql, sql.replace('Marvel', 'DC')), 'unknown');
-    assert.equal(await db.sameWork(sql, 'SELECT nope FROM superhero'), 'different');
+    assert.equal(
+      await mariadb.db.sameWork('SELECT superhero_name FROM superhero', 'SELECT UPPER(superhero_name) FROM superhero'),
+      'unknown',
+    );
+    assert.equal(await mariadb.db.sameWork("SELECT 'a' FROM superhero", "SELECT 'b' FROM superhero"), 'unknown');
+    assert.equal(await mariadb.db.sameWork(sql, sql.replace('Marvel', 'DC')), 'unknown');
+    assert.equal(await mariadb.db.sameWork(sql, 'SELECT nope FROM superhero'), 'different');
   });
 });
