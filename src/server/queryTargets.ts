@@ -6,13 +6,15 @@
  */
 import * as fs from 'fs';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { Question } from '../core/bird/questions';
-import { sqlUnits, SqlUnit } from '../core/sql/documentUnits';
+import { statementAt } from '../app/documentStatements';
+import { resultPreview } from '../app/queryRuns';
+import type { Question } from '../core/bird/questions';
+import type { SqlUnit } from '../core/sql/documentUnits';
 import { QueryTarget, QuestionInfo, ResultPreview, VesLensErrorCodes } from '../shared/protocol';
 import { ServerContext } from './context';
 import { OpenDatabase } from './datasetState';
+import { editorText } from './editorText';
 import { UserError } from './errors';
-import { resultPreview } from './queryRuns';
 
 /** Why a unit cannot reach its question or database, and which binding comment says so (none: the default database). */
 export interface BindingProblem {
@@ -52,7 +54,7 @@ export class QueryTargets {
     if (params.sql !== undefined) return { sql: params.sql };
     const document = params.uri ? this.context.documents.get(params.uri) : undefined;
     const offset = params.offset ?? -1;
-    const unit = document && sqlUnits(document.languageId, document.getText()).find((u) => u.start <= offset && offset <= u.end);
+    const unit = document && statementAt(document, offset);
     if (!unit) throw new UserError('no SQL statement there any more (the document changed)', VesLensErrorCodes.documentChanged);
     return { sql: unit.sql, unit, document };
   }
@@ -164,7 +166,8 @@ export class QueryTargets {
     const key = `${database.path}\n${sql}`;
     const cached = this.previews.get(key);
     if (cached) return cached;
-    const preview = await resultPreview(database.db, sql, { ...this.context.limits, signal });
+    const rows = await resultPreview(database.db, sql, { ...this.context.limits, signal });
+    const preview = rows.error === undefined ? rows : { ...rows, error: editorText(rows.error) };
     this.previews.set(key, preview);
     if (this.previews.size > PREVIEWS_KEPT) this.previews.delete(this.previews.keys().next().value!);
     return preview;

@@ -8,8 +8,8 @@ import { DatabaseFacts, describeDatabase, tablesNamed } from '../../src/core/jud
 import { searchCounterexample } from '../../src/core/results/counterexample/search';
 import { SQL_ANALYSIS_BOUNDS } from '../../src/core/sql/textBounds';
 import { scoreExplanations } from '../../src/server/explanations';
-import { hoverText } from '../../src/server/hover';
-import { formatSql, layoutSql } from '../../src/server/sqlFormat';
+import { hoverText } from '../../src/app/statementHover';
+import { formatSql, layoutSql } from '../../src/app/sqlLayout';
 import { runCli, SAMPLE_SUPERHERO, tempDir, useSampleSuperhero } from '../helpers';
 
 /**

@@ -9,7 +9,7 @@ import { DatabaseConnection } from '../../src/core/db/engine';
 import { sqliteFolder } from '../../src/core/db/source';
 import { readTypedResult } from '../../src/core/results/sqlmorph/typedResult';
 import { runForJudge } from '../../src/core/judge/runQuery';
-import { resultPreview } from '../../src/server/queryRuns';
+import { resultPreview } from '../../src/app/queryRuns';
 import { makeDatabase, REPO_ROOT, SAMPLE_SUPERHERO, tempDir, useSampleSuperhero } from '../helpers';
 
 /**

@@ -16,7 +16,7 @@ import {
   tableAliases,
   tablesRead,
 } from '../../src/core/sql/scope';
-import { hoverText } from '../../src/server/hover';
+import { hoverText } from '../../src/app/statementHover';
 
 const column = (name: string, facts: Partial<ColumnInfo> = {}): ColumnInfo => ({
   name,

@@ -1,10 +1,10 @@
-// An applied rewrite keeps the statement's layout (src/server/hints/rewriteEdit.ts): a statement over several lines
+// An applied rewrite keeps the statement's layout (src/app/sqlLayout.ts): a statement over several lines
 // is laid out again as sql-formatter writes it, at the statement's indentation; nothing outside it moves.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { formattedRewriteEdit, TextEdit } from '../../src/server/hints/rewriteEdit';
+import { formattedRewriteEdit, TextEdit } from '../../src/app/sqlLayout';
 import { VesLensService } from '../../src/server/service';
 import { REPO_ROOT } from '../helpers';
 

@@ -15,7 +15,7 @@ import { openServerTarget } from '../../src/core/db/postgres/loadTarget';
 import { readSchema } from '../../src/core/db/schema';
 import { engineLine } from '../../src/core/db/source';
 import { explainQuery } from '../../src/core/plan/explain';
-import { formatSql } from '../../src/server/sqlFormat';
+import { formatSql } from '../../src/app/sqlLayout';
 import { comparePlanViews, planView } from '../../src/server/plan/planCards';
 import type { ExplainResult, ScoreResult } from '../../src/shared/protocol';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';

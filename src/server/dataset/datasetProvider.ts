@@ -4,7 +4,7 @@ import * as path from 'path';
 import { Dataset, DatasetSummary, QuestionInfo, VesLensErrorCodes } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { UserError } from '../errors';
-import { formatSql } from '../sqlFormat';
+import { formatSql } from '../../app/sqlLayout';
 import { datasetEngine } from './databaseSource';
 
 export class DatasetProvider {

@@ -5,19 +5,17 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeAction, CodeLens, Diagnostic, Hover, Position } from 'vscode-languageserver-types';
-import { hintsForStatement } from '../../core/hints/analyze';
-import { Hint } from '../../core/hints/types';
-import { verifyHint } from '../../core/hints/verify';
-import { dialectOf } from '../../core/db/readQuery';
-import { documentKind, documentOffset, sqlUnits, SqlUnit } from '../../core/sql/documentUnits';
+import { documentStatements, isSqlDocument, showsHints, statementAt } from '../../app/documentStatements';
+import { statementHints, verifyRewrite } from '../../app/statementHints';
+import { hoverText } from '../../app/statementHover';
+import type { Hint } from '../../core/hints/types';
+import type { SqlUnit } from '../../core/sql/documentUnits';
 import { command, Commands, RuleHintsParams, VerifyHintParams, VerifyHintResult } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
-import { hoverText } from '../hover';
 import { QueryTargets } from '../queryTargets';
 import { HintData, hintCodeActions, hintDiagnostics, isQuestionDocument } from './diagnostics';
-import { formattedRewriteEdit } from './rewriteEdit';
 import { StatementProblems } from './statementProblems';
 
 interface AnalysedUnit {
@@ -59,27 +57,16 @@ export class HintsProvider {
     this.problems = new StatementProblems(targets);
   }
 
-  /** Hints of one unit, in document offsets (JSON strings map through their escapes). */
+  /** Hints of one unit, in document offsets, with its database's schema when it opens. */
   private async unitHints(unit: SqlUnit): Promise<Hint[]> {
-    const schema = (await this.targets.unitDatabase(unit))?.schema;
-    if (unit.statement) return hintsForStatement(unit.statement, schema).hints;
-    const { hints } = hintsForStatement({ start: 0, end: unit.sql.length, text: unit.sql, leadingComments: [] }, schema);
-    const map = (range: { start: number; end: number }) => ({
-      start: documentOffset(unit, range.start),
-      end: documentOffset(unit, range.end),
-    });
-    return hints.map((hint) => ({
-      ...hint,
-      range: map(hint.range),
-      rewrite: hint.rewrite && { ...hint.rewrite, range: map(hint.rewrite.range) },
-    }));
+    return statementHints(unit, (await this.targets.unitDatabase(unit))?.schema);
   }
 
   /** The document's analysis, started if this version has none (opening its databases, reading their schemas). */
   private analysis(document: TextDocument): Analysis {
     const cached = this.analysed.get(document.uri);
     if (cached?.version === document.version) return cached;
-    const statements = sqlUnits(document.languageId, document.getText());
+    const statements = documentStatements(document);
     const analysis: Analysis = { version: document.version, statements, units: this.analyseUnits(statements), done: false };
     analysis.units.then(
       () => (analysis.done = true),
@@ -122,14 +109,14 @@ export class HintsProvider {
 
   /** Whether a document's hints are shown: a question file's (every gold SQL of it) only when the setting asks. */
   private wantsDiagnostics(document: TextDocument): boolean {
-    return this.context.settings.diagnosticsInQuestionFiles || documentKind(document.languageId, document.getText()) !== 'bird-questions';
+    return showsHints(document, this.context.settings.diagnosticsInQuestionFiles);
   }
 
   async diagnostics(document: TextDocument): Promise<Diagnostic[]> {
     if (!this.wantsDiagnostics(document)) return [];
     const analysed = await this.analyse(document);
     const hints = hintDiagnostics(document, analysed, this.context.settings, this.context.host.docsRoot);
-    if (documentKind(document.languageId, document.getText()) !== 'sql') return hints;
+    if (!isSqlDocument(document)) return hints;
     // A statement that cannot run (a syntax error, an unknown question, a missing database) says so first.
     const problems = await this.problems.diagnostics(
       document,
@@ -204,7 +191,7 @@ export class HintsProvider {
 
   async hover(document: TextDocument, position: Position): Promise<Hover | null> {
     const offset = document.offsetAt(position);
-    const unit = sqlUnits(document.languageId, document.getText()).find((u) => u.start <= offset && offset <= u.end);
+    const unit = statementAt(document, offset);
     const database = unit && (await this.targets.unitDatabase(unit));
     if (!unit || !database) return null;
     const text = hoverText(document.getText(), offset, database.schema);
@@ -230,20 +217,14 @@ export class HintsProvider {
       };
     }
     if (signal?.aborted) throw new CancelledError();
-    const verdict = await verifyHint(database.db, entry.unit.sql, hint, this.context.limits);
-    const message = editorText(verdict.message);
-    const confirmedHazard = hint.kind === 'correctness' && verdict.status === 'changes-results';
-    const rowsAgree = verdict.sameSet === true && verdict.status !== 'changes-results' && verdict.status !== 'failed';
-    if (!rowsAgree && !confirmedHazard) return { status: verdict.status, message, recommended: false };
-    const rewrite = verdict.rewrite ?? hint.rewrite;
-    const splice = { start: rewrite.range.start, end: rewrite.range.end, text: rewrite.text };
-    // A .sql statement keeps its layout; inside a JSON string the new text must be escaped as JSON.
-    const edit =
-      document.languageId === 'sql'
-        ? formattedRewriteEdit(document.getText(), entry.unit, splice, dialectOf(database.db.engine))
-        : { ...splice, text: JSON.stringify(splice.text).slice(1, -1) };
-    const recommended = hint.kind === 'correctness' || verdict.status === 'faster';
-    return { status: verdict.status, message, edit, recommended };
+    const verified = await verifyRewrite(
+      database,
+      { languageId: document.languageId, text: document.getText() },
+      entry.unit,
+      hint,
+      this.context.limits,
+    );
+    return { ...verified, message: editorText(verified.message) };
   }
 
   /** Every hint of a rule in a document that has a rewrite, last first (applying one never moves the ones before it). */

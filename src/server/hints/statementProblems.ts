@@ -5,9 +5,8 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
-import { dialectOf, runnableBody } from '../../core/db/readQuery';
-import { DIALECT_NAMES } from '../../core/sql/dialect';
-import { SqlUnit } from '../../core/sql/documentUnits';
+import { StatementCompiles } from '../../app/statementHints';
+import type { SqlUnit } from '../../core/sql/documentUnits';
 import { BindingProblem, QueryTargets } from '../queryTargets';
 import { editorText } from '../editorText';
 
@@ -20,18 +19,14 @@ export const StatementProblemCodes = {
 
 const BINDING_COMMENT: Record<NonNullable<BindingProblem['comment']>, RegExp> = { bird: /--\s*bird:/i, db: /--\s*db:/i };
 
-/** Compile results kept at most (a typing-sized edit recompiles only the statement it touched). */
-const COMPILES_KEPT = 5000;
-
 export class StatementProblems {
-  /** The engine's compile error (or '' when it compiles) per database target and statement. */
-  private readonly compiled = new Map<string, string>();
+  private readonly compiles = new StatementCompiles();
 
   constructor(private readonly targets: QueryTargets) {}
 
   /** A new dataset or trust: compile results are no longer known to hold. */
   forgetAll(): void {
-    this.compiled.clear();
+    this.compiles.forgetAll();
   }
 
   async diagnostics(document: TextDocument, units: readonly SqlUnit[]): Promise<Diagnostic[]> {
@@ -58,22 +53,7 @@ export class StatementProblems {
   /** The engine's message when the statement does not compile on its database; nothing without one (or untrusted). */
   private async compileError(unit: SqlUnit): Promise<{ engine: string; error: string } | undefined> {
     const database = await this.targets.unitDatabase(unit);
-    if (!database) return undefined;
-    const dialect = dialectOf(database.db.engine);
-    const runnable = runnableBody(unit.sql, dialect);
-    // A refused statement (a write, several statements) is said when it is run, not as a syntax error.
-    if (!('body' in runnable) || runnable.body === '') return undefined;
-    const key = `${database.path}\n${runnable.body}`;
-    let error = this.compiled.get(key);
-    if (error === undefined) {
-      error = await database.db.columnCount(runnable.body).then(
-        () => '',
-        (failure: Error) => failure.message,
-      );
-      this.compiled.set(key, error);
-      if (this.compiled.size > COMPILES_KEPT) this.compiled.delete(this.compiled.keys().next().value!);
-    }
-    return error ? { engine: DIALECT_NAMES[dialect], error } : undefined;
+    return database && this.compiles.compileError(database, unit.sql);
   }
 }
 

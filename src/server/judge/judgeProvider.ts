@@ -13,7 +13,7 @@ import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
 import { QueryTargets } from '../queryTargets';
-import { formatSql } from '../sqlFormat';
+import { formatSql } from '../../app/sqlLayout';
 import { fatalModelMessage, judgeModel, JudgeSettingError } from './judgeModels';
 
 /** The endpoint was not allowed: nothing was sent. A cancellation to core (it stops the cascade), said as such. */

@@ -26,9 +26,8 @@ import {
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
-import { formattedRewriteEdit } from '../hints/rewriteEdit';
 import { QueryTargets } from '../queryTargets';
-import { formatSql } from '../sqlFormat';
+import { formatSql, formattedRewriteEdit } from '../../app/sqlLayout';
 import { optimizeBounds, optimizeRunSettings } from './optimizeSettings';
 
 export class OptimizeProvider {

@@ -6,8 +6,8 @@ import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
 import { QueryTargets } from '../queryTargets';
-import { timeAlone } from '../queryRuns';
-import { formatSql } from '../sqlFormat';
+import { timeAlone } from '../../app/queryRuns';
+import { formatSql } from '../../app/sqlLayout';
 import { planView } from './planCards';
 
 const EMPTY_PREVIEW: ResultPreview = { columns: [], rows: [], rowCount: null, truncated: false };

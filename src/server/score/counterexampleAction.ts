@@ -33,7 +33,7 @@ import { QueryLimits, ServerContext } from '../context';
 import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
-import { resultPreview } from '../queryRuns';
+import { resultPreview } from '../../app/queryRuns';
 import { QueryTargets } from '../queryTargets';
 import { interruptOnAbort, openScoringPair } from './scoringPair';
 

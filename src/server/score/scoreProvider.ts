@@ -28,7 +28,7 @@ import { CancelledError } from '../errors';
 import { scoreExplanations } from '../explanations';
 import { comparePlanViews, planView } from '../plan/planCards';
 import { QueryTargets } from '../queryTargets';
-import { formatSql } from '../sqlFormat';
+import { formatSql } from '../../app/sqlLayout';
 import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
 import { interruptOnAbort, openScoringPair } from './scoringPair';
 import { techniqueScores } from './techniqueScores';

@@ -1,10 +1,31 @@
-import { jsonValue } from '../core/results/jsonValue';
-import { QueryCancelled, Row } from '../core/db/database';
-import { DatabaseConnection } from '../core/db/engine';
+/**
+ * One query run for the editor, outside any pair: its first rows (a preview) and its time alone. Messages are
+ * core's words; the face words them for its reader.
+ */
+import { QueryCancelled, type Row } from '../core/db/database';
+import type { DatabaseConnection } from '../core/db/engine';
 import { engineFor, timeExecution } from '../core/db/engines';
 import { describeFailure, dialectOf, runnableBody } from '../core/db/readQuery';
-import { ResultPreview, TimedAlone } from '../shared/protocol';
-import { editorText } from './editorText';
+import { jsonValue } from '../core/results/jsonValue';
+
+/** A query's first rows with its column names, how many rows it has in all (when it ran to the end), or why it did not run. */
+export interface QueryPreview {
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number | null;
+  truncated: boolean;
+  error?: string;
+}
+
+/** One query timed alone: median milliseconds per execution, a 95 % interval of it, the executions, the first row's median. */
+export interface TimedAlone {
+  ms: number;
+  low: number;
+  high: number;
+  runs: number;
+  samples: number[];
+  firstRowMs: number;
+}
 
 /** Rows a preview shows. */
 export const PREVIEW_ROWS = 10;
@@ -20,9 +41,9 @@ export async function resultPreview(
   db: DatabaseConnection,
   sql: string,
   limits: { timeoutMs: number; maxRows: number; signal?: AbortSignal },
-): Promise<ResultPreview> {
+): Promise<QueryPreview> {
   const runnable = runnableBody(sql, dialectOf(db.engine));
-  if ('status' in runnable) return { columns: [], rows: [], rowCount: null, truncated: false, error: editorText(runnable.message) };
+  if ('status' in runnable) return { columns: [], rows: [], rowCount: null, truncated: false, error: runnable.message };
   if (!runnable.body) return { columns: [], rows: [], rowCount: 0, truncated: false };
   const body = quoteless(runnable.body);
   const rows: Row[] = [];
@@ -48,7 +69,7 @@ export async function resultPreview(
       rows: rows.map((row) => row.map(jsonValue)),
       rowCount,
       truncated: rows.length > 0,
-      error: editorText(describeFailure(error).message),
+      error: describeFailure(error).message,
     };
   }
 }
@@ -80,7 +101,7 @@ export function medianInterval(sorted: readonly number[]): [number, number] {
  */
 export async function timeAlone(dbPath: string, sql: string, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<TimedAlone> {
   const runnable = runnableBody(sql, dialectOf(engineFor(dbPath)));
-  if ('status' in runnable) throw new Error(editorText(runnable.message));
+  if ('status' in runnable) throw new Error(runnable.message);
   if (!runnable.body) throw new Error('no statement to time');
   const body = quoteless(runnable.body);
   const run = (quantity: 'first-row' | 'full') =>

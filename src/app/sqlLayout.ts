@@ -1,15 +1,45 @@
 /**
+ * SQL laid out for the editor to read (the Plan and Score panels' SQL), and a verified rewrite as the edit applied
+ * to a .sql document. Only for display and editing: what is scored, timed or explained is always the SQL as given.
+ */
+import { formatDialect, mariadb, postgresql, sqlite } from 'sql-formatter';
+import { tokenize } from '../core/sql/lexer';
+import type { SqlDialect } from '../core/sql/statements';
+import { analysisBoundNote } from '../core/sql/textBounds';
+
+const FORMATTER_DIALECTS = { sqlite, postgres: postgresql, mysql: mariadb } as const;
+
+/**
+ * sql-formatter's layout (the engine's dialect, SQLite by default; keywords as written); undefined for SQL it cannot
+ * read, or past the bounds of SQL analysis (its tokens and parse tree grow with the text: a 31 MB prediction is shown as it is).
+ */
+export function layoutSql(sql: string, dialect: SqlDialect = 'sqlite'): string | undefined {
+  const text = sql.trim();
+  if (!text) return '';
+  if (analysisBoundNote(text, 'layout')) return undefined;
+  try {
+    return formatDialect(text, { dialect: FORMATTER_DIALECTS[dialect], keywordCase: 'preserve', tabWidth: 2, linesBetweenQueries: 1 });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * SQL laid out for reading. Only for display: what is scored, timed or explained is always the SQL as given.
+ * SQL the formatter cannot read is shown as it is.
+ */
+export function formatSql(sql: string, dialect: SqlDialect = 'sqlite'): string {
+  return layoutSql(sql, dialect) ?? sql.trim();
+}
+
+/**
  * A verified rewrite as the edit applied to a .sql document. A hint's rewrite replaces a piece of the statement
  * (an `EXISTS (...)`, a `LIKE`) with text of one line; spliced into a statement laid out over several lines it
- * would read unlike the rest. So such a statement is laid out again whole (sqlFormat.ts), its later lines
+ * would read unlike the rest. So such a statement is laid out again whole (layoutSql, above), its later lines
  * indented as its first line is, and only the part that differs is replaced: the text around the statement,
  * and the statement's own text before the change, stay as they are (so the earlier hints' offsets still hold).
  * A statement on one line stays on one line: the spliced rewrite already reads like it.
  */
-import { tokenize } from '../../core/sql/lexer';
-import type { SqlDialect } from '../../core/sql/statements';
-import { layoutSql } from '../sqlFormat';
-
 export interface TextEdit {
   start: number;
   end: number;

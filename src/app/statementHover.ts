@@ -1,4 +1,5 @@
-import { SchemaInfo } from '../core/db/schema';
+/** The editor's hover over a table or column of a statement: what the database's schema says of it, as Markdown. */
+import type { SchemaInfo } from '../core/db/schema';
 import { compactNumber } from '../core/report/planText';
 import { identifierName, significantTokens } from '../core/sql/lexer';
 import { resolveColumnAt } from '../core/sql/scope';
