@@ -17,13 +17,15 @@ export interface QueryPreview {
   error?: string;
 }
 
-/** One query timed alone: median milliseconds per execution, a 95 % interval of it, the executions, the first row's median. */
+/** One query timed alone (the Plan panel's Timing): what the protocol's TimeQueryResult carries. */
 export interface TimedAlone {
+  /** Median milliseconds per execution and a 95 % interval of that median; how many executions. */
   ms: number;
   low: number;
   high: number;
   runs: number;
   samples: number[];
+  /** Milliseconds to the first row (prepare and first step), median. */
   firstRowMs: number;
 }
 

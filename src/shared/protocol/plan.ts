@@ -1,5 +1,6 @@
 /** The plan slice: explain one query (its plan cards) and time it alone (the Plan panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
+import type { TimedAlone } from '../../app/queryRuns';
 import type { PlanNode } from '../../core/db/planTree';
 import type { PlanDifference } from '../../core/plan/comparePlans';
 import type { CostedNode, PlanCost } from '../../core/plan/cost';
@@ -96,17 +97,6 @@ export interface ExplainResult {
 export type TimeQueryParams = QueryTarget;
 
 /** One query timed on its own: milliseconds per full execution (fresh connection each time), with an interval. */
-export interface TimedAlone {
-  /** Median milliseconds per execution and a 95 % interval of that median; how many executions. */
-  ms: number;
-  low: number;
-  high: number;
-  runs: number;
-  samples: number[];
-  /** Milliseconds to the first row (prepare and first step), median. */
-  firstRowMs: number;
-}
-
 export interface TimeQueryResult extends TimedAlone {
   question?: QuestionInfo;
   sql: string;
