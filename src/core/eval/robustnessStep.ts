@@ -15,6 +15,8 @@ export interface RobustnessOptions {
   outDir: string;
   /** Search time for one EX-correct pair. */
   pairBudgetMs: number;
+  /** Time a found witness may take to shrink (default: searchCounterexample's). */
+  shrinkMs?: number;
   /** Search time for the whole file: pairs past it are not searched (said in their result). */
   totalBudgetMs: number;
   /** Time limit for re-running one mismatched pair (ex_fragile). */
@@ -93,7 +95,14 @@ export async function checkRobustness(
         } else {
           const found = await searchCounterexample(
             { dbPath, gold: task.goldSql, prediction: task.predictedSql, name: `${result.index}-${result.question_id}-${result.db_id}` },
-            { outDir: options.outDir, budgetMs: options.pairBudgetMs, maxRows: options.maxRows, schema, signal: options.signal },
+            {
+              outDir: options.outDir,
+              budgetMs: options.pairBudgetMs,
+              shrinkMs: options.shrinkMs,
+              maxRows: options.maxRows,
+              schema,
+              signal: options.signal,
+            },
           );
           // Cut short by the interruption: what it tried is kept, but it counts as not searched.
           result.counterexample_search =
