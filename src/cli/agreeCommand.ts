@@ -1,8 +1,9 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { AgreementStats } from '../core/judge/agreement';
-import { agreement, AgreementReport, loadLabels, loadVerdicts } from '../core/judge/agreementFiles';
-import { TABLE_STYLE } from '../core/report/terminal';
+import type { AgreementStats } from '../core/judge/agreement';
+import type { AgreementReport } from '../core/judge/agreementFiles';
+import { agreeRun } from '../app/agreeRun';
+import { TABLE_STYLE } from '../core/text/tableStyle';
 import { checkOutputFile, quoted, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
@@ -61,9 +62,7 @@ export async function runAgree(options: AgreeCommandOptions): Promise<number> {
   if (options.use !== undefined && options.use !== 'judge' && options.use !== 'ex')
     throw new UsageError(`--use: expected judge or ex, got ${quoted(options.use)}`);
   if (options.json) checkOutputFile('--json', options.json, [options.labels, options.verdicts]);
-  const labels = loadLabels(options.labels);
-  const verdicts = loadVerdicts(options.verdicts, options.use as 'judge' | 'ex' | undefined);
-  const report = agreement(labels, verdicts);
+  const report = agreeRun({ labels: options.labels, verdicts: options.verdicts, use: options.use as 'judge' | 'ex' | undefined });
   if (options.json || options.jsonStdout)
     emitJson(options, { labels: options.labels, verdicts: options.verdicts, ...report }, JSON_SHAPES.agree);
   if (options.jsonStdout) return 0;

@@ -1,7 +1,4 @@
-import { loadEvalReport, uniqueLabels } from '../core/eval/reportFile';
-import { compareRuns, comparisonJson } from '../core/report/compareRuns';
-import { comparisonText } from '../core/report/compareText';
-import { compareHtml } from '../core/report/htmlReports';
+import { comparedHtml, comparedJson, comparedText, compareReportFiles } from '../app/compareRun';
 import { checkOutputFile, positiveInteger, positiveNumber, quoted, toolInfo, UsageError, writeOutputFile } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
@@ -29,23 +26,13 @@ export async function runCompare(files: string[], options: CompareCommandOptions
   if (options.json) checkOutputFile('--json', options.json, files);
   if (options.html) checkOutputFile('--html', options.html, [...files, options.json]);
 
-  const labels = uniqueLabels(files);
-  const runs = files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
-  const comparison = compareRuns(runs, { seed, resamples, muchFactor });
+  const compared = compareReportFiles(files, { seed, resamples, muchFactor });
 
   if (options.html) {
-    writeOutputFile(
-      '--html',
-      options.html,
-      compareHtml(
-        runs.map((r) => ({ label: r.label, file: r.file, report: r.report })),
-        comparison,
-        options.html,
-      ),
-    );
+    writeOutputFile('--html', options.html, comparedHtml(compared, options.html));
     process.stderr.write(`wrote ${options.html}\n`);
   }
-  if (!options.jsonStdout) process.stdout.write(comparisonText(comparison) + '\n');
-  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...comparisonJson(comparison) }, JSON_SHAPES.compare);
+  if (!options.jsonStdout) process.stdout.write(comparedText(compared) + '\n');
+  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...comparedJson(compared) }, JSON_SHAPES.compare);
   return 0;
 }

@@ -1,12 +1,10 @@
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { LOAD_LAYOUTS, LoadError, loadFromSqlite, LoadLayout, LoadReport } from '../core/db/postgres/loadFromSqlite';
-import { redactUrl } from '../core/db/postgres/connectionTarget';
-import { openServerTarget } from '../core/db/postgres/loadTarget';
-import { isMysqlTarget, redactMysqlUrl } from '../core/db/mysql/connectionTarget';
-import { loadIntoMysqlServer, MysqlServerLoad } from '../core/db/mysql/loadTarget';
-import { TABLE_STYLE } from '../core/report/terminal';
+import type { LoadReport } from '../core/db/postgres/loadFromSqlite';
+import type { MysqlServerLoad } from '../core/db/mysql/loadTarget';
+import { prepareLoadRun, runLoadRun } from '../app/loadRun';
+import { TABLE_STYLE } from '../core/text/tableStyle';
 import { counted } from '../core/text/numberText';
 import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
@@ -20,12 +18,6 @@ export interface LoadCommandOptions extends JsonDestination {
   progress: boolean;
 }
 
-function parseLayout(text: string): LoadLayout {
-  if (!(LOAD_LAYOUTS as readonly string[]).includes(text))
-    throw new UsageError(`--layout: expected ${LOAD_LAYOUTS.join(', ')}, got "${text}"`);
-  return text as LoadLayout;
-}
-
 function parseDatabases(text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;
   const ids = text
@@ -36,6 +28,7 @@ function parseDatabases(text: string | undefined): string[] | undefined {
   return ids;
 }
 
+/** What a PostgreSQL load did: a table of the databases, what it created and replaced, its notes. */
 function summary(report: LoadReport, created: string[]): string {
   const where = report.layout === 'database' ? 'database' : 'schema';
   const table = new Table({
@@ -58,78 +51,48 @@ function summary(report: LoadReport, created: string[]): string {
   return lines.join('\n') + '\n';
 }
 
-/**
- * `load --to mysql://…`: every database's tables in the URL's database (`BIRD` by default), as the official dump;
- * the table of what was loaded, its notes, and the JSON report.
- */
-async function runMysqlLoad(options: LoadCommandOptions): Promise<number> {
-  if (options.layout !== 'one-database')
-    throw new UsageError('--layout: a MySQL copy holds every database in one database, as the official dump (one-database)');
-  if (options.json) checkOutputFile('--json', options.json, []);
-  if (!options.jsonStdout)
-    process.stderr.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · load ${options.from} → ${redactMysqlUrl(options.to)}\n`);
-  let report: MysqlServerLoad;
-  try {
-    report = await loadIntoMysqlServer(options.to, { from: options.from, dbIds: parseDatabases(options.db), replace: options.replace });
-  } catch (error) {
-    if (error instanceof LoadError) throw new UsageError(error.message);
-    throw error;
-  }
-  if (!options.jsonStdout) {
-    const table = new Table({ head: ['db_id', 'tables', 'rows'], style: TABLE_STYLE, colAligns: ['left', 'right', 'right'] });
-    for (const db of report.databases) table.push([db.dbId, db.tables, db.rows.toLocaleString('en-US')]);
-    const lines = [table.toString()];
-    for (const db of report.databases) for (const note of db.notes) lines.push(pc.yellow(`note: ${db.dbId}: ${note}`));
-    lines.push(
-      `loaded ${counted(report.rows, 'row')} into ${report.server} at ${report.target} (database ${report.database}) in ${report.seconds.toFixed(1)} s`,
-    );
-    process.stdout.write(lines.join('\n') + '\n');
-  }
-  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...report });
-  return 0;
+/** What a MySQL load did: a table of the databases and their notes. */
+function mysqlSummary(report: MysqlServerLoad): string {
+  const table = new Table({ head: ['db_id', 'tables', 'rows'], style: TABLE_STYLE, colAligns: ['left', 'right', 'right'] });
+  for (const db of report.databases) table.push([db.dbId, db.tables, db.rows.toLocaleString('en-US')]);
+  const lines = [table.toString()];
+  for (const db of report.databases) for (const note of db.notes) lines.push(pc.yellow(`note: ${db.dbId}: ${note}`));
+  lines.push(
+    `loaded ${counted(report.rows, 'row')} into ${report.server} at ${report.target} (database ${report.database}) in ${report.seconds.toFixed(1)} s`,
+  );
+  return lines.join('\n') + '\n';
 }
 
+/**
+ * `ves-lens load --from <db root> --to <url>`: into PostgreSQL (its --layout) or, for a mysql:// URL, into MySQL as
+ * the official dump; the table of what was loaded, its notes, and the JSON report.
+ */
 export async function runLoad(options: LoadCommandOptions): Promise<number> {
-  if (isMysqlTarget(options.to)) return runMysqlLoad(options);
-  const layout = parseLayout(options.layout);
   const dbIds = parseDatabases(options.db);
+  const run = prepareLoadRun({ from: options.from, to: options.to, dbIds, layout: options.layout, replace: options.replace });
   const err = process.stderr;
   if (options.json) checkOutputFile('--json', options.json, []);
   if (!options.jsonStdout)
-    err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · load ${options.from} → ${redactUrl(options.to)} (layout ${layout})\n`);
+    err.write(
+      `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · load ${options.from} → ${run.target}${run.server === 'postgres' ? ` (layout ${run.layout})` : ''}\n`,
+    );
   const bar =
-    options.progress && err.isTTY
+    options.progress && err.isTTY && run.server === 'postgres'
       ? new SingleBar({ format: ' {bar} {value}/{total} rows · {label}', hideCursor: true, stream: err })
       : undefined;
-  let report: LoadReport;
-  let created: string[];
-  try {
-    const target = await openServerTarget(options.to);
-    created = target.created;
-    try {
-      let started = false;
-      report = await loadFromSqlite(target, {
-        from: options.from,
-        dbIds,
-        layout,
-        replace: options.replace,
-        onProgress: ({ rowsDone, rowsTotal, database, table }) => {
-          const label = `${database}.${table}`;
-          if (!started) bar?.start(rowsTotal, rowsDone, { label });
-          else bar?.update(rowsDone, { label });
-          started = true;
-        },
-      });
-    } finally {
-      await target.close().catch(() => undefined);
-    }
-  } catch (error) {
-    if (error instanceof LoadError) throw new UsageError(error.message);
-    throw error;
-  } finally {
-    bar?.stop();
+  let started = false;
+  const loaded = await runLoadRun(run, ({ rowsDone, rowsTotal, database, table }) => {
+    const label = `${database}.${table}`;
+    if (!started) bar?.start(rowsTotal, rowsDone, { label });
+    else bar?.update(rowsDone, { label });
+    started = true;
+  }).finally(() => bar?.stop());
+  if (loaded.server === 'mysql') {
+    if (!options.jsonStdout) process.stdout.write(mysqlSummary(loaded.report));
+    if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...loaded.report });
+  } else {
+    if (!options.jsonStdout) process.stdout.write(summary(loaded.report, loaded.created));
+    if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...loaded.report, created: loaded.created });
   }
-  if (!options.jsonStdout) process.stdout.write(summary(report, created));
-  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...report, created });
   return 0;
 }

@@ -11,7 +11,7 @@ import { TimingResult } from '../core/timing/types';
 import { describeSpeed } from '../core/timing/verdict';
 import { rerankCandidates } from '../core/plan/rerank';
 import { compactNumber, planLines, plannerCostText } from '../core/report/planText';
-import { TABLE_STYLE } from '../core/report/terminal';
+import { TABLE_STYLE } from '../core/text/tableStyle';
 import { splitStatements } from '../core/sql/statements';
 import { checkOutputFile, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';

@@ -1,10 +1,9 @@
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { TABLE_STYLE } from '../core/report/terminal';
-import { checkOutputAgainstInputs, OutputClash } from '../core/io/outputPaths';
-import { KeyDomainReport, ScaleError, scaleDatabase, ScaleReport } from '../core/scale/scaleDatabase';
-import { scaleReportJson } from '../core/scale/scaleReportJson';
+import { TABLE_STYLE } from '../core/text/tableStyle';
+import type { KeyDomainReport, ScaleReport } from '../core/scale/scaleDatabase';
+import { prepareScaleRun, ScaledCopy, ScaleRunSettings, scaleRun } from '../app/scaleRun';
 import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
 
@@ -64,30 +63,25 @@ export async function runScale(db: string, options: ScaleCommandOptions): Promis
   const factor = parseFactor(options.factor);
   const err = process.stderr;
   if (options.json) checkOutputFile('--json', options.json, [db, options.schema, options.out]);
-  // --out by real path: scaleDatabase refuses the source database itself; the schema file is checked here.
-  try {
-    checkOutputAgainstInputs('--out', options.out, [{ label: '--schema', file: options.schema }]);
-  } catch (error) {
-    throw error instanceof OutputClash ? new UsageError(error.message) : error;
-  }
+  const settings: ScaleRunSettings = {
+    source: db,
+    factor,
+    out: options.out,
+    schemaFile: options.schema,
+    dbId: options.dbId,
+    overwrite: options.overwrite,
+  };
+  prepareScaleRun(settings);
   if (!options.jsonStdout) err.write(`${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${db} ×${factor} → ${options.out}\n`);
   const bar =
     options.progress && err.isTTY ? new SingleBar({ format: ' {bar} {percentage}% · {label}', hideCursor: true, stream: err }) : undefined;
-  let report: ScaleReport;
+  let copy: ScaledCopy;
   try {
-    report = await scaleDatabase(db, factor, options.out, {
-      schemaFile: options.schema,
-      dbId: options.dbId,
-      overwrite: options.overwrite,
-      onProgress: (done, total, label) => (done === 0 ? bar?.start(total, 0, { label }) : bar?.update(done, { label })),
-    });
-  } catch (error) {
-    if (error instanceof ScaleError) throw new UsageError(error.message);
-    throw error;
+    copy = await scaleRun(settings, (done, total, label) => (done === 0 ? bar?.start(total, 0, { label }) : bar?.update(done, { label })));
   } finally {
     bar?.stop();
   }
-  if (!options.jsonStdout) process.stdout.write(summary(report));
-  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...scaleReportJson(report) });
+  if (!options.jsonStdout) process.stdout.write(summary(copy.report));
+  if (options.json || options.jsonStdout) emitJson(options, { tool: await toolInfo(), ...copy.json });
   return 0;
 }

@@ -212,17 +212,7 @@ const KNOWN_FACE_LOADS = [
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
   },
   {
-    files: [
-      'cli/agreeCommand.ts',
-      'cli/compareCommand.ts',
-      'cli/explainCommand.ts',
-      'cli/hintsCommand.ts',
-      'cli/loadCommand.ts',
-      'cli/mergeCommand.ts',
-      'cli/planCommands.ts',
-      'cli/rerankBatchCommand.ts',
-      'cli/scaleCommand.ts',
-    ],
+    files: ['cli/explainCommand.ts', 'cli/hintsCommand.ts', 'cli/planCommands.ts', 'cli/rerankBatchCommand.ts'],
     why: 'commands with no use case in app/ yet: each assembles its run in the face',
   },
   {

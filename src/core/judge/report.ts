@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import { clip, TABLE_STYLE } from '../report/terminal';
+import { clip } from '../report/terminal';
+import { TABLE_STYLE } from '../text/tableStyle';
 import { JudgedQuestion, JudgeSummary } from './judgeSummary';
 
 const score = (value: number | null) => (value === null ? '-' : value.toFixed(2));

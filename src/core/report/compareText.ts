@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 import { ChangeKind, changeKindsOf, MetricRow, RunComparison } from './compareRuns';
 import { PairedDelta } from './compareStats';
-import { TABLE_STYLE } from './terminal';
+import { TABLE_STYLE } from '../text/tableStyle';
 
 export const CHANGE_LABELS: Record<ChangeKind, string> = {
   now_correct: 'now correct',

@@ -9,10 +9,8 @@ import { pastLimitMetrics } from '../metrics/efficiency';
 import { SqlDialect } from '../sql/statements';
 import { sameWorkPhrase } from '../timing/sameProgram';
 import { counted } from '../text/numberText';
+import { TABLE_STYLE } from '../text/tableStyle';
 import { notRunForRunFailure } from '../eval/runFailure';
-
-/** Table styling only where colours are wanted (a terminal, no NO_COLOR): piped output stays plain text. */
-export const TABLE_STYLE = pc.isColorSupported ? { head: ['bold'], border: ['grey'] } : { head: [], border: [] };
 
 /** The official per-difficulty table: counts and each metric × 100 with two decimals. */
 export function scoreTable(summary: EvalSummary, metrics: readonly Metric[]): string {
