@@ -164,6 +164,27 @@ const skipCloudflareProbe = {
   },
 };
 
+/**
+ * Packages no SQLite run uses, loaded on first use instead of at every start: mysql2's client is about 20 ms of
+ * each command's start-up (and the language server's), paid by every run for a MySQL target few runs name. Each
+ * import of them resolves to a stand-in whose exports (the package's own names, read here at build time) are
+ * getters that load the real package when one is first read; the stand-in's own require resolves as usual.
+ */
+const LOADED_ON_FIRST_USE = ['mysql2', 'mysql2/promise'];
+const loadOnFirstUse = {
+  name: 'load-on-first-use',
+  setup(build) {
+    const filter = new RegExp(`^(${LOADED_ON_FIRST_USE.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => (args.namespace === 'first-use' ? undefined : { path: args.path, namespace: 'first-use' }));
+    build.onLoad({ filter: /.*/, namespace: 'first-use' }, (args) => {
+      const load = `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\n`;
+      const names = Object.keys(require(args.path)).map((name) => JSON.stringify(name));
+      const getters = names.map((name) => `Object.defineProperty(exports, ${name}, { enumerable: true, get: () => load()[${name}] });`);
+      return { contents: load + getters.join('\n'), resolveDir: __dirname, loader: 'js' };
+    });
+  },
+};
+
 async function main() {
   const options = {
     entryPoints,
@@ -181,7 +202,7 @@ async function main() {
     alias: { '@electric-sql/pglite': './node_modules/@electric-sql/pglite/dist/index.cjs' },
     // ESM entry points first: jsonc-parser's UMD build loads its parts with a require esbuild cannot follow.
     mainFields: ['module', 'main'],
-    plugins: [skipCloudflareProbe],
+    plugins: [skipCloudflareProbe, loadOnFirstUse],
     logLevel: 'warning',
   };
   await buildHighlight();

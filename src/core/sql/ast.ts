@@ -1,9 +1,15 @@
 import { AST } from 'node-sql-parser';
 // The SQLite-only build: the full package bundles every dialect (megabytes the CLI and server would load for nothing).
-import { Parser } from 'node-sql-parser/build/sqlite';
+import type { Parser } from 'node-sql-parser/build/sqlite';
 import { analysisBoundNote } from './textBounds';
 
-const parser = new Parser();
+/** Made on first use: loading the parser is a tenth of the command line's start-up, and `eval` never parses. */
+let parser: Parser | undefined;
+function sqliteParser(): Parser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parser ??= new (require('node-sql-parser/build/sqlite') as typeof import('node-sql-parser/build/sqlite')).Parser();
+  return parser;
+}
 const cache = new Map<string, ParsedSql>();
 const CACHE_LIMIT = 5000;
 
@@ -20,7 +26,7 @@ export function parseSql(sql: string): ParsedSql {
   if (tooLarge) return { ok: false, error: tooLarge };
   let parsed: ParsedSql;
   try {
-    const ast = parser.astify(sql, { database: 'sqlite' });
+    const ast = sqliteParser().astify(sql, { database: 'sqlite' });
     parsed = Array.isArray(ast)
       ? ast.length === 1
         ? { ok: true, ast: ast[0] }
