@@ -19,6 +19,7 @@ import {
 import { extraBlocks, RunAllocation, varianceWeight } from '../../src/core/timing/runAllocation';
 import { sameProgram } from '../../src/core/timing/sameProgram';
 import { speedVerdict } from '../../src/core/timing/verdict';
+import { TimedQuantity } from '../../src/core/timing/types';
 import { measureOfficial } from '../../src/core/timing/official';
 import { hodgesLehmann, officialClean, pythonMean } from '../../src/core/timing/stats';
 import { median, sampleStandardDeviation } from 'simple-statistics';
@@ -321,6 +322,35 @@ describe('fast protocol on synthetic samplers', () => {
     assert.match(timing['first-row']!.note!, /not settled/);
     assert.doesNotMatch(timing.full!.note!, /not settled/);
     assert.ok(executions.full < executions['first-row'], JSON.stringify(executions));
+  });
+
+  it("keeps a long all-rows warm-up iteration as its first block once the first row's warm-up has run the queries", async () => {
+    // First row 0.4 ms, all rows 60 ms: the all-rows warm-up iteration is long and comes second, so it is kept;
+    // the first row's warm-up (the queries' first executions) never is.
+    const calls: TimedQuantity[] = [];
+    const timer =
+      (firstMs: number, fullMs: number): ExecutionTimer =>
+      async (quantity) => (calls.push(quantity), quantity === 'first-row' ? firstMs : fullMs);
+    const options: FastTimingOptions = { ...SYNTHETIC, quantities: ['first-row', 'full'], settle: { ratioOf: [], bucketOf: ['full'] } };
+    const pair = new PairTimer(timer(0.4, 60), timer(0.4, 30), options);
+    await pair.runBlock();
+    const fullCalls = calls.filter((q) => q === 'full').length;
+    assert.equal(pair.blocksOf('full'), 1);
+    assert.equal(fullCalls, 2, 'one all-rows iteration (a gold and a prediction execution): the warm-up kept as block 1');
+    assert.equal(pair.blocksOf('first-row'), 1);
+    assert.ok(calls.filter((q) => q === 'first-row').length > 2 * 2, 'the first row still warms up (2 iterations) before its block');
+    assert.equal(pair.result('full').runs, 1);
+    // Long first rows: their warm-up is the queries' first execution and is still left out.
+    const first: TimedQuantity[] = [];
+    const longFirst: ExecutionTimer = async (quantity) => (first.push(quantity), 30);
+    const longPair = new PairTimer(longFirst, longFirst, {
+      ...options,
+      quantities: ['first-row'],
+      settle: { ratioOf: ['first-row'], bucketOf: [] },
+    });
+    await longPair.runBlock();
+    assert.equal(longPair.blocksOf('first-row'), 1);
+    assert.equal(first.length, 4, 'a warm-up iteration left out, then a block of one iteration');
   });
 
   it('never flips a settled reward between repeat runs, and its intervals cover repeat runs', async () => {
