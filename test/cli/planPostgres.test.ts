@@ -200,11 +200,26 @@ describe('plan commands with --engine postgres (real processes)', { skip: missin
     const tried = runCli(['indexes', '--db-url', url, '--scratch-url', scratchUrl, '--measure', sql]);
     assert.equal(tried.status, 0, tried.stderr);
     assert.match(tried.stdout, /in a transaction that is rolled back; timed without and with it, alternately/);
+    // The verdict is the measurement's (a busy machine may measure any of the three), and the measured line words the
+    // same verdict with its interval. A planner cost that points against the measurement is said to disagree, without
+    // an arrow (issue 34).
+    const verdict = tried.stdout.match(
+      /planner uses it, (measured faster: recommended|no measurable change: not recommended|but measured slower: not recommended)\n {4}plan cost: (planner cost [\d.]+ → [\d.]+, rule cost 100 → 0|rule 100 → 0; the planner cost estimate \([\d.]+ without, [\d.]+ with it\) disagrees with the measurement, which decides)\n {4}measured: (.*)/,
+    );
+    assert.ok(verdict, tried.stdout);
+    const [, mark, , measured] = verdict;
+    const interval = String.raw`\(repeat interval [\d.]+–[\d.]+×`;
+    const wordings: Record<string, string> = {
+      'measured faster: recommended': `the query with it is [\\d.]+× as fast ${interval}`,
+      'no measurable change: not recommended': `no measurable difference: [\\d.]+× ${interval}`,
+      'but measured slower: not recommended': `the query with it is slower: [\\d.]+× ${interval}`,
+    };
+    assert.match(measured, new RegExp(`^${wordings[mark]}`));
     assert.match(
       tried.stdout,
-      // The verdict is the measurement's (a busy machine may measure no change): every one is worded with its interval.
-      // A planner cost that points against the measurement is said to disagree, without an arrow (issue 34).
-      /planner uses it, (measured faster: recommended|no measurable change: not recommended|but measured slower: not recommended)\n {4}plan cost: (planner cost [\d.]+ → [\d.]+, rule cost 100 → 0|rule 100 → 0; the planner cost estimate \([\d.]+ without, [\d.]+ with it\) disagrees with the measurement, which decides)\n {4}measured: the query with it .*\(repeat interval [\d.]+–[\d.]+×/,
+      mark.startsWith('measured faster')
+        ? /recommended \(measured faster\): ves_lens_hero_power_power_id/
+        : /no index recommended: 1 index measured/,
     );
     assert.deepEqual([indexes(cluster.url), indexes(scratchUrl)], before);
   });
