@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
 import { BIRD_DATA, birdDataMissing, CLI, cliEnv, REPO_ROOT, runCli, tempDir } from '../helpers';
-import { startLoadedCluster } from '../pgCluster';
+import { startLoadedCluster, whenRunning } from '../pgCluster';
 
 const PYTHON = '/usr/bin/python3';
 const ORACLE = path.join(REPO_ROOT, 'test', 'oracles', 'minidev_pg_ex.py');
@@ -160,7 +160,7 @@ describe('eval --engine postgres', { skip: missing }, () => {
       const questions = path.join(folder, 'questions.json');
       const predictions = path.join(folder, 'predictions.json');
       const json = path.join(folder, 'report.json');
-      const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(5), 1' : `SELECT ${i}`);
+      const sql = (i: number) => (i === 1 ? 'SELECT pg_sleep(20), 1' : `SELECT ${i}`);
       fs.writeFileSync(
         questions,
         JSON.stringify(
@@ -195,15 +195,17 @@ describe('eval --engine postgres', { skip: missing }, () => {
         },
       );
       let stderr = '';
-      // The server stops 2 s after the run has connected (its header names the server): question 1 is then in its
-      // 5 s sleep, whatever the machine's load made of the start-up.
-      let stopper: NodeJS.Timeout | undefined;
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-        if (!stopper && /PostgreSQL \d+/.test(stderr)) stopper = setTimeout(() => doomed.stop(), 2000);
-      });
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      // The server stops while question 1's sleep runs on it, once the other lane (if any) has been idle for 2 s, its
+      // questions done: watched on the server, whatever the machine's load made of the start-up.
+      const closed = new AbortController();
+      const stopped = whenRunning(doomed, 'pg_sleep(20)', {
+        othersIdleMs: jobs === '1' ? undefined : 2000,
+        signal: closed.signal,
+      }).then((running) => running && doomed.stop());
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      clearTimeout(stopper);
+      closed.abort();
+      await stopped;
       doomed.stop();
       assert.equal(code, 2, stderr);
       const lines = stderr.split('\n').filter((line) => line.startsWith('error'));
