@@ -224,8 +224,6 @@ const KNOWN_FACE_LOADS = [
       'server/dataset/databaseSource.ts',
       'server/datasetState.ts',
       'server/explanations.ts',
-      'server/plan/planCards.ts',
-      'server/plan/planProvider.ts',
       'server/score/counterexampleAction.ts',
       'server/score/scoreProvider.ts',
       'server/score/techniqueScores.ts',

@@ -21,7 +21,7 @@ import { ExplainedPlan, explainQuery, explainTree, walkPlan } from '../../src/co
 import { adviseIndexes, NEEDS_SCRATCH } from '../../src/core/plan/indexAdvice';
 import { planLines } from '../../src/core/report/planText';
 import { plainText } from '../../src/core/text/terminalText';
-import { comparePlanViews, planView } from '../../src/server/plan/planCards';
+import { comparePlanViews, planView } from '../../src/app/statementPlan';
 import { BIRD_DATA, birdDataMissing, SAMPLE_SUPERHERO } from '../helpers';
 
 /** Only node types, relations and figures matter here: an empty schema costs the plan by its own numbers. */

@@ -1,6 +1,6 @@
 // PostgreSQL's plans in the Plan panel and the Score panel's plan section, in Chromium, light and dark: real plans
 // from a PostgreSQL 15 server (a throwaway cluster loaded with superhero), explained and measured (EXPLAIN
-// ANALYZE), made into cards by the server's planCards as the language server sends them. Screenshots go to
+// ANALYZE), made into cards by app/statementPlan.ts's planView as the language server sends them. Screenshots go to
 // test-results/webview/.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -16,7 +16,7 @@ import { readSchema } from '../../src/core/db/schema';
 import { engineLine } from '../../src/core/db/source';
 import { explainQuery } from '../../src/core/plan/explain';
 import { formatSql } from '../../src/app/sqlLayout';
-import { comparePlanViews, planView } from '../../src/server/plan/planCards';
+import { comparePlanViews, planView } from '../../src/app/statementPlan';
 import type { ExplainResult, ScoreResult } from '../../src/shared/protocol';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';
 import { appText, chromiumMissing, launchChromium, openPanelPage, overflowsSideways, post, settle } from './harness';

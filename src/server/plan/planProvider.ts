@@ -1,16 +1,12 @@
 /** The plan slice: one query explained (its plan cards) and timed alone, for the Plan panel. */
-import { QueryCancelled } from '../../core/db/database';
-import { explainQuery } from '../../core/plan/explain';
-import { ExplainParams, ExplainResult, ResultPreview, TimeQueryParams, TimeQueryResult } from '../../shared/protocol';
+import { formatSql } from '../../app/sqlLayout';
+import { explainStatement, timeStatement } from '../../app/statementPlan';
+import { ExplainParams, ExplainResult, TimeQueryParams, TimeQueryResult } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
 import { QueryTargets } from '../queryTargets';
-import { timeAlone } from '../../app/queryRuns';
-import { formatSql } from '../../app/sqlLayout';
-import { planView } from './planCards';
 
-const EMPTY_PREVIEW: ResultPreview = { columns: [], rows: [], rowCount: null, truncated: false };
 /** What a query that could not be timed reports as its times. */
 const NOT_TIMED = { ms: 0, low: 0, high: 0, runs: 0, samples: [], firstRowMs: 0 };
 
@@ -25,12 +21,11 @@ export class PlanProvider {
     this.context.requireTrust();
     const { sql, unit, document } = this.targets.requestedUnit(params);
     const { database, dbId } = await this.targets.targetDatabase(params, unit);
-    const limitMs = this.context.limits.timeoutMs;
-    const analyze = params.analyze ? { deadline: performance.now() + limitMs, budgetMs: limitMs, signal } : undefined;
-    const plan = await explainQuery(database.db, sql, database.schema, { analyze });
+    const limits = { analyze: params.analyze, timeoutMs: this.context.limits.timeoutMs, signal };
+    const plan = await explainStatement(database, sql, limits, editorText);
     if (signal?.aborted) throw new CancelledError();
     return {
-      plan: planView(plan),
+      plan,
       sql,
       formattedSql: formatSql(sql),
       dbId,
@@ -47,30 +42,24 @@ export class PlanProvider {
     this.context.requireTrust();
     const { sql, unit } = this.targets.requestedUnit(params);
     const { database, dbId } = await this.targets.targetDatabase(params, unit);
-    const plan = await explainQuery(database.db, sql, database.schema);
+    const plan = await explainStatement(database, sql, { timeoutMs: this.context.limits.timeoutMs }, editorText);
     const base = {
       question: this.targets.targetQuestion(params, unit),
       sql,
       formattedSql: formatSql(sql),
       dbId,
-      plan: planView(plan),
+      plan,
       sqlite: this.context.state.sqlite,
       engine: this.context.state.engineLine,
     };
-    const interrupt = () => database.db.interrupt();
-    signal?.addEventListener('abort', interrupt);
-    try {
-      progress?.('running the query');
-      const preview = await this.targets.preview(database, sql, signal);
-      if (preview.error) return { ...base, ...NOT_TIMED, preview, error: preview.error };
-      progress?.('timing the query (fresh connection per run)');
-      const timed = await timeAlone(database.path, sql, { timeoutMs: this.context.limits.timeoutMs, signal });
-      return { ...base, ...timed, preview };
-    } catch (error) {
-      if (error instanceof QueryCancelled || signal?.aborted) throw new CancelledError();
-      return { ...base, ...NOT_TIMED, preview: EMPTY_PREVIEW, error: editorText((error as Error).message) };
-    } finally {
-      signal?.removeEventListener('abort', interrupt);
-    }
+    const timing = await timeStatement(
+      database,
+      sql,
+      { timeoutMs: this.context.limits.timeoutMs, signal },
+      { preview: () => this.targets.preview(database, sql, signal), progress },
+    );
+    if ('cancelled' in timing) throw new CancelledError();
+    if ('error' in timing) return { ...base, ...NOT_TIMED, preview: timing.preview, error: editorText(timing.error) };
+    return { ...base, ...timing.timed, preview: timing.preview };
   }
 }

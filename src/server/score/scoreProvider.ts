@@ -26,7 +26,7 @@ import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
 import { scoreExplanations } from '../explanations';
-import { comparePlanViews, planView } from '../plan/planCards';
+import { comparePlanViews, planView } from '../../app/statementPlan';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../../app/sqlLayout';
 import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
@@ -183,9 +183,9 @@ export class ScoreProvider {
         difference: result.difference,
         ex_fragile: result.ex_fragile,
         counterexampleSeconds: result.outcome === 'correct' && dialect === 'sqlite' ? DEFAULT_COUNTEREXAMPLE_SECONDS : undefined,
-        goldPlan: planView(goldPlan),
-        predPlan: planView(predPlan),
-        planComparison: comparePlanViews(goldPlan, predPlan),
+        goldPlan: planView(goldPlan, editorText),
+        predPlan: planView(predPlan, editorText),
+        planComparison: comparePlanViews(goldPlan, predPlan, editorText),
         techniques,
         notes: [...result.notes, ...engineNotes(state.engine, correctnessOnly ? undefined : params.scales)].map(editorText),
         sqlite: state.sqlite,

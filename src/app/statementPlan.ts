@@ -1,13 +1,89 @@
 /**
- * The plan cards' data, as the Plan and Score panels draw them: core's costed plan tree with each step's share of
- * the work and the costliest step marked (planView), and two plans aligned step by step (comparePlanViews).
+ * A statement's plan for the editor: explained on its database, or explained and timed alone (the Plan panel), as
+ * plan cards (core's costed plan tree with each step's share of the work and the costliest step marked: planView)
+ * and two plans aligned step by step (comparePlanViews, the Score panel). Messages pass through `word`, the face's
+ * wording of core's text.
  */
-import { comparePlans } from '../../core/plan/comparePlans';
-import { CostedNode, costliestStep, selfWork } from '../../core/plan/cost';
-import { ExplainedPlan, walkPlan } from '../../core/plan/explain';
-import { plannerCostText } from '../../core/report/planText';
-import { AlignedPlanRow, PlanComparison, PlanNodeView, PlanView } from '../../shared/protocol';
-import { editorText } from '../editorText';
+import type { OpenDatabase } from '../core/db/connectionCache';
+import { QueryCancelled } from '../core/db/database';
+import type { PlanNode } from '../core/db/planTree';
+import { comparePlans, type PlanDifference } from '../core/plan/comparePlans';
+import { costliestStep, selfWork, type CostedNode, type PlanCost } from '../core/plan/cost';
+import { explainQuery, walkPlan, type ExplainedPlan } from '../core/plan/explain';
+import { plannerCostText } from '../core/report/planText';
+import { timeAlone, type QueryPreview, type TimedAlone } from './queryRuns';
+
+/** How a face words core's messages for its reader (the editor: terminal codes dropped). */
+export type Wording = (text: string) => string;
+const asIs: Wording = (text) => text;
+
+/** One step of a query plan, as core's costed plan tree has it (kind, table, index, both costs), for a view to draw. */
+export interface PlanNodeView
+  extends
+    Pick<
+      PlanNode,
+      | 'kind'
+      | 'detail'
+      | 'table'
+      | 'alias'
+      | 'index'
+      | 'covering'
+      | 'automatic'
+      | 'constraint'
+      | 'purpose'
+      | 'subqueryType'
+      | 'correlated'
+      | 'subquery'
+      | 'operator'
+      | 'nodeType'
+      | 'estimatedRows'
+      | 'startupCost'
+      | 'totalCost'
+      | 'filter'
+      | 'rowsRemovedByFilter'
+    >,
+    Pick<CostedNode, 'realTable' | 'rowCount' | 'ruleCost' | 'rowsOut' | 'loops' | 'measured'> {
+  /** Position in the tree: indexes from the root list down (`[0, 2]`: the first root's third child). */
+  path: number[];
+  /** Estimated row visits of this step with its children (PostgreSQL: its planner's Total Cost), and its share of the plan's total (0..1). */
+  work: number;
+  share: number;
+  /** Row visits of this step alone, without its children (PostgreSQL: its own cost, pev2's exclusive cost). */
+  selfWork: number;
+  /** The step with the most row visits (PostgreSQL: cost) of its own in the plan. */
+  costliest: boolean;
+  /** EXPLAIN ANALYZE: the step that took the most time of its own. */
+  slowest?: boolean;
+  children: PlanNodeView[];
+}
+
+/** A plan's cards: its steps, and its costs as core's PlanCost names them (`rule`, `work`; PostgreSQL's `totalCost`). */
+export interface PlanView extends PlanCost {
+  /** Why there is no plan: the engine's compile error, or a refusal. */
+  error?: string;
+  /** EXPLAIN ANALYZE (PostgreSQL): the query ran; milliseconds planning and executing it. */
+  measured?: ExplainedPlan['measured'];
+  nodes: PlanNodeView[];
+}
+
+/** What differs between two plans, as core's comparePlans says it (its message worded for the editor). */
+export type PlanDifferenceView = PlanDifference;
+
+/** One row of two plans laid side by side: a gold step, a predicted step, or both when they correspond. */
+export interface AlignedPlanRow {
+  gold?: number[];
+  pred?: number[];
+  depth: number;
+  /** same: identical step; changed: the same place read another way; gold-only / pred-only: a step the other plan lacks. */
+  mark: 'same' | 'changed' | 'gold-only' | 'pred-only';
+}
+
+export interface PlanComparison {
+  rows: AlignedPlanRow[];
+  differences: PlanDifferenceView[];
+  /** One sentence: "the two plans take the same steps", "the prediction has no plan: ...", or what differs. */
+  summary: string;
+}
 
 /** With EXPLAIN ANALYZE: the step that took the most time of its own. */
 function slowestStep(nodes: readonly CostedNode[]): CostedNode | undefined {
@@ -22,13 +98,13 @@ function slowestStep(nodes: readonly CostedNode[]): CostedNode | undefined {
  * step marked (by row visits on SQLite, by its own planner cost on PostgreSQL); with EXPLAIN ANALYZE, what each
  * step measured and the slowest step.
  */
-export function planView(plan: ExplainedPlan): PlanView {
+export function planView(plan: ExplainedPlan, word: Wording = asIs): PlanView {
   const costs = {
     rule: plan.cost.rule,
     work: plan.cost.work,
     ...(plan.cost.totalCost !== undefined ? { totalCost: plan.cost.totalCost } : {}),
   };
-  if (plan.error) return { error: editorText(plan.error), ...costs, nodes: [] };
+  if (plan.error) return { error: word(plan.error), ...costs, nodes: [] };
   // A planner's costs are small numbers (a cheap plan costs under 1): only row visits are floored at one.
   const total = plan.cost.totalCost !== undefined ? Math.max(plan.cost.work, 1e-9) : Math.max(1, plan.cost.work);
   const costliest = costliestStep(plan.nodes);
@@ -179,18 +255,18 @@ export function alignPlans(gold: readonly CostedNode[], pred: readonly CostedNod
 }
 
 /** Gold against prediction: the aligned rows, what differs, and one sentence that is true in every case. */
-export function comparePlanViews(gold: ExplainedPlan, pred: ExplainedPlan): PlanComparison {
+export function comparePlanViews(gold: ExplainedPlan, pred: ExplainedPlan, word: Wording = asIs): PlanComparison {
   if (gold.error || pred.error) {
     const which =
       gold.error && pred.error
         ? 'neither query has a plan'
         : gold.error
-          ? `the gold has no plan: ${editorText(gold.error)}`
-          : `the prediction has no plan: ${editorText(pred.error!)}`;
+          ? `the gold has no plan: ${word(gold.error)}`
+          : `the prediction has no plan: ${word(pred.error!)}`;
     return { rows: alignPlans(gold.error ? [] : gold.nodes, pred.error ? [] : pred.nodes), differences: [], summary: which };
   }
   const rows = alignPlans(gold.nodes, pred.nodes);
-  const differences = comparePlans(gold, pred).map((d) => ({ direction: d.direction, message: editorText(d.message) }));
+  const differences = comparePlans(gold, pred).map((d) => ({ direction: d.direction, message: word(d.message) }));
   const identical =
     rows.every((row) => row.mark === 'same') && gold.cost.rule === pred.cost.rule && gold.cost.totalCost === pred.cost.totalCost;
   const planned = gold.cost.totalCost !== undefined && pred.cost.totalCost !== undefined;
@@ -200,4 +276,49 @@ export function comparePlanViews(gold: ExplainedPlan, pred: ExplainedPlan): Plan
       ? `the plans differ: planner cost ${plannerCostText(gold.cost.totalCost!)} (gold) vs ${plannerCostText(pred.cost.totalCost!)} (prediction), rule cost ${gold.cost.rule} vs ${pred.cost.rule}`
       : `the plans differ: rule cost ${gold.cost.rule} (gold) vs ${pred.cost.rule} (prediction), ~${Math.round(gold.cost.work).toLocaleString('en-US')} vs ~${Math.round(pred.cost.work).toLocaleString('en-US')} row visits`;
   return { rows, differences, summary };
+}
+
+/** One statement's plan cards; with `analyze`, run and measured step by step (PostgreSQL) within `timeoutMs`, stopped by `signal`. */
+export async function explainStatement(
+  database: OpenDatabase,
+  sql: string,
+  options: { analyze?: boolean; timeoutMs: number; signal?: AbortSignal },
+  word: Wording = asIs,
+): Promise<PlanView> {
+  const analyze = options.analyze
+    ? { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, signal: options.signal }
+    : undefined;
+  return planView(await explainQuery(database.db, sql, database.schema, { analyze }), word);
+}
+
+/** A statement timed alone: its first rows and its times, or why it was not timed (its preview's error, the run's); or stopped. */
+export type StatementTiming = { preview: QueryPreview; timed: TimedAlone } | { preview: QueryPreview; error: string } | { cancelled: true };
+
+const NO_PREVIEW: QueryPreview = { columns: [], rows: [], rowCount: null, truncated: false };
+
+/**
+ * One statement run (its preview, from `preview`, which a face may keep) and, when it ran, timed alone on fresh
+ * connections (queryRuns.ts's timeAlone) within `timeoutMs`. `signal` interrupts the statement running.
+ */
+export async function timeStatement(
+  database: OpenDatabase,
+  sql: string,
+  options: { timeoutMs: number; signal?: AbortSignal },
+  steps: { preview(): Promise<QueryPreview>; progress?(message: string): void },
+): Promise<StatementTiming> {
+  const { signal } = options;
+  const interrupt = () => database.db.interrupt();
+  signal?.addEventListener('abort', interrupt);
+  try {
+    steps.progress?.('running the query');
+    const preview = await steps.preview();
+    if (preview.error) return { preview, error: preview.error };
+    steps.progress?.('timing the query (fresh connection per run)');
+    return { preview, timed: await timeAlone(database.path, sql, { timeoutMs: options.timeoutMs, signal }) };
+  } catch (error) {
+    if (error instanceof QueryCancelled || signal?.aborted) return { cancelled: true };
+    return { preview: NO_PREVIEW, error: (error as Error).message };
+  } finally {
+    signal?.removeEventListener('abort', interrupt);
+  }
 }
