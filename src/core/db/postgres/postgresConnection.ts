@@ -47,19 +47,87 @@ interface ClientInternals {
   connection: { stream: NodeJS.EventEmitter & { destroy(): void } };
 }
 
-/** pg-cursor's protocol handlers, which its typings leave out. */
+/** pg-cursor's protocol handlers and state, which its typings leave out. */
 interface CursorInternals {
   handleRowDescription(message: { fields: FieldDef[] }): void;
   handleError(error: Error): void;
   _ifNoData(): void;
+  submit(connection: WireConnection): void;
+  handleCommandComplete(message: { text: string }): void;
+  state: string;
+  connection: WireConnection;
+  _portal: string;
+  _result: { addCommandComplete(message: unknown): void };
+}
+
+/** The extended protocol's messages as node-postgres's connection sends them; its typings leave them out. */
+interface WireConnection {
+  parse(query: { text: string }): void;
+  bind(config: object): void;
+  execute(config: object): void;
+  close(message: { type: 'P'; name: string }): void;
+  sync(): void;
+}
+
+/**
+ * One statement's read-only transaction: the statements that open it (`BEGIN READ ONLY`, its `statement_timeout`),
+ * sent ahead of the statement in the same exchange, and whether the exchange already rolled it back.
+ */
+interface Transaction {
+  readonly begin: readonly string[];
+  ended: boolean;
+}
+
+/**
+ * A cursor that opens its transaction and ends it in the exchanges that carry its rows (issue 33: a round trip
+ * is what a scored question waits for on a busy machine): the transaction's statements go ahead of the cursor's
+ * in the first batch of messages (no Sync between, so they run in order and nothing waits for them), and once the
+ * statement completed, a ROLLBACK goes ahead of the Sync that closes the exchange. A result within its first batch
+ * takes two round trips where a BEGIN, the cursor and a ROLLBACK apart took four. Stopped early or failed, the
+ * transaction stays open and the caller rolls it back (Transaction.ended is false).
+ */
+class TransactionCursor extends Cursor<SqlValue[]> {
+  constructor(text: string, transaction: Transaction) {
+    super(text, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never });
+    const self = this as unknown as CursorInternals;
+    const submit = self.submit.bind(this);
+    /** CommandCompletes of the transaction's own statements still to come, which are not the cursor's. */
+    let own = transaction.begin.length;
+    self.submit = (wire) => {
+      for (const text of transaction.begin) {
+        wire.parse({ text });
+        wire.bind({});
+        wire.execute({});
+      }
+      submit(wire);
+    };
+    self.handleCommandComplete = (message) => {
+      if (own > 0) {
+        own--;
+        if (message.text === 'ROLLBACK') transaction.ended = true;
+        return;
+      }
+      // The statement is done: its portal closed and the transaction rolled back before the Sync (pg-cursor's
+      // own handler sends only the Close and the Sync).
+      self._result.addCommandComplete(message);
+      if (self.state === 'done') return;
+      self.connection.close({ type: 'P', name: self._portal });
+      self.connection.parse({ text: 'ROLLBACK' });
+      self.connection.bind({});
+      self.connection.execute({});
+      self.connection.sync();
+      self.state = 'done';
+      own = 1;
+    };
+  }
 }
 
 /** A cursor that only describes its statement: the server parses and plans it, and nothing runs. */
-class DescribingCursor extends Cursor<SqlValue[]> {
+class DescribingCursor extends TransactionCursor {
   readonly fields: Promise<FieldDef[]>;
 
-  constructor(text: string) {
-    super(text, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never });
+  constructor(text: string, transaction: Transaction) {
+    super(text, transaction);
     const handlers = this as unknown as CursorInternals;
     const described = handlers.handleRowDescription.bind(this);
     const failed = handlers.handleError.bind(this);
@@ -240,9 +308,11 @@ export class PostgresConnection implements DatabaseConnection {
 
   /**
    * Runs `work` in a READ ONLY transaction under the limits: statement_timeout from the deadline, a cancel
-   * request past it or on the abort signal; always rolled back. Failures come out as VES Lens's errors.
+   * request past it or on the abort signal; always rolled back. `work` sends the transaction's statements ahead
+   * of its own (TransactionCursor, inOneExchange) and says when its exchange rolled it back; otherwise it is
+   * rolled back here. Failures come out as VES Lens's errors.
    */
-  private async inTransaction<T>(limits: RunLimits, work: (client: Client) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(limits: RunLimits, work: (client: Client, transaction: Transaction) => Promise<T>): Promise<T> {
     if (limits.deadline !== undefined && limits.deadline <= performance.now()) throw new QueryTimeout(limits.budgetMs ?? 0);
     if (limits.signal?.aborted) throw new QueryCancelled();
     let client: Client;
@@ -259,19 +329,33 @@ export class PostgresConnection implements DatabaseConnection {
     const onAbort = () => this.interrupt();
     limits.signal?.addEventListener('abort', onAbort);
     const timer = remaining === undefined ? undefined : setTimeout(() => this.interrupt(), remaining + CANCEL_GRACE_MS);
+    const transaction: Transaction = {
+      begin: ['BEGIN READ ONLY', `SET LOCAL statement_timeout = ${remaining === undefined ? 0 : Math.max(1, Math.ceil(remaining))}`],
+      ended: false,
+    };
     try {
-      await client.query(
-        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${remaining === undefined ? 0 : Math.max(1, Math.ceil(remaining))}`,
-      );
-      return await work(client);
+      return await work(client, transaction);
     } catch (error) {
       throw this.failure(error, limits);
     } finally {
       clearTimeout(timer);
       limits.signal?.removeEventListener('abort', onAbort);
       this.batchLimit = undefined;
-      if (!this.broken) await client.query('ROLLBACK').catch(() => (this.broken = true));
+      if (!this.broken && !transaction.ended) await client.query('ROLLBACK').catch(() => (this.broken = true));
     }
+  }
+
+  /**
+   * A statement's rows in one exchange: the transaction's statements, it and the ROLLBACK as one simple query
+   * (the server parses the whole text before running any of it). A failure leaves the transaction to roll back.
+   */
+  private async inOneExchange(client: Client, transaction: Transaction, sql: string): Promise<Record<string, SqlValue>[]> {
+    const results = (await client.query({
+      text: `${transaction.begin.join('; ')};\n${sql}\n;ROLLBACK`,
+      types: PYTHON_TYPE_PARSERS as never,
+    })) as unknown as { rows: Record<string, SqlValue>[] }[];
+    transaction.ended = true;
+    return results[transaction.begin.length].rows;
   }
 
   private failure(error: unknown, limits: RunLimits): Error {
@@ -302,13 +386,14 @@ export class PostgresConnection implements DatabaseConnection {
   /** Runs a query through a cursor, handing each batch to `onBatch`; closes the cursor when stopped early. */
   private async readCursor(
     client: Client,
+    transaction: Transaction,
     body: string,
     batchRows: () => number,
     maxBytes: number,
     onBatch: (rows: Row[]) => void,
   ): Promise<void> {
     if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
-    const cursor = client.query(new Cursor<SqlValue[]>(body, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never }));
+    const cursor = client.query(new TransactionCursor(body, transaction));
     let finished = false;
     try {
       for (;;) {
@@ -327,14 +412,14 @@ export class PostgresConnection implements DatabaseConnection {
 
   async all(sql: string): Promise<Record<string, SqlValue>[]> {
     if (sql.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
-    return this.inTransaction({}, async (client) => (await client.query({ text: sql, types: PYTHON_TYPE_PARSERS as never })).rows);
+    return this.inTransaction({}, (client, transaction) => this.inOneExchange(client, transaction, sql));
   }
 
   /** The statement's result columns from the server's description of it: parsed and planned, not run. */
   private describe(body: string, limits: RunLimits = {}): Promise<FieldDef[]> {
     if (body.includes('\0')) return Promise.reject(new DatabaseError(NUL_MESSAGE));
-    return this.inTransaction(limits, async (client) => {
-      const cursor = client.query(new DescribingCursor(body));
+    return this.inTransaction(limits, async (client, transaction) => {
+      const cursor = client.query(new DescribingCursor(body, transaction));
       const fields = await this.unlessLost(cursor.fields);
       await this.unlessLost(cursor.close());
       return fields;
@@ -349,9 +434,10 @@ export class PostgresConnection implements DatabaseConnection {
     const maxBytes = limits.maxBytes ?? MEMORY_BOUNDS.resultBytes;
     let count = 0;
     let bytes = 0;
-    await this.inTransaction(limits, (client) =>
+    await this.inTransaction(limits, (client, transaction) =>
       this.readCursor(
         client,
+        transaction,
         body,
         () => Math.min(BATCH_ROWS, limits.maxRows + 1 - count),
         maxBytes,
@@ -369,9 +455,10 @@ export class PostgresConnection implements DatabaseConnection {
   }
 
   async drain(body: string, limits: RunLimits = {}): Promise<void> {
-    await this.inTransaction(limits, (client) =>
+    await this.inTransaction(limits, (client, transaction) =>
       this.readCursor(
         client,
+        transaction,
         body,
         () => BATCH_ROWS,
         MEMORY_BOUNDS.resultBytes,
@@ -382,8 +469,8 @@ export class PostgresConnection implements DatabaseConnection {
 
   async firstRow(body: string, limits: RunLimits = {}): Promise<void> {
     if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
-    await this.inTransaction(limits, async (client) => {
-      const cursor = client.query(new Cursor<SqlValue[]>(body, undefined, { rowMode: 'array', types: PYTHON_TYPE_PARSERS as never }));
+    await this.inTransaction(limits, async (client, transaction) => {
+      const cursor = client.query(new TransactionCursor(body, transaction));
       await this.readBatch(cursor, 1, MEMORY_BOUNDS.resultBytes);
       await this.unlessLost(cursor.close());
     });
@@ -407,10 +494,10 @@ export class PostgresConnection implements DatabaseConnection {
    */
   async explainAnalyze(body: string, limits: RunLimits): Promise<MeasuredPlanTree> {
     if (body.includes('\0')) throw new DatabaseError(NUL_MESSAGE);
-    const { rows } = await this.inTransaction(limits, (client) =>
-      client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${body}`, types: PYTHON_TYPE_PARSERS as never }),
+    const rows = await this.inTransaction(limits, (client, transaction) =>
+      this.inOneExchange(client, transaction, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${body}`),
     );
-    const plan = Object.values(rows[0] as Record<string, SqlValue>)[0];
+    const plan = Object.values(rows[0])[0];
     return measuredPlanOfJson(plan instanceof TypedValue ? JSON.parse(plan.text) : JSON.parse(String(plan)));
   }
 
