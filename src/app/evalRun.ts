@@ -13,6 +13,7 @@ import { buildTasks, EvalTask, GoldSource } from '../core/bird/tasks';
 import { DatabaseSource } from '../core/db/source';
 import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { fromRunFailure } from '../core/eval/runFailure';
+import { laneCount } from '../core/eval/parallelEval';
 import { evaluateTasks, EvalProgress } from '../core/eval/evaluate';
 import { EvalSummary, summarize } from '../core/eval/evalSummary';
 import { RobustnessRun } from '../core/eval/robustnessStep';
@@ -236,7 +237,8 @@ async function concludeEvalRun(
   const problems = [...run.problems, ...databaseRunProblems(source, results)];
   const named = new Set(problems.map((p) => p.file));
   problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
-  if (options.planCosts || run.settings.planCost) await attachPlanCosts(results, tasks, source);
+  if (options.planCosts || run.settings.planCost)
+    await attachPlanCosts(results, tasks, source, laneCount(run.settings.jobs, source, tasks.length));
   if (run.settings.planCost) {
     for (const result of results as ReportQuestion[]) if (result.plan_cost) result.plan_cost = plannerCostVerdict(result.plan_cost);
   }
