@@ -162,6 +162,8 @@ export function runServerBench(bench: ServerBench): string {
 
   if (only !== 'rves') {
     const rows: string[] = [];
+    // The 1-minute load average after each run: others' work on a shared machine slows both tools, not alike.
+    const loads: number[] = [];
     for (const file of predictionFiles) {
       const ours: { seconds: number; ex: number[] }[] = [];
       const oneLane: { seconds: number; ex: number[] }[] = [];
@@ -180,6 +182,7 @@ export function runServerBench(bench: ServerBench): string {
             (tool === 'ves-lens' ? ours : oneLane).push({ seconds: result.seconds, ex: read(json).questions.map((q) => q.ex) });
           }
         }
+        loads.push(os.loadavg()[0]);
         process.stderr.write(`EX run ${run + 1}/${runs} ${shortName(file)}\n`);
       }
       const agreeing = ours[0].ex.filter((ex, i) => ex === python[0].ex[i]).length;
@@ -196,7 +199,11 @@ export function runServerBench(bench: ServerBench): string {
       '',
       `mini_dev's script as ${path.relative(root, bench.python)} runs it: a process pool of ${os.cpus().length} workers (one per core, as \`--num_cpus\`), each question on a new connection, \`set(predicted) == set(gold)\` with Python's values, any exception 0. ` +
         `VES Lens: \`--jobs ${os.cpus().length}\` (one lane per core, the default: a session per lane and database), and \`--jobs 1\` (one session, as before issue 33). ` +
-        'Same: every run of every tool and mode gave the same per-question EX.',
+        'Same: every run of every tool and mode gave the same per-question EX. ' +
+        `The machine's load average (1 minute) after each round of runs: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, median ${median(loads).toFixed(1)}, on ${os.cpus().length} cores` +
+        (median(loads) > os.cpus().length
+          ? ' (others were working on it too: wall times are slower and noisier than on a quiet machine; the tools ran side by side, alternating).'
+          : '.'),
       '',
       `| prediction file | EX VES Lens | EX ${bench.driver} | questions agreeing | same in every run | VES Lens --jobs 1 wall s | VES Lens wall s | ${bench.driver} wall s | VES Lens / ${bench.driver} |`,
       '|---|---|---|---|---|---|---|---|---|',
