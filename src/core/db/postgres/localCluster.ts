@@ -64,7 +64,10 @@ export function startLocalCluster(options: { database?: string; port?: number } 
     ]);
     fs.rmSync(folder, { recursive: true, force: true });
   };
-  const serverOptions = `-k ${socketDir} -p ${port} -c listen_addresses= -c fsync=off -c full_page_writes=off`;
+  // No autovacuum: a throwaway cluster is loaded and analysed once (`ves-lens load`), and autovacuum's analyse a
+  // minute later (the load's rows count as changed since its own ANALYZE, which ran inside the load's transaction)
+  // would change the planner's estimates between two runs of a test or bench.
+  const serverOptions = `-k ${socketDir} -p ${port} -c listen_addresses= -c fsync=off -c full_page_writes=off -c autovacuum=off`;
   const start = () => run('pg_ctl', ['-D', dataDir, '-w', '-o', serverOptions, '-l', path.join(folder, 'server.log'), 'start']);
   const kill = () => {
     const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
