@@ -6,6 +6,7 @@
  * measures both): from the third run of a pair on, the panel has a measured one beside it.
  */
 import { estimateRatio } from '../core/timing/estimate';
+import { SpeedVerdict, speedVerdict } from '../core/timing/verdict';
 
 /** Runs before the spread between them is an interval (two runs are one difference). */
 export const MIN_REPEAT_RUNS = 3;
@@ -14,12 +15,13 @@ const RUNS_KEPT = 10;
 /** Pairs remembered, the least recently scored forgotten first. */
 const PAIRS_KEPT = 200;
 
-/** A pair's ratio over its runs, and where 95 % of next runs land. */
+/** A pair's ratio over its runs, where 95 % of next runs land, and core's speed verdict on them. */
 export interface RepeatInterval {
   runs: number;
   ratio: number;
   low: number;
   high: number;
+  verdict: SpeedVerdict;
 }
 
 /** A timed quantity of one run, as the Score use case keeps it (core's TimingResult or a face's copy of it). */
@@ -56,5 +58,5 @@ export class RepeatRuns {
 
 function repeatOf(ratios: readonly number[]): RepeatInterval {
   const estimate = estimateRatio(ratios.map((ratio) => [ratio]));
-  return { runs: ratios.length, ratio: estimate.ratio, low: estimate.low, high: estimate.high };
+  return { runs: ratios.length, ratio: estimate.ratio, low: estimate.low, high: estimate.high, verdict: speedVerdict(estimate) };
 }

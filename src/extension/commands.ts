@@ -10,7 +10,7 @@ import {
   VerifyHintRequest,
 } from '../shared/protocol';
 import { Ctx } from './ctx';
-import { attachDataset, looksLikePredictionFile, looksLikeQuestionFile, pickDataset } from './dataset';
+import { attachDataset, isFileOf, pickDataset } from './dataset';
 import { clearEmbeddingsApiKey, setEmbeddingsApiKey } from './embeddingsKey';
 import { showError } from './errors';
 import { JudgeRunner } from './judge';
@@ -108,7 +108,7 @@ async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
   const active = vscode.window.activeTextEditor?.document;
   // A prediction file in the editor (or a question file, to be refused with a reason rather than a file dialog).
   const head = active?.uri.scheme === 'file' && active.languageId === 'json' ? active.getText().slice(0, 4000) : '';
-  const activePredictions = head && (looksLikePredictionFile(head) || looksLikeQuestionFile(head)) ? active!.uri.fsPath : undefined;
+  const activePredictions = head && isFileOf(head, ['predictions', 'questions']) ? active!.uri.fsPath : undefined;
   const file =
     uri?.fsPath ??
     activePredictions ??
@@ -120,7 +120,7 @@ async function predictionFile(uri?: vscode.Uri): Promise<string | undefined> {
     const head = Buffer.alloc(4000);
     const read = fs.readSync(handle, head, 0, head.length, 0);
     fs.closeSync(handle);
-    if (looksLikeQuestionFile(head.subarray(0, read).toString('utf8'))) {
+    if (isFileOf(head.subarray(0, read).toString('utf8'), ['questions'])) {
       void showError(
         new Error(
           `${vscode.workspace.asRelativePath(file)} is a BIRD question file (every item has "question" and the gold "SQL"), not a prediction file: evaluating it would score the gold against itself. Choose a prediction file ({"0": "SQL\\t----- bird -----\\tdb_id"} or a list with "predicted_sql").`,

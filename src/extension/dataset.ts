@@ -1,35 +1,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { pairGoldFile } from '../core/bird/goldPairing';
 import { goldMismatch } from '../app/goldForEngine';
-import { looksLikeEvalReportText, looksLikePredictionText } from '../core/bird/predictionFields';
+import { DetectedDataset, JsonFileKind, jsonFileKinds, workspaceDatasets } from '../app/workspaceDatasets';
 import { Commands, Dataset, DatasetSummary, SetDatasetRequest } from '../shared/protocol';
 import { Ctx, DATASET_KEY } from './ctx';
 import { showError } from './errors';
 
-/** A folder holding `<db_id>/<db_id>.sqlite` for at least one database. */
-function isDatabaseRoot(folder: string): boolean {
-  try {
-    return fs
-      .readdirSync(folder, { withFileTypes: true })
-      .some((e) => e.isDirectory() && fs.existsSync(path.join(folder, e.name, `${e.name}.sqlite`)));
-  } catch {
-    return false;
-  }
-}
-
-/** A BIRD question file by its first bytes: a JSON list of objects with db_id and SQL. */
-export function looksLikeQuestionFile(head: string): boolean {
-  const text = head.trimStart();
-  return text.startsWith('[') && /"db_id"\s*:/.test(text) && /"SQL"\s*:/.test(text) && /"question"\s*:/.test(text);
-}
-
-/** A prediction file by its first bytes (core/bird/predictionFields.ts: the fields `eval` reads). */
-export const looksLikePredictionFile = looksLikePredictionText;
-
-/** An `ves-lens eval --json` report by its first bytes (it starts with the tool that wrote it): never a prediction file. */
-export const looksLikeEvalReport = looksLikeEvalReportText;
+/** Whether a file's first bytes fit one of `kinds` (app/workspaceDatasets.ts tells them). */
+export const isFileOf = (head: string, kinds: readonly JsonFileKind[]) => jsonFileKinds(head).some((kind) => kinds.includes(kind));
 
 /** The first 4000 bytes of a file as text ('' if it cannot be read): enough to tell what kind of file it is. */
 export function fileHead(file: string): string {
@@ -44,42 +23,24 @@ export function fileHead(file: string): string {
   }
 }
 
-/** The workspace's JSON files whose first bytes `kind` accepts (outside node_modules), sorted. */
-export async function workspaceJsonFiles(kind: (head: string) => boolean): Promise<string[]> {
+/** The workspace's JSON files whose first bytes fit one of `kinds` (outside node_modules), sorted. */
+export async function workspaceJsonFiles(kinds: readonly JsonFileKind[]): Promise<string[]> {
   const uris = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
   return uris
     .map((uri) => uri.fsPath)
-    .filter((file) => kind(fileHead(file)))
+    .filter((file) => isFileOf(fileHead(file), kinds))
     .sort();
 }
 
-/** A dataset found in the workspace; `goldCandidates` when several gold files could be its own (the person chooses). */
-type DetectedDataset = Dataset & { goldCandidates?: string[] };
-
 /** BIRD's layout in the workspace: question files (JSON lists with db_id and SQL), gold files, database roots. */
 export async function detectDatasets(): Promise<DetectedDataset[]> {
-  const jsonFiles = await vscode.workspace.findFiles('**/*.json', '**/node_modules/**', 500);
-  const questionFiles = jsonFiles.map((uri) => uri.fsPath).filter((file) => looksLikeQuestionFile(fileHead(file)));
-  const sqliteFiles = await vscode.workspace.findFiles('**/*.sqlite', '**/node_modules/**', 500);
-  const roots = [...new Set(sqliteFiles.map((uri) => path.dirname(path.dirname(uri.fsPath))))].filter(isDatabaseRoot);
-  const goldFiles = (await vscode.workspace.findFiles('**/*gold*.sql', '**/node_modules/**', 100)).map((uri) => uri.fsPath).sort();
-  const datasets: DetectedDataset[] = [];
-  for (const questionsFile of questionFiles.sort()) {
-    // Paired by name and version: with both mini-dev versions side by side, a prefix or the folder picks the wrong one.
-    const pairing = pairGoldFile(questionsFile, goldFiles);
-    const gold =
-      pairing.kind === 'paired' ? { goldFile: pairing.goldFile } : pairing.kind === 'ask' ? { goldCandidates: pairing.candidates } : {};
-    // The nearest database root: the one sharing the longest path with the question file.
-    const dbRoot = [...roots].sort((a, b) => commonPrefix(b, questionsFile) - commonPrefix(a, questionsFile))[0];
-    if (dbRoot) datasets.push({ questionsFile, dbRoot, ...gold });
-  }
-  return datasets;
-}
-
-function commonPrefix(a: string, b: string): number {
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  return i;
+  const found = async (glob: string, most: number) =>
+    (await vscode.workspace.findFiles(glob, '**/node_modules/**', most)).map((uri) => uri.fsPath);
+  return workspaceDatasets({
+    questionFiles: (await found('**/*.json', 500)).filter((file) => isFileOf(fileHead(file), ['questions'])),
+    sqliteFiles: await found('**/*.sqlite', 500),
+    goldFiles: await found('**/*gold*.sql', 100),
+  });
 }
 
 const relative = (file?: string) => (file ? vscode.workspace.asRelativePath(file) : "the questions' SQL field");

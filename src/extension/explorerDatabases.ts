@@ -1,4 +1,3 @@
-import { databasePath } from '../core/bird/layout';
 import type { DatasetSummary } from '../shared/protocol';
 
 /** A database row of the BIRD explorer: what its description and tooltip say. */
@@ -20,7 +19,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 export function databaseRows(databases: DatasetSummary['databases'], dbRoot: string, flagged?: ReadonlyMap<string, number>): DatabaseRow[] {
   const listed = flagged ? databases.filter((d) => d.present && (flagged.get(d.dbId) ?? 0) > 0) : databases;
   return listed.map((database) => {
-    const file = databasePath(dbRoot, database.dbId);
+    const file = database.file;
     // On a server the summary says where it looked (a schema, a database, the tables of one database).
     const onServer = database.location !== undefined && database.location !== file;
     const questions = plural(database.questions, 'question');

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { LSPErrorCodes, ResponseError } from 'vscode-languageclient/node';
-import { withoutSystemRole } from '../core/llm/chatModel';
 import { ChatCompletionErrors, ChatCompletionParams, ChatCompletionResult, JudgeModelSpec } from '../shared/protocol';
 import { JudgeSettings } from '../shared/settings';
 
@@ -89,8 +88,8 @@ export async function answerChatCompletion(params: ChatCompletionParams, token: 
   const model = chosen.get(params.modelId);
   if (!model)
     throw new ResponseError(ChatCompletionErrors.unavailable, 'the chat model chosen for this judgement is gone: run Judge again');
-  // vscode.lm has no system role: core's one rule puts the system message at the top of the first user message.
-  const messages = withoutSystemRole(params.messages).map((m) =>
+  // The server sent user and assistant turns only (vscode.lm has no system role: it folded it in).
+  const messages = params.messages.map((m) =>
     m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content),
   );
   try {

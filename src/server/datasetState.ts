@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { GoldFile, loadGold } from '../core/bird/gold';
+import { databasePath } from '../core/bird/layout';
 import { formatProblem } from '../core/bird/problems';
 import { loadQuestions, Question } from '../core/bird/questions';
 import { ConnectionCache, OpenDatabase } from '../core/db/connectionCache';
@@ -125,7 +126,8 @@ export class DatasetState {
           dbId,
           questions,
           present: this.presence.get(dbId) ?? false,
-          // A SQLite file's place is BIRD's layout under the dataset's folder; a server's is named.
+          // A SQLite file's place is BIRD's layout under the dataset's folder (questions come with a dataset); a server's is named.
+          file: databasePath(this.dataset?.dbRoot ?? '', dbId),
           ...(source && source.engine.name !== 'sqlite' ? { location: source.label(dbId) } : {}),
         })),
       problems: this.problems,

@@ -148,5 +148,7 @@ export function reportRow(result: QuestionResult, predictedSql: string, location
     predicted_sql: predictedSql,
     reason: reportReason(result),
     location,
+    first_row_ratio: firstRowRatio(result),
+    all_rows_ratio: allRowsRatio(result),
   };
 }

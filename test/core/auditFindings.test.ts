@@ -8,7 +8,7 @@ import { auditHtml } from '../../src/core/audit/auditHtml';
 import { auditMarks } from '../../src/core/audit/auditMarks';
 import { auditText } from '../../src/core/audit/auditText';
 import type { GoldAudit, GoldAuditEntry, MeasuredGain } from '../../src/core/audit/goldAudit';
-import { auditDoneMessage, auditStatusLine } from '../../src/extension/panels/auditSummary';
+import { auditDoneMessage, auditStatusLine } from '../../src/app/auditSummary';
 
 const gain = (ratio: number, low: number, high: number): MeasuredGain => ({
   ratio,

@@ -233,22 +233,8 @@ const KNOWN_FACE_LOADS = [
     why: "the editor's per-statement features (hints, plan, score, hover) and its dataset, with no use case in app/ yet",
   },
   {
-    files: [
-      'extension/dataset.ts',
-      'extension/explorerDatabases.ts',
-      'extension/languageModels.ts',
-      'extension/panels/auditSummary.ts',
-      'extension/panels/scorePanel.ts',
-      'server/report/reportProvider.ts',
-      'webview/plan/planStepText.ts',
-      'webview/plan/planTree.ts',
-      'webview/report/reportPage.ts',
-      'webview/report/reportRows.ts',
-      'webview/score/scoreCards.ts',
-      'webview/score/scoreCharts.ts',
-      'webview/score/techniqueSection.ts',
-    ],
-    why: "the editor's client and pages (changed beside this by issue 30's work): the pages take core's labels and constants (browser code, which app/ is not)",
+    files: ['server/report/reportProvider.ts'],
+    why: "the Report and Compare panels' server side: it still reads prediction lines, dialects, reports and the compare page from core itself",
   },
 ];
 

@@ -6,11 +6,12 @@ import { describe, it } from 'node:test';
 import { databaseRows } from '../../src/extension/explorerDatabases';
 
 const ROOT = path.join('/data', 'databases');
+// As the language server's dataset summary gives them: each database's file where BIRD's layout puts it.
 const DATABASES = [
   { dbId: 'superhero', present: true, questions: 52 },
   { dbId: 'formula_1', present: false, questions: 66 },
   { dbId: 'toxicology', present: true, questions: 1 },
-];
+].map((database) => ({ ...database, file: path.join(ROOT, database.dbId, `${database.dbId}.sqlite`) }));
 
 describe('explorer database rows', () => {
   it('lists every database with its count; a missing one says so and where its file was looked for', () => {

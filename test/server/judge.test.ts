@@ -210,10 +210,12 @@ describe('Judge with a vscode.lm model through the client (real server process)'
     assert.equal(result.model, 'vscode-lm:test-vendor/test-family');
     assert.deepEqual(result.judge.usage, { prompt_tokens: 900, completion_tokens: 40 });
     assert.equal(seen.at(-1)?.modelId, 'test-model-1');
-    assert.equal(
-      seen.at(-1)?.messages[0].role,
-      'system',
-      'sent as core wrote them: the client folds the system role in (vscode.lm has none)',
+    const [first] = seen.at(-1)!.messages;
+    assert.equal(first.role, 'user', 'vscode.lm has no system role: the server folds it into the first user message');
+    assert.match(first.content, /^You are the Refuter[\s\S]*\n\n/, 'the system prompt heads it');
+    assert.ok(
+      seen.every((params) => params.messages.every((m) => (m.role as string) !== 'system')),
+      'no system message is sent',
     );
   });
 

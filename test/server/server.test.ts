@@ -37,7 +37,9 @@ describe('language server over stdio (a real process)', () => {
     const summary = await server.connection.sendRequest(DatasetSummaryRequest);
     assert.equal(summary.questionCount, 52);
     assert.match(summary.sqlite, /^3\.\d+/);
-    assert.deepEqual(summary.databases, [{ dbId: 'superhero', questions: 52, present: true }]);
+    assert.deepEqual(summary.databases, [
+      { dbId: 'superhero', questions: 52, present: true, file: path.join(dataset.dbRoot, 'superhero', 'superhero.sqlite') },
+    ]);
   });
 
   it('publishes rewrite hints as diagnostics, with exact ranges, for a .sql document', async () => {

@@ -35,7 +35,9 @@ describe('VesLensService (in-process)', () => {
       const summary = service.summary();
       assert.equal(summary.questionCount, 52);
       assert.equal(summary.error, undefined);
-      assert.deepEqual(summary.databases, [{ dbId: 'superhero', questions: 52, present: true }]);
+      assert.deepEqual(summary.databases, [
+        { dbId: 'superhero', questions: 52, present: true, file: path.join(dataset.dbRoot, 'superhero', 'superhero.sqlite') },
+      ]);
     });
 
     it('says which file is wrong and what was expected when a prediction file is attached as the question file', async () => {

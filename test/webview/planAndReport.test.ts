@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Browser } from 'playwright-core';
+import { allRowsRatio, firstRowRatio } from '../../src/core/report/ratios';
 import { VesLensService } from '../../src/server/service';
 import type { EvaluateFileResult, ExplainResult, TimeQueryResult } from '../../src/shared/protocol';
 import { REPO_ROOT } from '../helpers';
@@ -216,6 +217,9 @@ describe('Plan and report panel pages in Chromium', { skip, timeout: 180_000 }, 
       rves_reward: 0.75,
       rves: Math.sqrt(0.75),
     });
+    // Each row's two ratios with their intervals, read from its fields as the server reads them (server/explanations.ts).
+    for (const row of [fastAllRows, fastFirstRow])
+      Object.assign(row, { first_row_ratio: firstRowRatio(row), all_rows_ratio: allRowsRatio(row) });
     await post(page, { type: 'report', file: path.join(SAMPLE, 'predict_gpt-4_superhero.json'), result: { ...report, questions: rows } });
     await settle(page);
     const ids = () => page.locator('table.questions tbody tr').evaluateAll((trs) => trs.map((tr: any) => tr.getAttribute('data-question')));

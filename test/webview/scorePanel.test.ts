@@ -590,6 +590,7 @@ describe('Score panel page (src/webview/score in Chromium)', { skip, timeout: 12
       view.setup = {
         hint: 'The semantic techniques match columns and rows by meaning, so they need embeddings: set vesLens.embeddings.provider.',
         action: 'settings',
+        techniques: view.techniques.filter((t) => /semantic/.test(t.name)).map((t) => t.name),
       };
       // A long result: the panel lists the first rows, and says so.
       view.gold = { ...view.gold!, rowCount: 1234 };

@@ -65,10 +65,13 @@ export class ChatModelError extends Error {
   }
 }
 
+/** A message of a chat API without a system role (vscode.lm). */
+export type UserOrAssistantMessage = ChatMessage & { role: Exclude<ChatRole, 'system'> };
+
 /** The system message folded into the first user message, for chat APIs without a system role (vscode.lm). */
-export function withoutSystemRole(messages: readonly ChatMessage[]): ChatMessage[] {
+export function withoutSystemRole(messages: readonly ChatMessage[]): UserOrAssistantMessage[] {
   const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
-  const rest = messages.filter((m) => m.role !== 'system');
+  const rest = messages.filter((m): m is UserOrAssistantMessage => m.role !== 'system');
   if (system.length === 0) return rest.map((m) => ({ ...m }));
   const firstUser = rest.findIndex((m) => m.role === 'user');
   if (firstUser === -1) return [{ role: 'user', content: system.join('\n\n') }, ...rest];

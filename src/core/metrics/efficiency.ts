@@ -34,6 +34,18 @@ export const RVES_BUCKET_RANGES: readonly { reward: number; atLeast: number; bel
     .map((bucket, i, all) => ({ reward: bucket.reward, atLeast: bucket.atLeast, below: all[i + 1]?.atLeast ?? Infinity })),
 ];
 
+/** Each bucket's ratio range in words, by reward: "ratio ≥ 2", "0.5 ≤ ratio < 1", "ratio < 0.25" (the Score panel's titles). */
+export const RVES_BUCKET_RANGE_TEXTS: Readonly<Record<string, string>> = Object.fromEntries(
+  RVES_BUCKET_RANGES.map((bucket) => [
+    String(bucket.reward),
+    bucket.atLeast === 0
+      ? `ratio < ${bucket.below}`
+      : bucket.below === Infinity
+        ? `ratio ≥ ${bucket.atLeast}`
+        : `${bucket.atLeast} ≤ ratio < ${bucket.below}`,
+  ]),
+);
+
 export interface RvesOutlook {
   /** Probability that a repeat run lands in each reward bucket (only buckets with p ≥ 0.001; they sum to ~1). */
   probabilities: Record<string, number>;

@@ -31,6 +31,8 @@ export interface StepMeasurement {
   /** How far the planner's rows per loop were from the actual: a factor of at least 1, `under` when more rows came than estimated. */
   misestimate: number;
   direction: 'under' | 'over' | 'exact';
+  /** The misestimate is at least MISESTIMATE_FLAG: flagged wherever the step is shown. */
+  misestimated: boolean;
   /** Shared buffers of the step alone: found in PostgreSQL's cache, read from the operating system. */
   hitBlocks?: number;
   readBlocks?: number;
@@ -234,10 +236,11 @@ const isInitPlan = (node: PlanNode) => node.kind === 'subquery' && !node.correla
 const GATHERS = new Set(['Gather', 'Gather Merge']);
 
 /** The misestimate of rows per loop, as a factor of at least 1 (an actual or estimated 0 counts as 1). */
-function misestimateOf(estimated: number, actual: number): Pick<StepMeasurement, 'misestimate' | 'direction'> {
+function misestimateOf(estimated: number, actual: number): Pick<StepMeasurement, 'misestimate' | 'direction' | 'misestimated'> {
   const e = Math.max(1, estimated);
   const a = Math.max(1, actual);
-  return { misestimate: Math.max(e / a, a / e), direction: a > e ? 'under' : a < e ? 'over' : 'exact' };
+  const misestimate = Math.max(e / a, a / e);
+  return { misestimate, direction: a > e ? 'under' : a < e ? 'over' : 'exact', misestimated: misestimate >= MISESTIMATE_FLAG };
 }
 
 /**
@@ -258,7 +261,9 @@ function measurementOf(node: PlanNode, children: readonly CostedNode[], underGat
     loops,
     totalMs,
     selfMs: Math.max(0, totalMs - sum(inclusive)),
-    ...(loops === 0 ? { misestimate: 1, direction: 'exact' as const } : misestimateOf(node.estimatedRows ?? 0, node.actualRows ?? 0)),
+    ...(loops === 0
+      ? { misestimate: 1, direction: 'exact' as const, misestimated: false }
+      : misestimateOf(node.estimatedRows ?? 0, node.actualRows ?? 0)),
   };
   if (node.sharedHitBlocks !== undefined) measurement.hitBlocks = Math.max(0, node.sharedHitBlocks - sumBlocks(inputs, 'sharedHitBlocks'));
   if (node.sharedReadBlocks !== undefined)

@@ -1,6 +1,6 @@
 import { sampleRankCorrelation } from 'simple-statistics';
 import { EvalTask } from '../bird/tasks';
-import { METRIC_LABELS as LABEL_OF_METRIC, QUANTITY_LABELS } from '../eval/labels';
+import { METRIC_LABELS as LABEL_OF_METRIC, QUANTITY_LABELS } from '../text/evalLabels';
 import { OUTCOMES } from '../eval/types';
 import { EvalReportJson, questionKeys, ReportQuestion, reportMetrics } from '../eval/reportFile';
 import { CHANGE_KINDS, ChangeKind, changeKindsOf, comparableRatio, hasTiming, RunComparison } from './compareRuns';

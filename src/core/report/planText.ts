@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { PlanDifference } from '../plan/comparePlans';
 import { QuestionResult } from '../eval/types';
-import { CostedNode, costliestStep, MISESTIMATE_FLAG, PlanCostPair, selfWork, StepMeasurement } from '../plan/cost';
+import { CostedNode, costliestStep, PlanCostPair, selfWork, StepMeasurement } from '../plan/cost';
 import { ExplainedPlan } from '../plan/explain';
 import { compactNumber, counted, millisecondsText, ratioText } from '../text/numberText';
 import { plainText } from '../text/terminalText';
@@ -23,7 +23,7 @@ export function measurementText(m: StepMeasurement): string {
   ];
   if (m.hitBlocks !== undefined || m.readBlocks !== undefined)
     parts.push(`buffers ${compactNumber(m.hitBlocks ?? 0)} hit, ${compactNumber(m.readBlocks ?? 0)} read`);
-  if (m.misestimate >= MISESTIMATE_FLAG) parts.push(`rows misestimated ${ratioText(m.misestimate)}× (${m.direction}estimated)`);
+  if (m.misestimated) parts.push(`rows misestimated ${ratioText(m.misestimate)}× (${m.direction}estimated)`);
   return parts.join(' · ');
 }
 
@@ -42,7 +42,7 @@ function plannedAnnotation(node: CostedNode, planCost: number): string {
   if (node.filter)
     parts.push(`filter ${node.filter}${node.rowsRemovedByFilter ? `, ${compactNumber(node.rowsRemovedByFilter)} removed` : ''}`);
   const measured = node.measured ? `  ${measurementText(node.measured)}` : '';
-  const flagged = node.measured && node.measured.misestimate >= MISESTIMATE_FLAG;
+  const flagged = node.measured?.misestimated;
   return (parts.length ? pc.dim(`  [${parts.join(' · ')}]`) : '') + (flagged ? pc.red(measured) : pc.dim(measured));
 }
 

@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import { formatProblem, InputProblem, orderProblems } from '../bird/problems';
 import { EvalSummary } from '../eval/evalSummary';
 import { Metric, Outcome, QuestionResult } from '../eval/types';
-import { METRIC_LABELS, OUTCOME_LABELS, QUANTITY_LABELS } from '../eval/labels';
+import { METRIC_LABELS, OUTCOME_LABELS, QUANTITY_LABELS } from '../text/evalLabels';
 import { techniqueRows } from './techniqueRows';
 import { pastLimitMetrics } from '../metrics/efficiency';
 import { SqlDialect } from '../sql/statements';

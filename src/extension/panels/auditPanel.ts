@@ -5,14 +5,14 @@ import * as vscode from 'vscode';
 import { AuditGoldRequest, AuditGoldResult, AuditProgress, Dataset } from '../../shared/protocol';
 import { AuditPanelRequest } from '../../shared/webviewMessages';
 import { Ctx, currentSettings } from '../ctx';
-import { fileHead, looksLikeEvalReport, looksLikePredictionFile, workspaceJsonFiles } from '../dataset';
+import { fileHead, isFileOf, workspaceJsonFiles } from '../dataset';
 import { isCancellation, showError } from '../errors';
 import { pickFiles } from '../pickFiles';
 import { QuestionMark } from '../explorer';
 import { questionUri } from '../questionDocuments';
 import { escapeText, REPORT_PAGE_STYLESHEET, reportWebviewPage } from '../reportPage';
 import { panelOptions } from '../webview';
-import { auditDoneMessage, auditStatusLine } from './auditSummary';
+import { auditDoneMessage, auditStatusLine } from '../../app/auditSummary';
 
 const VIEW_TYPE = 'vesLens.goldAudit';
 /** The last audit, in the workspace's storage: marks and panel survive a reload. */
@@ -25,14 +25,14 @@ const sameDataset = (a: Dataset | null | undefined, b: Dataset | null | undefine
 const markdownText = (text: string) => text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
 /** Prediction files and eval reports of the workspace, offered in the pick (a person may choose others too). */
-const workspacePredictionFiles = () => workspaceJsonFiles((head) => looksLikePredictionFile(head) || looksLikeEvalReport(head));
+const workspacePredictionFiles = () => workspaceJsonFiles(['predictions', 'eval-report']);
 
 /** undefined: the person cancelled; []: audit the gold alone. */
 async function pickPredictionFiles(): Promise<string[] | undefined> {
   return pickFiles(
     (await workspacePredictionFiles()).map((file) => ({
       file,
-      description: looksLikeEvalReport(fileHead(file)) ? 'eval report' : 'prediction file',
+      description: isFileOf(fileHead(file), ['eval-report']) ? 'eval report' : 'prediction file',
     })),
     {
       title: 'Audit Gold SQL: prediction files whose correct predictions ≥2× faster than the gold count (optional)',

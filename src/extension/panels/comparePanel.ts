@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { CompareReportsRequest, CompareReportsResult } from '../../shared/protocol';
 import { ComparePageState, ComparePanelRequest } from '../../shared/webviewMessages';
 import { Ctx } from '../ctx';
-import { looksLikeEvalReport, workspaceJsonFiles } from '../dataset';
+import { workspaceJsonFiles } from '../dataset';
 import { showError } from '../errors';
 import { pickFiles } from '../pickFiles';
 import { escapeText, REPORT_PAGE_STYLESHEET, reportWebviewPage } from '../reportPage';
@@ -20,7 +20,7 @@ const REPORT_DIALOG = { title: 'Eval JSON reports (ves-lens eval --json)', filte
  * baseline. One chosen: the others of the workspace are offered to compare it with, or what is missing is said.
  */
 async function pickReports(): Promise<string[] | undefined> {
-  const reports = await workspaceJsonFiles(looksLikeEvalReport);
+  const reports = await workspaceJsonFiles(['eval-report']);
   const files = await pickFiles(
     reports.map((file) => ({ file })),
     {

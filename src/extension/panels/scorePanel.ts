@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, QueryTarget, ScoreParams, ScoreRequest, ScoreResult, StepProgress } from '../../shared/protocol';
 import { ScoreContext, ScorePanelMessage, ScorePanelRequest } from '../../shared/webviewMessages';
-import { OUTCOME_LABELS } from '../../core/eval/labels';
+import { OUTCOME_LABELS } from '../../core/text/evalLabels';
 import { Ctx, currentSettings } from '../ctx';
 import { isCancellation, showError } from '../errors';
 import { PanelKind } from './panel';

@@ -3,7 +3,7 @@
  * the server itself (core's client), or one of VS Code's models (vscode.lm), which only the extension host can
  * reach: each completion then goes to the client as a ChatCompletionRequest.
  */
-import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions } from '../../core/llm/chatModel';
+import { ChatMessage, ChatModel, ChatModelError, ChatReply, ChatRequestOptions, withoutSystemRole } from '../../core/llm/chatModel';
 import { chatCompletionsUrl, OpenAiChatModel } from '../../core/llm/openAiChat';
 import { ChatCompletionErrors, ChatCompletionParams, ChatCompletionResult, JudgeModelSpec } from '../../shared/protocol';
 
@@ -25,7 +25,8 @@ export class ClientChatModel implements ChatModel {
   async complete(messages: readonly ChatMessage[], options: ChatRequestOptions = {}): Promise<ChatReply> {
     if (options.signal?.aborted) throw new ChatModelError('cancelled', 'cancelled');
     try {
-      const reply = await this.chat({ messages: [...messages], modelId: this.spec.id }, options.signal);
+      // vscode.lm has no system role: core's one rule folds it into the first user message before it is sent.
+      const reply = await this.chat({ messages: withoutSystemRole(messages), modelId: this.spec.id }, options.signal);
       return { text: reply.text, usage: reply.usage };
     } catch (error) {
       if (options.signal?.aborted) throw new ChatModelError('cancelled', 'cancelled');

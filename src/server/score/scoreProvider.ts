@@ -7,9 +7,11 @@ import { QueryCancelled } from '../../core/db/database';
 import { dialectOf } from '../../core/db/readQuery';
 import { scoreTask } from '../../core/eval/evaluate';
 import { Metric, METRICS, QuestionResult } from '../../core/eval/types';
+import { RVES_BUCKET_RANGE_TEXTS } from '../../core/metrics/efficiency';
 import { explainQuery } from '../../core/plan/explain';
 import { FastTimingOptions } from '../../core/timing/fast';
 import { TimingResult } from '../../core/timing/types';
+import { speedVerdict } from '../../core/timing/verdict';
 import {
   CounterexampleParams,
   CounterexampleResult,
@@ -65,7 +67,12 @@ function intervalKind(timing: TimingResult): TimingSummary['intervalKind'] {
 
 function timingSummary(timing: TimingResult): TimingSummary {
   const { protocol: _protocol, ...summary } = timing;
-  return { ...summary, intervalKind: intervalKind(timing), note: summary.note === undefined ? undefined : editorText(summary.note) };
+  return {
+    ...summary,
+    intervalKind: intervalKind(timing),
+    verdict: speedVerdict(timing),
+    note: summary.note === undefined ? undefined : editorText(summary.note),
+  };
 }
 
 /** Each timed quantity's summary, under the key core keeps it (a quantity not timed stays absent). */
@@ -171,6 +178,7 @@ export class ScoreProvider {
         explanations: scoreExplanations(result, goldPreview, predPreview, { pred: sql, gold: goldSql }),
         // Each run of the pair adds its ratios; from the third on, the repeat interval measured between runs.
         timings: this.repeatRuns.add([state.engineLine, question.dbId, goldSql, sql].join('\u0000'), timingSummaries(result.timings)),
+        rvesBucketRanges: RVES_BUCKET_RANGE_TEXTS,
         same_program: result.same_program,
         ves: result.ves,
         rves: result.rves,

@@ -153,16 +153,17 @@ export async function techniqueScores(
     return { name, score: scoreText(score), columns: detail?.columns, rows: rowsView(detail) };
   });
   // The way to set embeddings up, when a semantic technique did not score for want of them.
-  const wantsProvider = views.some(
-    (v) => 'error' in v.score && (v.score.error === NO_EMBEDDING_PROVIDER || v.score.error === problem?.message),
-  );
-  const setup: TechniquesView['setup'] = !wantsProvider
+  const awaiting = views
+    .filter((v) => 'error' in v.score && (v.score.error === NO_EMBEDDING_PROVIDER || v.score.error === problem?.message))
+    .map((v) => v.name);
+  const setup: TechniquesView['setup'] = !awaiting.length
     ? null
     : problem?.kind === 'missing-key'
-      ? { hint: KEY_HINT, action: 'key' }
+      ? { hint: KEY_HINT, action: 'key', techniques: awaiting }
       : {
           hint: problem ? "Set vesLens.embeddings.url to the endpoint's base URL, e.g. https://api.openai.com/v1." : SETUP_HINT,
           action: 'settings',
+          techniques: awaiting,
         };
   return {
     techniques: views,

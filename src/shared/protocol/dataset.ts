@@ -27,10 +27,11 @@ export interface DatasetSummary {
   engineError?: string;
   questionCount: number;
   /**
-   * db_id → whether its database is there, how many questions use it, and on a PostgreSQL engine where it is
-   * looked for (its schema, database or tables, named without the password; a SQLite file is where BIRD's layout says).
+   * db_id → whether its database is there, how many questions use it, its SQLite file where BIRD's layout puts it
+   * (`<db_root>/<db_id>/<db_id>.sqlite`), and on another engine where it is looked for (its schema, database or
+   * tables, named without the password).
    */
-  databases: { dbId: string; present: boolean; questions: number; location?: string }[];
+  databases: { dbId: string; present: boolean; questions: number; file: string; location?: string }[];
   /** Input problems of the files (each naming file and key or line). */
   problems: string[];
   /** Why the dataset could not be used at all (a question file that is no question file...), naming the file and what was expected. */

@@ -2,7 +2,7 @@
 import { RequestType } from 'vscode-languageserver-protocol';
 import type { JudgedQuestion } from '../../core/judge/judgeSummary';
 import type { JudgeMethod } from '../../core/judge/types';
-import type { ChatMessage, ChatReply } from '../../core/llm/chatModel';
+import type { ChatReply, UserOrAssistantMessage } from '../../core/llm/chatModel';
 import type { QuestionInfo } from './dataset';
 
 /**
@@ -51,7 +51,8 @@ export interface JudgeResult extends JudgedFields {
 
 /** Server → client: one chat completion with a vscode.lm model (the extension host owns that API). */
 export interface ChatCompletionParams {
-  messages: ChatMessage[];
+  /** User and assistant turns only: vscode.lm has no system role, so the server folds it into the first user message. */
+  messages: UserOrAssistantMessage[];
   /** The model the client chose when the judgement started (vscode.lm's LanguageModelChat.id). */
   modelId: string;
 }

@@ -3,6 +3,7 @@ import { ProgressType, RequestType } from 'vscode-languageserver-protocol';
 import type { EvalSummary } from '../../core/eval/evalSummary';
 import type { EvalReportJson } from '../../core/eval/reportFile';
 import type { QuestionResult } from '../../core/eval/types';
+import type { RatioWithInterval } from '../../core/report/ratios';
 
 export interface EvaluateFileParams {
   predictionsFile: string;
@@ -19,6 +20,9 @@ export type ReportRow = Omit<QuestionResult, 'timings'> & {
   reason: string;
   /** Where its prediction is in the prediction file (0-based line and character), to jump there. */
   location?: { line: number; character: number };
+  /** Each timed quantity's ratio with its interval, as core/report/ratios.ts reads them from the row: VES's (to the first row) and R-VES's (every row). */
+  first_row_ratio: RatioWithInterval | null;
+  all_rows_ratio: RatioWithInterval | null;
 };
 
 export interface EvaluateFileResult {

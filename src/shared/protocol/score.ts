@@ -5,6 +5,7 @@ import type { CounterexampleSearch } from '../../core/results/counterexample/sea
 import type { EquivalenceVerdict } from '../../core/results/equivalence';
 import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../../core/results/sqlmorph/types';
 import type { TimingResult } from '../../core/timing/types';
+import type { SpeedVerdict } from '../../core/timing/verdict';
 import type { QuestionInfo } from './dataset';
 import type { PlanComparison, PlanView } from './plan';
 import type { ResultPreview } from './queries';
@@ -39,12 +40,14 @@ export interface ScoreParams {
  */
 export type TimingSummary = Omit<TimingResult, 'protocol'> & {
   intervalKind?: 'estimate' | 'none' | 'exact';
+  /** core's speed verdict on this run's ratio and interval ("faster": the prediction is). */
+  verdict: SpeedVerdict;
   /**
    * From this pair's third Score run on (in this session, same engine, database, gold and prediction): the ratio
    * over its runs and the 95 % interval a next run lands in, measured from the spread between the runs as the CLI's
    * eval measures it between passes (server/score/repeatRuns.ts).
    */
-  repeat?: { runs: number; ratio: number; low: number; high: number };
+  repeat?: { runs: number; ratio: number; low: number; high: number; verdict: SpeedVerdict };
 };
 
 // ---- partial credit: SQLMorph's techniques on the scored pair --------------------------------------------
@@ -92,9 +95,9 @@ export interface TechniquesView {
   embeddings: { provider: 'openai'; url: string; model: string } | { provider: 'local' } | null;
   /**
    * How to set embeddings up, when a semantic technique could not score for want of a provider or a key: what to
-   * say, and what the panel's button opens.
+   * say, what the panel's button opens, and the techniques that wait for it (said in one quiet line, not as errors).
    */
-  setup: { hint: string; action: 'settings' | 'key' } | null;
+  setup: { hint: string; action: 'settings' | 'key'; techniques: TechniqueName[] } | null;
   /** Where VES Lens scores what SQLMorph's code would not (`<technique>: ...`), and settings it ignored. */
   notes: string[];
   /** A query the techniques could not read (they score 0, or `error` past a bound). */
@@ -146,6 +149,8 @@ export interface ScoreResult extends ScoredFields {
   explanations: string[];
   /** The timings with their samples (none for a wrong prediction, the correctness phase, or the same program). */
   timings: TimingSummaries;
+  /** Each R-VES reward bucket's ratio range in words, by reward ("0.5 ≤ ratio < 1"): core's buckets, for the reward card. */
+  rvesBucketRanges: Readonly<Record<string, string>>;
   goldPlan: PlanView;
   predPlan: PlanView;
   planComparison: PlanComparison;

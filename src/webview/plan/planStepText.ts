@@ -1,7 +1,6 @@
 // A plan step in words: its operator, its subject, its index, and what it does and why it costs what it costs
 // (from its own numbers). The plan cards (planTree.ts) show them; the tooltip says the explanation.
 import type { PlanNodeKind } from '../../core/db/planTree';
-import { MISESTIMATE_FLAG } from '../../core/plan/cost';
 import type { PlanNodeView } from '../../shared/protocol';
 import { compact, compactCounted, fixed, milliseconds } from '../common/format';
 
@@ -222,7 +221,7 @@ export function explainPlannedStep(node: PlanNodeView, planCost: number): string
   const m = node.measured;
   if (m) {
     lines.push(`Measured: ${measuredText(m)}.`);
-    if (m.misestimate >= MISESTIMATE_FLAG)
+    if (m.misestimated)
       lines.push(
         `The planner ${m.direction === 'under' ? 'under' : 'over'}estimated its rows ${fixed(m.misestimate, 1)}×: plans chosen on such estimates (join order and method) are often the wrong ones; ANALYZE the tables, or look at the condition.`,
       );

@@ -6,7 +6,6 @@
 import { plainText } from '../../core/text/terminalText';
 import type { AlignedPlanRow, PlanNodeView, PlanView } from '../../shared/protocol';
 import { h, icon } from '../common/dom';
-import { MISESTIMATE_FLAG } from '../../core/plan/cost';
 import { compact, compactCounted, counted, fixed, milliseconds } from '../common/format';
 import { explainPlannedStep, explainStep, indexText, measuredText, operatorName, plannedSubject, subjectText } from './planStepText';
 import { hideTip, showTip } from './planTip';
@@ -33,11 +32,11 @@ function cardEvents(name: string, lines: string[]) {
 /**
  * A step of PostgreSQL's plan as a card (pev2's reading): its operator and table or key, its index, the
  * planner's rows and cost with its own share of the plan, its filter; with EXPLAIN ANALYZE what it measured,
- * its own time, shared buffers, and a misestimate of rows from MISESTIMATE_FLAG× flagged.
+ * its own time, shared buffers, and a misestimate of rows flagged as core flags it (StepMeasurement.misestimated).
  */
 function plannedCard(node: PlanNodeView, planCost: number, mark?: AlignedPlanRow['mark']): HTMLDivElement {
   const m = node.measured;
-  const misestimated = m !== undefined && m.loops > 0 && m.misestimate >= MISESTIMATE_FLAG;
+  const misestimated = m?.misestimated === true;
   const lines = explainPlannedStep(node, planCost);
   const className =
     `plan-node planned kind-${node.kind}` +

@@ -5,7 +5,7 @@
 // Results stream in while the file is scored; a cancelled run keeps what it scored and says so.
 // Messages: ReportPanelMessage / ReportPanelRequest in src/shared/webviewMessages.ts.
 import type { EvalSummary } from '../../core/eval/evalSummary';
-import { METRIC_LABELS, OUTCOME_LABELS } from '../../core/eval/labels';
+import { METRIC_LABELS, OUTCOME_LABELS } from '../../core/text/evalLabels';
 import type { Metric, Outcome } from '../../core/eval/types';
 import { plainText } from '../../core/text/terminalText';
 import type { EvaluateFileResult, ReportRow } from '../../shared/protocol';
@@ -13,18 +13,7 @@ import type { JudgeFlag, ReportPanelMessage, ReportPanelRequest } from '../../sh
 import { Child, h, icon, render } from '../common/dom';
 import { counted, fixed, milliseconds } from '../common/format';
 import { panelPage, RememberedMessage } from '../common/vscodeApi';
-import {
-  COLUMNS,
-  Column,
-  ColumnKey,
-  INITIAL_VIEW,
-  JUDGE_COLUMN,
-  judgementOf,
-  outcomeText,
-  RATIO_OF,
-  ReportView,
-  visibleRows,
-} from './reportRows';
+import { COLUMNS, Column, ColumnKey, INITIAL_VIEW, JUDGE_COLUMN, judgementOf, outcomeText, ReportView, visibleRows } from './reportRows';
 
 /** The report as the page holds it: rows streamed in so far, the final result once there, whether it runs. */
 interface ReportState {
@@ -134,7 +123,7 @@ function cellOf(row: ReportRow, key: ColumnKey): HTMLTableCellElement {
       return h('td', { className: 'num' }, row.rves_reward === null ? '–' : String(row.rves_reward));
     case 'first_row_ratio':
     case 'all_rows_ratio': {
-      const timed = RATIO_OF[key](row);
+      const timed = row[key];
       const title = timed
         ? `repeat interval ${fixed(timed.low)}–${fixed(timed.high)}×${row.same_program ? '; same program, not timed' : ''}`
         : undefined;

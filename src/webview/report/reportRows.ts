@@ -1,13 +1,12 @@
 // The evaluation report's questions as the page lists them: its columns, the filters, the order, and the judge's
 // latest verdict of each row. No DOM here.
-import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/eval/labels';
+import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/text/evalLabels';
 import type { Outcome } from '../../core/eval/types';
-import { allRowsRatio, firstRowRatio } from '../../core/report/ratios';
 import type { ReportRow } from '../../shared/protocol';
 import type { JudgeFlag } from '../../shared/webviewMessages';
 
 /** A column: its key (a row's field, or a value derived from the row), its heading, and whether it holds numbers. */
-export type ColumnKey = keyof ReportRow | 'judge' | 'first_row_ratio' | 'all_rows_ratio';
+export type ColumnKey = keyof ReportRow | 'judge';
 export type Column = readonly [key: ColumnKey, label: string, kind?: 'num', title?: string];
 
 export const COLUMNS: readonly Column[] = [
@@ -27,9 +26,6 @@ export const COLUMNS: readonly Column[] = [
   ['pred_ms', 'pred ms', 'num'],
 ];
 export const JUDGE_COLUMN: Column = ['judge', 'judge'];
-
-/** The two timed ratios of a row, with their intervals: each quantity in its own column. */
-export const RATIO_OF = { first_row_ratio: firstRowRatio, all_rows_ratio: allRowsRatio } as const;
 
 /** Failures first: the order "failures first" sorts outcomes in. */
 const FAILURE_RANK: Record<Outcome, number> = {
@@ -107,7 +103,7 @@ export function visibleRows(rows: readonly ReportRow[], view: ReportView, judgem
       const judgement = judgementOf(row, judgements);
       return judgement?.sameSql ? judgement.score : undefined;
     }
-    if (key === 'first_row_ratio' || key === 'all_rows_ratio') return RATIO_OF[key](row)?.ratio;
+    if (key === 'first_row_ratio' || key === 'all_rows_ratio') return row[key]?.ratio;
     return row[key];
   };
   const skipped = (row: ReportRow) => (row.outcome === 'skipped' ? 1 : 0);

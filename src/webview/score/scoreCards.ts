@@ -1,9 +1,7 @@
 // The Score panel's cards: outcome, EX and Soft-F1; the time ratio of both timed quantities (VES's first row,
 // R-VES's every row), each with its median times and, where blocks measured one, the estimated interval of a repeat
 // run; the R-VES reward with its bucket probabilities.
-import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/eval/labels';
-import { RVES_BUCKET_RANGES } from '../../core/metrics/efficiency';
-import { speedVerdict } from '../../core/timing/verdict';
+import { OUTCOME_LABELS, QUANTITY_DESCRIPTIONS, QUANTITY_LABELS } from '../../core/text/evalLabels';
 import { plainText } from '../../core/text/terminalText';
 import type { ScoreResult, TimingSummary } from '../../shared/protocol';
 import { Child, h } from '../common/dom';
@@ -11,18 +9,11 @@ import { card } from '../common/elements';
 import { counted, fixed, milliseconds } from '../common/format';
 import { percent, ratio } from './scoreFormat';
 
-/** The ratio range of an R-VES reward bucket: "ratio ≥ 2", "0.5 ≤ ratio < 1", "ratio < 0.25". */
-export function bucketRangeText(reward: number | string): string {
-  const bucket = RVES_BUCKET_RANGES.find((b) => b.reward === Number(reward));
-  if (!bucket) return '';
-  if (bucket.atLeast === 0) return `ratio < ${bucket.below}`;
-  if (bucket.below === Infinity) return `ratio ≥ ${bucket.atLeast}`;
-  return `${bucket.atLeast} ≤ ratio < ${bucket.below}`;
-}
+/** The ratio range of an R-VES reward bucket, as the server words core's buckets: "ratio ≥ 2", "0.5 ≤ ratio < 1". */
+const bucketRangeText = (result: ScoreResult, reward: number | string): string => result.rvesBucketRanges?.[String(Number(reward))] ?? '';
 
-/** core's speed verdict on t_gold / t_pred: "faster" there means the prediction is. */
-function verdict(timing: Pick<TimingSummary, 'ratio' | 'low' | 'high'>): Child {
-  const speed = speedVerdict(timing);
+/** core's speed verdict on t_gold / t_pred, as the server sent it: "faster" there means the prediction is. */
+function verdict({ verdict: speed }: Pick<TimingSummary, 'verdict'>): Child {
   if (speed === 'faster') return h('span', { className: 'diff-good' }, 'prediction faster');
   if (speed === 'slower') return h('span', { className: 'diff-bad' }, 'gold faster');
   return 'no measurable difference';
@@ -109,8 +100,8 @@ function ratioCard(metric: keyof typeof METRIC_RATIOS, timing: TimingSummary, pr
 export function scopeNote(result: ScoreResult): HTMLParagraphElement | null {
   const { ves, rves } = result.timings;
   if (!ves || !rves || result.same_program || intervalKindOf(ves) === 'none' || intervalKindOf(rves) === 'none') return null;
-  const first = speedVerdict(answerOf(ves));
-  const all = speedVerdict(answerOf(rves));
+  const first = answerOf(ves).verdict;
+  const all = answerOf(rves).verdict;
   if (first === all || first === 'no-difference' || all === 'no-difference') return null;
   const [sooner, later] = first === 'slower' ? ['gold', 'the prediction'] : ['the prediction', 'gold'];
   return h(
@@ -126,7 +117,7 @@ function fill(p: number): HTMLSpanElement {
   return bar;
 }
 
-function bucketBars(probabilities: Record<string, number>): HTMLDivElement {
+function bucketBars(result: ScoreResult, probabilities: Record<string, number>): HTMLDivElement {
   const buckets = Object.entries(probabilities)
     .map(([reward, p]) => ({ reward, p }))
     .sort((a, b) => Number(b.reward) - Number(a.reward));
@@ -136,7 +127,7 @@ function bucketBars(probabilities: Record<string, number>): HTMLDivElement {
     buckets.map(({ reward, p }) =>
       h(
         'div',
-        { className: 'bucket', role: 'listitem', title: bucketRangeText(reward) },
+        { className: 'bucket', role: 'listitem', title: bucketRangeText(result, reward) },
         h('span', { className: 'bucket-reward' }, reward),
         h('span', { className: 'bucket-bar', 'aria-hidden': 'true' }, fill(p)),
         h('span', { className: 'bucket-p' }, percent(p)),
@@ -153,12 +144,12 @@ function rewardCard(result: ScoreResult): HTMLDivElement {
   }
   const probabilities = result.rves_bucket_probabilities;
   const reward = result.rves_reward;
-  const range = reward === null ? '' : bucketRangeText(reward);
+  const range = reward === null ? '' : bucketRangeText(result, reward);
   const detail: Child[] = [h('div', {}, range ? `bucket ${range}` : '')];
   if (result.rves_uncertain && probabilities) {
     detail.push(
       h('div', {}, 'near a bucket edge: a repeat run lands in (estimated)'),
-      bucketBars(probabilities),
+      bucketBars(result, probabilities),
       h('div', { className: 'expected' }, `→ expected reward ${fixed(result.rves_expected_reward)}`),
     );
   } else if (result.rves_uncertain) {

@@ -1,7 +1,7 @@
 // The Score panel's charts (Chart.js, loaded by the page as its own script): the timing samples of each timed
 // quantity, and the ratio as the data grows. Drawn in the theme's colours, and again when the theme changes.
 import type { Chart as ChartInstance, ChartConfiguration, Scale } from 'chart.js';
-import { QUANTITY_LABELS } from '../../core/eval/labels';
+import { QUANTITY_LABELS } from '../../core/text/evalLabels';
 import { plainText } from '../../core/text/terminalText';
 import type { TimedQuantity } from '../../core/timing/types';
 import type { ScoreResult, TimingSummary } from '../../shared/protocol';

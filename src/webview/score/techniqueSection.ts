@@ -1,7 +1,7 @@
 // The Score panel's partial credit: SQLMorph's techniques (ScoreResult.techniques). The score table (technique ×
 // EX/EXP/EXR/F1, errors as such), then one technique's details (picked): which predicted column matched which
 // gold column, and how each row fared (exact, partial, none).
-import { isError, RowMatch, RowMatchKind, SEMANTIC_TECHNIQUES, TechniqueName } from '../../core/results/sqlmorph/types';
+import type { RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../../core/results/sqlmorph/types';
 import { plainText } from '../../core/text/terminalText';
 import type { ScoreResult, TechniqueRowsView, TechniquesView, TechniqueTableView, TechniqueView } from '../../shared/protocol';
 import { Child, h, icon, nodes, selectedValue } from '../common/dom';
@@ -48,10 +48,13 @@ const TECHNIQUE_COLUMN_TEXT: Record<ScoreKey, string> = {
 /** The technique whose details the person picked: kept across results while it is there. */
 let techniqueShown: TechniqueName | null = null;
 
+/** A technique that could not score says why instead of its scores. */
+const failed = (score: TechniqueScore): score is { error: string } => 'error' in score;
+
 function techniqueScoreRow(t: TechniqueView): HTMLTableRowElement {
   const name = h('th', { scope: 'row', title: TECHNIQUE_TEXT[t.name] ?? '' }, h('code', {}, t.name));
   const score = t.score;
-  if (isError(score)) {
+  if (failed(score)) {
     return h(
       'tr',
       { className: 'technique-error' },
@@ -72,8 +75,8 @@ function techniqueScoreRow(t: TechniqueView): HTMLTableRowElement {
  * an optional feature, said once in a quiet line (techniqueSetup), not as a red error row per technique.
  */
 function awaitingEmbeddings(view: TechniquesView): TechniqueView[] {
-  if (!view.setup) return [];
-  return view.techniques.filter((t) => isError(t.score) && SEMANTIC_TECHNIQUES.includes(t.name));
+  const awaiting = view.setup?.techniques ?? [];
+  return view.techniques.filter((t) => awaiting.includes(t.name));
 }
 
 function techniqueScoreTable(view: TechniquesView): HTMLDivElement {
@@ -365,7 +368,7 @@ function rowFateSection(view: TechniquesView, t: TechniqueView): Child[] | null 
 }
 
 function techniqueDetails(view: TechniquesView): Child[] | null {
-  const usable = view.techniques.filter((t) => !isError(t.score));
+  const usable = view.techniques.filter((t) => !failed(t.score));
   if (!usable.length) return null;
   const preferred = DETAIL_PREFERENCE.map((n) => usable.find((t) => t.name === n)).find(Boolean);
   const chosen = usable.find((t) => t.name === techniqueShown) ?? preferred ?? usable[0];

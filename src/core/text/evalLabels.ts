@@ -1,7 +1,9 @@
-import type { Metric, Outcome } from './types';
+// The words of eval's results, shared by core's reports and the editor's pages (which load only this layer of core).
+// Keyed by core/eval/types.ts's Outcome and Metric, which this layer cannot name: a lookup by an Outcome or a
+// Metric fails to compile if one has no label here.
 
 /** Each outcome as a person reads it: the terminal report, the Score panel and the evaluation report alike. */
-export const OUTCOME_LABELS: Readonly<Record<Outcome, string>> = {
+export const OUTCOME_LABELS = {
   correct: 'correct',
   mismatch: 'mismatch',
   prediction_error: 'prediction error',
@@ -10,10 +12,10 @@ export const OUTCOME_LABELS: Readonly<Record<Outcome, string>> = {
   refused: 'refused',
   locked: 'database locked',
   skipped: 'skipped',
-};
+} as const satisfies Readonly<Record<string, string>>;
 
 /** Each metric's name in tables and charts (terminal, HTML reports, the evaluation report panel). */
-export const METRIC_LABELS: Readonly<Record<Metric, string>> = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' };
+export const METRIC_LABELS = { ex: 'EX', f1: 'Soft-F1', ves: 'VES', rves: 'R-VES' } as const satisfies Readonly<Record<string, string>>;
 
 /**
  * One name per per-question quantity, wherever it is shown (Score panel, Report, HTML report, CLI). The two ratios

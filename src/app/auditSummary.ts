@@ -1,7 +1,18 @@
-import { auditCounts, notAuditedText } from '../../core/audit/auditFindings';
-import type { AuditGoldResult } from '../../shared/protocol';
+// The editor's words for a gold audit's end (its panel's status line, its notification): what was audited, from
+// core's counts of the entries (an audit the editor kept from an older version has none of its own).
+import { auditCounts, notAuditedText } from '../core/audit/auditFindings';
+import type { GoldAudit } from '../core/audit/goldAudit';
 
-type AuditOutcome = Pick<AuditGoldResult, 'audit' | 'marks' | 'partial' | 'total'>;
+/** What the words read of an audit's result (the language server's AuditGoldResult). */
+interface AuditOutcome {
+  audit: Pick<GoldAudit, 'entries'>;
+  /** One per flagged question. */
+  marks: readonly unknown[];
+  /** Cancelled before the end. */
+  partial: boolean;
+  /** Questions in the dataset. */
+  total: number;
+}
 
 /**
  * The Gold Audit panel's status line, as plain text: gold audited, then those that were not (a missing database
