@@ -9,6 +9,9 @@
 //        npx tsx bench/timing.mjs --fast-only [--runs 2] [--files substring]   (a quick check: fast mode alone, its
 //        intervals' width and coverage and its wall time; nothing written to bench/results)
 //        npx tsx bench/timing.mjs --from /tmp/ves-lens-timing-XXXX   (the tables again from a finished run's files)
+//        --baseline <checkout>: also that checkout's `--timing fast` (its bin/ves-lens.js, built), interleaved with the
+//        rest, for a before/after in one run; --out <file>: the report there instead of bench/results/timing.md.
+//        The machine's 1-minute load average is read at each eval and reported (a shared machine's share of the noise).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +42,13 @@ const files = fromWall
 // The reference column: the scripts' loops run by python3 itself (VES_LENS_PYTHON to pick another interpreter).
 const fastOnly = !fromWall && args.includes('--fast-only');
 const withPython = fromWall ? Object.values(fromWall)[0].python !== undefined : !fastOnly && !args.includes('--no-python');
-const modes = fastOnly ? ['fast'] : withPython ? ['python', 'official', 'fast'] : ['official', 'fast'];
+const baseline = from ? undefined : option('--baseline', undefined);
+const withBaseline = fromWall ? Object.values(fromWall)[0].baseline !== undefined : baseline !== undefined;
+const modes = [
+  ...(fastOnly ? ['fast'] : withPython ? ['python', 'official', 'fast'] : ['official', 'fast']),
+  ...(withBaseline ? ['baseline'] : []),
+];
+const reportFile = path.resolve(option('--out', path.join(import.meta.dirname, 'results', 'timing.md')));
 const scratch = from ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ves-lens-timing-'));
 // Only superhero and toxicology: the other questions are skipped (not timed) in both modes.
 const dbRoot = path.join(scratch, 'databases');
@@ -48,6 +57,16 @@ for (const db of from ? [] : ['superhero', 'toxicology']) {
   fs.symlinkSync(path.join(data, 'databases', db, `${db}.sqlite`), path.join(dbRoot, db, `${db}.sqlite`));
 }
 const wallFile = path.join(scratch, 'wall.json');
+const loadFile = path.join(scratch, 'load.json');
+/** The 1-minute load averages read at each eval (none on a system without /proc/loadavg). */
+const loads = from && fs.existsSync(loadFile) ? JSON.parse(fs.readFileSync(loadFile, 'utf8')) : [];
+const readLoad = () => {
+  try {
+    loads.push(Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]));
+  } catch {
+    // not Linux: no load to report
+  }
+};
 
 /** The scripts' protocol in Python on one file: {seconds, totals: {ves, rves, count, ...}}. */
 function pythonOnce(file, run) {
@@ -76,7 +95,7 @@ function evalOnce(file, mode, run) {
   const result = spawnSync(
     process.execPath,
     [
-      path.join(root, 'bin', 'ves-lens.js'),
+      path.join(mode === 'baseline' ? path.resolve(baseline) : root, 'bin', 'ves-lens.js'),
       'eval',
       '--questions',
       path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json'),
@@ -89,7 +108,7 @@ function evalOnce(file, mode, run) {
       '--metrics',
       'ves,rves',
       '--timing',
-      mode,
+      mode === 'baseline' ? 'fast' : mode,
       '--json',
       json,
       '--no-progress',
@@ -156,6 +175,7 @@ if (fromWall) {
   for (let run = 0; run < runs; run++) {
     for (const file of files) {
       for (const mode of modes) {
+        readLoad();
         results[file][mode].push(evalOnce(file, mode, run));
         process.stderr.write(`run ${run + 1}/${runs} ${mode} ${file}: ${results[file][mode].at(-1).seconds.toFixed(1)} s\n`);
       }
@@ -165,6 +185,7 @@ if (fromWall) {
     files.map((f) => [f, Object.fromEntries(modes.map((mode) => [mode, results[f][mode].map((r) => r.seconds)]))]),
   );
   if (!fastOnly) fs.writeFileSync(wallFile, JSON.stringify(wall, null, 2));
+  if (!fastOnly) fs.writeFileSync(loadFile, JSON.stringify(loads));
 }
 if (fastOnly) {
   process.stdout.write(fastOnlySummary());
@@ -308,8 +329,40 @@ lines.push(
       ? ` Against the scripts' protocol in Python: fast took ${pct(overall.fast, overall.python)} of its wall time (${overall.fast.toFixed(1)} s vs ${overall.python.toFixed(1)} s), \`--timing official\` ${pct(overall.official, overall.python)}.`
       : ''),
 );
+if (loads.length) {
+  const sorted = [...loads].sort((a, b) => a - b);
+  lines.push(
+    '',
+    `Load average (1 minute) at the start of each eval: ${sorted[0].toFixed(1)}–${sorted.at(-1).toFixed(1)}, median ${median(sorted).toFixed(1)} (2 cores).`,
+  );
+}
+if (withBaseline) lines.push(...againstBaseline());
 if (withPython) lines.push(...againstScripts());
 lines.push(...agreement);
+
+/** `--baseline`: another checkout's fast mode in the same interleaving, its wall time and intervals beside this one's. */
+function againstBaseline() {
+  const out = [
+    '',
+    '## Against the baseline checkout',
+    '',
+    `\`--baseline\`: the same evals with another checkout's \`--timing fast\`, interleaved with the modes above (${runs} runs each).`,
+    '',
+    '| prediction file | mode | wall s (median) | / official | coverage VES | coverage R-VES | median interval width |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const file of files) {
+    const official = median(results[file].official.map((r) => r.seconds));
+    for (const mode of ['baseline', 'fast']) {
+      const agg = acrossRuns(results[file][mode]);
+      const wall = median(results[file][mode].map((r) => r.seconds));
+      const cells = [file.replace(/^predict_mini_dev_|\.json$/g, ''), mode === 'fast' ? 'this checkout' : 'baseline', wall.toFixed(1)];
+      cells.push(pct(wall, official), pct(agg.ves, agg.timed), pct(agg.rves, agg.timed), `×${median(agg.widths).toFixed(3)}`);
+      out.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+  return out;
+}
 
 /**
  * `--timing official` against the scripts' own protocol in Python (issue 23): the difference of the means and two
@@ -366,6 +419,6 @@ lines.push(
 }
 const report = lines.join('\n') + '\n';
 process.stdout.write(report);
-fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench', 'results', 'timing.md'), report);
-process.stderr.write('wrote bench/results/timing.md\n');
+fs.mkdirSync(path.dirname(reportFile), { recursive: true });
+fs.writeFileSync(reportFile, report);
+process.stderr.write(`wrote ${path.relative(process.cwd(), reportFile)}\n`);
