@@ -1,12 +1,11 @@
 import pc from 'picocolors';
-import { lineAndColumn } from '../core/bird/problems';
-import { analyzeSql } from '../core/hints/analyze';
-import { Verdict, verifyHint, VerifyLimits } from '../core/hints/verify';
-import { analysisBoundNote } from '../core/sql/textBounds';
+import type { VerifyLimits } from '../core/hints/verify';
+import { HintsRunSettings, prepareHintsRun, runHintsRun } from '../app/hintsRun';
+import { queryDatabaseLine, querySchema } from '../app/queryDatabase';
 import { checkOutputFile, parseScales, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
-import { databaseSchema, engineHeader, openCommandDatabase, sqlFromArguments, SqlCommandOptions } from './explainCommand';
+import { openCommandDatabase, sqlFromArguments, SqlCommandOptions } from './explainCommand';
 
 export interface HintsCommandOptions extends SqlCommandOptions, JsonDestination {
   verify?: boolean;
@@ -25,9 +24,6 @@ const VERDICT_COLOUR = {
   failed: pc.red,
 } as const;
 
-/** When node-sql-parser's "error" is its step-aside past the bounds of its tree (sql/ast.ts), that note; else undefined. */
-const parserBound = (sql: string, parseError: string | undefined) => (parseError ? analysisBoundNote(sql, 'node-sql-parser') : undefined);
-
 export async function runHints(sql: string | undefined, options: HintsCommandOptions): Promise<number> {
   const limits: VerifyLimits = {
     timeoutMs: timeoutMs('--timeout', options.timeout),
@@ -40,43 +36,27 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
   if (options.json) checkOutputFile('--json', options.json, [options.file, options.db, options.schema]);
   const opened = await openCommandDatabase(options);
   const { db } = opened;
+  const settings: HintsRunSettings = { verify: options.verify, limits };
   try {
-    if (limits.scales && db.engine.name !== 'sqlite')
-      throw new UsageError(
-        '--scales: scaled copies are SQLite files; not with --engine postgres (verification times each rewrite on the server)',
-      );
-    const schema = await databaseSchema(db);
-    const statements = analyzeSql(text, { schema, reportParseErrors: true });
-    const verdicts = new Map<object, Verdict>();
-    if (options.verify) {
-      for (const { statement, hints } of statements) {
-        for (const hint of hints) {
-          verdicts.set(hint, await verifyHint(db, statement.text, hint, limits));
-        }
-      }
-    }
+    prepareHintsRun(db, settings);
+    const statements = await runHintsRun({ db, schema: await querySchema(db) }, text, settings);
     if (options.json || options.jsonStdout) {
-      const report = statements.map(({ statement, hints, parseError, failedRules, notAnalysed }) => {
-        const parserNote = parserBound(statement.text, parseError);
-        return {
-          statement: { start: statement.start, end: statement.end, line: lineAndColumn(text, statement.start).line, text: statement.text },
-          // The note names the analysis that stepped aside: "hints: …" (no rule ran) or "node-sql-parser: …".
-          not_analysed: notAnalysed ?? parserNote ?? null,
-          parse_error: parserNote ? null : (parseError ?? null),
-          failed_rules: failedRules ?? [],
-          hints: hints.map((hint) => ({ ...hint, position: lineAndColumn(text, hint.range.start), verdict: verdicts.get(hint) ?? null })),
-        };
-      });
+      const report = statements.map(({ statement, at, hints, notAnalysed, parserNote, parseError, failedRules }) => ({
+        statement: { start: statement.start, end: statement.end, line: at.line, text: statement.text },
+        // The note names the analysis that stepped aside: "hints: …" (no rule ran) or "node-sql-parser: …".
+        not_analysed: notAnalysed ?? parserNote ?? null,
+        parse_error: parseError ?? null,
+        failed_rules: failedRules,
+        hints: hints.map(({ hint, at: position, verdict }) => ({ ...hint, position, verdict: verdict ?? null })),
+      }));
       emitJson(options, { tool: await toolInfo(), engine: opened.engine, db: opened.label, source, statements: report }, JSON_SHAPES.hints);
       if (options.jsonStdout) return 0;
     }
     // On a server, say what ran the verification: its speed-ups are that engine's.
-    const out: string[] = options.verify && db.engine.name !== 'sqlite' ? [pc.dim(engineHeader(opened))] : [];
+    const out: string[] = options.verify && db.engine.name !== 'sqlite' ? [pc.dim(queryDatabaseLine(opened))] : [];
     let count = 0;
-    for (const { statement, hints, parseError, failedRules, notAnalysed } of statements) {
-      const at = lineAndColumn(text, statement.start);
+    for (const { at, hints, notAnalysed, parserNote, parseError, failedRules } of statements) {
       // Past the bounds of SQL analysis the rules, or node-sql-parser, stepped aside: said as such, not as a syntax error.
-      const parserNote = parserBound(statement.text, parseError);
       if (notAnalysed) out.push(pc.dim(`${source}:${at.line}:${at.column} ${notAnalysed}`));
       else if (parserNote) out.push(pc.dim(`${source}:${at.line}:${at.column} ${parserNote}; the token rules still ran`));
       else if (parseError)
@@ -85,11 +65,10 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
             `${source}:${at.line}:${at.column} node-sql-parser cannot read this statement (${parseError}); token rules still ran, plans still work`,
           ),
         );
-      if (failedRules?.length)
+      if (failedRules.length)
         out.push(pc.red(`${source}:${at.line}:${at.column} rules ${failedRules.join(', ')} failed on this statement (please report it)`));
-      for (const hint of hints) {
+      for (const { hint, at: where, verdict } of hints) {
         count++;
-        const where = lineAndColumn(text, hint.range.start);
         out.push(
           `${source}:${where.line}:${where.column} ${pc.bold(hint.rule)}${hint.note ? pc.dim(' note') : ''} ${hint.kind === 'correctness' ? pc.red(hint.title) : pc.cyan(hint.title)}`,
         );
@@ -97,7 +76,6 @@ export async function runHints(sql: string | undefined, options: HintsCommandOpt
         if (hint.caveat) out.push(pc.dim(`  caveat: ${hint.caveat}`));
         if (hint.rewrite) out.push(`  rewrite: ${pc.green(hint.rewrite.statement.replace(/\s+/g, ' '))}`);
         for (const other of hint.alternatives?.slice(1) ?? []) out.push(`  or:      ${pc.green(other.statement.replace(/\s+/g, ' '))}`);
-        const verdict = verdicts.get(hint);
         if (verdict) out.push(`  verified: ${VERDICT_COLOUR[verdict.status](verdict.message)}`);
         else if (hint.rewrite && hint.kind === 'speed')
           out.push(pc.dim('  not measured: run with --verify to check the result and time it'));

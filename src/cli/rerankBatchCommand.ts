@@ -1,18 +1,10 @@
 import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
-import { loadPredictions } from '../core/bird/predictions';
-import { formatProblem, InputProblem, orderProblems } from '../core/bird/problems';
-import { loadQuestions } from '../core/bird/questions';
-import { RerankBy } from '../core/plan/rerank';
-import {
-  candidatesFromList,
-  candidatesFromPredictionFiles,
-  CorrelationSummary,
-  predictionObject,
-  rerankQuestions,
-} from '../core/plan/rerankBatch';
-import { engineLine } from '../core/db/source';
+import type { RerankBy } from '../core/plan/rerank';
+import type { CorrelationSummary } from '../core/plan/rerankBatch';
+import { formatProblem, orderProblems } from '../core/text/problemText';
+import { prepareRerankRun, runRerankRun } from '../app/rerankRun';
 import {
   checkOutputFile,
   databaseSource,
@@ -70,44 +62,29 @@ export async function runRerankBatch(options: RerankBatchOptions): Promise<numbe
   if (options.out) checkOutputFile('--out', options.out, inputs, databaseFolders);
   if (options.json) checkOutputFile('--json', options.json, [...inputs, options.out], databaseFolders);
 
-  const questionFile = loadQuestions(options.questions);
-  const problems: InputProblem[] = [...questionFile.problems];
-  const dbIds = new Set(questionFile.questions.map((q) => q.dbId).filter(Boolean));
-  const sets = options.candidates
-    ? candidatesFromList(options.candidates, questionFile.questions, problems)
-    : candidatesFromPredictionFiles(
-        predictions.map((file) => loadPredictions(file, { dbIds, what: 'candidate prediction file' })),
-        questionFile.questions,
-        problems,
-      );
-  const k = Math.max(0, ...sets.map((s) => s.candidates.length));
+  const run = await prepareRerankRun({ questions: options.questions, candidates: options.candidates, predictions }, source);
+  const { sets, k, problems, engine } = run;
   const err = process.stderr;
-  // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
-  const engine = await source.describe().catch((error: Error) => {
-    throw new UsageError(`--db-url: cannot reach the PostgreSQL server: ${error.message}`);
-  });
   const estimate = source.engine.name === 'sqlite' ? 'row-aware estimate' : "the planner's cost";
   err.write(
     `rerank: ${sets.length} questions, up to ${k} candidates each, by ${by === 'rule' ? 'rule cost (SCAN +100, temp B-tree +50, SEARCH 0)' : `${estimate}, then rule cost`}${options.measure ? '; timing every runnable candidate' : ''}\n`,
   );
-  if (source.engine.name !== 'sqlite') err.write(`${engineLine(engine)}\n`);
+  if (source.engine.name !== 'sqlite') err.write(`${run.engineLine}\n`);
   for (const p of orderProblems(problems).filter((p) => p.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
   const bar =
     options.progress !== false && err.isTTY
       ? new SingleBar({ format: ' {bar} {value}/{total} questions', hideCursor: true, stream: err })
       : undefined;
   bar?.start(sets.length, 0);
-  const report = await rerankQuestions(sets, {
-    source,
-    by,
-    ...limits,
-    measure: options.measure,
-    onProgress: (done) => bar?.update(done),
-  });
+  const { report, predictions: picked } = await runRerankRun(
+    run,
+    { by, limits, measure: options.measure },
+    { onProgress: (done) => bar?.update(done) },
+  );
   bar?.stop();
 
   if (options.out) {
-    writeOutputFile('--out', options.out, JSON.stringify(predictionObject(report), null, 2) + '\n');
+    writeOutputFile('--out', options.out, JSON.stringify(picked, null, 2) + '\n');
     err.write(`wrote ${options.out} (official prediction format, in question order)\n`);
   }
   if (options.json || options.jsonStdout) {

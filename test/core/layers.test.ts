@@ -212,10 +212,6 @@ const KNOWN_FACE_LOADS = [
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
   },
   {
-    files: ['cli/explainCommand.ts', 'cli/hintsCommand.ts', 'cli/planCommands.ts', 'cli/rerankBatchCommand.ts'],
-    why: 'commands with no use case in app/ yet: each assembles its run in the face',
-  },
-  {
     files: ['cli/common.ts', 'cli/interrupt.ts', 'cli/main.ts', 'cli/redactedOutput.ts'],
     why: "the CLI's plumbing: the engine options made a DatabaseSource, the exit rule's error classes, redaction at the output",
   },
