@@ -12,7 +12,7 @@ import { Verdict, verifyHint, VerifyLimits } from '../core/hints/verify';
 import type { SchemaInfo } from '../core/sql/catalog';
 import type { StatementSpan } from '../core/sql/statements';
 import { analysisBoundNote } from '../core/sql/textBounds';
-import { RunRefused } from './runRefused';
+import { checkEngineNeeds } from './engineRules';
 
 export interface HintsRunSettings {
   /** Run each rewrite against the original and time it. */
@@ -41,13 +41,9 @@ export interface HintedStatement {
   failedRules: string[];
 }
 
-/** Refuses scaled copies on an engine that has none (RunRefused naming --scales). */
+/** Refuses scaled copies on an engine that has none (the engine rule, RunRefused naming --scales). */
 export function prepareHintsRun(db: DatabaseConnection, settings: HintsRunSettings): void {
-  if (settings.limits.scales && db.engine.name !== 'sqlite')
-    throw new RunRefused(
-      '--scales',
-      'scaled copies are SQLite files; not with --engine postgres (verification times each rewrite on the server)',
-    );
+  checkEngineNeeds(db.engine.name, { scales: settings.limits.scales !== undefined });
 }
 
 /** The hints of every statement of `text`, verified in order with `verify`. */
