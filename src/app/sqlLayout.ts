@@ -3,6 +3,8 @@
  * to a .sql document. Only for display and editing: what is scored, timed or explained is always the SQL as given.
  */
 import { formatDialect, mariadb, postgresql, sqlite } from 'sql-formatter';
+import type { OpenDatabase } from '../core/db/connectionCache';
+import { dialectOf } from '../core/db/readQuery';
 import { tokenize } from '../core/sql/lexer';
 import type { SqlDialect } from '../core/sql/statements';
 import { analysisBoundNote } from '../core/sql/textBounds';
@@ -90,4 +92,19 @@ export function formattedRewriteEdit(
   // Layout must change whitespace only (never a literal spanning lines, never a token): otherwise, the splice.
   if (!sameTokens(rewritten, indented)) return rewrite;
   return smallestEdit(original, indented, statement.start);
+}
+
+/**
+ * A rewrite of (part of) a statement as the edit of its document: in a .sql file the statement keeps its layout
+ * (formattedRewriteEdit, in the dialect of the database it runs on); inside a JSON string the new text is escaped as JSON.
+ */
+export function documentEdit(
+  document: { languageId: string; text: string },
+  statement: StatementRange,
+  splice: TextEdit,
+  database: OpenDatabase,
+): TextEdit {
+  return document.languageId === 'sql'
+    ? formattedRewriteEdit(document.text, statement, splice, dialectOf(database.db.engine))
+    : { ...splice, text: JSON.stringify(splice.text).slice(1, -1) };
 }

@@ -11,7 +11,7 @@ import { verifyHint, type VerdictStatus } from '../core/hints/verify';
 import { DIALECT_NAMES } from '../core/sql/dialect';
 import { documentOffset, type SqlUnit } from '../core/sql/documentUnits';
 import type { SchemaInfo } from '../core/sql/catalog';
-import { formattedRewriteEdit, type TextEdit } from './sqlLayout';
+import { documentEdit, type TextEdit } from './sqlLayout';
 
 /** The hints of one unit, in document offsets (a JSON string's SQL maps through its escapes). */
 export function statementHints(unit: SqlUnit, schema: SchemaInfo | undefined): Hint[] {
@@ -39,8 +39,8 @@ export interface VerifiedRewrite {
 }
 
 /**
- * A hint's rewrite run against the original on the database. Its edit, when the rows agree: a .sql statement keeps
- * its layout (formattedRewriteEdit); inside a JSON string the new text is escaped as JSON.
+ * A hint's rewrite run against the original on the database, and its edit of the document when the rows agree
+ * (documentEdit: a .sql statement keeps its layout).
  */
 export async function verifyRewrite(
   database: OpenDatabase,
@@ -55,10 +55,7 @@ export async function verifyRewrite(
   if (!rowsAgree && !confirmedHazard) return { status: verdict.status, message: verdict.message, recommended: false };
   const rewrite = verdict.rewrite ?? hint.rewrite!;
   const splice = { start: rewrite.range.start, end: rewrite.range.end, text: rewrite.text };
-  const edit =
-    document.languageId === 'sql'
-      ? formattedRewriteEdit(document.text, unit, splice, dialectOf(database.db.engine))
-      : { ...splice, text: JSON.stringify(splice.text).slice(1, -1) };
+  const edit = documentEdit(document, unit, splice, database);
   return {
     status: verdict.status,
     message: verdict.message,

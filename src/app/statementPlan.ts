@@ -10,6 +10,7 @@ import type { PlanNode } from '../core/db/planTree';
 import { comparePlans, type PlanDifference } from '../core/plan/comparePlans';
 import { costliestStep, selfWork, type CostedNode, type PlanCost } from '../core/plan/cost';
 import { explainQuery, walkPlan, type ExplainedPlan } from '../core/plan/explain';
+import { adviseIndexes, type IndexVerdict } from '../core/plan/indexAdvice';
 import { plannerCostText } from '../core/report/planText';
 import { timeAlone, type QueryPreview, type TimedAlone } from './queryRuns';
 
@@ -321,4 +322,78 @@ export async function timeStatement(
   } finally {
     signal?.removeEventListener('abort', interrupt);
   }
+}
+
+/** One index proposed, as core's IndexVerdict judges it (plan and timing reduced to what a page shows). */
+export interface IndexVerdictView {
+  table: string;
+  columns: string[];
+  name: string;
+  createSql: string;
+  /** The clause it serves. */
+  reason: string;
+  /** SQLite's planner would use it (checked on a schema-only copy). */
+  used: boolean;
+  /** Worth creating: used, and measured faster when measured. */
+  recommended: boolean;
+  /** Measured: t_without / t_with with its repeat interval, and milliseconds per run without and with it. */
+  measured?: { ratio: number; low: number; high: number; withoutMs: number; withMs: number; runs: number };
+  speed?: 'faster' | 'slower' | 'no-difference';
+  /** Why it could not be timed. */
+  unmeasured?: string;
+}
+
+/** A statement's index advice: each candidate's verdict, or why there is none, or the candidates left unchecked and why. */
+export interface StatementIndexAdvice {
+  measured: boolean;
+  verdicts: IndexVerdictView[];
+  error?: string;
+  unchecked?: { createSql: string[]; reason: string };
+  method?: string;
+}
+
+/** The indexes that would speed the statement (never created on its database), measured when asked, within `timeoutMs`. */
+export async function statementIndexAdvice(
+  database: OpenDatabase,
+  sql: string,
+  options: { measure: boolean; timeoutMs: number },
+  word: Wording = asIs,
+): Promise<StatementIndexAdvice> {
+  const advice = await adviseIndexes(database.db, sql, database.schema, options);
+  return {
+    measured: options.measure,
+    verdicts: advice.verdicts.map((verdict) => verdictView(verdict, word)),
+    ...(advice.error ? { error: word(advice.error) } : {}),
+    ...(advice.unchecked
+      ? { unchecked: { createSql: advice.unchecked.candidates.map((c) => c.createSql), reason: word(advice.unchecked.reason) } }
+      : {}),
+    ...(advice.method ? { method: advice.method } : {}),
+  };
+}
+
+function verdictView(v: IndexVerdict, word: Wording): IndexVerdictView {
+  const { candidate, measured } = v;
+  return {
+    table: candidate.table,
+    columns: candidate.columns,
+    name: candidate.name,
+    createSql: candidate.createSql,
+    reason: candidate.reason,
+    used: v.used,
+    recommended: v.recommended,
+    ...(measured
+      ? {
+          measured: {
+            ratio: measured.ratio,
+            low: measured.low,
+            high: measured.high,
+            withoutMs: measured.goldMs,
+            withMs: measured.predMs,
+            runs: measured.runs,
+          },
+        }
+      : {}),
+    ...(v.speed ? { speed: v.speed } : {}),
+    ...(v.unmeasured ? { unmeasured: word(v.unmeasured) } : {}),
+  };
 }

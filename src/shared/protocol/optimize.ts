@@ -4,9 +4,13 @@
  * editor asks and what it gets back.
  */
 import { RequestType } from 'vscode-languageserver-protocol';
+import type { IndexVerdictView } from '../../app/statementPlan';
 import type { StatementOptimization } from '../../core/optimize/types';
 import type { QuestionInfo } from './dataset';
 import type { QueryTarget } from './queries';
+
+// An index's verdict as app/statementPlan.ts gives it for the Optimize panel.
+export type { IndexVerdictView } from '../../app/statementPlan';
 
 export type { KeptRewrite, RejectedCandidate, SpeedMeasurement, StatementOptimization } from '../../core/optimize/types';
 
@@ -66,25 +70,7 @@ export const OptimizeRequest = new RequestType<OptimizeParams, OptimizeResult, v
 /** `measure`: time the query with each index the planner would use, on a temporary copy (the database is never written). */
 export type IndexAdviceParams = QueryTarget & { measure?: boolean };
 
-/** One index proposed, as core's IndexVerdict judges it (plan and timing reduced to what a page shows). */
-export interface IndexVerdictView {
-  table: string;
-  columns: string[];
-  name: string;
-  createSql: string;
-  /** The clause it serves. */
-  reason: string;
-  /** SQLite's planner would use it (checked on a schema-only copy). */
-  used: boolean;
-  /** Worth creating: used, and measured faster when measured. */
-  recommended: boolean;
-  /** Measured: t_without / t_with with its repeat interval, and milliseconds per run without and with it. */
-  measured?: { ratio: number; low: number; high: number; withoutMs: number; withMs: number; runs: number };
-  speed?: 'faster' | 'slower' | 'no-difference';
-  /** Why it could not be timed. */
-  unmeasured?: string;
-}
-
+/** A statement's index advice, as the Optimize panel shows it. */
 export interface IndexAdviceResult {
   sql: string;
   dbId?: string;
