@@ -446,6 +446,25 @@ describe("a run's allocation of extra blocks", () => {
     assert.ok(capped.projectedOfficialMs > 0);
   });
 
+  it("separates a pair's extra blocks by at least a pass's minimum, however few blocks a pass holds", async () => {
+    // One pair: each extra pass is a single short block, so only the wait between passes keeps its blocks apart.
+    const wanting: RunAllocation = { extraShare: 5, officialShare: 1, maxBlocks: 6, precision: 0, dominantShares: 0 };
+    const timer = new PairTimer(...costlyPair(1.5, 1, 0.1, 71), allocated(wanting));
+    const starts: number[] = [];
+    const runBlock = timer.runBlock.bind(timer);
+    timer.runBlock = async (quantities) => (starts.push(performance.now()), runBlock(quantities));
+    const passes: number[] = [];
+    const summary = await timeInPasses([timer], { onPass: (pass) => passes.push(pass) });
+    assert.ok(summary.extraBlocks >= 2, `${summary.extraBlocks} extra blocks`);
+    const extraStarts = starts.slice(OWN_THREE.minBlocks);
+    for (let i = 1; i < extraStarts.length; i++)
+      assert.ok(
+        extraStarts[i] - extraStarts[i - 1] >= 49,
+        `extra blocks ${i - 1} and ${i}: ${extraStarts[i] - extraStarts[i - 1]} ms apart`,
+      );
+    assert.equal(passes.length, OWN_THREE.minBlocks + summary.extraBlocks);
+  });
+
   it('never adds blocks to a quantity more blocks cannot move: a bucket far from every edge, the official limit', async () => {
     const wantAll: RunAllocation = { extraShare: 5, officialShare: 1, maxBlocks: 6, precision: 0, dominantShares: 0 };
     // Ratio 8 on 45 ms iterations: settled in one block (as above); then no extra block either.

@@ -473,6 +473,8 @@ export async function timeInPasses(
   const allocation = timers[0]?.options.runAllocation ?? NO_EXTRA_BLOCKS;
   const failed = new Set<PairTimer>();
   const summary: PassSummary = { ownMs: 0, extraMs: 0, extraBlocks: 0, projectedOfficialMs: 0 };
+  /** How much shorter than MIN_PASS_MS the last extra pass was: waited before the next one, none after the last. */
+  let shortByMs = 0;
   for (let pass = 1; ; pass++) {
     const live = timers.filter((timer) => !failed.has(timer));
     const own = live.filter((timer) => !timer.done).map((timer) => ({ timer, quantities: timer.pendingQuantities() }));
@@ -489,6 +491,9 @@ export async function timeInPasses(
         ? extraBlocks(live, allocation).map(({ timer, quantity }) => ({ timer, quantities: [quantity] }))
         : [];
     if (work.length === 0 || hooks.signal?.aborted) return summary;
+    // A short pass of a few extra blocks would put a pair's blocks back to back: they are to be separated moments.
+    if (shortByMs > 0) await pause(shortByMs);
+    if (hooks.signal?.aborted) return summary;
     hooks.onPass?.(pass, new Set(work.map(({ timer }) => timer)).size);
     const started = performance.now();
     for (const { timer, quantities } of work) {
@@ -506,8 +511,7 @@ export async function timeInPasses(
     const passMs = performance.now() - started;
     if (extra) summary.extraMs += passMs;
     else summary.ownMs += passMs;
-    // A short pass of a few extra blocks would put a pair's blocks back to back: they are to be separated moments.
-    if (extra && passMs < MIN_PASS_MS && !hooks.signal?.aborted) await pause(MIN_PASS_MS - passMs);
+    shortByMs = extra ? Math.max(0, MIN_PASS_MS - passMs) : 0;
   }
 }
 
