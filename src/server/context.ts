@@ -6,11 +6,10 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TimingMode } from '../core/eval/types';
 import type { SqlDialect } from '../core/sql/statements';
-import { JudgeConsentParams, SecretName, VesLensErrorCodes } from '../shared/protocol';
+import { ChatCompletionParams, ChatCompletionResult, JudgeConsentParams, SecretName, VesLensErrorCodes } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
 import { DatasetState } from './datasetState';
 import { UserError } from './errors';
-import { ClientChat } from './judge/judgeModels';
 
 export interface DocumentSource {
   get(uri: string): TextDocument | undefined;
@@ -28,8 +27,11 @@ export interface ServiceHost {
    * `scope`), asked for only when needed; absent: none.
    */
   secret?(name: SecretName, scope?: string): Promise<string | undefined>;
-  /** Completions from the client's vscode.lm models (the Judge's `vscode-lm` provider); absent: that provider is unavailable. */
-  chat?: ClientChat;
+  /**
+   * Completions from the client's vscode.lm models (the Judge's `vscode-lm` provider), rejecting with the client's
+   * `{ code, message }` (ChatCompletionErrors) or on cancellation; absent: that provider is unavailable.
+   */
+  chat?(params: ChatCompletionParams, signal?: AbortSignal): Promise<ChatCompletionResult>;
   /** The person's consent to send the judge's prompts to an endpoint (JudgeConsentRequest); absent: not asked. */
   consent?(endpoint: JudgeConsentParams, signal?: AbortSignal): Promise<boolean>;
 }

@@ -205,8 +205,6 @@ const KNOWN_FACE_LOADS = [
       'cli/optimizeCommand.ts',
       'cli/resumableRun.ts',
       'cli/techniqueOptions.ts',
-      'server/judge/judgeModels.ts',
-      'server/judge/judgeProvider.ts',
     ],
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
   },

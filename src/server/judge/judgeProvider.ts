@@ -1,31 +1,28 @@
 /**
- * The judge slice: does a prediction answer its question? core's judgePair runs the cascade (ROSE's Prover and
- * Refuter by default) with the model the request names: an OpenAI-compatible endpoint this server calls, or a
- * vscode.lm model reached through the client (judgeModels.ts).
+ * The judge slice: does a prediction answer its question? app/statementJudge.ts judges it (core's cascade, ROSE's
+ * Prover and Refuter by default) with the model the request names: an OpenAI-compatible endpoint this server calls,
+ * or a vscode.lm model reached through the client. Here: the key and the consent asked of the client, progress,
+ * and the outcome worded.
  */
-import { QueryCancelled } from '../../core/db/database';
-import { DatabaseFactsCache } from '../../core/judge/dbInfo';
-import { judgePair } from '../../core/judge/judgePair';
-import { ChatModel, ChatModelError, ChatReply } from '../../core/llm/chatModel';
-import { ReplyCache } from '../../core/llm/replyCache';
-import { JudgeParams, JudgeResult, VesLensErrorCodes } from '../../shared/protocol';
+import { formatSql } from '../../app/sqlLayout';
+import {
+  ClientChatFailure,
+  fatalModelMessage,
+  judgeModel,
+  JudgeSettingError,
+  StatementJudge,
+  type ClientChat,
+} from '../../app/statementJudge';
+import type { ChatModel } from '../../core/llm/chatModel';
+import { ChatCompletionErrors, JudgeParams, JudgeResult, VesLensErrorCodes } from '../../shared/protocol';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
 import { QueryTargets } from '../queryTargets';
-import { formatSql } from '../../app/sqlLayout';
-import { fatalModelMessage, judgeModel, JudgeSettingError } from './judgeModels';
-
-/** The endpoint was not allowed: nothing was sent. A cancellation to core (it stops the cascade), said as such. */
-class ConsentDeclined extends ChatModelError {
-  constructor(url: string) {
-    super(`not judged: sending to ${url} was not allowed, so nothing was sent`, 'cancelled');
-  }
-}
 
 export class JudgeProvider {
   /** Schema, keys and samples the judge's prompts show, read once per database. */
-  private facts = new DatabaseFactsCache();
+  private readonly judging = new StatementJudge();
 
   constructor(
     private readonly context: ServerContext,
@@ -34,7 +31,18 @@ export class JudgeProvider {
 
   /** A new dataset: its databases' facts are read anew. */
   forgetDatabases(): void {
-    this.facts = new DatabaseFactsCache();
+    this.judging.forgetDatabases();
+  }
+
+  /** The client's vscode.lm completions, its refusals as the app's ClientChatFailure. */
+  private clientChat(): ClientChat | undefined {
+    const chat = this.context.host.chat;
+    if (!chat) return undefined;
+    return (request, signal) =>
+      chat(request, signal).catch((error: unknown) => {
+        const { code, message } = error as { code?: number; message?: string };
+        throw new ClientChatFailure(code === ChatCompletionErrors.unavailable, message, error);
+      });
   }
 
   /** The model the request names, with its key; a setting that names no usable model is the person's to fix. */
@@ -43,7 +51,7 @@ export class JudgeProvider {
     try {
       // The endpoint's key, from the client's SecretStorage (sealed on the way); local servers need none.
       const apiKey = params.model.provider === 'openai' ? await host.secret?.('judgeApiKey') : undefined;
-      return judgeModel(params.model, host.chat, apiKey);
+      return judgeModel(params.model, this.clientChat(), apiKey);
     } catch (error) {
       const code = error instanceof JudgeSettingError ? VesLensErrorCodes.judgeSettings : VesLensErrorCodes.failed;
       throw new UserError((error as Error).message, code);
@@ -52,19 +60,23 @@ export class JudgeProvider {
 
   /**
    * The person's consent for the request's endpoint, asked at most once per judgement and only when the client
-   * says it has not been given yet; resolves when allowed, throws ConsentDeclined when not.
+   * says it has not been given yet; undefined when nothing is to be asked.
    */
-  private consentOnce(params: JudgeParams, signal?: AbortSignal, progress?: (message: string) => void): () => Promise<void> {
+  private consentOnce(
+    params: JudgeParams,
+    signal?: AbortSignal,
+    progress?: (message: string) => void,
+  ): (() => Promise<boolean>) | undefined {
     const spec = params.model;
     const ask = this.context.host.consent;
-    if (!params.askConsent || spec.provider !== 'openai' || !ask) return async () => {};
+    if (!params.askConsent || spec.provider !== 'openai' || !ask) return undefined;
     let answer: Promise<boolean> | undefined;
-    return async () => {
+    return () => {
       if (!answer) {
         progress?.(`asking to send to ${spec.url}`);
         answer = ask({ url: spec.url, model: spec.model }, signal).catch(() => false);
       }
-      if (!(await answer)) throw new ConsentDeclined(spec.url);
+      return answer;
     };
   }
 
@@ -75,48 +87,44 @@ export class JudgeProvider {
     const { sql } = this.targets.requestedUnit(params);
     const { question, target } = await this.targets.pairQuestion(params);
     const model = await this.model(params);
-    // Each request said in the progress line: a reasoning model can think for minutes.
-    let requests = 0;
-    const allowed = this.consentOnce(params, signal, progress);
-    const counted: ChatModel = {
-      id: model.id,
-      complete: async (messages, options): Promise<ChatReply> => {
-        // Consent is asked here, before a request really goes out: a cached reply, or nothing to judge, asks nothing.
-        await allowed();
-        progress?.(`waiting for ${model.id.replace(/^[a-z-]+:/, '')} (request ${++requests})`);
-        return model.complete(messages, options);
-      },
-    };
     const goldSql = state.goldSql(question);
     progress?.('running prediction and gold');
-    try {
-      const { evidence, dbId } = question;
-      const pair = { question: question.question, evidence, dbId, dbPath: target, predictedSql: sql, goldSql };
-      const cache = params.cacheDir ? new ReplyCache(params.cacheDir) : undefined;
-      const limits = this.context.limits;
-      const outcome = await judgePair(pair, { model: counted, method: params.method, cache, ...limits, signal, facts: this.facts });
-      const verdict = `score ${outcome.score ?? 'none'}, ${outcome.calls} requests (${outcome.cached_calls} from the cache)`;
-      const errorSaid = outcome.error ? `, ${outcome.error}` : '';
-      this.context.log(`judged question ${question.questionId} with ${model.id}: ${verdict}${errorSaid}`);
-      return {
-        question: state.info(question),
-        predSql: formatSql(sql),
-        goldSql: formatSql(goldSql ?? ''),
-        predicted_sql: sql,
-        judge: {
-          ...outcome,
-          error: outcome.error === null ? null : editorText(outcome.error),
-          notes: outcome.notes.map(editorText),
-        },
-        model: model.id,
-        elapsedMs: performance.now() - started,
-      };
-    } catch (error) {
-      if (error instanceof ConsentDeclined) throw new UserError(error.message, VesLensErrorCodes.consentDeclined);
-      const cancelled = error instanceof ChatModelError && error.kind === 'cancelled';
-      if (signal?.aborted || cancelled || error instanceof QueryCancelled) throw new CancelledError();
-      if (error instanceof ChatModelError) throw new UserError(fatalModelMessage(error, params.model), VesLensErrorCodes.modelFailed);
-      throw error;
-    }
+    const { evidence, dbId } = question;
+    const pair = { question: question.question, evidence, dbId, dbPath: target, predictedSql: sql, goldSql };
+    const judged = await this.judging.judge(
+      pair,
+      {
+        model,
+        method: params.method,
+        cacheDir: params.cacheDir,
+        ...this.context.limits,
+        signal,
+        // Consent is asked before a request really goes out: a cached reply, or nothing to judge, asks nothing.
+        allowed: this.consentOnce(params, signal, progress),
+        // Each request said in the progress line: a reasoning model can think for minutes.
+        onRequest: (count) => progress?.(`waiting for ${model.id.replace(/^[a-z-]+:/, '')} (request ${count})`),
+      },
+      params.model.provider === 'openai' ? params.model.url : undefined,
+    );
+    if ('declined' in judged) throw new UserError(judged.declined, VesLensErrorCodes.consentDeclined);
+    if ('cancelled' in judged) throw new CancelledError();
+    if ('modelFailed' in judged) throw new UserError(fatalModelMessage(judged.modelFailed, params.model), VesLensErrorCodes.modelFailed);
+    const { outcome } = judged;
+    const verdict = `score ${outcome.score ?? 'none'}, ${outcome.calls} requests (${outcome.cached_calls} from the cache)`;
+    const errorSaid = outcome.error ? `, ${outcome.error}` : '';
+    this.context.log(`judged question ${question.questionId} with ${model.id}: ${verdict}${errorSaid}`);
+    return {
+      question: state.info(question),
+      predSql: formatSql(sql),
+      goldSql: formatSql(goldSql ?? ''),
+      predicted_sql: sql,
+      judge: {
+        ...outcome,
+        error: outcome.error === null ? null : editorText(outcome.error),
+        notes: outcome.notes.map(editorText),
+      },
+      model: model.id,
+      elapsedMs: performance.now() - started,
+    };
   }
 }

@@ -1,5 +1,6 @@
 /** The judge slice: does a prediction answer its question, by a chat model (the Score panel's Judge section). */
 import { RequestType } from 'vscode-languageserver-protocol';
+import type { JudgeModelSpec } from '../../app/statementJudge';
 import type { JudgedQuestion } from '../../core/judge/judgeSummary';
 import type { JudgeMethod } from '../../core/judge/types';
 import type { ChatReply, UserOrAssistantMessage } from '../../core/llm/chatModel';
@@ -10,8 +11,7 @@ import type { QuestionInfo } from './dataset';
  * each completion with ChatCompletionRequest) or an OpenAI-compatible endpoint the server calls itself (its key,
  * `judgeApiKey`, the server asks for sealed with SecretRequest: never in a request's parameters or a log).
  */
-export type JudgeModelSpec =
-  { provider: 'vscode-lm'; vendor: string; family: string; id: string; name: string } | { provider: 'openai'; url: string; model: string };
+export type { JudgeModelSpec } from '../../app/statementJudge';
 
 /** What "Judge" acts on: a prediction and its question, as ScoreParams names them. */
 export interface JudgeParams {
