@@ -22,7 +22,7 @@ import { optimizeAuditedGold } from './auditOptimize';
 import { checkEngineNeeds } from './engineRules';
 import { describeRunEngine } from './evalRun';
 import { OptimizeRunHooks, OptimizeRunSettings } from './optimizeRun';
-import { RunRefused } from './runRefused';
+import { RunRefused, serverUnreachable } from './runRefused';
 import { refuseOtherDialect, refuseShiftedGold } from './scoringInputs';
 
 /** How an audit runs, as each face parsed it. */
@@ -153,7 +153,7 @@ async function comparedGold(
       headline: true,
     });
   const engine = await compare.source.describe().catch((error: Error) => {
-    throw new RunRefused('--compare-db-url', `cannot reach the PostgreSQL server: ${error.message}`);
+    throw serverUnreachable(compare.source, '--compare-db-url', error);
   });
   return { gold, source: compare.source, engine };
 }

@@ -26,7 +26,7 @@ import { Metric, QuestionResult, TimingMode } from '../core/eval/types';
 import { plannerCostVerdict } from '../core/plan/cost';
 import { attachPlanCosts } from '../core/report/htmlCosts';
 import { checkEngineNeeds } from './engineRules';
-import { RunRefused } from './runRefused';
+import { RunRefused, serverUnreachable } from './runRefused';
 import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
 import { checkDialects, loadScoringInputs, ScoringInputOptions } from './scoringInputs';
 import { withLoadedDatabasesOnly } from '../core/eval/serverDatabases';
@@ -105,7 +105,7 @@ export async function describeRunEngine(
 ): Promise<EngineDescription> {
   const engine = await settings.source.describe().catch((error: Error) => {
     if (error instanceof EmbeddedUnavailable) throw new RunRefused('--engine', error.message, error.message);
-    throw new RunRefused('--db-url', `cannot reach the PostgreSQL server: ${error.message}`);
+    throw serverUnreachable(settings.source, '--db-url', error);
   });
   settings.source = await withLoadedDatabasesOnly(settings.source, engine, tasks);
   return engine;

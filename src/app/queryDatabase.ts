@@ -10,7 +10,7 @@ import { databaseFileProblem } from '../core/db/databaseFile';
 import { readSchema } from '../core/db/schema';
 import { DatabaseSource, EngineDescription, engineLine, sqliteDescription } from '../core/db/source';
 import type { SchemaInfo } from '../core/sql/catalog';
-import { RunRefused } from './runRefused';
+import { RunRefused, serverUnreachable } from './runRefused';
 
 /** An open database of a one-query use case: the connection, what runs it, and how it is named. */
 export interface QueryDatabase {
@@ -21,7 +21,6 @@ export interface QueryDatabase {
 }
 
 /** How a failure names the server engines. */
-const SERVER_NAMES: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
 
 /**
  * Opens a SQLite file read-only, or refuses it naming `option` and the file with what it is (a folder, an empty
@@ -63,9 +62,7 @@ export async function openQueryServer(
   where: { loadedFrom?: string; oneDatabase: boolean },
 ): Promise<QueryDatabase> {
   const engine = await source.describe().catch((error: Error) => {
-    throw where.loadedFrom
-      ? new RunRefused(`--engine ${source.engine.name}`, error.message)
-      : new RunRefused('--db-url', `cannot reach the ${SERVER_NAMES[source.engine.name] ?? 'database'} server: ${error.message}`);
+    throw where.loadedFrom ? new RunRefused(`--engine ${source.engine.name}`, error.message) : serverUnreachable(source, '--db-url', error);
   });
   if (!(await source.exists(dbId).catch(() => false))) throw new RunRefused('--db', `not found: ${source.label(dbId)}`);
   const label = where.oneDatabase && !where.loadedFrom ? engine.location : source.label(dbId);

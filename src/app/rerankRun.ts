@@ -28,7 +28,7 @@ import { compactNumber, planLines, plannerCostText } from '../core/report/planTe
 import type { SchemaInfo } from '../core/sql/catalog';
 import { splitStatements } from '../core/sql/statements';
 import { TABLE_STYLE } from '../core/text/tableStyle';
-import { RunRefused } from './runRefused';
+import { RunRefused, serverUnreachable } from './runRefused';
 
 /** How long a candidate may run, and how many rows it may return. */
 export interface RerankLimits {
@@ -118,7 +118,7 @@ export async function prepareRerankRun(settings: RerankRunSettings, source: Data
         problems,
       );
   const engine = await source.describe().catch((error: Error) => {
-    throw new RunRefused('--db-url', `cannot reach the PostgreSQL server: ${error.message}`);
+    throw serverUnreachable(source, '--db-url', error);
   });
   return { source, sets, problems, k: Math.max(0, ...sets.map((s) => s.candidates.length)), engine, engineLine: engineLine(engine) };
 }

@@ -9,6 +9,7 @@
  * used at all is core's InputFileError (naming the file), passed on here for the faces that tell the two apart.
  */
 export { InputFileError } from '../core/bird/problems';
+import type { DatabaseSource } from '../core/db/source';
 
 export class RunRefused extends Error {
   /** `message`: the whole sentence, where it does not read "option: reason". */
@@ -19,4 +20,11 @@ export class RunRefused extends Error {
   ) {
     super(message);
   }
+}
+
+const SERVER_NAMES: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
+
+/** A server the run's `source` names that could not be reached, refused naming `option` and the kind of server it is. */
+export function serverUnreachable(source: Pick<DatabaseSource, 'engine'>, option: string, error: Error): RunRefused {
+  return new RunRefused(option, `cannot reach the ${SERVER_NAMES[source.engine.name] ?? 'database'} server: ${error.message}`);
 }

@@ -196,8 +196,8 @@ describe('eval --engine mysql', { skip: missing }, () => {
     ]);
     const said = run.stdout + run.stderr;
     assert.doesNotMatch(said, /Sup3rSecretPw/);
-    // The account has no password: the server refuses this one, and says so.
-    assert.match(said, /Access denied/);
+    // The account has no password: the server refuses this one, and says so, naming the server as MySQL's kind.
+    assert.match(said, /--db-url: cannot reach the MySQL server: .*Access denied/);
     const good = runCli(
       [
         'eval',
