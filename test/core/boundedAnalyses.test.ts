@@ -7,7 +7,7 @@ import { SchemaInfo } from '../../src/core/db/schema';
 import { DatabaseFacts, describeDatabase, tablesNamed } from '../../src/core/judge/dbInfo';
 import { searchCounterexample } from '../../src/core/results/counterexample/search';
 import { SQL_ANALYSIS_BOUNDS } from '../../src/core/sql/textBounds';
-import { scoreExplanations } from '../../src/server/explanations';
+import { scoreExplanations } from '../../src/app/scoreExplanations';
 import { hoverText } from '../../src/app/statementHover';
 import { formatSql, layoutSql } from '../../src/app/sqlLayout';
 import { runCli, SAMPLE_SUPERHERO, tempDir, useSampleSuperhero } from '../helpers';

@@ -216,7 +216,6 @@ const KNOWN_FACE_LOADS = [
     files: [
       'server/dataset/databaseSource.ts',
       'server/datasetState.ts',
-      'server/explanations.ts',
       'server/score/counterexampleAction.ts',
       'server/score/scoreProvider.ts',
       'server/score/techniqueScores.ts',

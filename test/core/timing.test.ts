@@ -27,7 +27,7 @@ import { makeDatabase, tempDir } from '../helpers';
 import { Question } from '../../src/core/bird/questions';
 import { evaluateTasks } from '../../src/core/eval/evaluate';
 import { EvalTask } from '../../src/core/bird/tasks';
-import { reportReason } from '../../src/server/explanations';
+import { reportReason } from '../../src/app/scoreExplanations';
 import { sqliteFolder } from '../../src/core/db/source';
 
 describe('official 3σ cleaning', () => {

@@ -7,7 +7,7 @@ import { ReportRow, VesLensErrorCodes } from '../../src/shared/protocol';
 import { VesLensService } from '../../src/server/service';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { StatementProblemCodes } from '../../src/server/hints/statementProblems';
-import { caseOrSpaceLiteral, scoreExplanations } from '../../src/server/explanations';
+import { caseOrSpaceLiteral, scoreExplanations } from '../../src/app/scoreExplanations';
 import { refuterReply, startChatServer } from '../fakeChatServer';
 import { REPO_ROOT, tempDir, testCacheHome } from '../helpers';
 import { InMemoryDocuments } from './inMemoryDocuments';

@@ -26,7 +26,7 @@ import { PreparedEvalRun, prepareEvalRun, runEvalRun } from '../../app/evalRun';
 import { ServerContext } from '../context';
 import { editorText } from '../editorText';
 import { UserError } from '../errors';
-import { reportRow } from '../explanations';
+import { reportRow } from '../../app/scoreExplanations';
 import { editorEvalReport } from './evalReportJson';
 
 type Predictions = PreparedEvalRun['predictionFile'];
@@ -136,7 +136,7 @@ export class ReportProvider {
     const lines = this.predictionLines(params.predictionsFile, predictions);
     const toRow = (result: QuestionResult) => {
       const line = lines.get(result.index);
-      return reportRow(result, sqlByIndex.get(result.index) ?? '', line === undefined ? undefined : { line, character: 0 });
+      return reportRow(result, sqlByIndex.get(result.index) ?? '', line === undefined ? undefined : { line, character: 0 }, editorText);
     };
     this.context.log(`evaluating ${params.predictionsFile}: ${tasks.length} questions`);
     // Rows go out in batches; a cancelled run still returns what it scored (runEvalRun keeps it).

@@ -27,7 +27,7 @@ import { ServerContext } from '../context';
 import { OpenDatabase } from '../datasetState';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
-import { scoreExplanations } from '../explanations';
+import { scoreExplanations } from '../../app/scoreExplanations';
 import { comparePlanViews, planView } from '../../app/statementPlan';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../../app/sqlLayout';

@@ -1,9 +1,8 @@
 /** The report slice: a whole prediction file evaluated, its rows streamed as they are final (the Report panel). */
 import { ProgressType, RequestType } from 'vscode-languageserver-protocol';
+import type { ReportRow } from '../../app/scoreExplanations';
 import type { EvalSummary } from '../../core/eval/evalSummary';
 import type { EvalReportJson } from '../../core/eval/reportFile';
-import type { QuestionResult } from '../../core/eval/types';
-import type { RatioWithInterval } from '../../core/report/ratios';
 
 export interface EvaluateFileParams {
   predictionsFile: string;
@@ -13,17 +12,8 @@ export interface EvaluateFileParams {
   progressToken?: string;
 }
 
-/** One question of a report: the JSON contract's fields, plus what the editor needs. */
-export type ReportRow = Omit<QuestionResult, 'timings'> & {
-  predicted_sql: string;
-  /** Why it scored what it scored, in one line. */
-  reason: string;
-  /** Where its prediction is in the prediction file (0-based line and character), to jump there. */
-  location?: { line: number; character: number };
-  /** Each timed quantity's ratio with its interval, as core/report/ratios.ts reads them from the row: VES's (to the first row) and R-VES's (every row). */
-  first_row_ratio: RatioWithInterval | null;
-  all_rows_ratio: RatioWithInterval | null;
-};
+// One question of a report: the JSON contract's fields, plus what the editor needs (app/scoreExplanations.ts makes it).
+export type { ReportRow } from '../../app/scoreExplanations';
 
 export interface EvaluateFileResult {
   summary: EvalSummary;

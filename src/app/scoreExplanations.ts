@@ -1,11 +1,29 @@
+/**
+ * Why a scored pair scored what it scored, for the editor: the Score panel's explanations and a report row's one-line
+ * reason. Core's own messages in them pass through `word`, the face's wording of core's text.
+ */
 import type { QuestionResult } from '../core/eval/types';
-import { ReportRow, ResultPreview } from '../shared/protocol';
-import { editorText } from './editorText';
 import { pastLimitMetrics } from '../core/metrics/efficiency';
-import { allRowsRatio, firstRowRatio } from '../core/report/ratios';
-import { ratioText } from '../core/text/numberText';
+import { allRowsRatio, firstRowRatio, type RatioWithInterval } from '../core/report/ratios';
 import { tokenize } from '../core/sql/lexer';
 import { analysisBoundNote } from '../core/sql/textBounds';
+import { ratioText } from '../core/text/numberText';
+import type { QueryPreview } from './queryRuns';
+import type { Wording } from './statementPlan';
+
+/** One question of a report: the JSON contract's fields, plus what the editor needs. */
+export type ReportRow = Omit<QuestionResult, 'timings'> & {
+  predicted_sql: string;
+  /** Why it scored what it scored, in one line. */
+  reason: string;
+  /** Where its prediction is in the prediction file (0-based line and character), to jump there. */
+  location?: { line: number; character: number };
+  /** Each timed quantity's ratio with its interval, as core/report/ratios.ts reads them from the row: VES's (to the first row) and R-VES's (every row). */
+  first_row_ratio: RatioWithInterval | null;
+  all_rows_ratio: RatioWithInterval | null;
+};
+
+const asIs: Wording = (text) => text;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
@@ -17,8 +35,8 @@ const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(
  */
 export function scoreExplanations(
   result: Pick<QuestionResult, 'outcome' | 'ex' | 'f1' | 'difference'>,
-  gold: ResultPreview,
-  pred: ResultPreview,
+  gold: QueryPreview,
+  pred: QueryPreview,
   sqls?: { pred: string; gold: string },
 ): string[] {
   const out: string[] = [];
@@ -78,10 +96,10 @@ const sortedRows = (rows: unknown[][], key: (value: unknown) => string) => rows.
  */
 export function caseOrSpaceLiteral(
   predSql: string,
-  gold: ResultPreview,
-  pred: ResultPreview,
+  gold: QueryPreview,
+  pred: QueryPreview,
 ): { literal: string; predicted: string; gold: string } | undefined {
-  const whole = (preview: ResultPreview) => !preview.error && !preview.truncated && preview.rows.length === preview.rowCount;
+  const whole = (preview: QueryPreview) => !preview.error && !preview.truncated && preview.rows.length === preview.rowCount;
   if (!whole(gold) || !whole(pred) || gold.columns.length !== pred.columns.length) return undefined;
   const same = (key: (value: unknown) => string) =>
     JSON.stringify(sortedRows(gold.rows, key)) === JSON.stringify(sortedRows(pred.rows, key));
@@ -119,15 +137,15 @@ function speedText(result: QuestionResult): string {
 }
 
 /** One line for a report row: why it scored what it scored. */
-export function reportReason(result: QuestionResult): string {
-  if (result.error) return editorText(result.error);
+export function reportReason(result: QuestionResult, word: Wording = asIs): string {
+  if (result.error) return word(result.error);
   if (result.outcome === 'mismatch' && result.difference) {
     const d = result.difference;
     return `${plural(d.pred_rows, 'row')} vs ${d.gold_rows.toLocaleString('en-US')} in gold${d.pred_rows === d.gold_rows ? ', different values' : ''}`;
   }
   if (result.outcome === 'correct') {
     const untimed = result.notes.find((note) => note.startsWith('timing failed'));
-    if (untimed) return editorText(untimed);
+    if (untimed) return word(untimed);
     if (result.same_program) return 'same program as gold: ratio 1, not timed';
     if (result.past_official_limit)
       return `correct, but its official timing loop would outlast the limit: ${pastLimitMetrics(result.past_official_limit)} 0, as officially (${result.time_ratio?.toPrecision(2)}× gold's speed)`;
@@ -136,17 +154,18 @@ export function reportReason(result: QuestionResult): string {
     return 'correct';
   }
   if (result.outcome === 'skipped') return 'database missing: not scored';
-  return result.notes[0] ? editorText(result.notes[0]) : result.outcome.replace('_', ' ');
+  return result.notes[0] ? word(result.notes[0]) : result.outcome.replace('_', ' ');
 }
 
-export function reportRow(result: QuestionResult, predictedSql: string, location?: ReportRow['location']): ReportRow {
+/** A scored question as a report row: its reason, its prediction and where it is, each timed quantity's ratio. */
+export function reportRow(result: QuestionResult, predictedSql: string, location?: ReportRow['location'], word: Wording = asIs): ReportRow {
   const { timings: _timings, ...row } = result;
   return {
     ...row,
-    error: row.error === null ? null : editorText(row.error),
-    notes: row.notes.map(editorText),
+    error: row.error === null ? null : word(row.error),
+    notes: row.notes.map(word),
     predicted_sql: predictedSql,
-    reason: reportReason(result),
+    reason: reportReason(result, word),
     location,
     first_row_ratio: firstRowRatio(result),
     all_rows_ratio: allRowsRatio(result),
