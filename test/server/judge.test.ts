@@ -164,7 +164,7 @@ describe('Judge with an OpenAI-compatible endpoint (service in-process, loopback
       const started = Date.now();
       abort.abort();
       await assert.rejects(judging, CancelledError);
-      assert.ok(Date.now() - started < 1000, `cancelling took ${Date.now() - started} ms`);
+      assert.ok(Date.now() - started < 5000, `cancelling took ${Date.now() - started} ms, the model never replies`);
     } finally {
       await chat.close();
     }

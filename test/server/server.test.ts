@@ -146,7 +146,7 @@ describe('language server over stdio (a real process)', () => {
     );
     setTimeout(() => source.cancel(), 500);
     await assert.rejects(pending, (error: { code?: number }) => error.code === LSPErrorCodes.RequestCancelled);
-    assert.ok(Date.now() - started < 5000, `cancelled after ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 15_000, `cancelled after ${Date.now() - started} ms, the runaway never ends`);
     // and the server still answers
     const summary = await server.connection.sendRequest(DatasetSummaryRequest);
     assert.equal(summary.questionCount, 52);
