@@ -56,12 +56,12 @@ describe('MySQL engine on MariaDB', { skip: missing }, () => {
   it('stops a statement at its deadline (max_statement_time) and on an abort (KILL QUERY), then runs the next', async () => {
     let started = performance.now();
     await assert.rejects(mariadb.db.drain(SLOW, { deadline: performance.now() + 400, budgetMs: 400 }), QueryTimeout);
-    assert.ok(performance.now() - started < 3000, 'stopped near its deadline');
+    assert.ok(performance.now() - started < 10_000, 'stopped, not run through the cube of atom');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     started = performance.now();
     await assert.rejects(mariadb.db.drain(SLOW, { signal: controller.signal }), QueryCancelled);
-    assert.ok(performance.now() - started < 3000, 'stopped soon after the abort');
+    assert.ok(performance.now() - started < 10_000, 'stopped after the abort, not run through the cube of atom');
     const [row] = await mariadb.db.all('SELECT 1 AS one');
     assert.equal(row.one, 1);
   });

@@ -55,7 +55,7 @@ describe('R-VES timing on MySQL (MariaDB)', { skip: mysqlMissing() }, () => {
     const timing = await measureOfficial(mariadb.server.url, slow, 'SELECT 1', 'rves', 100, 3);
     assert.equal(timing.ratio, 0);
     assert.match(timing.note!, /did not finish within 0\.3 s .* the official scripts score this question 0/);
-    assert.ok(performance.now() - started < 3000, 'the statement is stopped at the loop deadline, not run to its end');
+    assert.ok(performance.now() - started < 10_000, 'the statement is stopped at the loop deadline, not run to its end');
   });
 
   it('fast: a repeat interval, entirely below 1 for a prediction that does far more work than its gold', async () => {

@@ -146,7 +146,7 @@ describe('lanes and the bounds', () => {
     const started = performance.now();
     const { results, order } = await evaluate(tasks, 2, { ...sample, timeoutMs: 120_000, signal: controller.signal });
     const seconds = (performance.now() - started) / 1000;
-    assert.ok(seconds < 3, `ended ${seconds.toFixed(1)} s after starting (the runaways would run for minutes)`);
+    assert.ok(seconds < 30, `ended ${seconds.toFixed(1)} s after starting (the runaways would run for minutes)`);
     assert.deepEqual(
       results.map((r) => r.index),
       [0, 1],

@@ -73,7 +73,7 @@ describe('fast timing blocks in Python sqlite3', { skip: birdDataMissing() }, ()
     const started = performance.now();
     setTimeout(() => controller.abort(), 300);
     await assert.rejects(block({ gold: { dbPath: SUPERHERO, body: FOREVER }, signal: controller.signal }), QueryCancelled);
-    assert.ok(performance.now() - started < 3000, 'not after the 30 s execution limit');
+    assert.ok(performance.now() - started < 15_000, 'not after the 30 s execution limit');
     assert.equal((await block({ iterations: 2 })).predMs.length, 2);
   });
 

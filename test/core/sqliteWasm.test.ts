@@ -69,12 +69,12 @@ describe('SQLite as WebAssembly, in process', () => {
     try {
       let started = performance.now();
       await assert.rejects(db.drain(RUNAWAY, { deadline: performance.now() + 300, budgetMs: 300 }), QueryTimeout);
-      assert.ok(performance.now() - started < 3000);
+      assert.ok(performance.now() - started < 10_000, 'stopped, not run through 750⁴ rows');
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 300);
       started = performance.now();
       await assert.rejects(db.drain(RUNAWAY, { signal: controller.signal }), QueryCancelled);
-      assert.ok(performance.now() - started < 3000);
+      assert.ok(performance.now() - started < 10_000, 'stopped, not run through 750⁴ rows');
       assert.deepEqual(await db.all('SELECT count(*) AS n FROM superhero'), [{ n: 750 }]);
     } finally {
       await db.close();
