@@ -150,7 +150,8 @@ describe('the embedded PostgreSQL (PGlite)', () => {
       (error) => error instanceof QueryTimeout,
     );
     const seconds = (performance.now() - started) / 1000;
-    assert.ok(seconds < 3, `stopped after ${seconds.toFixed(1)} s`);
+    // Well short of the 60 s sleep, with room for a busy machine (the deadline is not what a timer's lag says of it).
+    assert.ok(seconds < 20, `stopped after ${seconds.toFixed(1)} s`);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     await assert.rejects(rows(db, 'SELECT pg_sleep(60)', { signal: controller.signal }), (error) => error instanceof QueryCancelled);

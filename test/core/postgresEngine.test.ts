@@ -332,11 +332,17 @@ describe('the PostgreSQL engine on a real server', { skip: missing }, () => {
       });
       assert.equal(result.outcome, 'timeout');
       assert.match(result.error ?? '', /timed out after 1\.0 s/);
-      assert.ok(performance.now() - started < 5000);
-      const sleeping = await admin.main.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND state = 'active' AND pid <> pg_backend_pid()",
-      );
-      assert.equal(sleeping.rows[0].n, 0);
+      assert.ok(performance.now() - started < 15_000, 'stopped well before the 30 s sleep ends');
+      // The server ends the statement on the cancel: a few seconds for the backend to get to it, then none sleeps.
+      const sleepers = async () =>
+        (
+          await admin.main.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)%' AND state = 'active' AND pid <> pg_backend_pid()",
+          )
+        ).rows[0].n as number;
+      const waitUntil = performance.now() + 10_000;
+      while ((await sleepers()) > 0 && performance.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(await sleepers(), 0);
     });
 
     it('stops a query when its caller aborts (a cancel request to the server)', async () => {
@@ -344,7 +350,7 @@ describe('the PostgreSQL engine on a real server', { skip: missing }, () => {
       setTimeout(() => controller.abort(), 300);
       const started = performance.now();
       await assert.rejects(db.drain('SELECT pg_sleep(20)', { signal: controller.signal }), QueryCancelled);
-      assert.ok(performance.now() - started < 3000);
+      assert.ok(performance.now() - started < 10_000, 'stopped well before the 20 s sleep ends');
       assert.equal((await readQuery(db, 'SELECT 1', { maxRows: 1 })).status, 'ok');
     });
   });

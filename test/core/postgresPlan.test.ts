@@ -355,9 +355,9 @@ describe('PostgreSQL plans, verification and index advice on a real server', { s
     assert.ok(side.error);
     assert.equal((await db.all('SELECT count(*)::int AS n FROM superhero'))[0].n, before);
     const started = performance.now();
-    const slow = await explainQuery(db, 'SELECT pg_sleep(5)', schema, { analyze: limits(300) });
+    const slow = await explainQuery(db, 'SELECT pg_sleep(60)', schema, { analyze: limits(300) });
     assert.match(slow.error ?? '', /timed out|statement timeout|canceling/i);
-    assert.ok(performance.now() - started < 3000);
+    assert.ok(performance.now() - started < 15_000, 'stopped well before the 60 s sleep ends');
     assert.equal((await db.all('SELECT 1 AS one'))[0].one, 1); // the connection is still usable
     const sqlite = await openDatabase(SAMPLE_SUPERHERO);
     try {
