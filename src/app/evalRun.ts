@@ -13,8 +13,8 @@ import { buildTasks, EvalTask, GoldSource } from '../core/bird/tasks';
 import { DatabaseSource } from '../core/db/source';
 import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { fromRunFailure } from '../core/eval/runFailure';
-import { laneCount } from '../core/eval/parallelEval';
-import { evaluateTasks, EvalProgress } from '../core/eval/evaluate';
+import { defaultJobs, laneCount } from '../core/eval/parallelEval';
+import { DEFAULT_MAX_ROWS, evaluateTasks, EvalProgress } from '../core/eval/evaluate';
 import { EvalSummary, summarize } from '../core/eval/evalSummary';
 import { RobustnessRun } from '../core/eval/robustnessStep';
 import { interruptedRobustness } from '../core/eval/robustnessSummary';
@@ -270,4 +270,12 @@ export function unusableDatabases(source: Pick<DatabaseSource, 'label'>, results
     });
   }
   return problems;
+}
+
+/**
+ * What a run takes where its face says nothing: the rows one result may have, and the questions scored at once
+ * (VES_LENS_JOBS when set, else the cores): the CLI's option defaults and the editor's run alike.
+ */
+export function runDefaults(): { maxRows: number; jobs: number } {
+  return { maxRows: DEFAULT_MAX_ROWS, jobs: defaultJobs() };
 }

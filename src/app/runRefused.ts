@@ -8,8 +8,12 @@
  * is also the report's `inputs` key); the CLI exits 2 with the message, the editor shows it. A file that cannot be
  * used at all is core's InputFileError (naming the file), passed on here for the faces that tell the two apart.
  */
-export { InputFileError } from '../core/bird/problems';
+import { InputFileError } from '../core/bird/problems';
+import { DatabaseError } from '../core/db/database';
 import type { DatabaseSource } from '../core/db/source';
+import { ServiceUnavailable } from '../core/http/serviceGuard';
+
+export { InputFileError };
 
 export class RunRefused extends Error {
   /** `message`: the whole sentence, where it does not read "option: reason". */
@@ -27,4 +31,17 @@ const SERVER_NAMES: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'M
 /** A server the run's `source` names that could not be reached, refused naming `option` and the kind of server it is. */
 export function serverUnreachable(source: Pick<DatabaseSource, 'engine'>, option: string, error: Error): RunRefused {
   return new RunRefused(option, `cannot reach the ${SERVER_NAMES[source.engine.name] ?? 'database'} server: ${error.message}`);
+}
+
+/**
+ * What a run's failure is, for a face's exit rule: `refused` (an option, an input file, an outside service given
+ * up: the message names it), `unreadableDatabase` (a database file that is no database, damaged, encrypted or not
+ * there), or `bug` (anything else).
+ */
+export function failureKind(error: unknown): 'refused' | 'unreadableDatabase' | 'bug' {
+  // ServiceUnavailable: an outside service (embeddings) given up; its message names the endpoint and the first error.
+  if (error instanceof RunRefused || error instanceof InputFileError || error instanceof ServiceUnavailable) return 'refused';
+  if (error instanceof DatabaseError && /not a database|malformed|encrypted|unable to open/i.test(error.message))
+    return 'unreadableDatabase';
+  return 'bug';
 }

@@ -19,23 +19,17 @@ import {
   quoted,
   positiveInteger,
   timeoutMs as parseTimeoutMs,
-  toolInfo,
   UsageError,
-  writeOutputFile,
 } from './common';
+import { writeOutputFile } from '../app/runOutputs';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 import { AuditCheckpointItem, auditedEntries, evidenceCheckpoint } from './auditResume';
 import { AuditOptimizeOptions, auditOptimizeProgress, auditOptimizeSettings, checkAuditOptimizeOptions } from './auditOptimizeOption';
-import {
-  checkCheckpointPath,
-  completeness,
-  fileOutput,
-  inputFingerprint,
-  interruptedLine,
-  ResumableRun,
-  startResumableRun,
-} from './resumableRun';
+import { checkCheckpointPath, fileOutput, interruptedLine, startResumableRun } from './resumableRun';
+import { completeness } from '../core/eval/reportJson';
+import { inputFingerprint, ResumableRun } from '../app/resumableRun';
 
 export interface AuditCommandOptions extends EngineCliOptions, AuditOptimizeOptions {
   questions: string;

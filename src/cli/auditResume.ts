@@ -1,6 +1,6 @@
 import type { AuditRunHooks, KeptEvidence } from '../app/auditRun';
 import type { GoldAuditEntry } from '../core/audit/goldAudit';
-import { ResumableRun } from './resumableRun';
+import { ResumableRun } from '../app/resumableRun';
 
 /**
  * What `audit`'s checkpoint holds (cli/resumableRun.ts): each audited gold, keyed by its question's index, and

@@ -1,28 +1,14 @@
 import { Command, CommanderError, Option } from 'commander';
-import * as fs from 'fs';
-import * as path from 'path';
 import pc from 'picocolors';
-import packageJson from '../../package.json';
-import { InputFileError } from '../core/bird/problems';
-import { RunRefused } from '../app/runRefused';
-import { DatabaseError } from '../core/db/database';
-import { sqliteVersion } from '../core/db/engines';
-import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
-import { DatabaseSource, localMysql, mysqlServer, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
-import { isMysqlTarget, redactMysqlText } from '../core/db/mysql/connectionTarget';
-import { BirdServerOptions, localServerMissing } from '../core/db/mysql/localServer';
-import { defaultEmbeddedCacheDir, EmbeddedLoadEvent } from '../core/db/pglite/embeddedCopy';
-import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
+import type { EmbeddedLoadEvent } from '../core/db/pglite/embeddedCopy';
+import type { BirdServerOptions } from '../core/db/mysql/localServer';
+import type { DatabaseSource } from '../core/db/source';
+import type { NamedInput, ProtectedFolder } from '../core/io/outputPaths';
 import { counted } from '../core/text/numberText';
-import { ServiceUnavailable } from '../core/http/serviceGuard';
-import { setBusyTimeout } from '../core/db/sqlite/sqliteConnection';
-import { cleanStaleTemporaries, writeFileAtomic } from '../core/io/atomicFile';
-import { lockOutput, OutputLocked } from '../core/io/outputLock';
-import { redactSecrets } from '../core/io/redact';
-import { checkOutputAgainstInputs, NamedInput, OutputClash, ProtectedFolder, realOutputPath } from '../core/io/outputPaths';
-
-export const TOOL_NAME = 'ves-lens';
-export const TOOL_VERSION: string = packageJson.version;
+import { applyBusyTimeout as useBusyTimeout, databaseSource as sourceFor, engineChoices } from '../app/databaseSource';
+import { failureKind } from '../app/runRefused';
+import { ClaimedOutput, claimOutputFile } from '../app/runOutputs';
+import { TOOL_NAME } from '../app/toolInfo';
 
 /** A mistake in how the command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
@@ -47,17 +33,11 @@ export function reportFailure(error: unknown, out: { debug: boolean; write: (tex
   if (error instanceof CommanderError) {
     // Commander has printed its message (or the help / version, exit code 0) already.
     return error.exitCode === 0 ? EXIT.done : EXIT.input;
-  } else if (
-    error instanceof UsageError ||
-    error instanceof RunRefused ||
-    error instanceof InputFileError ||
-    error instanceof ServiceUnavailable
-  ) {
-    // ServiceUnavailable: an outside service (embeddings) given up; its message names the endpoint and the first error.
-    out.write(`${pc.red('error')}: ${error.message}\n`);
+  } else if (error instanceof UsageError || failureKind(error) === 'refused') {
+    out.write(`${pc.red('error')}: ${(error as Error).message}\n`);
     code = EXIT.input;
-  } else if (error instanceof DatabaseError && /not a database|malformed|encrypted|unable to open/i.test(error.message)) {
-    out.write(`${pc.red('error')}: a database cannot be read: ${error.message}\n`);
+  } else if (failureKind(error) === 'unreadableDatabase') {
+    out.write(`${pc.red('error')}: a database cannot be read: ${(error as Error).message}\n`);
     code = EXIT.input;
   } else {
     const message = error instanceof Error ? error.message : String(error);
@@ -114,58 +94,14 @@ export function checkOutputFile(
   databaseFolders: readonly ProtectedFolder[] = [],
 ): void {
   const named = inputs.map((input) => (typeof input === 'object' ? input : { label: 'input', file: input }));
-  let real: string;
-  try {
-    checkOutputAgainstInputs(flag, file, named, databaseFolders);
-    real = realOutputPath(file);
-  } catch (error) {
-    if (error instanceof OutputClash) throw new UsageError(error.message.startsWith(flag) ? error.message : `${flag}: ${error.message}`);
-    throw error;
-  }
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.statSync(real);
-  } catch {
-    stat = undefined;
-  }
-  if (stat?.isDirectory()) throw new UsageError(`${flag}: ${file} is a folder; give a file name`);
-  const folder = path.dirname(real);
-  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory())
-    throw new UsageError(`${flag}: cannot write ${file}: folder ${folder} does not exist`);
-  try {
-    // The file is written as a temporary in its folder, then renamed: the folder must be writable (and a
-    // read-only file is not replaced, as a plain write would not).
-    fs.accessSync(folder, fs.constants.W_OK);
-    if (stat) fs.accessSync(real, fs.constants.W_OK);
-  } catch {
-    throw new UsageError(`${flag}: cannot write ${file}: permission denied`);
-  }
-  for (const stale of cleanStaleTemporaries(folder)) process.stderr.write(`removed ${stale}, a temporary left by a run that was killed\n`);
-  try {
-    const tookOver = lockOutput(real, `${flag} ${file}`);
-    if (tookOver) process.stderr.write(`${pc.yellow('note')}: ${file}: took over the lock of a run that ended (${tookOver})\n`);
-  } catch (error) {
-    if (error instanceof OutputLocked) throw new UsageError(error.message);
-    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}`);
-  }
+  sayClaimedOutput(file, claimOutputFile(flag, file, named, databaseFolders));
 }
 
-/**
- * Writes an output file atomically (a temporary beside it, fsync, rename): a failure (disk full, permissions
- * changed meanwhile) leaves any earlier file untouched and is a UsageError naming it.
- */
-export function writeOutputFile(flag: string, file: string, text: string): void {
-  try {
-    writeFileAtomic(file, redactSecrets(text));
-  } catch (error) {
-    const kept = fs.existsSync(file) ? `; the earlier ${file} is unchanged` : '';
-    throw new UsageError(`${flag}: cannot write ${file}: ${(error as Error).message}${kept}`);
-  }
-}
-
-/** The `tool` block every JSON report starts with: name, version, and the SQLite that ran the queries. */
-export async function toolInfo(): Promise<{ name: string; version: string; sqlite: string }> {
-  return { name: TOOL_NAME, version: TOOL_VERSION, sqlite: await sqliteVersion() };
+/** What claiming an output found, on stderr: temporaries of killed runs removed, the lock of an ended run taken over. */
+export function sayClaimedOutput(file: string, claimed: ClaimedOutput): void {
+  for (const stale of claimed.removedTemporaries) process.stderr.write(`removed ${stale}, a temporary left by a run that was killed\n`);
+  if (claimed.tookOverFrom)
+    process.stderr.write(`${pc.yellow('note')}: ${file}: took over the lock of a run that ended (${claimed.tookOverFrom})\n`);
 }
 
 /** `--scales 1,10,100`: whole factors from 1 to 10,000, in increasing order. */
@@ -206,7 +142,7 @@ export function addEngineOptions(command: Command): Command {
       new Option(
         '--engine <engine>',
         'what runs the SQL: SQLite files under --db-root; PostgreSQL: a server (--db-url), else an embedded PostgreSQL loaded from --db-root; MySQL: a server (--db-url), else a local MariaDB server started for the run, loaded from --db-root',
-      ).choices(['sqlite', 'postgres', 'mysql']),
+      ).choices([...engineChoices().engines]),
     )
     .option(
       '--db-url <url>',
@@ -216,12 +152,37 @@ export function addEngineOptions(command: Command): Command {
       new Option(
         '--db-layout <layout>',
         'how the server holds the BIRD databases: one-database (every table in schema public, as the official dump), schema (one per db_id), database (one per db_id)',
-      ).choices([...POSTGRES_LAYOUTS]),
+      ).choices([...engineChoices().layouts]),
     )
     .option(
       '--embedded-cache <dir>',
-      `--engine postgres without --db-url: where the embedded PostgreSQL (PGlite) keeps its copy of the --db-root databases (default: ${defaultEmbeddedCacheDir()})`,
+      `--engine postgres without --db-url: where the embedded PostgreSQL (PGlite) keeps its copy of the --db-root databases (default: ${engineChoices().embeddedCacheDir})`,
     );
+}
+
+/** --busy-timeout for every SQLite connection the command opens from now on (a --db file as a --db-root's). */
+export function applyBusyTimeout(options: Pick<EngineCliOptions, 'busyTimeout'>): void {
+  useBusyTimeout(busyTimeoutMs(options));
+}
+
+/** --busy-timeout in milliseconds (0 and 0.0: no wait), undefined when not given. */
+function busyTimeoutMs(options: Pick<EngineCliOptions, 'busyTimeout'>): number | undefined {
+  if (options.busyTimeout === undefined) return undefined;
+  return /^\s*0*\.?0*\s*$/.test(options.busyTimeout) ? 0 : timeoutMs('--busy-timeout', options.busyTimeout);
+}
+
+/**
+ * Where the command's databases are, from --engine, --db-url, --db-layout and --db-root (app/databaseSource.ts):
+ * SQLite files under --db-root (the default; the caller checks the folder with its other inputs), a PostgreSQL or
+ * MySQL server (--db-url), or an embedded PostgreSQL or a local MariaDB loaded from the SQLite files under
+ * --db-root, whose first load is said on stderr.
+ */
+export function databaseSource(options: EngineCliOptions): DatabaseSource {
+  const { busyTimeout: _busyTimeout, ...settings } = options;
+  return sourceFor(
+    { ...settings, busyTimeoutMs: busyTimeoutMs(options) },
+    options.dbRoot === undefined ? {} : { embeddedLoad: sayEmbeddedLoad(options.dbRoot), mysqlBuild: sayMysqlLoad(options.dbRoot) },
+  );
 }
 
 /** Says on stderr that the embedded PostgreSQL's copy is being built (once; later runs reuse it), and when it is done. */
@@ -235,57 +196,6 @@ function sayEmbeddedLoad(dbRoot: string): (event: EmbeddedLoadEvent) => void {
   };
 }
 
-/** --busy-timeout for every SQLite connection the command opens from now on (a --db file as a --db-root's). */
-export function applyBusyTimeout(options: Pick<EngineCliOptions, 'busyTimeout'>): void {
-  if (options.busyTimeout !== undefined)
-    setBusyTimeout(/^\s*0*\.?0*\s*$/.test(options.busyTimeout) ? 0 : timeoutMs('--busy-timeout', options.busyTimeout));
-}
-
-/**
- * Where the command's databases are, from --engine, --db-url, --db-layout and --db-root: SQLite files under
- * --db-root (the default; the caller checks the folder with its other inputs), a PostgreSQL server (--db-url,
- * which implies --engine postgres), or with --engine postgres and no server an embedded PostgreSQL loaded from
- * the SQLite files under --db-root (--embedded-cache).
- */
-export function databaseSource(options: EngineCliOptions): DatabaseSource {
-  applyBusyTimeout(options);
-  const engine = options.engine ?? (options.dbUrl === undefined ? 'sqlite' : isMysqlTarget(options.dbUrl) ? 'mysql' : 'postgres');
-  if (options.embeddedCache !== undefined && (engine !== 'postgres' || options.dbUrl !== undefined))
-    throw new UsageError('--embedded-cache: for the embedded PostgreSQL (--engine postgres --db-root, without --db-url)');
-  if (engine === 'sqlite') {
-    if (options.dbUrl !== undefined) throw new UsageError('--db-url: a PostgreSQL or MySQL server; with --engine sqlite give --db-root');
-    if (options.dbLayout !== undefined) throw new UsageError('--db-layout: for a PostgreSQL server (--engine postgres --db-url ...)');
-    if (options.dbRoot === undefined)
-      throw new UsageError('--db-root: give the folder holding <db_id>/<db_id>.sqlite (or --engine postgres --db-url ...)');
-    return sqliteFolder(options.dbRoot);
-  }
-  if (engine === 'mysql') return mysqlSource(options);
-  if (engine !== 'postgres') throw new UsageError(`--engine: expected sqlite, postgres or mysql, got ${quoted(engine)}`);
-  if (options.dbUrl === undefined) {
-    // No server: the embedded PostgreSQL, loaded from the SQLite files under --db-root.
-    if (options.dbRoot === undefined)
-      throw new UsageError(
-        '--engine postgres: give the server with --db-url postgresql://user@host:port/database, or --db-root to run an embedded PostgreSQL loaded from its SQLite files',
-      );
-    if (options.dbLayout === 'database')
-      throw new UsageError(
-        '--db-layout database: the embedded PostgreSQL holds one database; use one-database or schema (or a server, --db-url)',
-      );
-    const layout = (options.dbLayout ?? 'one-database') as 'one-database' | 'schema';
-    return embeddedPostgres(options.dbRoot, { layout, cacheDir: options.embeddedCache, onLoad: sayEmbeddedLoad(options.dbRoot) });
-  }
-  if (!isPostgresTarget(options.dbUrl))
-    throw new UsageError(`--db-url: expected postgresql://user@host:port/database, got ${quoted(redactText(options.dbUrl))}`);
-  const layout = (options.dbLayout ?? 'one-database') as PostgresLayout;
-  if (!POSTGRES_LAYOUTS.includes(layout))
-    throw new UsageError(`--db-layout: expected one of ${POSTGRES_LAYOUTS.join(', ')}, got ${quoted(layout)}`);
-  try {
-    return postgresServer(options.dbUrl, layout);
-  } catch (error) {
-    throw new UsageError(`--db-url: ${(error as Error).message}`);
-  }
-}
-
 /** Says on stderr that the local MariaDB copy is being built (once; later runs reuse it), and when it is done. */
 function sayMysqlLoad(dbRoot: string): BirdServerOptions['onBuild'] {
   return (event) => {
@@ -295,26 +205,4 @@ function sayMysqlLoad(dbRoot: string): BirdServerOptions['onBuild'] {
       );
     else process.stderr.write(`loaded ${counted(event.report.rows, 'row')} in ${event.report.seconds.toFixed(1)} s\n`);
   };
-}
-
-/** --engine mysql: the server --db-url names (the official dump's one database), else a local MariaDB loaded from --db-root. */
-function mysqlSource(options: EngineCliOptions): DatabaseSource {
-  if (options.dbLayout !== undefined && options.dbLayout !== 'one-database')
-    throw new UsageError('--db-layout: a MySQL server holds the BIRD databases in one database, as the official dump (one-database)');
-  if (options.dbUrl === undefined) {
-    if (options.dbRoot === undefined)
-      throw new UsageError(
-        '--engine mysql: give the server with --db-url mysql://user@host:port/BIRD, or --db-root to run a local MariaDB server loaded from its SQLite files',
-      );
-    const missing = localServerMissing();
-    if (missing) throw new UsageError(`--engine mysql without --db-url: ${missing}`);
-    return localMysql(options.dbRoot, { onBuild: sayMysqlLoad(options.dbRoot) });
-  }
-  if (!isMysqlTarget(options.dbUrl))
-    throw new UsageError(`--db-url: expected mysql://user@host:port/BIRD, got ${quoted(redactMysqlText(redactText(options.dbUrl)))}`);
-  try {
-    return mysqlServer(options.dbUrl);
-  } catch (error) {
-    throw new UsageError(`--db-url: ${(error as Error).message}`);
-  }
 }

@@ -1,5 +1,7 @@
 import { comparedHtml, comparedJson, comparedText, compareReportFiles } from '../app/compareRun';
-import { checkOutputFile, positiveInteger, positiveNumber, quoted, toolInfo, UsageError, writeOutputFile } from './common';
+import { checkOutputFile, positiveInteger, positiveNumber, quoted, UsageError } from './common';
+import { writeOutputFile } from '../app/runOutputs';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 

@@ -38,7 +38,8 @@ import {
   runCounterexampleStep,
   searchInterruptedLine,
 } from './counterexampleOptions';
-import { checkCheckpointPath, fileOutput, inputFingerprint, interruptedLine, ResumableRun, startResumableRun } from './resumableRun';
+import { checkCheckpointPath, fileOutput, interruptedLine, startResumableRun } from './resumableRun';
+import { inputFingerprint, ResumableRun } from '../app/resumableRun';
 import {
   checkOutputFile,
   databaseSource,
@@ -48,12 +49,10 @@ import {
   positiveInteger,
   quoted,
   timeoutMs as parseTimeoutMs,
-  TOOL_NAME,
-  TOOL_VERSION,
-  toolInfo,
   UsageError,
-  writeOutputFile,
 } from './common';
+import { writeOutputFile } from '../app/runOutputs';
+import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 

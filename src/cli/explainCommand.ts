@@ -3,7 +3,8 @@ import pc from 'picocolors';
 import { explainRunLines, prepareExplainRun, runExplainRun } from '../app/explainRun';
 import { openQueryFile, openQueryServer, QueryDatabase, queryDatabaseLine, querySchema } from '../app/queryDatabase';
 import { readSqlFile, sqlFileStatements } from '../app/sqlInput';
-import { applyBusyTimeout, checkOutputFile, databaseSource, EngineCliOptions, EXIT, timeoutMs, toolInfo, UsageError } from './common';
+import { applyBusyTimeout, checkOutputFile, databaseSource, EngineCliOptions, EXIT, timeoutMs, UsageError } from './common';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';
 
 /** A SQLite database file by its name, as BIRD's layout names them. */

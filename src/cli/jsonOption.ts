@@ -1,5 +1,6 @@
 import { Command, OptionValues } from 'commander';
-import { quoted, UsageError, writeOutputFile } from './common';
+import { quoted, UsageError } from './common';
+import { writeOutputFile } from '../app/runOutputs';
 import { JsonShape, snakeCaseJson } from './jsonCase';
 
 /**

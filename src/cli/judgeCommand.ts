@@ -18,17 +18,17 @@ import {
   positiveInteger,
   quoted,
   timeoutMs as parseTimeoutMs,
-  TOOL_NAME,
-  TOOL_VERSION,
-  toolInfo,
   UsageError,
 } from './common';
+import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 import { fromRunFailure } from '../core/eval/runFailure';
 import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
 import { FinishedJudgeRun, PreparedJudgeRun, prepareJudgeRun, runJudgeRun } from '../app/judgeRun';
-import { checkCheckpointPath, completeness, fileOutput, inputFingerprint, interruptedLine, startResumableRun } from './resumableRun';
+import { checkCheckpointPath, fileOutput, interruptedLine, startResumableRun } from './resumableRun';
+import { completeness } from '../core/eval/reportJson';
+import { inputFingerprint } from '../app/resumableRun';
 import { EngineDescription, engineLine } from '../core/db/source';
 import { nothingScored } from '../core/eval/databaseProblems';
 

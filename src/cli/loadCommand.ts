@@ -6,7 +6,8 @@ import type { MysqlServerLoad } from '../core/db/mysql/loadTarget';
 import { prepareLoadRun, runLoadRun } from '../app/loadRun';
 import { TABLE_STYLE } from '../core/text/tableStyle';
 import { counted } from '../core/text/numberText';
-import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { checkOutputFile, UsageError } from './common';
+import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';
 
 export interface LoadCommandOptions extends JsonDestination {

@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
-import { DEFAULT_MAX_ROWS } from '../core/eval/evaluate';
-import { defaultJobs } from '../core/eval/parallelEval';
-import { addEngineOptions, EXIT, reportFailure, TOOL_NAME, TOOL_VERSION } from './common';
+import { runDefaults } from '../app/evalRun';
+import { sqliteFallback } from '../app/databaseSource';
+import { addEngineOptions, EXIT, reportFailure } from './common';
+import { TOOL_NAME, TOOL_VERSION } from '../app/toolInfo';
 import { runEval } from './evalCommand';
 import { addTechniqueOptions } from './techniqueOptions';
 import { runAgree } from './agreeCommand';
@@ -23,18 +24,20 @@ import { checkJsonValue, JSON_FLAGS, jsonHelp, withJsonDestination } from './jso
 import { addHelpExamples } from './helpExamples';
 import { installSignalHandlers } from './interrupt';
 import { redactStandardStreams } from './redactedOutput';
-import { sqliteBuild } from '../core/db/sqlite/sqliteBuild';
 import { addDialectCheckOption } from './scoringOptions';
 
 // Before anything is written: no password reaches the terminal, whatever shape its URL has.
 redactStandardStreams(process.argv.slice(2));
+
+/** What a run takes where an option says nothing (app/evalRun.ts): the defaults the help shows. */
+const RUN_DEFAULTS = runDefaults();
 
 // Core's messages name the inputs they refer to by this command line's options.
 useInputWording(COMMAND_LINE_WORDING);
 
 /** The run's first line, when SQLite runs as WebAssembly: why (the native module's own reason), and that it is slower. */
 function saySqliteBuild(): void {
-  const { fallback } = sqliteBuild();
+  const fallback = sqliteFallback();
   if (fallback) process.stderr.write(pc.yellow(`note: SQLite runs as WebAssembly (the same results, slower): ${fallback}`) + '\n');
 }
 
@@ -72,11 +75,11 @@ program
       .default('fast'),
   )
   .option('--timeout <seconds>', 'time limit for one prediction/gold pair', '30')
-  .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
+  .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(RUN_DEFAULTS.maxRows))
   .option(
     '--jobs <n>',
     'questions scored for correctness at once (SQLite, or sessions on a PostgreSQL or MySQL server; timing always runs alone); 1 = one at a time',
-    String(defaultJobs()),
+    String(RUN_DEFAULTS.jobs),
   )
   .option(
     '--no-gold-cache',
@@ -167,7 +170,7 @@ program
     'check each gold on its data: row-order dependence (LIMIT without ORDER BY, ties, bare columns), float summation order, NULLs ranked first, numbers sorted as text, integer division, the clock, no rows, predictions that agree against it',
   )
   .option('--timeout <seconds>', 'time limit for one query', '30')
-  .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
+  .option('--max-rows <n>', 'rows one result may have', String(RUN_DEFAULTS.maxRows))
   .option('--top <n>', 'gold SQL listed in the terminal', '20')
   .option(JSON_FLAGS, jsonHelp('the whole audit'))
   .option('--html <file>', 'write the audit as a self-contained HTML report')
@@ -208,7 +211,7 @@ program
   )
   .option('--concurrency <n>', 'pairs judged at the same time', '4')
   .option('--timeout <seconds>', 'time limit for each SQL query', '30')
-  .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(DEFAULT_MAX_ROWS))
+  .option('--max-rows <n>', 'rows one result may have (bounds memory)', String(RUN_DEFAULTS.maxRows))
   .option(
     '--llm-timeout <seconds>',
     'time limit for one model request, its whole answer included (a server that trickles bytes too)',
@@ -297,7 +300,7 @@ sqlCommand(
   .option('--scales <list>', 'with --verify: also time each rewrite on copies of the database scaled by these factors, e.g. 1,10,100')
   .option('--schema <file>', 'BIRD dev_tables.json / train_tables.json: keys for the scaled copies')
   .option('--timeout <seconds>', 'time limit for one run', '30')
-  .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
+  .option('--max-rows <n>', 'rows one result may have', String(RUN_DEFAULTS.maxRows))
   .action(async (sql, options) => {
     process.exitCode = await runHints(sql, withJsonDestination(options));
   });
@@ -321,7 +324,7 @@ sqlCommand(
   .option('--candidates <n>', 'forms tried per statement at most', '40')
   .option('--counterexample-budget <seconds>', 'search for a varied copy where a rewrite differs, per finalist', '5')
   .option('--witness-dir <dir>', 'where counterexample databases are written (default: a temporary folder)')
-  .option('--max-rows <n>', 'rows one result may have', String(DEFAULT_MAX_ROWS))
+  .option('--max-rows <n>', 'rows one result may have', String(RUN_DEFAULTS.maxRows))
   .option('--endpoint <url>', 'also ask an OpenAI-compatible chat endpoint for candidates (with --model)')
   .option('--model <name>', 'the chat model, with --endpoint')
   .option('--api-key-env <var>', 'environment variable holding the API key (default: OPENAI_API_KEY if set)')
@@ -361,7 +364,7 @@ program
   .option('--measure', 'with --questions: time every runnable candidate; Spearman ρ of each cost against the time')
   .option('--no-progress', 'no progress bar')
   .option('--timeout <seconds>', 'time limit for running one candidate', '30')
-  .option('--max-rows <n>', 'rows one candidate may return', String(DEFAULT_MAX_ROWS))
+  .option('--max-rows <n>', 'rows one candidate may return', String(RUN_DEFAULTS.maxRows))
   .option(JSON_FLAGS, jsonHelp('the ranking'))
   .action(async (options) => {
     process.exitCode = await runRerank(withJsonDestination(options));

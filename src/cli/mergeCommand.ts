@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { mergedHtml, mergedTables, mergeShardFiles } from '../app/mergeRun';
-import { checkOutputFile, UsageError, writeOutputFile } from './common';
+import { checkOutputFile, UsageError } from './common';
+import { writeOutputFile } from '../app/runOutputs';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 

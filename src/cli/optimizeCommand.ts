@@ -19,7 +19,8 @@ import {
   statementKey,
 } from '../app/optimizeRun';
 import { RunRefused } from '../app/runRefused';
-import { checkOutputFile, databaseSource, positiveInteger, timeoutMs, toolInfo, UsageError } from './common';
+import { checkOutputFile, databaseSource, positiveInteger, timeoutMs, UsageError } from './common';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 import { SqlCommandOptions, sqlFromArguments } from './explainCommand';

@@ -5,16 +5,9 @@ import type { RerankBy } from '../core/plan/rerank';
 import type { CorrelationSummary } from '../core/plan/rerankBatch';
 import { formatProblem, orderProblems } from '../core/text/problemText';
 import { prepareRerankRun, runRerankRun } from '../app/rerankRun';
-import {
-  checkOutputFile,
-  databaseSource,
-  EngineCliOptions,
-  positiveInteger,
-  timeoutMs,
-  toolInfo,
-  UsageError,
-  writeOutputFile,
-} from './common';
+import { checkOutputFile, databaseSource, EngineCliOptions, positiveInteger, timeoutMs, UsageError } from './common';
+import { writeOutputFile } from '../app/runOutputs';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';
 
 export interface RerankBatchOptions extends EngineCliOptions, JsonDestination {

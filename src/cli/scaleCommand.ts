@@ -4,7 +4,8 @@ import pc from 'picocolors';
 import { TABLE_STYLE } from '../core/text/tableStyle';
 import type { KeyDomainReport, ScaleReport } from '../core/scale/scaleDatabase';
 import { prepareScaleRun, ScaledCopy, ScaleRunSettings, scaleRun } from '../app/scaleRun';
-import { checkOutputFile, TOOL_NAME, TOOL_VERSION, toolInfo, UsageError } from './common';
+import { checkOutputFile, UsageError } from './common';
+import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';
 
 export interface ScaleCommandOptions extends JsonDestination {

@@ -203,14 +203,9 @@ const KNOWN_FACE_LOADS = [
       'cli/evalCommand.ts',
       'cli/judgeCommand.ts',
       'cli/optimizeCommand.ts',
-      'cli/resumableRun.ts',
       'cli/techniqueOptions.ts',
     ],
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
-  },
-  {
-    files: ['cli/common.ts', 'cli/interrupt.ts', 'cli/main.ts', 'cli/redactedOutput.ts'],
-    why: "the CLI's plumbing: the engine options made a DatabaseSource, the exit rule's error classes, redaction at the output",
   },
   {
     files: [
