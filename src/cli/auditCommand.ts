@@ -27,9 +27,9 @@ import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 import { AuditCheckpointItem, auditedEntries, evidenceCheckpoint } from './auditResume';
 import { AuditOptimizeOptions, auditOptimizeProgress, auditOptimizeSettings, checkAuditOptimizeOptions } from './auditOptimizeOption';
-import { checkCheckpointPath, fileOutput, interruptedLine, startResumableRun } from './resumableRun';
+import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
 import { completeness } from '../core/eval/reportJson';
-import { inputFingerprint, ResumableRun } from '../app/resumableRun';
+import { inputFingerprint, ResumableRun, startResumableRun } from '../app/resumableRun';
 
 export interface AuditCommandOptions extends EngineCliOptions, AuditOptimizeOptions {
   questions: string;
@@ -201,6 +201,7 @@ function startAuditRun(
     },
     Boolean(options.resume),
     `finishing the question under way, then writing what is finished${context.checkpointFile ? ' (--resume continues)' : ''}`,
+    RESUME_NOTES,
   );
 }
 

@@ -38,8 +38,8 @@ import {
   runCounterexampleStep,
   searchInterruptedLine,
 } from './counterexampleOptions';
-import { checkCheckpointPath, fileOutput, interruptedLine, startResumableRun } from './resumableRun';
-import { inputFingerprint, ResumableRun } from '../app/resumableRun';
+import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
+import { inputFingerprint, ResumableRun, startResumableRun } from '../app/resumableRun';
 import {
   checkOutputFile,
   databaseSource,
@@ -292,6 +292,7 @@ function startEvalRun(
     { ...fingerprint, options: { ...reportInputs, iterations: settings.officialIterations ?? null, scales: settings.scales ?? null } },
     Boolean(options.resume),
     `finishing the question under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+    RESUME_NOTES,
   );
   return { reportInputs, run };
 }

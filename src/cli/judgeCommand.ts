@@ -26,9 +26,9 @@ import { JSON_SHAPES } from './jsonCase';
 import { fromRunFailure } from '../core/eval/runFailure';
 import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
 import { FinishedJudgeRun, PreparedJudgeRun, prepareJudgeRun, runJudgeRun } from '../app/judgeRun';
-import { checkCheckpointPath, fileOutput, interruptedLine, startResumableRun } from './resumableRun';
+import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
 import { completeness } from '../core/eval/reportJson';
-import { inputFingerprint } from '../app/resumableRun';
+import { inputFingerprint, startResumableRun } from '../app/resumableRun';
 import { EngineDescription, engineLine } from '../core/db/source';
 import { nothingScored } from '../core/eval/databaseProblems';
 
@@ -238,6 +238,7 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     },
     Boolean(options.resume),
     `finishing the pairs under way, then writing what is finished${checkpointFile ? ' (--resume continues)' : ''}`,
+    RESUME_NOTES,
   );
   // What the run's failure left (a question its lost server did not run) is no result: run again, never kept.
   for (const [index, result] of [...run.resumed]) if (fromRunFailure(result)) run.resumed.delete(index);

@@ -1,7 +1,6 @@
 import pc from 'picocolors';
-import type { FingerprintParts } from '../core/io/checkpoint';
 import type { NamedInput, ProtectedFolder } from '../core/io/outputPaths';
-import { claimCheckpoint, ResumableRun, startResumableRun as startRun } from '../app/resumableRun';
+import { claimCheckpoint, type ResumableRunNotes } from '../app/resumableRun';
 import { sayClaimedOutput, UsageError } from './common';
 
 /**
@@ -38,25 +37,17 @@ export function checkCheckpointPath(
   return file;
 }
 
-/** Opens the checkpoint (resumed or new) and starts listening for Ctrl-C. `what` says what the first signal does. */
-export function startResumableRun<T>(
-  command: string,
-  checkpointFile: string | undefined,
-  parts: FingerprintParts,
-  resume: boolean,
-  what: string,
-): ResumableRun<T> {
-  return startRun<T>(command, checkpointFile, parts, resume, what, {
-    startingOver: (file) =>
-      process.stderr.write(
-        `${pc.yellow('note')}: starting over: the checkpoint ${file} of an earlier run is replaced (--resume continues it)\n`,
-      ),
-    checkpointFailed: (file, failure) =>
-      process.stderr.write(
-        `${pc.yellow('warning')}: cannot write the checkpoint ${file} (${failure}): the run goes on, but cannot be resumed\n`,
-      ),
-  });
-}
+/** What starting a resumable run says on stderr (app/resumableRun.ts's startResumableRun takes it). */
+export const RESUME_NOTES: ResumableRunNotes = {
+  startingOver: (file) =>
+    process.stderr.write(
+      `${pc.yellow('note')}: starting over: the checkpoint ${file} of an earlier run is replaced (--resume continues it)\n`,
+    ),
+  checkpointFailed: (file, failure) =>
+    process.stderr.write(
+      `${pc.yellow('warning')}: cannot write the checkpoint ${file} (${failure}): the run goes on, but cannot be resumed\n`,
+    ),
+};
 
 /** What the end of an interrupted run says, after writing its partial report. */
 export function interruptedLine(done: number, total: number, written: string | undefined, resumable: boolean): string {
