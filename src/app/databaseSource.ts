@@ -13,6 +13,7 @@ import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarg
 import { DatabaseSource, localMysql, mysqlServer, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
 import { sqliteBuild } from '../core/db/sqlite/sqliteBuild';
 import { setBusyTimeout } from '../core/db/sqlite/sqliteConnection';
+import { quoted } from '../core/text/problemText';
 import { RunRefused } from './runRefused';
 
 /** The engines a run may name. */
@@ -44,8 +45,6 @@ export interface EngineLoadNotes {
 export function applyBusyTimeout(busyTimeoutMs: number | undefined): void {
   if (busyTimeoutMs !== undefined) setBusyTimeout(busyTimeoutMs);
 }
-
-const quoted = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 /** The run's databases as its engine options say (see the top of this file); RunRefused for a combination that cannot be. */
 export function databaseSource(settings: EngineSettings, notes: EngineLoadNotes = {}): DatabaseSource {

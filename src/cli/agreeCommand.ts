@@ -4,7 +4,8 @@ import type { AgreementStats } from '../core/judge/agreement';
 import type { AgreementReport } from '../core/judge/agreementFiles';
 import { agreeRun } from '../app/agreeRun';
 import { TABLE_STYLE } from '../core/text/tableStyle';
-import { checkOutputFile, quoted, UsageError } from './common';
+import { checkOutputFile, UsageError } from './common';
+import { quoted } from '../core/text/problemText';
 import { emitJson, JsonDestination } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 

@@ -3,7 +3,7 @@ import { SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
 import { auditRunPage, AuditRunSettings, FinishedAuditRun, PreparedAuditRun, prepareAuditRun, runAuditRun } from '../app/auditRun';
-import { formatProblem } from '../core/text/problemText';
+import { formatProblem, quoted } from '../core/text/problemText';
 import { auditText } from '../core/audit/auditText';
 import { nothingDone } from '../core/eval/databaseProblems';
 import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
@@ -16,7 +16,6 @@ import {
   EngineCliOptions,
   EXIT,
   parseScales,
-  quoted,
   positiveInteger,
   timeoutMs as parseTimeoutMs,
   UsageError,

@@ -5,6 +5,7 @@ import type { BirdServerOptions } from '../core/db/mysql/localServer';
 import type { DatabaseSource } from '../core/db/source';
 import type { NamedInput, ProtectedFolder } from '../core/io/outputPaths';
 import { counted } from '../core/text/numberText';
+import { quoted } from '../core/text/problemText';
 import { applyBusyTimeout as useBusyTimeout, databaseSource as sourceFor, engineChoices } from '../app/databaseSource';
 import { failureKind } from '../app/runRefused';
 import { ClaimedOutput, claimOutputFile } from '../app/runOutputs';
@@ -52,12 +53,6 @@ export function reportFailure(error: unknown, out: { debug: boolean; write: (tex
 
 /** The longest time limit a timer can hold (setTimeout's 2^31 - 1 ms), in seconds. */
 export const MAX_TIMEOUT_S = Math.floor((2 ** 31 - 1) / 1000);
-
-/** A value as a message quotes it: in JSON quotes (control characters visible), at most 40 characters. */
-export function quoted(text: string | number): string {
-  const value = String(text);
-  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-}
 
 /** A positive finite number, or a UsageError naming the option and the value. */
 export function positiveNumber(flag: string, text: string | number): number {

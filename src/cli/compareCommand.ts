@@ -1,5 +1,6 @@
 import { comparedHtml, comparedJson, comparedText, compareReportFiles } from '../app/compareRun';
-import { checkOutputFile, positiveInteger, positiveNumber, quoted, UsageError } from './common';
+import { checkOutputFile, positiveInteger, positiveNumber, UsageError } from './common';
+import { quoted } from '../core/text/problemText';
 import { writeOutputFile } from '../app/runOutputs';
 import { toolInfo } from '../app/toolInfo';
 import { emitJson, JsonDestination } from './jsonOption';

@@ -1,13 +1,12 @@
-import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
 import type { EvalTask } from '../core/bird/tasks';
 import type { DatabaseSource } from '../core/db/source';
-import { checkRobustness, RobustnessRun } from '../core/eval/robustnessStep';
+import type { RobustnessRun } from '../core/eval/robustnessStep';
 import type { QuestionResult } from '../core/eval/types';
-import { robustnessLines, RobustnessSummary } from '../core/eval/robustnessSummary';
-import { checkOutputAgainstInputs, NamedInput, OutputClash, realOutputPath } from '../core/io/outputPaths';
-import { positiveNumber, UsageError } from './common';
+import type { NamedInput } from '../core/io/outputPaths';
+import { prepareCounterexampleFolder, searchCounterexamples } from '../app/counterexampleSearch';
+import { positiveNumber } from './common';
 
 export interface CounterexampleCliOptions {
   /** Folder for the counterexample databases; turns on equivalence, counterexamples and ex_fragile. */
@@ -17,8 +16,6 @@ export interface CounterexampleCliOptions {
   dbRoot?: string;
 }
 
-/** Whole-file search budget: ten minutes, or the per-pair budget times the pairs, whichever is less. */
-const TOTAL_BUDGET_MS = 10 * 60 * 1000;
 export const DEFAULT_PAIR_SECONDS = '3';
 
 /**
@@ -32,26 +29,7 @@ export function checkCounterexampleOptions(
   inputs: readonly NamedInput[] = [],
 ): number | undefined {
   if (options.counterexamples === undefined) return undefined;
-  if (source.engine.name !== 'sqlite' || options.dbRoot === undefined)
-    throw new UsageError(
-      '--counterexamples: counterexample databases are SQLite files made from SQLite files; use --db-root (not --engine postgres)',
-    );
-  let folder: string;
-  try {
-    checkOutputAgainstInputs('--counterexamples', options.counterexamples, inputs, [{ label: '--db-root', folder: options.dbRoot }]);
-    folder = realOutputPath(options.counterexamples);
-  } catch (error) {
-    if (error instanceof OutputClash)
-      throw new UsageError(error.message.startsWith('--') ? error.message : `--counterexamples: ${error.message}`);
-    throw error;
-  }
-  if (fs.existsSync(folder) && !fs.statSync(folder).isDirectory())
-    throw new UsageError(`--counterexamples: ${options.counterexamples} is a file; give a folder for the counterexample databases`);
-  try {
-    fs.mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    throw new UsageError(`--counterexamples: cannot make the folder ${options.counterexamples}: ${(error as Error).message}`);
-  }
+  prepareCounterexampleFolder(options.counterexamples, source, options.dbRoot, inputs);
   const seconds = positiveNumber('--counterexample-seconds', options.counterexampleSeconds ?? DEFAULT_PAIR_SECONDS);
   return seconds * 1000;
 }
@@ -72,11 +50,10 @@ export async function runCounterexampleStep(
       : undefined;
   err.write(`looking for counterexample databases (up to ${options.pairBudgetMs / 1000} s a pair) and EX-fragile mismatches\n`);
   try {
-    return await checkRobustness(results, tasks, {
+    return await searchCounterexamples(results, tasks, {
       dbRoot: options.dbRoot!,
       outDir: options.counterexamples!,
       pairBudgetMs: options.pairBudgetMs,
-      totalBudgetMs: TOTAL_BUDGET_MS,
       timeoutMs: options.timeoutMs,
       maxRows: options.maxRows,
       signal: options.signal,
@@ -98,9 +75,4 @@ export function searchInterruptedLine(run: RobustnessRun, written: string | unde
     (resumable ? '; the same command with --resume searches again without scoring again' : '') +
     '\n'
   );
-}
-
-/** The terminal's lines under the tables: counterexamples, provable equivalences, EX-fragile mismatches. */
-export function robustnessBlock(summary: RobustnessSummary | undefined): string | undefined {
-  return summary ? robustnessLines(summary).join('\n') : undefined;
 }

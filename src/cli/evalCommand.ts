@@ -25,6 +25,7 @@ import {
   skippedLine,
 } from '../core/report/terminal';
 import { techniqueNotes } from '../core/report/techniqueRows';
+import { robustnessLines } from '../core/eval/robustnessSummary';
 import { runClock } from '../core/timing/pythonTimer';
 import { goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
 import { EvalRunSettings, FinishedEvalRun, PreparedEvalRun, prepareEvalRun, runEvalRun, withoutRunFailures } from '../app/evalRun';
@@ -34,7 +35,6 @@ import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
 import {
   checkCounterexampleOptions,
   CounterexampleCliOptions,
-  robustnessBlock,
   runCounterexampleStep,
   searchInterruptedLine,
 } from './counterexampleOptions';
@@ -47,10 +47,10 @@ import {
   EXIT,
   parseScales,
   positiveInteger,
-  quoted,
   timeoutMs as parseTimeoutMs,
   UsageError,
 } from './common';
+import { quoted } from '../core/text/problemText';
 import { writeOutputFile } from '../app/runOutputs';
 import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
@@ -199,7 +199,7 @@ function printResults(
     failureList(results),
     efficiencyNotes(results, report.dialect),
     techniqueNotes(results),
-    robustnessBlock(summary.robustness),
+    summary.robustness && robustnessLines(summary.robustness).join('\n'),
     problemList(problems),
   ]) {
     if (block) out.write(block + '\n');

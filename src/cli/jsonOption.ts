@@ -1,5 +1,6 @@
 import { Command, OptionValues } from 'commander';
-import { quoted, UsageError } from './common';
+import { UsageError } from './common';
+import { quoted } from '../core/text/problemText';
 import { writeOutputFile } from '../app/runOutputs';
 import { JsonShape, snakeCaseJson } from './jsonCase';
 

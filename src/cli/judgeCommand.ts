@@ -16,10 +16,10 @@ import {
   EngineCliOptions,
   EXIT,
   positiveInteger,
-  quoted,
   timeoutMs as parseTimeoutMs,
   UsageError,
 } from './common';
+import { quoted } from '../core/text/problemText';
 import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';

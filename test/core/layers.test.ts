@@ -199,11 +199,9 @@ const KNOWN_FACE_LOADS = [
   {
     files: [
       'cli/auditCommand.ts',
-      'cli/counterexampleOptions.ts',
       'cli/evalCommand.ts',
       'cli/judgeCommand.ts',
       'cli/optimizeCommand.ts',
-      'cli/techniqueOptions.ts',
     ],
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
   },

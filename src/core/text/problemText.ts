@@ -17,3 +17,9 @@ export function orderProblems<P extends ProblemText>(problems: readonly P[]): P[
 export function formatProblem(problem: ProblemText): string {
   return `${problem.file}${problem.where ? ` (${problem.where})` : ''}: ${problem.message}`;
 }
+
+/** A value as a message quotes it: in JSON quotes (control characters visible), at most 40 characters. */
+export function quoted(text: string | number): string {
+  const value = String(text);
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
