@@ -99,7 +99,7 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
     assert.ok(questions.some((q) => q.outcome === 'correct'));
   });
 
-  it('stops a runaway statement on time: pg_sleep(60) with --timeout 2 ends in about 2 s, and the next question runs', () => {
+  it('stops a runaway statement on time: pg_sleep(60) with --timeout 10 ends in about 10 s, and the next question runs', () => {
     const folder = tempDir();
     const questions = path.join(folder, 'questions.json');
     const predictions = path.join(folder, 'predictions.json');
@@ -120,7 +120,9 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
     // Built first, so the timed run below measures the statement, not the load.
     assert.equal(runCli([...common, '--engine', 'postgres', '--db-root', DATABASES, '--embedded-cache', cache]).status, 0);
     const started = performance.now();
-    const run = runCli([...common, '--engine', 'postgres', '--db-root', DATABASES, '--embedded-cache', cache, '--timeout', '2']);
+    // 10 s: the next question's limit also covers the embedded engine's restart after the stop (a new WASM thread),
+    // which takes seconds on a busy machine.
+    const run = runCli([...common, '--engine', 'postgres', '--db-root', DATABASES, '--embedded-cache', cache, '--timeout', '10']);
     const seconds = (performance.now() - started) / 1000;
     assert.equal(run.status, 0, run.stderr);
     const results = readReport(json).questions;
@@ -128,7 +130,8 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
       results.map((r) => r.outcome),
       ['timeout', 'correct'],
     );
-    assert.ok(seconds < 12, `the run took ${seconds.toFixed(1)} s`);
+    // The start-up, the restart and the second question take their time on a busy machine; the 60 s sleep longer.
+    assert.ok(seconds < 45, `the run took ${seconds.toFixed(1)} s`);
   });
 
   it('refuses what the embedded engine cannot do, naming the option', () => {
