@@ -60,10 +60,11 @@ describe('fast timing blocks in Python sqlite3', { skip: birdDataMissing() }, ()
   it('interrupts a runaway query at the per-execution limit (QueryTimeout), in time; the process times the next block', async (t) => {
     if (!(await pythonTimes(t))) return;
     const started = performance.now();
-    await assert.rejects(block({ pred: { dbPath: SUPERHERO, body: FOREVER }, iterations: 4, executionLimitMs: 300 }), QueryTimeout);
+    await assert.rejects(block({ pred: { dbPath: SUPERHERO, body: FOREVER }, iterations: 10, executionLimitMs: 1000 }), QueryTimeout);
     const seconds = (performance.now() - started) / 1000;
-    // The first execution of the prediction runs away: one limit, not four or eight of them.
-    assert.ok(seconds < 1.5, `stopped after ${seconds.toFixed(2)} s, limit 0.3 s`);
+    // The first execution of the prediction runs away: one limit, not ten or twenty of them (a busy machine's
+    // start-up of the Python process fits in the margin).
+    assert.ok(seconds < 6, `stopped after ${seconds.toFixed(2)} s, limit 1 s`);
     assert.equal((await block({ iterations: 2 })).goldMs.length, 2);
   });
 
