@@ -8,7 +8,8 @@ import type { TimingMode } from '../core/eval/types';
 import type { SqlDialect } from '../core/sql/statements';
 import { ChatCompletionParams, ChatCompletionResult, JudgeConsentParams, SecretName, VesLensErrorCodes } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
-import { DatasetState } from './datasetState';
+import { DatasetState } from '../app/datasetOpen';
+import { editorText } from './editorText';
 import { UserError } from './errors';
 
 export interface DocumentSource {
@@ -43,7 +44,8 @@ export interface QueryLimits {
 }
 
 export class ServerContext {
-  readonly state = new DatasetState();
+  /** The attached dataset, its messages in the editor's words. */
+  readonly state = new DatasetState(editorText);
   settings: VesLensSettings = { ...DEFAULT_SETTINGS };
   trusted = false;
   /** The extension's storage folder (the embeddings cache lives under it). */

@@ -12,7 +12,7 @@ import type { Question } from '../core/bird/questions';
 import type { SqlUnit } from '../core/sql/documentUnits';
 import { QueryTarget, QuestionInfo, ResultPreview, VesLensErrorCodes } from '../shared/protocol';
 import { ServerContext } from './context';
-import { OpenDatabase } from './datasetState';
+import type { OpenDatabase } from '../core/db/connectionCache';
 import { editorText } from './editorText';
 import { UserError } from './errors';
 

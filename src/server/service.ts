@@ -16,7 +16,7 @@
  *   audit/auditProvider.ts      the gold audit
  */
 import { useInputWording } from '../core/text/inputWording';
-import { redactUrl } from '../core/db/postgres/connectionTarget';
+import { engineChoiceText } from '../app/datasetOpen';
 import { Dataset, DatasetSummary, InitializationOptions } from '../shared/protocol';
 import { DEFAULT_SETTINGS, VesLensSettings } from '../shared/settings';
 import { AuditProvider } from './audit/auditProvider';
@@ -88,7 +88,7 @@ export class VesLensService {
       `settings: timeout ${after.timeoutSeconds} s, max rows ${after.maxRows}, default database ${after.defaultDatabase || '(none)'}, ` +
         `timing ${after.timingMode}${after.timingMode === 'official' ? ` (${after.timingIterations} iterations)` : ''}, ` +
         `scales [${after.scales.join(', ')}], techniques [${after.techniques.join(', ')}], embeddings ${after.embeddingsProvider}${after.embeddingsProvider === 'openai' ? ` at ${after.embeddingsUrl}` : ''}, ` +
-        `engine ${after.engine}${after.engine === 'postgres' ? ` (${after.postgresUrl ? redactUrl(after.postgresUrl) : 'embedded'}, ${after.postgresLayout} layout)` : ''}`,
+        `engine ${engineChoiceText(after)}`,
     );
     return { diagnostics, lenses: diagnostics || changed('codeLensEnabled'), databases };
   }

@@ -201,15 +201,7 @@ const KNOWN_FACE_LOADS = [
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
   },
   {
-    files: [
-      'server/dataset/databaseSource.ts',
-      'server/datasetState.ts',
-      'server/score/counterexampleAction.ts',
-      'server/score/scoreProvider.ts',
-      'server/score/techniqueScores.ts',
-      'server/server.ts',
-      'server/service.ts',
-    ],
+    files: ['server/score/counterexampleAction.ts', 'server/score/scoreProvider.ts', 'server/score/techniqueScores.ts', 'server/server.ts'],
     why: "the editor's per-statement features (hints, plan, score, hover) and its dataset, with no use case in app/ yet",
   },
   {

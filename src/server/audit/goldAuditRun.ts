@@ -4,7 +4,7 @@ import { InputFileError } from '../../app/runRefused';
 import { formatProblem, orderProblems } from '../../core/text/problemText';
 import packageJson from '../../../package.json';
 import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../../shared/protocol';
-import { DatasetState } from '../datasetState';
+import type { DatasetState } from '../../app/datasetOpen';
 import { editorText } from '../editorText';
 
 /** A problem the person can act on (a wrong prediction file): the service turns it into a UserError. */

@@ -30,7 +30,7 @@ import {
   WitnessView,
 } from '../../shared/protocol';
 import { QueryLimits, ServerContext } from '../context';
-import { OpenDatabase } from '../datasetState';
+import type { OpenDatabase } from '../../core/db/connectionCache';
 import { editorText } from '../editorText';
 import { CancelledError, UserError } from '../errors';
 import { resultPreview } from '../../app/queryRuns';

@@ -24,7 +24,7 @@ import {
 } from '../../shared/protocol';
 import { RepeatRuns } from '../../app/scoreRepeatRuns';
 import { ServerContext } from '../context';
-import { OpenDatabase } from '../datasetState';
+import type { OpenDatabase } from '../../core/db/connectionCache';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
 import { scoreExplanations } from '../../app/scoreExplanations';

@@ -1,6 +1,6 @@
 import type { Question } from '../../core/bird/questions';
 import { ServerContext } from '../context';
-import { OpenDatabase } from '../datasetState';
+import type { OpenDatabase } from '../../core/db/connectionCache';
 import { QueryTargets } from '../queryTargets';
 
 /** What the Score panel's requests (Score, "Look for a database where they differ") work on: one prediction and its gold. */

@@ -1,15 +1,75 @@
+/**
+ * The editor's attached BIRD dataset: its question and gold files read, its databases opened through a
+ * DatabaseSource, and what the language server says of it (its summary, a question's details). Messages pass
+ * through `word`, the face's wording of core's text.
+ */
 import * as fs from 'fs';
-import { GoldFile, loadGold } from '../core/bird/gold';
+import * as path from 'path';
+import { loadGold, type GoldFile } from '../core/bird/gold';
 import { databasePath } from '../core/bird/layout';
 import { formatProblem } from '../core/bird/problems';
-import { loadQuestions, Question } from '../core/bird/questions';
-import { ConnectionCache, OpenDatabase } from '../core/db/connectionCache';
+import { loadQuestions, type Question } from '../core/bird/questions';
+import { ConnectionCache, type OpenDatabase } from '../core/db/connectionCache';
 import { sqliteVersion } from '../core/db/engines';
-import { DatabaseSource, engineLine, sqliteFolder } from '../core/db/source';
-import { Dataset, DatasetSummary, EngineSummary, QuestionInfo } from '../shared/protocol';
-import { editorText } from './editorText';
+import {
+  engineLine,
+  localMysql,
+  postgresServer,
+  sqliteFolder,
+  type DatabaseSource,
+  type EngineDescription,
+  type PostgresLayout,
+} from '../core/db/source';
+import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
+import { isPostgresTarget, redactText, redactUrl } from '../core/db/postgres/connectionTarget';
+import { localServerMissing } from '../core/db/mysql/localServer';
+import type { Wording } from './statementPlan';
 
-export type { OpenDatabase };
+export interface Dataset {
+  /** Absolute paths. */
+  questionsFile: string;
+  goldFile?: string;
+  dbRoot: string;
+}
+
+/** What runs the attached dataset's SQL, as the status bar and the panels name it (never a password). */
+export interface EngineSummary extends EngineDescription {
+  /** One line: `SQLite 3.45.1`, `PostgreSQL 15.10 (server postgresql://user@host:5432/bird, one-database layout)`. */
+  line: string;
+}
+
+export interface DatasetSummary {
+  dataset: Dataset | null;
+  sqlite: string;
+  /** What runs the SQL (the vesLens.engine setting); null while none is attached or when it cannot be reached. */
+  engine: EngineSummary | null;
+  /**
+   * Why the engine cannot run the SQL (a server that does not answer, a password refused, a URL that is not one),
+   * with what to do; the dataset stays attached, and every feature that needs a database says the same.
+   */
+  engineError?: string;
+  questionCount: number;
+  /**
+   * db_id → whether its database is there, how many questions use it, its SQLite file where BIRD's layout puts it
+   * (`<db_root>/<db_id>/<db_id>.sqlite`), and on another engine where it is looked for (its schema, database or
+   * tables, named without the password).
+   */
+  databases: { dbId: string; present: boolean; questions: number; file: string; location?: string }[];
+  /** Input problems of the files (each naming file and key or line). */
+  problems: string[];
+  /** Why the dataset could not be used at all (a question file that is no question file...), naming the file and what was expected. */
+  error?: string;
+}
+
+export interface QuestionInfo {
+  index: number;
+  questionId: number | string;
+  dbId: string;
+  difficulty: string;
+  question: string;
+  evidence: string;
+  gold: string;
+}
 
 /** How the dataset reaches its databases: a source, or why there is none (said wherever a database is needed). */
 export type DatasetDatabases = { source: DatabaseSource } | { failure: string };
@@ -37,6 +97,8 @@ export class DatasetState {
   private generation = 0;
   sqlite = '';
 
+  constructor(private readonly word: Wording = (text) => text) {}
+
   /**
    * Reads the dataset's files; `needsDbRoot` when its SQLite folder is what the SQL runs on (or what an embedded
    * engine is loaded from), so a missing folder makes the dataset unusable. Its databases come with connect().
@@ -62,16 +124,16 @@ export class DatasetState {
       try {
         const loaded = loadQuestions(dataset.questionsFile);
         this.questions = loaded.questions;
-        this.problems.push(...loaded.problems.map((p) => editorText(formatProblem(p))));
+        this.problems.push(...loaded.problems.map((p) => this.word(formatProblem(p))));
       } catch (error) {
-        this.error = `${editorText((error as Error).message)}. ${QUESTION_FILE}`;
+        this.error = `${this.word((error as Error).message)}. ${QUESTION_FILE}`;
       }
       if (dataset.goldFile && !this.error) {
         try {
           this.gold = loadGold(dataset.goldFile);
-          this.problems.push(...this.gold.problems.map((p) => editorText(formatProblem(p))));
+          this.problems.push(...this.gold.problems.map((p) => this.word(formatProblem(p))));
         } catch (error) {
-          this.error = `${editorText((error as Error).message)}. Expected a BIRD gold file: one "SQL<TAB>db_id" a line, in question order.`;
+          this.error = `${this.word((error as Error).message)}. Expected a BIRD gold file: one "SQL<TAB>db_id" a line, in question order.`;
         }
       }
       if (!this.error && this.questions.length === 0) this.error = `${dataset.questionsFile}: holds no questions. ${QUESTION_FILE}`;
@@ -96,7 +158,7 @@ export class DatasetState {
         const description = await withinTime(databases.source.describe(), options.withinMs);
         described = { ...description, line: engineLine(description) };
       } catch (error) {
-        outcome = { failure: editorText(options.explainFailure(error as Error)) };
+        outcome = { failure: this.word(options.explainFailure(error as Error)) };
       }
     }
     if (generation !== this.generation) return;
@@ -222,4 +284,105 @@ function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms / 1000)} s`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+// ---- which engine runs the dataset's SQL, from the editor's settings ----------------------------------------
+
+/** How long a server gets to answer when the dataset connects (a host that drops packets never refuses), as libpq's usual connect_timeout. */
+const CONNECT_MS = 10_000;
+const EMBEDDED_LOAD_MS = 30 * 60_000;
+
+export interface DatasetEngine {
+  databases: DatasetDatabases;
+  /** Whether the SQL runs on the dataset's SQLite folder (or on a copy loaded from it): without it the dataset is unusable. */
+  needsDbRoot: boolean;
+  withinMs: number;
+  /** A failure to reach the engine, worded with what to do. */
+  explainFailure(error: Error): string;
+}
+
+/** The engine the editor's settings choose for a dataset (vesLens.engine, vesLens.postgres.url and .layout). */
+export interface DatasetEngineChoice {
+  engine: string;
+  postgresUrl: string;
+  postgresLayout: PostgresLayout;
+  /** The extension's storage: the embedded PostgreSQL's and the local MariaDB's copies are kept there. */
+  storageDir?: string;
+  /** How messages name the URL's setting, and how a password is set (the face's words). */
+  urlSetting: string;
+  setPassword: string;
+}
+
+/** The engine settings as the server's log says them, a URL without its password: `postgres (postgresql://u@h/bird, schema layout)`. */
+export function engineChoiceText(choice: Pick<DatasetEngineChoice, 'engine' | 'postgresUrl' | 'postgresLayout'>): string {
+  if (choice.engine !== 'postgres') return choice.engine;
+  return `postgres (${choice.postgresUrl ? redactUrl(choice.postgresUrl) : 'embedded'}, ${choice.postgresLayout} layout)`;
+}
+
+/** A server URL's password: given in the URL itself, or the one the client stores for it (asked only when connecting). */
+export type UrlPassword = (url: string) => Promise<{ inUrl: boolean; stored?: string }>;
+
+/** The dataset's engine as the settings say; `password` says the password of the server URL, if any. */
+export async function chooseDatasetEngine(dataset: Dataset, choice: DatasetEngineChoice, password: UrlPassword): Promise<DatasetEngine> {
+  const { storageDir } = choice;
+  const asIs = (error: Error) => error.message;
+  if (choice.engine === 'sqlite') {
+    return { databases: { source: sqliteFolder(dataset.dbRoot) }, needsDbRoot: true, withinMs: CONNECT_MS, explainFailure: asIs };
+  }
+  if (choice.engine === 'mysql') {
+    // A local MariaDB server loaded from the dataset's SQLite files (kept in the extension's storage), started for the session.
+    const missing = localServerMissing();
+    if (missing) return { databases: { failure: missing }, needsDbRoot: true, withinMs: CONNECT_MS, explainFailure: asIs };
+    return {
+      databases: { source: localMysql(dataset.dbRoot, { cacheDir: storageDir && path.join(storageDir, 'mariadb') }) },
+      needsDbRoot: true,
+      withinMs: EMBEDDED_LOAD_MS,
+      explainFailure: asIs,
+    };
+  }
+  const url = choice.postgresUrl;
+  const setting = choice.urlSetting;
+  const failed = (failure: string): DatasetEngine => ({
+    databases: { failure },
+    needsDbRoot: false,
+    withinMs: CONNECT_MS,
+    explainFailure: asIs,
+  });
+  if (!url) {
+    // No server: an embedded PostgreSQL loaded from the dataset's SQLite files, its copy kept in the extension's storage.
+    const layout = choice.postgresLayout === 'schema' ? 'schema' : 'one-database';
+    return {
+      databases: { source: embeddedPostgres(dataset.dbRoot, { layout, cacheDir: storageDir && path.join(storageDir, 'pglite') }) },
+      needsDbRoot: true,
+      // Loading a large database into the embedded copy (once: it is kept) may take minutes.
+      withinMs: EMBEDDED_LOAD_MS,
+      explainFailure: (error) => error.message.replace(/^--db-root: /, ''),
+    };
+  }
+  if (!isPostgresTarget(url)) return failed(`${setting}: expected postgresql://user@host:port/database, got "${redactText(url)}"`);
+  const shown = redactUrl(url);
+  try {
+    const { inUrl, stored } = await password(url);
+    return {
+      databases: { source: postgresServer(stored ? withPassword(url, stored) : url, choice.postgresLayout) },
+      needsDbRoot: false,
+      withinMs: CONNECT_MS,
+      explainFailure: (error) =>
+        !/password/i.test(error.message)
+          ? `PostgreSQL at ${shown} cannot be used: ${error.message}. Check ${setting} and that the server runs.`
+          : stored || inUrl || process.env.PGPASSWORD
+            ? `PostgreSQL at ${shown}: ${error.message}: ${choice.setPassword}`
+            : // node-postgres's own words for it ("client password must be a string") say nothing to a person.
+              `PostgreSQL at ${shown} asks for a password, and none is stored for this URL: ${choice.setPassword}`,
+    };
+  } catch (error) {
+    return failed(`${setting}: ${redactText((error as Error).message)}`);
+  }
+}
+
+/** The URL with a password in its parameters, where core takes it out again and keeps it for connections only. */
+function withPassword(url: string, password: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('password', password);
+  return parsed.toString();
 }
