@@ -172,10 +172,14 @@ describe('eval --resume (a real eval on the shared BIRD files)', { skip }, () =>
 
 describe('judge --resume (a loopback chat server)', () => {
   let server: FakeChatServer;
+  /** Replies given, and how many the model gives before it stops answering (the run is interrupted while it thinks). */
+  let answered = 0;
+  let answersBeforeHang = Infinity;
   before(async () => {
-    // A slow model (30 ms a reply), so the signal lands between replies.
     server = await startChatServer(async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
+      if (answered >= answersBeforeHang) return { hang: true };
+      answered++;
       return { content: proverReply(true) };
     });
   });
@@ -213,7 +217,12 @@ describe('judge --resume (a loopback chat server)', () => {
 
     const report = path.join(dir, 'judged.json');
     const after = 1 + Math.floor(Math.random() * 8);
+    // The model answers `after` questions, then thinks until the Ctrl-C: however late a busy machine delivers it,
+    // the run cannot finish first.
+    answered = 0;
+    answersBeforeHang = after;
     const { code, stderr } = await interruptAt(report, 'SIGINT', after, judge(report));
+    answersBeforeHang = Infinity;
     assert.equal(code, 130, stderr);
     const partial = JSON.parse(fs.readFileSync(report, 'utf8'));
     assert.equal(partial.complete, false);
