@@ -162,7 +162,7 @@ describe('a Python that stops answering', { skip: birdDataMissing() }, () => {
     const started = performance.now();
     const timing = await measureOfficial(SUPERHERO, 'SELECT 1', 'SELECT 2', 'rves', 100, 2);
     const seconds = (performance.now() - started) / 1000;
-    assert.ok(seconds < 6, `answered after ${seconds.toFixed(1)} s`);
+    assert.ok(seconds < 20, `answered after ${seconds.toFixed(1)} s, the fake Python never answers`);
     assert.equal(timing.ratio, 0);
     assert.match(timing.note ?? '', /did not finish within 0\.2 s/);
   });
