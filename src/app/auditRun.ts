@@ -15,8 +15,12 @@ import { auditHtml, auditHtmlMeta } from '../core/audit/auditHtml';
 import { AuditMark, auditMarks } from '../core/audit/auditMarks';
 import { PredictionEvidence, PredictionHit } from '../core/audit/predictionEvidence';
 import { gatherEvidence, PredictionSource, readPredictionSources } from '../core/audit/predictionSources';
-import { DatabaseSource, EngineDescription, engineLine, sqliteFolder } from '../core/db/source';
-import { sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
+import { DatabaseSource, EngineDescription, sqliteFolder } from '../core/db/source';
+import { engineLine } from '../core/text/engineText';
+import { nothingDone, sqliteDbRootProblems, unusableDatabaseProblems } from '../core/eval/databaseProblems';
+import { completeness, ToolInfo } from '../core/eval/reportJson';
+import { auditText } from '../core/audit/auditText';
+import { formatProblem } from '../core/text/problemText';
 import { EvalProgress } from '../core/eval/evaluate';
 import { optimizeAuditedGold } from './auditOptimize';
 import { checkEngineNeeds } from './engineRules';
@@ -199,6 +203,8 @@ export interface FinishedAuditRun {
   interrupted: boolean;
   /** The optimizer step was refused by the engine (the audit stands; the CLI stops with it, the editor says it). */
   optimizeRefused?: RunRefused;
+  /** Every gold was skipped (no database): what to say, the run having audited nothing. */
+  nothingAudited?: string;
 }
 
 /** The whole audit after its preparation: evidence, each gold, the optimizer step, the databases' problems. */
@@ -248,6 +254,10 @@ export async function runAuditRun(run: PreparedAuditRun, hooks: AuditRunHooks = 
     problems: orderProblems(problems),
     interrupted: Boolean(hooks.signal?.aborted),
     optimizeRefused,
+    nothingAudited: nothingDone(
+      audit.entries.map((entry) => ({ skipped: entry.status === 'skipped', error: entry.error })),
+      'audited',
+    ),
   };
 }
 
@@ -296,4 +306,18 @@ async function auditEvidence(run: PreparedAuditRun, problems: InputProblem[], ho
       hooks.onEvidence?.(n, { file: source.file, hits: [...found[0].byIndex], problems: problems.slice(before) });
   }
   return evidence;
+}
+
+/**
+ * The audit's JSON report (`audit --json`): the tool, the face's inputs block, the problems worded, the audit, and
+ * whether it is complete (an interrupted audit says how many gold it expected).
+ */
+export function auditReportJson(tool: ToolInfo, inputs: object, run: PreparedAuditRun, finished: FinishedAuditRun) {
+  const report = { tool, inputs, problems: finished.problems.map(formatProblem), ...finished.audit };
+  return completeness(report, !finished.interrupted, run.items.length);
+}
+
+/** The audit for a terminal: the ranked gold worth another look (the first `top`), their reasons and the totals. */
+export function auditTerminalText(finished: FinishedAuditRun, top: number): string {
+  return auditText(finished.audit, top);
 }

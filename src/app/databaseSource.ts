@@ -118,3 +118,40 @@ function mysqlSource(settings: EngineSettings, notes: EngineLoadNotes): Database
 export function sqliteFallback(): string | undefined {
   return sqliteBuild().fallback;
 }
+
+/**
+ * Where an audit's compared gold runs (`--compare-engine`, `--compare-db-url`, `--compare-db-layout`, as the engine
+ * options say it for the audited gold): by default where the audited gold runs (`auditSource`); PostgreSQL without
+ * a server is the embedded engine loaded from the folder.
+ */
+export function comparedGoldSource(compare: EngineSettings, auditSource: DatabaseSource, notes: EngineLoadNotes = {}): DatabaseSource {
+  if (compare.engine === undefined && compare.dbUrl === undefined && compare.dbLayout === undefined) return auditSource;
+  const engine = compare.engine ?? (compare.dbUrl === undefined ? 'sqlite' : isMysqlTarget(compare.dbUrl) ? 'mysql' : 'postgres');
+  if (engine === 'mysql') {
+    if (compare.dbLayout !== undefined && compare.dbLayout !== 'one-database')
+      throw new RunRefused('--compare-db-layout', 'a MySQL server holds the BIRD databases in one database (one-database)');
+    return databaseSource({ engine: 'mysql', dbRoot: compare.dbRoot, dbUrl: compare.dbUrl }, notes);
+  }
+  if (engine === 'sqlite') {
+    if (compare.dbUrl !== undefined || compare.dbLayout !== undefined)
+      throw new RunRefused(
+        '--compare-db-url',
+        "a PostgreSQL server; with --compare-engine sqlite the compared gold runs on --db-root's files",
+      );
+    return sqliteFolder(compare.dbRoot!);
+  }
+  if (compare.dbUrl === undefined) {
+    try {
+      return databaseSource({ engine: 'postgres', dbRoot: compare.dbRoot }, notes);
+    } catch {
+      throw new RunRefused('--compare-engine postgres', 'give the server with --compare-db-url postgresql://user@host:port/database');
+    }
+  }
+  if (!isPostgresTarget(compare.dbUrl))
+    throw new RunRefused('--compare-db-url', `expected postgresql://user@host:port/database, got ${quoted(redactText(compare.dbUrl))}`);
+  try {
+    return postgresServer(compare.dbUrl, (compare.dbLayout ?? 'one-database') as PostgresLayout);
+  } catch (error) {
+    throw new RunRefused('--compare-db-url', (error as Error).message);
+  }
+}

@@ -12,7 +12,6 @@ import { loadQuestions, type Question } from '../core/bird/questions';
 import { ConnectionCache, type OpenDatabase } from '../core/db/connectionCache';
 import { sqliteVersion } from '../core/db/engines';
 import {
-  engineLine,
   localMysql,
   postgresServer,
   sqliteFolder,
@@ -20,6 +19,7 @@ import {
   type EngineDescription,
   type PostgresLayout,
 } from '../core/db/source';
+import { engineLine } from '../core/text/engineText';
 import { embeddedPostgres } from '../core/db/pglite/embeddedSource';
 import { isPostgresTarget, redactText, redactUrl } from '../core/db/postgres/connectionTarget';
 import { localServerMissing } from '../core/db/mysql/localServer';

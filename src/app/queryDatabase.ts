@@ -8,7 +8,8 @@ import type { DatabaseConnection } from '../core/db/engine';
 import { engineFor } from '../core/db/engines';
 import { databaseFileProblem } from '../core/db/databaseFile';
 import { readSchema } from '../core/db/schema';
-import { DatabaseSource, EngineDescription, engineLine, sqliteDescription } from '../core/db/source';
+import { DatabaseSource, EngineDescription, sqliteDescription } from '../core/db/source';
+import { engineLine } from '../core/text/engineText';
 import type { SchemaInfo } from '../core/sql/catalog';
 import { RunRefused, serverUnreachable } from './runRefused';
 

@@ -14,7 +14,8 @@ import { loadPredictions } from '../core/bird/predictions';
 import type { InputProblem } from '../core/bird/problems';
 import { loadQuestions } from '../core/bird/questions';
 import type { DatabaseConnection } from '../core/db/engine';
-import { DatabaseSource, EngineDescription, engineLine } from '../core/db/source';
+import { DatabaseSource, EngineDescription } from '../core/db/source';
+import { engineLine } from '../core/text/engineText';
 import { RankedCandidate, RerankBy, rerankCandidates } from '../core/plan/rerank';
 import {
   candidatesFromList,

@@ -2,18 +2,26 @@ import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
 import pc from 'picocolors';
-import { auditRunPage, AuditRunSettings, FinishedAuditRun, PreparedAuditRun, prepareAuditRun, runAuditRun } from '../app/auditRun';
-import { formatProblem, quoted } from '../core/text/problemText';
-import { auditText } from '../core/audit/auditText';
-import { nothingDone } from '../core/eval/databaseProblems';
-import { isMysqlTarget } from '../core/db/mysql/connectionTarget';
-import { isPostgresTarget, redactText } from '../core/db/postgres/connectionTarget';
-import { DatabaseSource, engineLine, POSTGRES_LAYOUTS, PostgresLayout, postgresServer, sqliteFolder } from '../core/db/source';
+import {
+  auditReportJson,
+  auditRunPage,
+  AuditRunSettings,
+  auditTerminalText,
+  FinishedAuditRun,
+  PreparedAuditRun,
+  prepareAuditRun,
+  runAuditRun,
+} from '../app/auditRun';
+import { formatProblem } from '../core/text/problemText';
+import type { DatabaseSource } from '../core/db/source';
+import { comparedGoldSource, engineChoices } from '../app/databaseSource';
+import { engineLine } from '../core/text/engineText';
 import type { NamedInput } from '../core/io/outputPaths';
 import {
   checkOutputFile,
   databaseSource,
   EngineCliOptions,
+  engineLoadNotes,
   EXIT,
   parseScales,
   positiveInteger,
@@ -27,7 +35,6 @@ import { JSON_SHAPES } from './jsonCase';
 import { AuditCheckpointItem, auditedEntries, evidenceCheckpoint } from './auditResume';
 import { AuditOptimizeOptions, auditOptimizeProgress, auditOptimizeSettings, checkAuditOptimizeOptions } from './auditOptimizeOption';
 import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
-import { completeness } from '../core/eval/reportJson';
 import { inputFingerprint, ResumableRun, startResumableRun } from '../app/resumableRun';
 
 export interface AuditCommandOptions extends EngineCliOptions, AuditOptimizeOptions {
@@ -69,7 +76,7 @@ export function addCompareGoldOptions(command: Command): Command {
       new Option(
         '--compare-engine <engine>',
         "what runs --compare-gold: sqlite (the --db-root files), postgres or mysql (--compare-db-url's server, else one loaded from --db-root); default: the audit's engine",
-      ).choices(['sqlite', 'postgres', 'mysql']),
+      ).choices([...engineChoices().engines]),
     )
     .option(
       '--compare-db-url <url>',
@@ -77,49 +84,9 @@ export function addCompareGoldOptions(command: Command): Command {
     )
     .addOption(
       new Option('--compare-db-layout <layout>', 'how that server holds the BIRD databases (as --db-layout)').choices([
-        ...POSTGRES_LAYOUTS,
+        ...engineChoices().layouts,
       ]),
     );
-}
-
-/**
- * Where --compare-gold runs: --compare-engine and --compare-db-url, as --engine and --db-url say it for the
- * audited gold; by default where the audited gold runs. PostgreSQL without a server is the embedded engine
- * where the build has one.
- */
-function comparedGoldSource(options: AuditCommandOptions, auditSource: DatabaseSource): DatabaseSource {
-  if (options.compareEngine === undefined && options.compareDbUrl === undefined && options.compareDbLayout === undefined)
-    return auditSource;
-  const engine =
-    options.compareEngine ?? (options.compareDbUrl === undefined ? 'sqlite' : isMysqlTarget(options.compareDbUrl) ? 'mysql' : 'postgres');
-  if (engine === 'mysql') {
-    if (options.compareDbLayout !== undefined && options.compareDbLayout !== 'one-database')
-      throw new UsageError('--compare-db-layout: a MySQL server holds the BIRD databases in one database (one-database)');
-    return databaseSource({ engine: 'mysql', dbRoot: options.dbRoot, dbUrl: options.compareDbUrl });
-  }
-  if (engine === 'sqlite') {
-    if (options.compareDbUrl !== undefined || options.compareDbLayout !== undefined)
-      throw new UsageError(
-        "--compare-db-url: a PostgreSQL server; with --compare-engine sqlite the compared gold runs on --db-root's files",
-      );
-    return sqliteFolder(options.dbRoot);
-  }
-  if (options.compareDbUrl === undefined) {
-    try {
-      return databaseSource({ engine: 'postgres', dbRoot: options.dbRoot });
-    } catch {
-      throw new UsageError('--compare-engine postgres: give the server with --compare-db-url postgresql://user@host:port/database');
-    }
-  }
-  if (!isPostgresTarget(options.compareDbUrl))
-    throw new UsageError(
-      `--compare-db-url: expected postgresql://user@host:port/database, got ${quoted(redactText(options.compareDbUrl))}`,
-    );
-  try {
-    return postgresServer(options.compareDbUrl, (options.compareDbLayout ?? 'one-database') as PostgresLayout);
-  } catch (error) {
-    throw new UsageError(`--compare-db-url: ${(error as Error).message}`);
-  }
 }
 
 /** --compare-gold and where it runs (undefined without it: its engine options alone are refused). */
@@ -131,7 +98,14 @@ function compareSettings(options: AuditCommandOptions, auditSource: DatabaseSour
     return undefined;
   }
   if (!fs.existsSync(options.compareGold)) throw new UsageError(`--compare-gold: file not found: ${options.compareGold}`);
-  return { goldFile: options.compareGold, source: comparedGoldSource(options, auditSource) };
+  return {
+    goldFile: options.compareGold,
+    source: comparedGoldSource(
+      { engine: options.compareEngine, dbUrl: options.compareDbUrl, dbLayout: options.compareDbLayout, dbRoot: options.dbRoot },
+      auditSource,
+      engineLoadNotes(options.dbRoot),
+    ),
+  };
 }
 
 /** The settings the options give, checked before any work (the engine rules are the application layer's). */
@@ -207,27 +181,22 @@ function startAuditRun(
 /** The audit's JSON report (a file or standard output) and its HTML page. */
 async function writeAuditReports(options: AuditCommandOptions, prepared: PreparedAuditRun, finished: FinishedAuditRun, resumed: number) {
   const { engine, compared, settings } = prepared;
-  const { audit, problems, interrupted } = finished;
+  const { audit, interrupted } = finished;
   const tool = await toolInfo();
   if (options.json || options.jsonStdout) {
-    const report = {
-      tool,
-      inputs: {
-        questions: options.questions,
-        gold: options.gold ?? null,
-        db_root: options.dbRoot,
-        predictions: options.predictions ?? [],
-        scales: settings.scales ?? [],
-        measured: options.measure,
-        correctness: Boolean(options.correctness),
-        engine,
-        ...(compared ? { compare_gold: options.compareGold, compare_engine: compared.engine } : {}),
-        ...(options.resume ? { resumed } : {}),
-      },
-      problems: problems.map(formatProblem),
-      ...audit,
+    const inputs = {
+      questions: options.questions,
+      gold: options.gold ?? null,
+      db_root: options.dbRoot,
+      predictions: options.predictions ?? [],
+      scales: settings.scales ?? [],
+      measured: options.measure,
+      correctness: Boolean(options.correctness),
+      engine,
+      ...(compared ? { compare_gold: options.compareGold, compare_engine: compared.engine } : {}),
+      ...(options.resume ? { resumed } : {}),
     };
-    emitJson(options, completeness(report, !interrupted, prepared.items.length), JSON_SHAPES.audit);
+    emitJson(options, auditReportJson(tool, inputs, prepared, finished), JSON_SHAPES.audit);
   }
   // An HTML page has no place to say it is partial: an interrupted audit writes only the JSON.
   if (options.html && !interrupted) {
@@ -261,12 +230,8 @@ function auditExit(
     );
     return EXIT.input;
   }
-  const auditedNothing = nothingDone(
-    audit.entries.map((entry) => ({ skipped: entry.status === 'skipped', error: entry.error })),
-    'audited',
-  );
-  if (auditedNothing) {
-    err.write(`${pc.red('error')}: ${auditedNothing}\n`);
+  if (finished.nothingAudited) {
+    err.write(`${pc.red('error')}: ${finished.nothingAudited}\n`);
     return EXIT.input;
   }
   return EXIT.done;
@@ -327,7 +292,7 @@ export async function runAudit(options: AuditCommandOptions): Promise<number> {
   if (finished.optimizeRefused) throw finished.optimizeRefused;
   run.interrupt.dispose();
   for (const p of finished.problems.filter((x) => x.headline)) err.write(`${pc.yellow('problem')}: ${formatProblem(p)}\n`);
-  (options.jsonStdout ? err : process.stdout).write(auditText(finished.audit, top) + '\n');
+  (options.jsonStdout ? err : process.stdout).write(auditTerminalText(finished, top) + '\n');
   await writeAuditReports(options, prepared, finished, audited.size);
   return auditExit(options, run, finished, items.length, jsonFile);
 }

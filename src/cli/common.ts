@@ -6,7 +6,12 @@ import type { DatabaseSource } from '../core/db/source';
 import type { NamedInput, ProtectedFolder } from '../core/io/outputPaths';
 import { counted } from '../core/text/numberText';
 import { quoted } from '../core/text/problemText';
-import { applyBusyTimeout as useBusyTimeout, databaseSource as sourceFor, engineChoices } from '../app/databaseSource';
+import {
+  applyBusyTimeout as useBusyTimeout,
+  databaseSource as sourceFor,
+  engineChoices,
+  type EngineLoadNotes,
+} from '../app/databaseSource';
 import { failureKind } from '../app/runRefused';
 import { ClaimedOutput, claimOutputFile } from '../app/runOutputs';
 import { TOOL_NAME } from '../app/toolInfo';
@@ -174,10 +179,12 @@ function busyTimeoutMs(options: Pick<EngineCliOptions, 'busyTimeout'>): number |
  */
 export function databaseSource(options: EngineCliOptions): DatabaseSource {
   const { busyTimeout: _busyTimeout, ...settings } = options;
-  return sourceFor(
-    { ...settings, busyTimeoutMs: busyTimeoutMs(options) },
-    options.dbRoot === undefined ? {} : { embeddedLoad: sayEmbeddedLoad(options.dbRoot), mysqlBuild: sayMysqlLoad(options.dbRoot) },
-  );
+  return sourceFor({ ...settings, busyTimeoutMs: busyTimeoutMs(options) }, engineLoadNotes(options.dbRoot));
+}
+
+/** What is said on stderr while a local copy of --db-root's databases is built (the embedded PostgreSQL, a local MariaDB). */
+export function engineLoadNotes(dbRoot: string | undefined): EngineLoadNotes {
+  return dbRoot === undefined ? {} : { embeddedLoad: sayEmbeddedLoad(dbRoot), mysqlBuild: sayMysqlLoad(dbRoot) };
 }
 
 /** Says on stderr that the embedded PostgreSQL's copy is being built (once; later runs reuse it), and when it is done. */

@@ -29,7 +29,8 @@ import { FinishedJudgeRun, PreparedJudgeRun, prepareJudgeRun, runJudgeRun } from
 import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
 import { completeness } from '../core/eval/reportJson';
 import { inputFingerprint, startResumableRun } from '../app/resumableRun';
-import { EngineDescription, engineLine } from '../core/db/source';
+import { EngineDescription } from '../core/db/source';
+import { engineLine } from '../core/text/engineText';
 import { nothingScored } from '../core/eval/databaseProblems';
 
 export interface JudgeCommandOptions extends EngineCliOptions {

@@ -13,7 +13,7 @@ import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/
 import { loadFromSqlite } from '../../src/core/db/postgres/loadFromSqlite';
 import { openServerTarget } from '../../src/core/db/postgres/loadTarget';
 import { readSchema } from '../../src/core/db/schema';
-import { engineLine } from '../../src/core/db/source';
+import { engineLine } from '../../src/core/text/engineText';
 import { explainQuery } from '../../src/core/plan/explain';
 import { formatSql } from '../../src/app/sqlLayout';
 import { comparePlanViews, planView } from '../../src/app/statementPlan';

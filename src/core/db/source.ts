@@ -141,21 +141,6 @@ export function postgresServer(url: string, layout: PostgresLayout = 'one-databa
   };
 }
 
-/**
- * A one-line account of what ran the SQL: `SQLite 3.45.1`, `PostgreSQL 15.10 (server postgresql://…, one-database
- * layout)`, `PostgreSQL 18.6 (embedded PGlite, WASM, loaded from sample, one-database layout)` or `MariaDB
- * 10.11.19-MariaDB-0+deb12u1 (local server, loaded from sample, one-database layout)`.
- */
-export function engineLine(description: EngineDescription): string {
-  if (description.engine === 'sqlite') return `SQLite ${description.version}${description.build ? ` (${description.build})` : ''}`;
-  if (description.engine === 'mysql')
-    return `${description.product ?? 'MySQL'} ${description.version} (${description.build ? `${description.build}, loaded from ${description.location}` : `server ${description.location}`}, one-database layout)`;
-  const where = description.build
-    ? `${description.build}, loaded from ${description.location}`
-    : `${description.runs} ${description.location}`;
-  return `PostgreSQL ${description.version} (${where}, ${description.layout ?? 'one-database'} layout)`;
-}
-
 /** `MariaDB` or `MySQL`, from a server's VERSION(). */
 function mysqlProduct(version: string): 'MariaDB' | 'MySQL' {
   return isMariaDb(version) ? 'MariaDB' : 'MySQL';

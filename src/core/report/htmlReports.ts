@@ -8,7 +8,8 @@ import { CHANGE_LABELS, formatDelta, formatP, formatValue } from './compareText'
 import { barChart, escapeHtml, logScatter, ratioBinsText, ratioHistogram, ScatterSeries } from './htmlCharts';
 import { allRowsRatio, firstRowRatio, RatioWithInterval } from './ratios';
 import { HtmlSection, htmlPage, pagePath, sortableTh, tableControls } from './htmlPage';
-import { EngineDescription, engineLine } from '../db/source';
+import { EngineDescription } from '../db/source';
+import { engineLine } from '../text/engineText';
 import { robustnessSection } from './htmlRobustness';
 
 /** One run as the report shows it: a label, its report, and (from `eval --html`) each question's SQL by index. */

@@ -18,3 +18,18 @@ export function engineShortLabel(engine: EngineNaming | null | undefined, sqlite
   if (engine.engine === 'mysql') return `${engine.product ?? 'MySQL'} ${version}`;
   return `PostgreSQL ${version}${engine.runs === 'embedded' ? ' embedded' : ''}`;
 }
+
+/**
+ * A one-line account of what ran the SQL: `SQLite 3.45.1`, `PostgreSQL 15.10 (server postgresql://…, one-database
+ * layout)`, `PostgreSQL 18.6 (embedded PGlite, WASM, loaded from sample, one-database layout)` or `MariaDB
+ * 10.11.19-MariaDB-0+deb12u1 (local server, loaded from sample, one-database layout)`.
+ */
+export function engineLine(description: EngineNaming & { location: string; layout?: string }): string {
+  if (description.engine === 'sqlite') return `SQLite ${description.version}${description.build ? ` (${description.build})` : ''}`;
+  if (description.engine === 'mysql')
+    return `${description.product ?? 'MySQL'} ${description.version} (${description.build ? `${description.build}, loaded from ${description.location}` : `server ${description.location}`}, one-database layout)`;
+  const where = description.build
+    ? `${description.build}, loaded from ${description.location}`
+    : `${description.runs} ${description.location}`;
+  return `PostgreSQL ${description.version} (${where}, ${description.layout ?? 'one-database'} layout)`;
+}
