@@ -1,4 +1,4 @@
-// Score carries SQLMorph's partial-credit techniques (src/server/score/techniqueScores.ts), in-process, on a real pair of
+// Score carries SQLMorph's partial-credit techniques (src/app/scoreTechniques.ts), in-process, on a real pair of
 // the shared BIRD data (mini-dev question 1375, student_club: first and last names of a department's members):
 // the same numbers as core's scoreQueryTechniques and as `ves-lens eval --techniques`, the column alignment where
 // the prediction reorders columns or adds one, the rows' fates, the settings taking effect at once, and the

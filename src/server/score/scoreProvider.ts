@@ -28,12 +28,12 @@ import type { OpenDatabase } from '../../core/db/connectionCache';
 import { editorText } from '../editorText';
 import { CancelledError } from '../errors';
 import { scoreExplanations } from '../../app/scoreExplanations';
+import { techniqueScores } from '../../app/scoreTechniques';
 import { comparePlanViews, planView } from '../../app/statementPlan';
 import { QueryTargets } from '../queryTargets';
 import { formatSql } from '../../app/sqlLayout';
 import { CounterexampleAction, DEFAULT_COUNTEREXAMPLE_SECONDS, mismatchFragility } from './counterexampleAction';
 import { interruptOnAbort, openScoringPair } from './scoringPair';
-import { techniqueScores } from './techniqueScores';
 
 /**
  * The Score panel shows both ratios with an interval, so both are pinned down: asked only for its R-VES bucket, a
@@ -120,8 +120,9 @@ export class ScoreProvider {
     const timedOut = scored.outcome === 'timeout' ? (scored.error ?? 'timed out') : undefined;
     const { settings, storageDir, host } = this.context;
     try {
-      const secret = host.secret?.bind(host);
-      return await techniqueScores(database.db, goldSql, sql, { settings, storageDir, secret, ...this.context.limits, signal, timedOut });
+      const embeddingsKey = host.secret && (() => host.secret!('embeddingsApiKey'));
+      const scoring = { settings, storageDir, embeddingsKey, ...this.context.limits, signal, timedOut };
+      return await techniqueScores(database.db, goldSql, sql, scoring, editorText);
     } catch (error) {
       if (error instanceof QueryCancelled || signal?.aborted) throw error;
       this.context.log(`SQLMorph's techniques failed: ${(error as Error)?.stack ?? error}`);

