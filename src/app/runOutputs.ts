@@ -9,7 +9,7 @@ import * as path from 'path';
 import { cleanStaleTemporaries, writeFileAtomic } from '../core/io/atomicFile';
 import { lockOutput, OutputLocked } from '../core/io/outputLock';
 import { checkOutputAgainstInputs, NamedInput, OutputClash, ProtectedFolder, realOutputPath } from '../core/io/outputPaths';
-import { redactSecrets, rememberSecret, rememberSecretsIn } from '../core/io/redact';
+import { redactSecrets, rememberSecret, rememberSecretsIn } from '../core/text/redact';
 import { RunRefused } from './runRefused';
 
 /** What claiming an output found on its way: temporaries of killed runs removed, the lock of an ended run taken over. */
@@ -99,7 +99,7 @@ export function writeOutputFile(flag: string, file: string, text: string): void 
 
 /**
  * A process's boundary: the passwords in `secrets` (a command line's arguments, in any shape a connection string
- * takes, and PGPASSWORD) are remembered, and everything written to `streams` passes through io/redact.ts's one
+ * takes, and PGPASSWORD) are remembered, and everything written to `streams` passes through text/redact.ts's one
  * redaction, whatever message, table or JSON carries it.
  */
 export function redactStreams(secrets: readonly string[], streams: readonly NodeJS.WriteStream[]): void {

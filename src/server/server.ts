@@ -50,7 +50,7 @@ import {
   SecretRequest,
 } from '../shared/protocol';
 import { SESSION_KEY_ENV, unsealSecret } from '../shared/sealedSecret';
-import { redactSecrets } from '../core/io/redact';
+import { redactSecrets } from '../core/text/redact';
 import { CancelledError, UserError } from './errors';
 import { VesLensService } from './service';
 

@@ -205,10 +205,6 @@ const KNOWN_FACE_LOADS = [
     why: "the Score panel's server side: it still scores the pair (scoreTask), explains both plans and searches a counterexample with core itself; its use case in app/ (as hints, plan, judge, optimize and the dataset have theirs) is still to write",
   },
   {
-    files: ['server/server.ts'],
-    why: "the server's process masks every password in its log and its error answers with core/io/redact.ts's one redaction, which no use case of app/ holds (a wrapper there would only move the import)",
-  },
-  {
     files: ['server/report/reportProvider.ts'],
     why: "the Report and Compare panels' server side: it still reads prediction lines, dialects, reports and the compare page from core itself",
   },

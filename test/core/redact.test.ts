@@ -1,11 +1,11 @@
-// io/redact.ts, the one redaction every output passes through: a password is masked in whatever shape its
+// text/redact.ts, the one redaction every output passes through: a password is masked in whatever shape its
 // connection string was given (malformed schemes, no scheme, percent-encoded, parameters, key=value DSNs), and
 // ordinary text (every gold SQL and question of mini-dev, URLs without a password) comes out unchanged.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { passwordsIn, redactSecrets, rememberSecretsIn } from '../../src/core/io/redact';
+import { passwordsIn, redactSecrets, rememberSecretsIn } from '../../src/core/text/redact';
 import { BIRD_DATA, birdDataMissing } from '../helpers';
 import { PASSWORD_FORMS } from '../passwordForms';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import { writeFileAtomic } from './atomicFile';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../text/redact';
 
 /**
  * A run's checkpoint: a JSON-lines file beside its report (`<report>.checkpoint.jsonl`). The first line says

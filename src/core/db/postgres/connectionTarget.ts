@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ClientConfig } from 'pg';
 import { parse } from 'pg-connection-string';
-import { redactSecrets, rememberSecret } from '../../io/redact';
+import { redactSecrets, rememberSecret } from '../../text/redact';
 
 /**
  * PostgreSQL targets: connection URLs (`postgresql://user@host:port/database?…`) that never hold a password.
@@ -39,7 +39,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** A text with every password in it masked (io/redact.ts: any URL shape, `password=…`, passwords seen before). */
+/** A text with every password in it masked (text/redact.ts: any URL shape, `password=…`, passwords seen before). */
 export const redactText = redactSecrets;
 
 /**
