@@ -5,6 +5,7 @@
  * postgres engine and no server an embedded PostgreSQL loaded from the SQLite files (PGlite), or a MySQL / MariaDB
  * server, else a local MariaDB loaded from them. A combination that cannot be is a RunRefused naming the option.
  */
+import * as path from 'path';
 import { isMysqlTarget, redactMysqlText } from '../core/db/mysql/connectionTarget';
 import { BirdServerOptions, localServerMissing } from '../core/db/mysql/localServer';
 import { defaultEmbeddedCacheDir, EmbeddedLoadEvent } from '../core/db/pglite/embeddedCopy';
@@ -154,4 +155,9 @@ export function comparedGoldSource(compare: EngineSettings, auditSource: Databas
   } catch (error) {
     throw new RunRefused('--compare-db-url', (error as Error).message);
   }
+}
+
+/** One SQLite file as a run's databases: every db_id opens it (a statement's --db FILE), its folder's layout otherwise. */
+export function sqliteFileSource(file: string): DatabaseSource {
+  return { ...sqliteFolder(path.dirname(path.dirname(path.resolve(file)))), targetFor: () => path.resolve(file) };
 }

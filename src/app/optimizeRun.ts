@@ -5,7 +5,13 @@
  * cached: handed to the core optimizer, never built inside it), searches each statement in turn within the run's
  * budget, and returns typed results with their totals. Faces render them.
  */
+import * as path from 'path';
+import { loadGold } from '../core/bird/gold';
+import { loadPredictions } from '../core/bird/predictions';
+import { loadQuestions } from '../core/bird/questions';
 import { ConnectionCache, DatabaseUnavailable, OpenDatabase } from '../core/db/connectionCache';
+import type { ChatModel } from '../core/llm/chatModel';
+import { OpenAiChatModel } from '../core/llm/openAiChat';
 import { DatabaseSource } from '../core/db/source';
 import { formKey } from '../core/optimize/candidates';
 import { DEFAULT_OPTIMIZE_OPTIONS, defaultWitnessDir, optimizeStatement, OptimizeOptions } from '../core/optimize/optimizeStatement';
@@ -168,4 +174,32 @@ export function optimizeTotals(statements: readonly StatementOptimization[]): Op
   }
   totals.savedShare = totals.beforeMs > 0 ? 1 - totals.afterMs / totals.beforeMs : 0;
   return totals;
+}
+
+/**
+ * Every distinct statement of a BIRD file to optimize: the gold file's (`gold`) or the prediction file's
+ * (`predictions`), each with its question and where it came from.
+ */
+export function birdFileStatements(questionsFile: string, from: { gold: string } | { predictions: string }): OptimizeStatementInput[] {
+  const questions = loadQuestions(questionsFile).questions;
+  const inputs: OptimizeStatementInput[] = [];
+  if ('gold' in from) {
+    const gold = loadGold(from.gold);
+    questions.forEach((q, i) => {
+      const entry = gold.entries[i];
+      if (entry) inputs.push({ sql: entry.sql, dbId: entry.dbId || q.dbId, questionId: q.questionId, source: 'gold' });
+    });
+  } else {
+    const predictions = loadPredictions(from.predictions, { dbIds: new Set(questions.map((q) => q.dbId)) });
+    questions.forEach((q, i) => {
+      const entry = predictions.predictions[i];
+      if (entry?.sql) inputs.push({ sql: entry.sql, dbId: q.dbId, questionId: q.questionId, source: path.basename(from.predictions) });
+    });
+  }
+  return distinctStatements(inputs);
+}
+
+/** The chat model that proposes candidates beside the rules: an OpenAI-compatible endpoint, 120 s a request, 2 retries. */
+export function optimizeChatModel(endpoint: string, model: string, apiKey: string | undefined): ChatModel {
+  return new OpenAiChatModel({ endpoint, model, apiKey, timeoutMs: 120_000, maxRetries: 2 });
 }

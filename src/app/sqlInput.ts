@@ -34,9 +34,15 @@ export function readSqlFile(file: string): string {
   return text;
 }
 
-/** The statements of a SQL file's text, each on its own (RunRefused naming --file when it holds none). */
-export function sqlFileStatements(text: string, file: string): string[] {
+/**
+ * The statements of a SQL file's text (or of the SQL given as an argument, `file` undefined), each on its own;
+ * RunRefused naming --file (or the argument) when it holds none.
+ */
+export function sqlFileStatements(text: string, file: string | undefined): string[] {
   const statements = splitStatements(text).map((s) => s.text);
-  if (statements.length === 0) throw new RunRefused('--file', `${file} holds no SQL statement`);
+  if (statements.length === 0)
+    throw file === undefined
+      ? new RunRefused('sql', 'holds no statement', 'the SQL holds no statement')
+      : new RunRefused('--file', `${file} holds no SQL statement`);
   return statements;
 }

@@ -1,18 +1,16 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import pc from 'picocolors';
-import { loadGold } from '../core/bird/gold';
-import { loadPredictions } from '../core/bird/predictions';
-import { loadQuestions } from '../core/bird/questions';
-import { sqliteFolder, DatabaseSource } from '../core/db/source';
+import type { DatabaseSource } from '../core/db/source';
+import { sqliteFileSource } from '../app/databaseSource';
+import { sqlFileStatements } from '../app/sqlInput';
 import { engineLine } from '../core/text/engineText';
-import { ChatModel } from '../core/llm/chatModel';
-import { OpenAiChatModel } from '../core/llm/openAiChat';
-import { describeMeasurement, fmtMs } from '../core/optimize/speed';
-import { StatementOptimization } from '../core/optimize/types';
-import { splitStatements } from '../core/sql/statements';
+import type { ChatModel } from '../core/llm/chatModel';
+import { describeMeasurement, fmtMs } from '../core/text/speedText';
+import type { StatementOptimization } from '../core/optimize/types';
 import {
-  distinctStatements,
+  birdFileStatements,
+  optimizeChatModel,
   optimizeOptions,
   OptimizeRunResult,
   OptimizeStatementInput,
@@ -61,28 +59,11 @@ function statementsAsked(
     if (!options.dbRoot && !options.dbUrl) throw new UsageError('--questions: give --db-root (the folder holding <db_id>/<db_id>.sqlite)');
     if (!!options.predictions === !!options.gold)
       throw new UsageError('--questions: give --predictions (the predictions) or --gold (the gold file), one of them');
-    const questions = loadQuestions(options.questions).questions;
-    const inputs: OptimizeStatementInput[] = [];
-    if (options.gold) {
-      const gold = loadGold(options.gold);
-      questions.forEach((q, i) => {
-        const entry = gold.entries[i];
-        if (entry) inputs.push({ sql: entry.sql, dbId: entry.dbId || q.dbId, questionId: q.questionId, source: 'gold' });
-      });
-    } else {
-      const predictions = loadPredictions(options.predictions!, { dbIds: new Set(questions.map((q) => q.dbId)) });
-      questions.forEach((q, i) => {
-        const entry = predictions.predictions[i];
-        if (entry?.sql)
-          inputs.push({ sql: entry.sql, dbId: q.dbId, questionId: q.questionId, source: path.basename(options.predictions!) });
-      });
-    }
-    return { inputs: distinctStatements(inputs), source: databaseSource({ ...options, dbRoot: options.dbRoot }) };
+    const inputs = birdFileStatements(options.questions, options.gold ? { gold: options.gold } : { predictions: options.predictions! });
+    return { inputs, source: databaseSource({ ...options, dbRoot: options.dbRoot }) };
   }
   const { text } = sqlFromArguments(sql, options.file);
-  const statements = splitStatements(text).map((s) => s.text);
-  if (statements.length === 0)
-    throw new UsageError(options.file ? `--file: ${options.file} holds no SQL statement` : 'the SQL holds no statement');
+  const statements = sqlFileStatements(text, options.file);
   if (options.db && (options.dbRoot || options.dbId))
     throw new UsageError('--db: give --db FILE, or --db-root DIR with --db-id ID, not both');
   if (options.db) {
@@ -96,13 +77,7 @@ function statementsAsked(
         inputs: statements.map((s) => ({ sql: s, dbId })),
         source: databaseSource({ ...options, dbRoot: fromFile && options.dbUrl === undefined ? root : options.dbRoot }),
       };
-    return {
-      inputs: statements.map((s) => ({ sql: s, dbId })),
-      source: {
-        ...sqliteFolder(root),
-        targetFor: () => path.resolve(options.db!),
-      } as DatabaseSource,
-    };
+    return { inputs: statements.map((s) => ({ sql: s, dbId })), source: sqliteFileSource(options.db) };
   }
   if (!options.dbId || (!options.dbRoot && !options.dbUrl))
     throw new UsageError(
@@ -118,7 +93,7 @@ function chatModel(options: OptimizeCommandOptions): ChatModel | undefined {
   const keyVariable = options.apiKeyEnv ?? (process.env.OPENAI_API_KEY ? 'OPENAI_API_KEY' : undefined);
   const apiKey = keyVariable ? process.env[keyVariable] : undefined;
   if (options.apiKeyEnv && !apiKey) throw new UsageError(`--api-key-env: ${options.apiKeyEnv} is not set`);
-  return new OpenAiChatModel({ endpoint: options.endpoint, model: options.model, apiKey, timeoutMs: 120_000, maxRetries: 2 });
+  return optimizeChatModel(options.endpoint, options.model, apiKey);
 }
 
 export async function runOptimizeCommand(sql: string | undefined, options: OptimizeCommandOptions): Promise<number> {

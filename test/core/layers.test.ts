@@ -197,7 +197,7 @@ const KNOWN_CIRCLES = [
  */
 const KNOWN_FACE_LOADS = [
   {
-    files: ['cli/evalCommand.ts', 'cli/judgeCommand.ts', 'cli/optimizeCommand.ts'],
+    files: ['cli/evalCommand.ts', 'cli/judgeCommand.ts'],
     why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
   },
   {

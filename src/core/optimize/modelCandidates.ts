@@ -10,7 +10,7 @@ import { askForJson } from '../judge/ask';
 import { ChatMessage, ChatModel } from '../llm/chatModel';
 import { tablesRead } from '../sql/scope';
 import { SqlDialect } from '../sql/statements';
-import { fmtMs } from './speed';
+import { fmtMs } from '../text/speedText';
 
 export interface FailedCandidate {
   sql: string;

@@ -21,7 +21,8 @@ import { sameProgram } from '../timing/sameProgram';
 import { CandidateForm, combinedRewrites, formKey } from './candidates';
 import { askModelForRewrites, FailedCandidate } from './modelCandidates';
 import { compareRows } from './rowsCompare';
-import { describeMeasurement, fmtMs, measuredFaster, measureSpeedup } from './speed';
+import { measuredFaster, measureSpeedup } from './speed';
+import { describeMeasurement, fmtMs } from '../text/speedText';
 import { KeptRewrite, ProofStatus, RejectionReason, SpeedMeasurement, StatementOptimization, Verification } from './types';
 
 export interface OptimizeOptions {
