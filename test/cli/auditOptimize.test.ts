@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { AuditOptimized as Optimized, AuditOptimizeSummary } from '../../src/core/audit/auditOptimize';
+import type { AuditOptimized as Optimized, AuditOptimizeSummary } from '../../src/core/audit/goldAudit';
 import { pythonBags } from '../pythonBags';
 import { BIRD_DATA, birdDataMissing, runCli, tempDir } from '../helpers';
 

@@ -168,29 +168,6 @@ export function importCircles(edges: readonly Edge[]): string[][] {
 }
 
 /**
- * Circles that came with work landed beside this test (2026-12-07), each for its owner to break; listed so that a
- * new circle fails the test, and so does a listed one once it is gone (take it off the list then).
- */
-const KNOWN_CIRCLES = [
-  {
-    files: [
-      'core/db/engines.ts',
-      'core/db/mysql/loadFromSqlite.ts',
-      'core/db/mysql/localServer.ts',
-      'core/db/mysql/mysqlConnection.ts',
-      'core/db/mysql/mysqlEngine.ts',
-      'core/db/mysql/mysqlSchema.ts',
-      'core/db/postgres/loadFromSqlite.ts',
-    ],
-    why: "MySQL's local server loads its copy with a loader that opens the SQLite files through engines.ts, which knows MySQL's engine (issue 32)",
-  },
-  {
-    files: ['core/audit/auditOptimize.ts', 'core/audit/goldAudit.ts'],
-    why: "the audit's optimize step reads the audit's types, and the audit calls it (issue 28)",
-  },
-];
-
-/**
  * Face files that still load core beyond its wording (2026-12-07), each group for its owner to move behind app/:
  * listed so that a new file loading core fails the test, and so does a listed one once it loads none (take it off
  * the list then). `node --import tsx --test test/core/layers.test.ts` prints how many files and core files remain.
@@ -260,8 +237,8 @@ describe('the layers of docs/architecture.md', () => {
     );
   });
 
-  it('has no import circles but the two listed, each with its reason', () => {
-    assert.deepEqual(importCircles(edges).sort(), KNOWN_CIRCLES.map((known) => known.files).sort());
+  it('has no import circles (type imports count: a circle of types is still two files that need each other)', () => {
+    assert.deepEqual(importCircles(edges), []);
   });
 
   it('catches a planted back-import and a planted circle', () => {

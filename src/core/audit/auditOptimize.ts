@@ -7,44 +7,7 @@
 import pc from 'picocolors';
 import type { ProofStatus, StatementOptimization } from '../optimize/types';
 import { escapeHtml } from '../report/htmlCharts';
-import type { GoldAudit, GoldAuditEntry } from './goldAudit';
-
-/** A gold's best verified rewrite, as the audit keeps it. */
-export interface AuditOptimized {
-  sql: string;
-  /** The rules applied, in order. */
-  patterns: string[];
-  /** t_original / t_rewrite at `scale`, and the interval a repeat run falls into (high null: the original was stopped at the limit). */
-  speedup: number;
-  low: number;
-  high: number | null;
-  scale: number;
-  verification: { proof: ProofStatus; summary: string };
-  /** Milliseconds a run at `scale`, as measured against each other, and what the rewrite saves. */
-  original_ms: number;
-  rewrite_ms: number;
-  saved_ms: number;
-  /** The original was stopped at the limit: `original_ms` and `saved_ms` are lower bounds. */
-  original_cut_off?: boolean;
-}
-
-/** What the optimizer step did over the audit. */
-export interface AuditOptimizeSummary {
-  scale: number;
-  /** Distinct gold statements searched (the same SQL on the same database once), and those with a verified rewrite. */
-  searched: number;
-  optimized: number;
-  /** Σ time of the statements searched before and after their rewrites, at the scale. */
-  before_ms: number;
-  after_ms: number;
-  saved_share: number;
-  /** Some originals were stopped at the limit: the totals are lower bounds. */
-  lower_bound: boolean;
-  /** Gold not searched (its database missing, the run's budget spent, interrupted), with why. */
-  skipped: { question_id: number | string; reason: string }[];
-  /** Question ids of the gold with a verified rewrite, most time saved first. */
-  by_time_saved: (number | string)[];
-}
+import type { AuditOptimized, AuditOptimizeSummary, GoldAudit, GoldAuditEntry } from './goldAudit';
 
 /** The audit's view of a statement's best verified rewrite; none when nothing was kept. */
 export function auditOptimized(statement: StatementOptimization): AuditOptimized | undefined {

@@ -9,7 +9,7 @@ import { analyzeSql } from '../hints/analyze';
 import { verifyHint } from '../hints/verify';
 import { explainQuery, walkPlan } from '../plan/explain';
 import { adviseIndexes } from '../plan/indexAdvice';
-import type { AuditOptimized, AuditOptimizeSummary } from './auditOptimize';
+import type { ProofStatus } from '../optimize/types';
 import { scaledCopy } from '../scale/scaledCopy';
 import { DEFAULT_FAST_TIMING, freshConnectionTimer, measurePair } from '../timing/fast';
 import { bestPerRule, dedupeRewrites } from './auditDedupe';
@@ -27,6 +27,44 @@ import { ComparedGold, ComparedGoldInput, CrossDialectCheck, CrossDialectSummary
 import { PredictionEvidence } from './predictionEvidence';
 import { checkCorrectness } from './correctness/checkCorrectness';
 import { CORRECTNESS_LABELS, CORRECTNESS_WEIGHTS, CorrectnessFinding, CorrectnessSummary, correctnessSummary } from './correctness/kinds';
+
+// The optimizer step's findings (auditOptimize.ts finds and words them), kept on the audit's entries and summary.
+/** A gold's best verified rewrite, as the audit keeps it. */
+export interface AuditOptimized {
+  sql: string;
+  /** The rules applied, in order. */
+  patterns: string[];
+  /** t_original / t_rewrite at `scale`, and the interval a repeat run falls into (high null: the original was stopped at the limit). */
+  speedup: number;
+  low: number;
+  high: number | null;
+  scale: number;
+  verification: { proof: ProofStatus; summary: string };
+  /** Milliseconds a run at `scale`, as measured against each other, and what the rewrite saves. */
+  original_ms: number;
+  rewrite_ms: number;
+  saved_ms: number;
+  /** The original was stopped at the limit: `original_ms` and `saved_ms` are lower bounds. */
+  original_cut_off?: boolean;
+}
+
+/** What the optimizer step did over the audit. */
+export interface AuditOptimizeSummary {
+  scale: number;
+  /** Distinct gold statements searched (the same SQL on the same database once), and those with a verified rewrite. */
+  searched: number;
+  optimized: number;
+  /** Σ time of the statements searched before and after their rewrites, at the scale. */
+  before_ms: number;
+  after_ms: number;
+  saved_share: number;
+  /** Some originals were stopped at the limit: the totals are lower bounds. */
+  lower_bound: boolean;
+  /** Gold not searched (its database missing, the run's budget spent, interrupted), with why. */
+  skipped: { question_id: number | string; reason: string }[];
+  /** Question ids of the gold with a verified rewrite, most time saved first. */
+  by_time_saved: (number | string)[];
+}
 
 /** One gold SQL to audit: its question and the gold it is scored against. */
 export interface GoldItem {

@@ -11,7 +11,7 @@ import { databasePath } from '../../bird/layout';
 import { counted } from '../../text/numberText';
 import { databaseFileProblem } from '../databaseFile';
 import type { DatabaseConnection } from '../engine';
-import { openDatabase } from '../engines';
+import { sqliteEngine } from '../sqlite/sqliteEngine';
 import { databasesUnder, LoadError } from '../postgres/loadFromSqlite';
 import { ColumnLoad, columnLoad, PostgresType, PROFILE_ITEMS, profileOf, profileSelectItems } from '../postgres/typeMapping';
 import { quoteIdentifier, quoteSqlString, readSchema, SchemaInfo, TableInfo } from '../schema';
@@ -182,7 +182,7 @@ export async function loadIntoMysql(
       const source = databasePath(options.from, dbId);
       const problem = databaseFileProblem(source);
       if (problem) throw new LoadError(`--db ${dbId}: ${source}: ${problem}`);
-      const sqlite = await openDatabase(source).catch((error) => {
+      const sqlite = await sqliteEngine.open(source).catch((error) => {
         throw new LoadError(`--db ${dbId}: ${source}: ${(error as Error).message}`);
       });
       const notes: string[] = [];

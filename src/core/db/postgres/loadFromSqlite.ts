@@ -10,7 +10,7 @@ import { counted } from '../../text/numberText';
 import { ResultTooLarge, SqlValue } from '../database';
 import { databaseFileProblem } from '../databaseFile';
 import type { DatabaseConnection } from '../engine';
-import { openDatabase } from '../engines';
+import { sqliteEngine } from '../sqlite/sqliteEngine';
 import { ColumnInfo, quoteIdentifier, quoteSqlString, readSchema, SchemaInfo, TableInfo } from '../schema';
 import { identifierProblem, postgresName, qualifiedName, quotePostgresName } from './identifiers';
 import { ColumnLoad, columnLoad, PostgresType, PROFILE_ITEMS, profileOf, profileSelectItems } from './typeMapping';
@@ -277,7 +277,7 @@ async function planDatabase(from: string, dbId: string, layout: LoadLayout): Pro
   const problem = databaseFileProblem(source);
   if (problem) throw new LoadError(`--db ${dbId}: ${source}: ${problem}`);
   const unreadable = (error: unknown) => new LoadError(`--db ${dbId}: ${source}: ${(error as Error).message}`);
-  const sqlite = await openDatabase(source).catch((error) => {
+  const sqlite = await sqliteEngine.open(source).catch((error) => {
     throw unreadable(error);
   });
   try {
