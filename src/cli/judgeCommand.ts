@@ -1,10 +1,10 @@
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
-import { formatProblem, orderProblems } from '../core/bird/problems';
+import { formatProblem, orderProblems } from '../core/text/problemText';
 import { describeGoldSource } from '../core/bird/tasks';
 import { JUDGE_CONCURRENCY_BOUND } from '../core/judge/judgePair';
 import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
-import { JudgedQuestion } from '../core/judge/judgeSummary';
+import type { JudgedQuestion } from '../core/judge/judgeSummary';
 import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
 import { ChatModelError } from '../core/llm/chatModel';
 import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
@@ -29,7 +29,7 @@ import { FinishedJudgeRun, PreparedJudgeRun, prepareJudgeRun, runJudgeRun } from
 import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
 import { completeness } from '../core/eval/reportJson';
 import { inputFingerprint, startResumableRun } from '../app/resumableRun';
-import { EngineDescription } from '../core/db/source';
+import type { EngineDescription } from '../core/db/source';
 import { engineLine } from '../core/text/engineText';
 import { nothingScored } from '../core/eval/databaseProblems';
 

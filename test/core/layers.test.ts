@@ -175,7 +175,7 @@ export function importCircles(edges: readonly Edge[]): string[][] {
 const KNOWN_FACE_LOADS = [
   {
     files: ['cli/evalCommand.ts', 'cli/judgeCommand.ts'],
-    why: "the four use cases' faces (their work is app/'s): they still render with core's tables, pages and report builders, and parse options with core's parsers",
+    why: "eval's and judge's faces (their runs are app/'s): they still render with core's tables, pages and report builders (an eval and a judge renderer in app/ to write), parse options with core's parsers, and judge builds its chat model itself",
   },
   {
     files: ['server/score/counterexampleAction.ts', 'server/score/scoreProvider.ts'],
