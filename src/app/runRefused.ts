@@ -6,14 +6,12 @@
  *
  * This file: how a run is refused before any work, naming the option that cannot be (as the CLI spells it, which
  * is also the report's `inputs` key); the CLI exits 2 with the message, the editor shows it. A file that cannot be
- * used at all is core's InputFileError (naming the file), passed on here for the faces that tell the two apart.
+ * used at all is core's InputFileError (naming the file); `failureKind` tells the faces which is which.
  */
 import { InputFileError } from '../core/bird/problems';
 import { DatabaseError } from '../core/db/database';
 import type { DatabaseSource } from '../core/db/source';
 import { ServiceUnavailable } from '../core/http/serviceGuard';
-
-export { InputFileError };
 
 export class RunRefused extends Error {
   /** `message`: the whole sentence, where it does not read "option: reason". */

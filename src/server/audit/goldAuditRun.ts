@@ -1,6 +1,6 @@
 import { auditRunPage, prepareAuditRun, runAuditRun } from '../../app/auditRun';
 import type { OptimizeRunSettings } from '../../app/optimizeRun';
-import { InputFileError } from '../../app/runRefused';
+import { failureKind } from '../../app/runRefused';
 import { formatProblem, orderProblems } from '../../core/text/problemText';
 import packageJson from '../../../package.json';
 import { AuditGoldParams, AuditGoldResult, AuditProgressValue } from '../../shared/protocol';
@@ -28,7 +28,8 @@ export async function runGoldAudit(
   const questions = state.questions;
   const total = questions.length;
   const asUserError = (error: Error) => {
-    throw error instanceof InputFileError ? new AuditInputError(editorText(error.message)) : error;
+    // A file that cannot be used, an option refused, an outside service given up: the person can act on each.
+    throw failureKind(error) === 'refused' ? new AuditInputError(editorText(error.message)) : error;
   };
   const prepared = await prepareAuditRun(
     {
