@@ -1,10 +1,11 @@
 /**
  * The compare use case (`ves-lens compare`, cli/compareCommand.ts; the editor's Compare does the same steps): eval
  * reports read and named by their file names (made unique), then set side by side with an interval on every
- * difference. Returns the typed comparison; its renderers below draw it as terminal text, the JSON report and the
- * HTML page.
+ * difference (the editor's also says which reports an interrupted run wrote). Returns the typed comparison; its
+ * renderers below draw it as terminal text, the JSON report and the HTML page.
  */
 import { LoadedReport, loadEvalReport, uniqueLabels } from '../core/eval/reportFile';
+import { incompleteRuns, incompleteRunText } from '../core/eval/runCompleteness';
 import { CompareOptions, compareRuns, comparisonJson, RunComparison } from '../core/report/compareRuns';
 import { comparisonText } from '../core/report/compareText';
 import { compareHtml } from '../core/report/htmlReports';
@@ -15,11 +16,36 @@ export interface ComparedReports {
   comparison: RunComparison;
 }
 
+/** Reads the eval reports (a file that is not one is an InputFileError naming it), each labelled. */
+function labelledReports(files: readonly string[]): LoadedReport[] {
+  const labels = uniqueLabels(files);
+  return files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
+}
+
 /** Reads the eval reports (a file that is not one is an InputFileError naming it) and compares them. */
 export function compareReportFiles(files: readonly string[], settings: CompareOptions = {}): ComparedReports {
-  const labels = uniqueLabels(files);
-  const runs = files.map((file, i) => ({ ...loadEvalReport(file), label: labels[i] }));
+  const runs = labelledReports(files);
   return { runs, comparison: compareRuns(runs, settings) };
+}
+
+export interface ComparedWholeRuns extends ComparedReports {
+  /** The reports an interrupted run wrote (only part of its questions), each said ("label: incomplete run: …"). */
+  incomplete: string[];
+}
+
+/**
+ * The editor's Compare: as compareReportFiles, with the reports of interrupted runs said first: in the result, or
+ * before the reason in the error's message when the reports cannot be compared (an Error naming the file and why).
+ */
+export function compareReportsSayingIncomplete(files: readonly string[]): ComparedWholeRuns {
+  let incomplete: string[] = [];
+  try {
+    const runs = labelledReports(files);
+    incomplete = incompleteRuns(runs).map(incompleteRunText);
+    return { runs, comparison: compareRuns(runs), incomplete };
+  } catch (error) {
+    throw new Error([...incomplete, (error as Error).message].join('; '), { cause: error });
+  }
 }
 
 /** The comparison as the terminal shows it. */

@@ -5,7 +5,9 @@
  * CLI's counterexample search), adds what the results say about the databases and the plan costs, and summarizes.
  * The faces parse their options into EvalRunSettings and render what comes back.
  */
+import * as fs from 'fs';
 import { GoldFile } from '../core/bird/gold';
+import { topLevelEntryLines } from '../core/bird/jsonFile';
 import { loadPredictions, PredictionFile } from '../core/bird/predictions';
 import { InputProblem } from '../core/bird/problems';
 import { Question } from '../core/bird/questions';
@@ -18,7 +20,7 @@ import { DEFAULT_MAX_ROWS, evaluateTasks, EvalProgress } from '../core/eval/eval
 import { EvalSummary, summarize } from '../core/eval/evalSummary';
 import { RobustnessRun } from '../core/eval/robustnessStep';
 import { interruptedRobustness } from '../core/eval/robustnessSummary';
-import { GoldResultCache, goldCacheFor } from '../core/eval/goldResultCache';
+import { GoldResultCache, goldCacheFor, goldCacheLine } from '../core/eval/goldResultCache';
 import { ReportQuestion } from '../core/eval/reportFile';
 import { Shard, shardOf } from '../core/eval/shard';
 import type { TechniqueStep } from '../core/eval/techniqueStep';
@@ -125,6 +127,8 @@ export interface EvalRunHooks {
 export interface ScoredEvalRun {
   results: QuestionResult[];
   goldCache?: GoldResultCache;
+  /** The gold cache's counts once scoring is over, said ("gold results: N taken from the cache, …"). */
+  goldCacheLine?: string;
   /** The database server went away during the run: its message (the questions after it are not run). */
   serverLost?: string;
 }
@@ -220,7 +224,7 @@ export async function scoreEvalRun(run: PreparedEvalRun, hooks: EvalRunHooks = {
     onResult: hooks.onResult,
     onProgress: hooks.onProgress,
   });
-  return { results, goldCache, serverLost };
+  return { results, goldCache, goldCacheLine: goldCache && goldCacheLine(goldCache.counts()), serverLost };
 }
 
 /**
@@ -278,4 +282,41 @@ export function unusableDatabases(source: Pick<DatabaseSource, 'label'>, results
  */
 export function runDefaults(): { maxRows: number; jobs: number } {
   return { maxRows: DEFAULT_MAX_ROWS, jobs: defaultJobs() };
+}
+
+/**
+ * Where each prediction of a file stands (0-based line), by the index of the question it answers (the editor's
+ * report rows link to it): the line its `where` names, else its entry's in a JSON file; none when unreadable.
+ */
+export function predictionLines(file: string, predictions: PredictionFile, questions: readonly Question[]): Map<number, number> {
+  let entryLines: number[] = [];
+  if (predictions.format !== 'lines') {
+    try {
+      entryLines = topLevelEntryLines(fs.readFileSync(file, 'utf8'));
+    } catch {
+      // no locations: the report still lists every question
+    }
+  }
+  const lineOf = (index: number) => {
+    const stated = /line (\d+)/.exec(predictions.predictions[index]?.where ?? '')?.[1];
+    return stated ? Number(stated) - 1 : entryLines[index] !== undefined ? entryLines[index] - 1 : undefined;
+  };
+  const byQuestion = new Map<number, number>();
+  if (predictions.pairing === 'question_id') {
+    const firstById = new Map<string, number>();
+    predictions.predictions.forEach((p, i) => {
+      if (!firstById.has(String(p.questionId))) firstById.set(String(p.questionId), i);
+    });
+    for (const question of questions) {
+      const i = firstById.get(String(question.questionId));
+      const line = i === undefined ? undefined : lineOf(i);
+      if (line !== undefined) byQuestion.set(question.index, line);
+    }
+  } else {
+    for (const question of questions) {
+      const line = lineOf(question.index);
+      if (line !== undefined) byQuestion.set(question.index, line);
+    }
+  }
+  return byQuestion;
 }

@@ -100,10 +100,29 @@ export function checkDialects(options: ScoringInputOptions, inputs: ScoringInput
       : inputs.goldFrom === 'questions'
         ? `the SQL of --questions ${options.questions} (the gold)`
         : `the gold in --predictions ${options.predictions}`;
-  refuseOtherDialect(options.dialectCheck, engine, [
-    { label: goldLabel, queries: inputs.tasks.map((task) => task.goldSql ?? '') },
-    { label: `--predictions ${options.predictions}`, queries: inputs.tasks.map((task) => task.predictedSql ?? '') },
-  ]);
+  refuseOtherDialect(options.dialectCheck, engine, pairedQueries(inputs.tasks, goldLabel, `--predictions ${options.predictions}`));
+}
+
+/** The tasks' gold and predicted SQL, each side under its label, as the dialect check reads them. */
+export function pairedQueries(tasks: readonly EvalTask[], goldLabel: string, predictionsLabel: string): DialectInput[] {
+  return [
+    { label: goldLabel, queries: tasks.map((task) => task.goldSql ?? '') },
+    { label: predictionsLabel, queries: tasks.map((task) => task.predictedSql ?? '') },
+  ];
+}
+
+/**
+ * The first of `inputs` that reads as another dialect than the engine's (its SQL would fail or differ there, each
+ * pair scored 0), said with what to do `instead` (the face's wording, given the dialect read and the engine's
+ * name); undefined when every input reads as the engine's.
+ */
+export function otherDialectText(
+  engine: string,
+  inputs: readonly DialectInput[],
+  instead: (read: Dialect, engineName: string) => string,
+): string | undefined {
+  const mismatch = dialectMismatch(engine, inputs);
+  return mismatch && dialectMismatchText(mismatch, instead(mismatch.reading.dialect, DIALECT_NAMES[mismatch.engine]));
 }
 
 /** The refusal of --dialect-check (unless `off`): the first input that reads as another dialect than the engine's. */
@@ -111,15 +130,12 @@ export function refuseOtherDialect(check: string | undefined, engine: string, in
   if (check !== undefined && check !== 'on' && check !== 'off')
     throw new RunRefused('--dialect-check', `expected on or off, got ${JSON.stringify(check)}`);
   if (check === 'off') return;
-  const mismatch = dialectMismatch(engine, inputs);
-  if (mismatch) {
-    const engineName = DIALECT_NAMES[mismatch.engine];
-    const text = dialectMismatchText(
-      mismatch,
-      `pass ${ENGINE_OPTIONS[mismatch.reading.dialect]}, or the ${engineName} file; --dialect-check off runs it on ${engineName} anyway`,
-    );
-    throw new RunRefused('--engine', text, text);
-  }
+  const text = otherDialectText(
+    engine,
+    inputs,
+    (read, engineName) => `pass ${ENGINE_OPTIONS[read]}, or the ${engineName} file; --dialect-check off runs it on ${engineName} anyway`,
+  );
+  if (text) throw new RunRefused('--engine', text, text);
 }
 
 /** A --gold file shifted against the question file's own SQL is refused (it would pair questions with others' gold). */

@@ -181,10 +181,6 @@ const KNOWN_FACE_LOADS = [
     files: ['server/score/counterexampleAction.ts', 'server/score/scoreProvider.ts'],
     why: "the Score panel's server side: it still scores the pair (scoreTask), explains both plans and searches a counterexample with core itself; its use case in app/ (as hints, plan, judge, optimize and the dataset have theirs) is still to write",
   },
-  {
-    files: ['server/report/reportProvider.ts'],
-    why: "the Report and Compare panels' server side: it still reads prediction lines, dialects, reports and the compare page from core itself",
-  },
 ];
 
 /** The face file a face-load problem names, if it is one. */
