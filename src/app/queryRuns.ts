@@ -29,6 +29,14 @@ export interface TimedAlone {
   firstRowMs: number;
 }
 
+/**
+ * The editor's Cancel stopped the work: a statement interrupted (core's QueryCancelled, as the previews, the
+ * scoring and the searches end when cancelled) or the request aborted meanwhile.
+ */
+export function wasCancelled(error: unknown, signal?: AbortSignal): boolean {
+  return error instanceof QueryCancelled || signal?.aborted === true;
+}
+
 /** Rows a preview shows. */
 export const PREVIEW_ROWS = 10;
 

@@ -177,10 +177,6 @@ const KNOWN_FACE_LOADS = [
     files: ['cli/evalCommand.ts', 'cli/judgeCommand.ts'],
     why: "eval's and judge's faces (their runs are app/'s): they still render with core's tables, pages and report builders (an eval and a judge renderer in app/ to write), parse options with core's parsers, and judge builds its chat model itself",
   },
-  {
-    files: ['server/score/counterexampleAction.ts', 'server/score/scoreProvider.ts'],
-    why: "the Score panel's server side: it still scores the pair (scoreTask), explains both plans and searches a counterexample with core itself; its use case in app/ (as hints, plan, judge, optimize and the dataset have theirs) is still to write",
-  },
 ];
 
 /** The face file a face-load problem names, if it is one. */

@@ -28,10 +28,3 @@ export async function openScoringPair(
   const database = await context.state.database(target);
   return { started, sql, question, database, goldSql: context.state.goldSql(question) ?? '' };
 }
-
-/** Interrupts the database's statement in flight as soon as `signal` aborts (the editor's Cancel); returns the undo. */
-export function interruptOnAbort(database: OpenDatabase, signal: AbortSignal | undefined): () => void {
-  const interrupt = () => database.db.interrupt();
-  signal?.addEventListener('abort', interrupt);
-  return () => signal?.removeEventListener('abort', interrupt);
-}

@@ -1,11 +1,11 @@
 /** The score slice: "Score against gold" on one prediction, with SQLMorph's partial-credit techniques (the Score panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
+import type { WitnessView } from '../../app/counterexampleSearch';
 import type { TechniquesView } from '../../app/scoreTechniques';
+import type { TimingSummaries } from '../../app/statementScore';
 import type { Outcome, QuestionResult } from '../../core/eval/types';
 import type { CounterexampleSearch } from '../../core/results/counterexample/search';
 import type { EquivalenceVerdict } from '../../core/results/equivalence';
-import type { TimingResult } from '../../core/timing/types';
-import type { SpeedVerdict } from '../../core/timing/verdict';
 import type { QuestionInfo } from './dataset';
 import type { PlanComparison, PlanView } from './plan';
 import type { ResultPreview } from './queries';
@@ -32,23 +32,8 @@ export interface ScoreParams {
   progressToken?: string;
 }
 
-/**
- * A measured speed comparison, as core's timing protocols give it (t_gold / t_pred, interval, samples), and what
- * its interval rests on: `estimate`, the spread between this run's blocks (taken within one sitting, where the
- * CLI's eval spreads a pair's blocks over passes minutes apart); `none`, one block only (nothing measured, no
- * interval shown); `exact`, the same program (ratio 1 by construction).
- */
-export type TimingSummary = Omit<TimingResult, 'protocol'> & {
-  intervalKind?: 'estimate' | 'none' | 'exact';
-  /** core's speed verdict on this run's ratio and interval ("faster": the prediction is). */
-  verdict: SpeedVerdict;
-  /**
-   * From this pair's third Score run on (in this session, same engine, database, gold and prediction): the ratio
-   * over its runs and the 95 % interval a next run lands in, measured from the spread between the runs as the CLI's
-   * eval measures it between passes (server/score/repeatRuns.ts).
-   */
-  repeat?: { runs: number; ratio: number; low: number; high: number; verdict: SpeedVerdict };
-};
+// A measured speed comparison with its interval's kind and core's verdict, as app/statementScore.ts gives it.
+export type { TimingSummaries, TimingSummary } from '../../app/statementScore';
 
 // ---- partial credit: SQLMorph's techniques on the scored pair --------------------------------------------
 
@@ -78,12 +63,6 @@ export type ScoredFields = Pick<
   | 'ex_fragile'
   | 'notes'
 >;
-
-/**
- * Both timed quantities, keyed as QuestionResult.timings: `ves` is VES's (first row, as DAMO times it), `rves`
- * R-VES's (every row fetched and the connection closed, as mini_dev times it); a quantity not timed is absent.
- */
-export type TimingSummaries = { [Quantity in keyof NonNullable<QuestionResult['timings']>]?: TimingSummary };
 
 /**
  * "Score against gold" on one pair. Fields shared with QuestionResult keep its snake_case names (ScoredFields:
@@ -138,37 +117,8 @@ export interface CounterexampleParams {
   progressToken?: string;
 }
 
-/** One side's result on the witness: its first rows, which of them the other side's result lacks (EX's set comparison). */
-export interface WitnessResultView {
-  columns: string[];
-  rows: unknown[][];
-  /** For each row shown: the other result has no equal row. */
-  differs: boolean[];
-  rowCount: number;
-  /** Rows of the whole result the other result lacks (the shown ones may not hold them all). */
-  differingCount: number;
-  /** The query failed when read back for the page (the search had run it on the file). */
-  error?: string;
-}
-
-/** A table of the witness: its first rows and how many it holds. */
-export interface WitnessTableView {
-  name: string;
-  columns: string[];
-  rows: unknown[][];
-  rowCount: number;
-}
-
-/** The witness database, read back from its file: its tables and both results on it. */
-export interface WitnessView {
-  /** The SQLite file (under the extension's storage, never beside the real database). */
-  database: string;
-  /** How the real database was varied, and how small the witness is. */
-  how: string;
-  tables: WitnessTableView[];
-  gold: WitnessResultView;
-  prediction: WitnessResultView;
-}
+// The witness database read back for the page, as app/counterexampleSearch.ts gives it.
+export type { WitnessResultView, WitnessTableView, WitnessView } from '../../app/counterexampleSearch';
 
 /**
  * What the search came to. `equivalent`: proved, nothing searched (`equivalence.reason` says why); `found`: a
