@@ -123,18 +123,24 @@ export interface WitnessView {
   prediction: WitnessResultView;
 }
 
-/** What the search for one pair came to (see CounterexampleResult in shared/protocol/score.ts), or `not_sqlite`. */
-export type PairCounterexample =
-  | { status: 'not_sqlite' }
-  | {
-      status: 'equivalent' | 'not_correct' | SearchReport['result'];
-      outcome: Outcome;
-      equivalence: EquivalenceVerdict | null;
-      search: SearchReport | null;
-      witness: WitnessView | null;
-      /** The search's budget in seconds, as it ran. */
-      budgetSeconds: number;
-    };
+/**
+ * What the search came to. `equivalent`: proved, nothing searched (`equivalence.reason` says why); `found`: a
+ * witness, both queries re-run on its file and still differing; `none_found`, `budget_spent`, `not_searched`:
+ * core's search result (`search` says how much was tried, in how long); `not_correct`: the pair does not agree on
+ * the real database (`outcome`), so there is nothing to look for.
+ */
+export interface PairSearched {
+  status: 'equivalent' | 'not_correct' | SearchReport['result'];
+  outcome: Outcome;
+  equivalence: EquivalenceVerdict | null;
+  search: SearchReport | null;
+  witness: WitnessView | null;
+  /** The search's budget in seconds, as it ran. */
+  budgetSeconds: number;
+}
+
+/** A pair searched, or `not_sqlite`: a counterexample database is a SQLite file made from SQLite files. */
+export type PairCounterexample = { status: 'not_sqlite' } | PairSearched;
 
 /** How the editor's search runs: its settings, the request's budget, where witnesses go. */
 export interface PairSearchOptions {

@@ -1,11 +1,9 @@
 /** The score slice: "Score against gold" on one prediction, with SQLMorph's partial-credit techniques (the Score panel). */
 import { RequestType } from 'vscode-languageserver-protocol';
-import type { WitnessView } from '../../app/counterexampleSearch';
+import type { PairSearched } from '../../app/counterexampleSearch';
 import type { TechniquesView } from '../../app/scoreTechniques';
 import type { TimingSummaries } from '../../app/statementScore';
-import type { Outcome, QuestionResult } from '../../core/eval/types';
-import type { CounterexampleSearch } from '../../core/results/counterexample/search';
-import type { EquivalenceVerdict } from '../../core/results/equivalence';
+import type { QuestionResult } from '../../core/eval/types';
 import type { QuestionInfo } from './dataset';
 import type { PlanComparison, PlanView } from './plan';
 import type { ResultPreview } from './queries';
@@ -120,21 +118,9 @@ export interface CounterexampleParams {
 // The witness database read back for the page, as app/counterexampleSearch.ts gives it.
 export type { WitnessResultView, WitnessTableView, WitnessView } from '../../app/counterexampleSearch';
 
-/**
- * What the search came to. `equivalent`: proved, nothing searched (`equivalence.reason` says why); `found`: a
- * witness, both queries re-run on its file and still differing; `none_found`, `budget_spent`, `not_searched`:
- * core's search result (`search` says how much was tried, in how long); `not_correct`: the pair does not agree on
- * the real database (`outcome`), so there is nothing to look for.
- */
-export interface CounterexampleResult {
+/** What the search came to (PairSearched in app/counterexampleSearch.ts), for the pair's question, in how long. */
+export interface CounterexampleResult extends PairSearched {
   question: QuestionInfo;
-  status: 'equivalent' | 'not_correct' | CounterexampleSearch['result'];
-  outcome: Outcome;
-  equivalence: EquivalenceVerdict | null;
-  search: CounterexampleSearch | null;
-  witness: WitnessView | null;
-  /** The search's budget in seconds, as it ran. */
-  budgetSeconds: number;
   elapsedMs: number;
 }
 
