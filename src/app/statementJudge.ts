@@ -17,12 +17,24 @@ import {
   type ChatRequestOptions,
   type UserOrAssistantMessage,
 } from '../core/llm/chatModel';
-import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
+import { chatCompletionsUrl, OpenAiChatModel, type OpenAiChatOptions } from '../core/llm/openAiChat';
 import { ReplyCache } from '../core/llm/replyCache';
 
 /** The model a Judge request names: one of VS Code's (chosen by the client) or an OpenAI-compatible endpoint. */
 export type JudgeModelSpec =
   { provider: 'vscode-lm'; vendor: string; family: string; id: string; name: string } | { provider: 'openai'; url: string; model: string };
+
+/** An OpenAI-compatible endpoint's model, as a Judge request or the CLI's options name it. */
+export type OpenAiModelSpec = Extract<JudgeModelSpec, { provider: 'openai' }>;
+
+/** The spec's model with the caller's limits (core's client's defaults for the rest); no key: a local server's. */
+export function openAiModel(
+  spec: OpenAiModelSpec,
+  apiKey: string | undefined,
+  limits: Omit<OpenAiChatOptions, 'endpoint' | 'model' | 'apiKey'> = {},
+): OpenAiChatModel {
+  return new OpenAiChatModel({ ...limits, endpoint: spec.url, model: spec.model, apiKey: apiKey || undefined });
+}
 
 /** A completion asked of the client: user and assistant turns only (vscode.lm has no system role), for the model it chose. */
 export interface ClientChatRequest {
@@ -90,7 +102,7 @@ export function judgeModel(spec: JudgeModelSpec, chat: ClientChat | undefined, a
     );
   }
   if (!spec.model.trim()) throw new JudgeSettingError('vesLens.judge.model: give the name of the model the endpoint serves (e.g. gpt-4o)');
-  return new OpenAiChatModel({ endpoint: spec.url, model: spec.model.trim(), apiKey: apiKey || undefined });
+  return openAiModel({ ...spec, model: spec.model.trim() }, apiKey);
 }
 
 /** A judge setting that cannot work (its message names the setting). */
@@ -99,12 +111,17 @@ export class JudgeSettingError extends Error {}
 /** A fatal model error (wrong key, endpoint or model; no vscode.lm model), as a message that names what to change. */
 export function fatalModelMessage(error: ChatModelError, spec: JudgeModelSpec): string {
   if (spec.provider === 'vscode-lm') return error.message;
-  const status = error.details.status;
+  const cause = fatalModelCause(error);
   const where = `${spec.model} at ${chatCompletionsUrl(spec.url)}`;
-  if (status === 401 || status === 403)
-    return `the endpoint refused the key (${where}): run "VES Lens: Set Judge API Key". ${error.message}`;
-  if (status === 404) return `no such model or endpoint (${where}): check vesLens.judge.url and vesLens.judge.model. ${error.message}`;
+  if (cause === 'key') return `the endpoint refused the key (${where}): run "VES Lens: Set Judge API Key". ${error.message}`;
+  if (cause === 'model') return `no such model or endpoint (${where}): check vesLens.judge.url and vesLens.judge.model. ${error.message}`;
   return `the endpoint cannot be reached (${where}): check vesLens.judge.url. ${error.message}`;
+}
+
+/** What an endpoint's fatal error says to change: the key (401, 403), the model or endpoint (404), else the endpoint. */
+export function fatalModelCause(error: ChatModelError): 'key' | 'model' | 'endpoint' {
+  const status = error.details.status;
+  return status === 401 || status === 403 ? 'key' : status === 404 ? 'model' : 'endpoint';
 }
 
 /** One statement and its question, as judgePair takes them. */

@@ -1,15 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
-import { formatProblem, orderProblems } from '../core/text/problemText';
-import { describeGoldSource } from '../core/bird/tasks';
-import { JUDGE_CONCURRENCY_BOUND } from '../core/judge/judgePair';
-import { judgeDetails, judgeTable, usageLine } from '../core/judge/report';
 import type { JudgedQuestion } from '../core/judge/judgeSummary';
-import { JUDGE_METHODS, JudgeMethod } from '../core/judge/types';
-import { ChatModelError } from '../core/llm/chatModel';
-import { chatCompletionsUrl, OpenAiChatModel } from '../core/llm/openAiChat';
-import { defaultCacheDir } from '../core/llm/replyCache';
-import { headlineProblems, problemList } from '../core/report/terminal';
+import type { JudgeMethod } from '../core/judge/types';
 import {
   checkOutputFile,
   databaseSource,
@@ -20,18 +12,24 @@ import {
   UsageError,
 } from './common';
 import { quoted } from '../core/text/problemText';
-import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
-import { fromRunFailure } from '../core/eval/runFailure';
 import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
-import { FinishedJudgeRun, PreparedJudgeRun, prepareJudgeRun, runJudgeRun } from '../app/judgeRun';
+import {
+  checkJudgeConcurrency,
+  fatalModelFailure,
+  judgeCacheDir,
+  judgeMethod,
+  judgeRunModel,
+  PreparedJudgeRun,
+  prepareJudgeRun,
+  runJudgeRun,
+} from '../app/judgeRun';
+import { finishedJudgeReport, judgeHeader, judgeTerminal } from '../app/judgeReport';
 import { checkCheckpointPath, fileOutput, interruptedLine, RESUME_NOTES } from './resumableRun';
-import { completeness } from '../core/eval/reportJson';
 import { inputFingerprint, startResumableRun } from '../app/resumableRun';
-import type { EngineDescription } from '../core/db/source';
-import { engineLine } from '../core/text/engineText';
-import { nothingScored } from '../core/eval/databaseProblems';
+import { withoutRunFailures } from '../app/evalRun';
 
 export interface JudgeCommandOptions extends EngineCliOptions {
   questions: string;
@@ -87,12 +85,6 @@ export function apiKeyFrom(variable: string | undefined, env: NodeJS.ProcessEnv 
   return key;
 }
 
-function parseMethod(text: string): JudgeMethod {
-  if (!JUDGE_METHODS.includes(text as JudgeMethod))
-    throw new UsageError(`--method: expected one of ${JUDGE_METHODS.join(', ')}, got ${quoted(text)}`);
-  return text as JudgeMethod;
-}
-
 function parseRetries(text: string): number {
   if (!/^\s*\d+\s*$/.test(text) || Number(text) > 20)
     throw new UsageError(`--retries: expected a whole number from 0 to 20, got ${quoted(text)}`);
@@ -107,24 +99,17 @@ function parseTemperature(text: string | undefined): number | undefined {
   return value;
 }
 
-/** A fatal model error names the option that would fix it. */
-function modelUsageError(error: ChatModelError, endpoint: string, model: string): UsageError {
-  const status = error.details.status;
-  const option = status === 401 || status === 403 ? '--api-key-env' : status === 404 ? '--endpoint or --model' : '--endpoint';
-  return new UsageError(`${option}: the model cannot be used (${model} at ${chatCompletionsUrl(endpoint)}): ${error.message}`);
-}
+/** The option that would fix a fatal model error. */
+const MODEL_FAILURE_OPTION = { key: '--api-key-env', model: '--endpoint or --model', endpoint: '--endpoint' } as const;
 
 /** The judging's settings, checked before any work. */
 function judgeSettings(options: JudgeCommandOptions) {
-  const method = parseMethod(options.method);
+  const method: JudgeMethod = judgeMethod('--method', options.method);
   const endpoint = parseEndpoint(options.endpoint);
   if (!options.model.trim()) throw new UsageError('--model: give the model name the endpoint serves');
   const apiKey = apiKeyFrom(options.apiKeyEnv);
   const concurrency = positiveInteger('--concurrency', options.concurrency);
-  if (concurrency > JUDGE_CONCURRENCY_BOUND)
-    throw new UsageError(
-      `--concurrency: at most ${JUDGE_CONCURRENCY_BOUND} pairs at once (each holds two whole results; memory stays under 1 GiB)`,
-    );
+  checkJudgeConcurrency('--concurrency', concurrency);
   const timeoutMs = parseTimeoutMs('--timeout', options.timeout);
   const llmTimeoutMs = parseTimeoutMs('--llm-timeout', options.llmTimeout);
   const deadlineMs = parseTimeoutMs('--deadline', options.deadline ?? DEFAULT_JUDGE_DEADLINE_S);
@@ -134,59 +119,26 @@ function judgeSettings(options: JudgeCommandOptions) {
   return { method, endpoint, apiKey, concurrency, timeoutMs, llmTimeoutMs, deadlineMs, maxRows, retries, temperature };
 }
 
-/** The JSON report of a judge run: its inputs and settings, the summary by group, problems and every question. */
-async function judgeReport(
-  options: JudgeCommandOptions,
-  parsed: ReturnType<typeof judgeSettings>,
-  run: {
-    predictionFile: PreparedJudgeRun['predictionFile'];
-    goldFrom: PreparedJudgeRun['goldFrom'];
-    engine: EngineDescription;
-    cacheDir?: string;
-    resumed: number;
-    finished: FinishedJudgeRun;
-    skipped: number;
-  },
-) {
-  const { method, endpoint, concurrency, timeoutMs, llmTimeoutMs, deadlineMs, maxRows, retries, temperature } = parsed;
-  const { predictionFile, goldFrom, engine, cacheDir, skipped } = run;
-  const { summary, problems, questions, interrupted, notRun } = run.finished;
-  const groups = Object.fromEntries(summary.groups.map(({ group, ...rest }) => [group, rest]));
-  return completeness(
-    {
-      tool: await toolInfo(),
-      inputs: {
-        ...scoringInputsJson(options, { predictionFile, goldFrom }),
-        engine,
-        method,
-        endpoint: chatCompletionsUrl(endpoint),
-        model: options.model,
-        temperature: temperature ?? null,
-        concurrency,
-        timeout_s: timeoutMs / 1000,
-        llm_timeout_s: llmTimeoutMs / 1000,
-        deadline_s: deadlineMs / 1000,
-        retries,
-        max_rows: maxRows,
-        cache_dir: cacheDir ?? null,
-        ...(options.resume ? { resumed: run.resumed } : {}),
-      },
-      summary: {
-        ...groups,
-        skipped,
-        branches: summary.branches,
-        calls: summary.calls,
-        cached_calls: summary.cached_calls,
-        usage: summary.usage,
-      },
-      problems: orderProblems(problems).map(formatProblem),
-      headline_problems: problems.filter((p) => p.headline).map(formatProblem),
-      questions,
-    },
-    // Complete only when every question ran on a working engine (none left by a lost server).
-    !interrupted && notRun === 0,
-    run.finished.total,
-  );
+/** The JSON report's inputs: the files, the engine and every setting of the judging. */
+function judgeInputsJson(options: JudgeCommandOptions, parsed: ReturnType<typeof judgeSettings>, run: PreparedJudgeRun, resumed: number) {
+  const { method, concurrency, timeoutMs, llmTimeoutMs, deadlineMs, maxRows, retries, temperature } = parsed;
+  const { predictionFile, goldFrom, engine } = run;
+  return {
+    ...scoringInputsJson(options, { predictionFile, goldFrom }),
+    engine,
+    method,
+    endpoint: run.modelUrl,
+    model: options.model,
+    temperature: temperature ?? null,
+    concurrency,
+    timeout_s: timeoutMs / 1000,
+    llm_timeout_s: llmTimeoutMs / 1000,
+    deadline_s: deadlineMs / 1000,
+    retries,
+    max_rows: maxRows,
+    cache_dir: run.settings.cacheDir ?? null,
+    ...(options.resume ? { resumed } : {}),
+  };
 }
 
 export async function runJudge(options: JudgeCommandOptions): Promise<number> {
@@ -204,21 +156,19 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
   const jsonFile = fileOutput(options.json);
   if (jsonFile) checkOutputFile('--json', jsonFile, inputFiles, databaseFolders);
   const checkpointFile = checkCheckpointPath(jsonFile, options.resume, inputFiles, databaseFolders);
-  const cacheDir = options.cache ? (options.cacheDir ?? defaultCacheDir()) : undefined;
+  const cacheDir = judgeCacheDir(options.cache, options.cacheDir);
   if (options.cacheDir && !options.cache) throw new UsageError('--cache-dir and --no-cache: give one of them');
 
-  const prepared = await prepareJudgeRun({ ...options, goldFromOption }, { source, method, timeoutMs, maxRows, concurrency, cacheDir });
-  const { predictionFile, goldFile, goldFrom, tasks, engine } = prepared;
+  const model = { provider: 'openai', url: endpoint, model: options.model } as const;
   // What runs the SQL, asked before any question: a server that cannot be reached stops here, naming --db-url.
+  const prepared = await prepareJudgeRun(
+    { ...options, goldFromOption },
+    { source, method, model, timeoutMs, maxRows, concurrency, cacheDir },
+  );
+  const { predictionFile, goldFrom, tasks, engine } = prepared;
 
   const err = process.stderr;
-  err.write(
-    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · judge ${method} with ${options.model} at ${chatCompletionsUrl(endpoint)}\n` +
-      `${tasks.length} questions from ${options.questions}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom, goldFile, predictionFile)}\n` +
-      `replies cached in ${cacheDir ?? '(no cache)'}\n`,
-  );
-  const atTop = headlineProblems(prepared.problems);
-  if (atTop) err.write(atTop + '\n');
+  err.write(judgeHeader(prepared, options));
 
   const bar =
     options.progress && err.isTTY
@@ -242,21 +192,18 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     RESUME_NOTES,
   );
   // What the run's failure left (a question its lost server did not run) is no result: run again, never kept.
-  for (const [index, result] of [...run.resumed]) if (fromRunFailure(result)) run.resumed.delete(index);
+  withoutRunFailures(run.resumed);
   if (options.resume) err.write(`resuming: ${run.resumed.size} of ${tasks.length} questions taken from ${checkpointFile}\n`);
   bar?.start(tasks.filter((task) => !run.resumed.has(task.question.index)).length, 0, { phase: 'EX', last: '' });
-  // A dead endpoint (refused, hanging, an HTML page) stops the run after a few failures in a row: exit 2, not 0 for hours.
-  const model = new OpenAiChatModel({
-    endpoint,
-    model: options.model,
-    apiKey,
+  const chat = judgeRunModel(prepared, apiKey, {
     timeoutMs: llmTimeoutMs,
     maxRetries: retries,
     temperature,
-    failFast: { deadlineMs, deadlineHint: 'raise it with --deadline <seconds>' },
+    deadlineMs,
+    deadlineHint: 'raise it with --deadline <seconds>',
   });
   let done = 0;
-  const finished = await runJudgeRun(prepared, model, {
+  const finished = await runJudgeRun(prepared, chat, {
     signal: run.interrupt.signal,
     resumed: run.resumed,
     kept: () => run.finished,
@@ -271,39 +218,25 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     },
   })
     .catch((error: unknown) => {
-      if (error instanceof ChatModelError && error.fatal) throw modelUsageError(error, endpoint, options.model);
+      const failure = fatalModelFailure(error);
+      if (failure)
+        throw new UsageError(
+          `${MODEL_FAILURE_OPTION[failure.cause]}: the model cannot be used (${options.model} at ${prepared.modelUrl}): ${failure.message}`,
+        );
       throw error;
     })
     .finally(() => {
       bar?.stop();
-      model.close();
+      chat.close();
     });
   run.interrupt.dispose();
-  const { questions, summary, problems, interrupted } = finished;
+  const { questions, interrupted } = finished;
   // With the report on standard output, the table goes to standard error.
   const out = options.jsonStdout ? err : process.stdout;
-  out.write(judgeTable(summary) + '\n');
-  const details = judgeDetails(questions, summary);
-  if (details) out.write(details + '\n');
-  const skipped = questions.filter((r) => r.outcome === 'skipped').length;
-  if (skipped)
-    out.write(
-      `${pc.yellow('skipped')} ${skipped} question${skipped === 1 ? '' : 's'} whose database is not ${source.engine.name === 'sqlite' ? 'under --db-root' : 'on the --db-url server'}\n`,
-    );
-  const listed = problemList(problems);
-  if (listed) out.write(listed + '\n');
-  out.write(usageLine(options.model, summary) + '\n');
+  out.write(judgeTerminal(prepared, finished, source.engine.name === 'sqlite' ? 'under --db-root' : 'on the --db-url server'));
 
   if (options.json || options.jsonStdout) {
-    const report = await judgeReport(options, parsed, {
-      predictionFile,
-      goldFrom,
-      engine,
-      cacheDir,
-      resumed: run.resumed.size,
-      finished,
-      skipped,
-    });
+    const report = finishedJudgeReport(await toolInfo(), judgeInputsJson(options, parsed, prepared, run.resumed.size), finished);
     emitJson(options, report, JSON_SHAPES.judge);
   }
   if (interrupted) {
@@ -320,9 +253,8 @@ export async function runJudge(options: JudgeCommandOptions): Promise<number> {
     return EXIT.input;
   }
   run.checkpoint?.remove();
-  const judgedNothing = nothingScored(questions, 'judged');
-  if (judgedNothing) {
-    err.write(`${pc.red('error')}: ${judgedNothing}\n`);
+  if (finished.nothingJudged) {
+    err.write(`${pc.red('error')}: ${finished.nothingJudged}\n`);
     return EXIT.input;
   }
   return 0;

@@ -174,8 +174,8 @@ export function importCircles(edges: readonly Edge[]): string[][] {
  */
 const KNOWN_FACE_LOADS = [
   {
-    files: ['cli/evalCommand.ts', 'cli/judgeCommand.ts'],
-    why: "eval's and judge's faces (their runs are app/'s): they still render with core's tables, pages and report builders (an eval and a judge renderer in app/ to write), parse options with core's parsers, and judge builds its chat model itself",
+    files: ['cli/evalCommand.ts'],
+    why: "eval's face (its run is app/'s): it still renders with core's tables, pages and report builders (an eval renderer in app/ to write) and parses options with core's parsers",
   },
 ];
 
