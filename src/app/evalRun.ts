@@ -15,16 +15,17 @@ import { buildTasks, EvalTask, GoldSource } from '../core/bird/tasks';
 import { DatabaseSource } from '../core/db/source';
 import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { fromRunFailure } from '../core/eval/runFailure';
-import { defaultJobs, laneCount } from '../core/eval/parallelEval';
+import { defaultJobs, laneCount, widenThreadPool } from '../core/eval/parallelEval';
 import { DEFAULT_MAX_ROWS, evaluateTasks, EvalProgress } from '../core/eval/evaluate';
 import { EvalSummary, summarize } from '../core/eval/evalSummary';
 import { RobustnessRun } from '../core/eval/robustnessStep';
 import { interruptedRobustness } from '../core/eval/robustnessSummary';
 import { GoldResultCache, goldCacheFor, goldCacheLine } from '../core/eval/goldResultCache';
-import { ReportQuestion } from '../core/eval/reportFile';
-import { Shard, shardOf } from '../core/eval/shard';
+import { ReportQuestion, ShardInfo } from '../core/eval/reportFile';
+import { Shard, shardInfo, shardOf } from '../core/eval/shard';
 import type { TechniqueStep } from '../core/eval/techniqueStep';
-import { Metric, QuestionResult, TimingMode } from '../core/eval/types';
+import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
+import { quoted } from '../core/text/problemText';
 import { plannerCostVerdict } from '../core/plan/cost';
 import { attachPlanCosts } from '../core/report/htmlCosts';
 import { checkEngineNeeds } from './engineRules';
@@ -74,6 +75,8 @@ export interface PreparedEvalRun {
   tasks: EvalTask[];
   /** The inputs' problems (the whole file's, so every shard reports the same). */
   problems: InputProblem[];
+  /** The shard this run scores, as the report's inputs say it (of every question). */
+  shardInfo?: ShardInfo;
 }
 
 /** Checks the settings against the engine (RunRefused), then reads and pairs the inputs. */
@@ -85,7 +88,8 @@ export async function prepareEvalRun(inputs: EvalInputs, settings: EvalRunSettin
     const problems = [...predictionFile.problems];
     const tasks = buildTasks(inputs.questions, predictionFile, undefined, problems);
     for (const task of tasks) task.goldSql = inputs.goldSql(task.question);
-    return { settings, predictionFile, allTasks: tasks, tasks: shardOf(tasks, shard, (task) => task.question.index), problems };
+    const tasksOfShard = shardOf(tasks, shard, (task) => task.question.index);
+    return { settings, predictionFile, allTasks: tasks, tasks: tasksOfShard, problems, shardInfo: shard && shardInfo(shard, tasks.length) };
   }
   const scoring = loadScoringInputs(inputs, inputs.goldFromOption);
   checkDialects(inputs, scoring, engine); // another dialect's SQL would fail or differ on this engine, scored 0
@@ -94,7 +98,8 @@ export async function prepareEvalRun(inputs: EvalInputs, settings: EvalRunSettin
   const dbIds = tasks.map((task) => task.question.dbId);
   problems.push(...sqliteDbRootProblems(settings.source, inputs.dbRoot, dbIds));
   const shardTasks = shardOf(tasks, shard, (task) => task.question.index);
-  return { settings, engine: described, predictionFile, goldFile, goldFrom, allTasks: tasks, tasks: shardTasks, problems };
+  const info = shard && shardInfo(shard, tasks.length);
+  return { settings, engine: described, predictionFile, goldFile, goldFrom, allTasks: tasks, tasks: shardTasks, problems, shardInfo: info };
 }
 
 /**
@@ -319,4 +324,23 @@ export function predictionLines(file: string, predictions: PredictionFile, quest
     }
   }
   return byQuestion;
+}
+
+/** The questions scored at once (the cores without --jobs), and libuv's pool widened so that many can read at once. */
+export function runJobs(jobs: number | undefined): number {
+  const lanes = jobs ?? defaultJobs();
+  widenThreadPool(lanes);
+  return lanes;
+}
+
+/** `--metrics a,b`: the metrics in their canonical order, or what is wrong with the list. */
+export function parseMetricList(text: string): Metric[] | { error: string } {
+  const metrics = text
+    .split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = metrics.find((m) => !METRICS.includes(m as Metric));
+  if (unknown !== undefined) return { error: `unknown metric ${quoted(unknown)} (choose from ${METRICS.join(', ')})` };
+  if (metrics.length === 0) return { error: 'name at least one metric' };
+  return METRICS.filter((m) => metrics.includes(m));
 }

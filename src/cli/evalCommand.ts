@@ -1,35 +1,23 @@
 import * as fs from 'fs';
 import { SingleBar } from 'cli-progress';
 import pc from 'picocolors';
-import type { InputProblem } from '../core/bird/problems';
 import type { EngineDescription } from '../core/db/source';
-import { engineLine } from '../core/text/engineText';
-import { dialectOf } from '../core/db/readQuery';
-import type { SqlDialect } from '../core/sql/statements';
 import type { EvalProgress } from '../core/eval/evaluate';
-import { defaultJobs, widenThreadPool } from '../core/eval/parallelEval';
-import type { EvalSummary } from '../core/eval/evalSummary';
-import { describeGoldSource } from '../core/bird/tasks';
-import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
+import type { Metric, QuestionResult, TimingMode } from '../core/eval/types';
 import type { EvalInputs as ReportInputs } from '../core/eval/reportJson';
 import type { NamedInput } from '../core/io/outputPaths';
-import { plannerCostLines } from '../core/report/planText';
-import { evalReportHtml } from '../core/report/htmlReports';
-import { resolveShard, Shard, shardInfo } from '../core/eval/shard';
+import type { Shard } from '../core/eval/shard';
+import { evalClock, evalResultsText, evalShard, goldCacheText, writeEvalHeader, writeEvalHtml } from '../app/evalTerminal';
 import {
-  efficiencyNotes,
-  failureList,
-  headlineProblems,
-  outcomeTable,
-  problemList,
-  scoreTable,
-  skippedLine,
-} from '../core/report/terminal';
-import { techniqueNotes } from '../core/report/techniqueRows';
-import { robustnessLines } from '../core/eval/robustnessSummary';
-import { runClock } from '../core/timing/pythonTimer';
-import { goldCacheLine, goldCacheOffLine, goldCacheOffReason } from '../core/eval/goldResultCache';
-import { EvalRunSettings, FinishedEvalRun, PreparedEvalRun, prepareEvalRun, runEvalRun, withoutRunFailures } from '../app/evalRun';
+  EvalRunSettings,
+  FinishedEvalRun,
+  parseMetricList,
+  PreparedEvalRun,
+  prepareEvalRun,
+  runEvalRun,
+  runJobs,
+  withoutRunFailures,
+} from '../app/evalRun';
 import { finishedEvalReport } from '../app/evalReport';
 import { checkScoringOptions, scoringInputsJson } from '../app/scoringInputs';
 import { TechniqueCliOptions, techniqueSettings } from './techniqueOptions';
@@ -52,8 +40,7 @@ import {
   UsageError,
 } from './common';
 import { quoted } from '../core/text/problemText';
-import { writeOutputFile } from '../app/runOutputs';
-import { TOOL_NAME, TOOL_VERSION, toolInfo } from '../app/toolInfo';
+import { toolInfo } from '../app/toolInfo';
 import { emitJson } from './jsonOption';
 import { JSON_SHAPES } from './jsonCase';
 
@@ -91,15 +78,9 @@ export interface EvalCommandOptions extends TechniqueCliOptions, EngineCliOption
 }
 
 export function parseMetrics(text: string): Metric[] {
-  const metrics = text
-    .split(',')
-    .map((m) => m.trim().toLowerCase())
-    .filter(Boolean);
-  for (const m of metrics) {
-    if (!METRICS.includes(m as Metric)) throw new UsageError(`--metrics: unknown metric ${quoted(m)} (choose from ${METRICS.join(', ')})`);
-  }
-  if (metrics.length === 0) throw new UsageError('--metrics: name at least one metric');
-  return METRICS.filter((m) => metrics.includes(m));
+  const metrics = parseMetricList(text);
+  if ('error' in metrics) throw new UsageError(`--metrics: ${metrics.error}`);
+  return metrics;
 }
 
 /** The settings the options give, checked before any work (the engine rules are the application layer's). */
@@ -107,8 +88,7 @@ function evalSettings(options: EvalCommandOptions) {
   const metrics = parseMetrics(options.metrics);
   if (options.timing !== 'fast' && options.timing !== 'official')
     throw new UsageError(`--timing: expected fast or official, got "${options.timing}"`);
-  const jobs = options.jobs === undefined ? defaultJobs() : positiveInteger('--jobs', options.jobs);
-  widenThreadPool(jobs);
+  const jobs = runJobs(options.jobs === undefined ? undefined : positiveInteger('--jobs', options.jobs));
   if (options.schema && !fs.existsSync(options.schema)) throw new UsageError(`--schema: file not found: ${options.schema}`);
   const planCost = options.efficiency === 'plan-cost';
   if (options.efficiency !== undefined && options.efficiency !== 'timed' && !planCost)
@@ -145,8 +125,8 @@ function evalOutputs(options: EvalCommandOptions, settings: EvalRunSettings) {
   if (jsonFile) checkOutputFile('--json', jsonFile, inputFiles, databaseFolders);
   if (htmlFile) checkOutputFile('--html', htmlFile, [...inputFiles, { label: '--json', file: jsonFile }], databaseFolders);
   const checkpointFile = checkCheckpointPath(jsonFile ?? htmlFile, options.resume, inputFiles, databaseFolders);
-  const shard = resolveShard(options.shard, options.shardCount, process.env);
-  if (shard && 'error' in shard) throw new UsageError(`${shard.option}: ${shard.error}`);
+  const { shard, error } = evalShard(options.shard, options.shardCount, process.env);
+  if (error) throw new UsageError(error);
   const pairBudgetMs = checkCounterexampleOptions(options, settings.source, inputFiles);
   return { inputFiles, jsonFile, htmlFile, checkpointFile, shard, pairBudgetMs };
 }
@@ -178,35 +158,6 @@ function progressBar(options: EvalCommandOptions, err: NodeJS.WriteStream) {
     }
   };
   return { bar, onProgress };
-}
-
-/** The tables and lists a person reads after the run. */
-function printResults(
-  out: NodeJS.WritableStream,
-  report: {
-    summary: EvalSummary;
-    metrics: readonly Metric[];
-    results: QuestionResult[];
-    problems: InputProblem[];
-    planCost: boolean;
-    dialect: SqlDialect;
-  },
-) {
-  const { summary, metrics, results, problems } = report;
-  out.write(scoreTable(summary, metrics) + '\n');
-  out.write(outcomeTable(summary) + '\n');
-  for (const block of [
-    skippedLine(summary),
-    failureList(results),
-    efficiencyNotes(results, report.dialect),
-    techniqueNotes(results),
-    summary.robustness && robustnessLines(summary.robustness).join('\n'),
-    problemList(problems),
-  ]) {
-    if (block) out.write(block + '\n');
-  }
-  // BIRD-Critic's deterministic verdict beside the timed ratio, per question in the JSON's plan_cost.
-  if (report.planCost) out.write(plannerCostLines(results).join('\n') + '\n');
 }
 
 /** The exit code, and the line that explains a run that did not finish or scored nothing. */
@@ -243,20 +194,13 @@ function evalExit(
 
 /** What runs the SQL (asked before any question: a server that cannot be reached stops here, naming --db-url) and what reads. */
 async function printHeader(options: EvalCommandOptions, prepared: PreparedEvalRun, shard: Shard | undefined) {
-  const { tasks, allTasks, predictionFile, goldFrom, goldFile } = prepared;
+  const { tasks, allTasks, predictionFile, goldFrom, goldFile, problems } = prepared;
   const { metrics, timing } = prepared.settings;
   const engine = prepared.engine!;
-  const err = process.stderr;
-  const shardText = shard ? ` (shard ${shard.index}/${shard.count} of ${allTasks.length}${'from' in shard ? `: ${shard.from}` : ''})` : '';
-  err.write(
-    `${pc.bold(TOOL_NAME)} ${TOOL_VERSION} · ${engineLine(engine)} · timing ${timing}\n` +
-      `${tasks.length} questions from ${options.questions}${shardText}; predictions from ${options.predictions} (${predictionFile.format}, paired by ${predictionFile.pairing}); gold from ${describeGoldSource(goldFrom!, goldFile, predictionFile)}\n`,
-  );
-  // An embedded engine's timings are its own (WASM in this process), said before the numbers they make.
-  if (engine.note && metrics.some((metric) => metric === 'ves' || metric === 'rves')) err.write(pc.yellow(`note: ${engine.note}`) + '\n');
-  // --timing official on SQLite: Python's sqlite3 times as the scripts, or VES Lens's own clock, said either way.
-  const clock = await runClock(engine.engine, timing, metrics);
-  if (clock.line) err.write((clock.line.fallback ? pc.yellow(`note: ${clock.line.text}`) : clock.line.text) + '\n');
+  const clock = await writeEvalHeader((text) => process.stderr.write(text), {
+    ...{ engine, timing, metrics, questionsFile: options.questions, predictionsFile: options.predictions },
+    ...{ questions: tasks.length, allQuestions: allTasks.length, shard, predictionFile, goldFrom: goldFrom!, goldFile, problems },
+  });
   return { engine, clock };
 }
 
@@ -267,7 +211,6 @@ function startEvalRun(
   context: {
     inputFiles: NamedInput[];
     checkpointFile?: string;
-    shard?: Shard;
     engine: EngineDescription;
     clock: { inputs: object };
     techniqueInputs?: object;
@@ -275,12 +218,12 @@ function startEvalRun(
 ) {
   const { settings, predictionFile, goldFrom, allTasks } = prepared;
   const { metrics, timing, timeoutMs, maxRows } = settings;
-  const { inputFiles, checkpointFile, shard, engine, clock, techniqueInputs } = context;
+  const { inputFiles, checkpointFile, engine, clock, techniqueInputs } = context;
   const reportInputs = {
     ...scoringInputsJson(options, { predictionFile, goldFrom: goldFrom! }),
     ...{ engine, metrics, efficiency: settings.planCost ? ('plan-cost' as const) : ('timed' as const), timing, ...clock.inputs },
     ...{ timeout_s: timeoutMs / 1000, max_rows: maxRows, ...(techniqueInputs ? { techniques: techniqueInputs } : {}) },
-    ...(shard ? { shard: shardInfo(shard, allTasks.length) } : {}),
+    ...(prepared.shardInfo ? { shard: prepared.shardInfo } : {}),
   };
   const fingerprint = inputFingerprint(
     inputFiles,
@@ -311,7 +254,7 @@ async function writeReports(
   emitJson(options, report, JSON_SHAPES.eval);
   // An HTML page has no place to say it is partial: an interrupted run writes only the JSON.
   if (options.html && !interrupted) {
-    writeOutputFile('--html', options.html, evalReportHtml(report, reportTasks, options.predictions, options.html));
+    writeEvalHtml(options.html, report, reportTasks, options.predictions);
     err.write(`wrote ${options.html}\n`);
   }
 }
@@ -320,16 +263,14 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const { settings, techniqueInputs } = evalSettings(options);
   const goldFromOption = checkScoringOptions(options);
   const { inputFiles, jsonFile, htmlFile, checkpointFile, shard, pairBudgetMs } = evalOutputs(options, settings);
-  // The timing process (Python) starts while the inputs are read; printHeader's runClock finds it started.
-  void runClock(settings.source.engine.name, settings.timing, settings.metrics);
+  // The timing process (Python) starts while the inputs are read; printHeader's evalClock finds it started.
+  void evalClock(settings.source.engine.name, settings.timing, settings.metrics);
   const prepared = await prepareEvalRun({ kind: 'files', ...options, goldFromOption }, settings, shard);
-  const { tasks, problems } = prepared;
+  const { tasks } = prepared;
   const { metrics, timeoutMs, maxRows, source } = settings;
   const err = process.stderr;
   const { engine, clock } = await printHeader(options, prepared, shard);
-  const atTop = headlineProblems(problems);
-  if (atTop) err.write(atTop + '\n');
-  const { reportInputs, run } = startEvalRun(options, prepared, { inputFiles, checkpointFile, shard, engine, clock, techniqueInputs });
+  const { reportInputs, run } = startEvalRun(options, prepared, { inputFiles, checkpointFile, engine, clock, techniqueInputs });
   if (options.resume) err.write(resumeLine(run, tasks.length, checkpointFile));
   const reported = Boolean(options.json || options.jsonStdout || options.html);
   const { bar, onProgress } = progressBar(options, err);
@@ -341,10 +282,10 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
     onResult: (result) => bar?.update({ last: `${result.question_id}: ${result.outcome}` }),
     // A question its lost server did not run stays out of the checkpoint: --resume runs it.
     onKeep: (result) => run.finish(result.index, result),
-    onScored: ({ goldCache }) => {
+    onScored: ({ goldCacheLine }) => {
       bar?.stop();
-      if (goldCache) err.write(`${goldCacheLine(goldCache.counts())}; --no-gold-cache runs every gold\n`);
-      else if (source.engine.name === 'sqlite') err.write(`${goldCacheOffLine(goldCacheOffReason(settings.goldCache) ?? '')}\n`);
+      const cacheLine = goldCacheText(goldCacheLine, source.engine.name, settings.goldCache);
+      if (cacheLine) err.write(cacheLine);
     },
     resumed: run.resumed,
     kept: () => run.finished,
@@ -360,14 +301,8 @@ export async function runEval(options: EvalCommandOptions): Promise<number> {
   const { results, summary, problems: allProblems } = finished;
   // With the report on standard output, what is printed for a person goes to standard error.
   const planCost = Boolean(settings.planCost);
-  printResults(options.jsonStdout ? err : process.stdout, {
-    summary,
-    metrics,
-    results,
-    problems: allProblems,
-    planCost,
-    dialect: dialectOf(source.engine),
-  });
+  const out = options.jsonStdout ? err : process.stdout;
+  out.write(evalResultsText({ summary, metrics, results, problems: allProblems, planCost, engine: source.engine }));
   if (reported)
     await writeReports(options, finished, { ...reportInputs, ...(options.resume ? { resumed: run.resumed.size } : {}) }, tasks.length);
   const written = jsonFile ?? htmlFile ?? (options.jsonStdout ? 'standard output' : undefined);

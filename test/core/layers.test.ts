@@ -171,13 +171,9 @@ export function importCircles(edges: readonly Edge[]): string[][] {
  * Face files that still load core beyond its wording (2026-12-07), each group for its owner to move behind app/:
  * listed so that a new file loading core fails the test, and so does a listed one once it loads none (take it off
  * the list then). `node --import tsx --test test/core/layers.test.ts` prints how many files and core files remain.
+ * Empty since eval's and judge's faces went behind app/: no face loads core now, and a new one that does fails.
  */
-const KNOWN_FACE_LOADS = [
-  {
-    files: ['cli/evalCommand.ts'],
-    why: "eval's face (its run is app/'s): it still renders with core's tables, pages and report builders (an eval renderer in app/ to write) and parses options with core's parsers",
-  },
-];
+const KNOWN_FACE_LOADS: { files: string[]; why: string }[] = [];
 
 /** The face file a face-load problem names, if it is one. */
 const faceLoadOf = (problem: string) => / \(a face\) loads /.test(problem) && problem.split(' ')[0];
