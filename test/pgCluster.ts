@@ -1,8 +1,10 @@
 // A throwaway PostgreSQL cluster holding BIRD databases as `ves-lens load` builds them, for the tests that need a
 // real server. The cluster is stopped again if the load fails, so a failed set-up leaves no server behind.
 import { strict as assert } from 'node:assert';
-import { Client } from 'pg';
 import { LocalCluster, startLocalCluster } from '../src/core/db/postgres/localCluster';
+import { postgresEngine } from '../src/core/db/postgres/postgresEngine';
+import { readQuery } from '../src/core/db/readQuery';
+import { quoteSqlString } from '../src/core/db/schema';
 import { runCli } from './helpers';
 
 /** A cluster with database `bird` holding the databases of `from` (all, or those `loadArgs` names: `--db a,b`). */
@@ -29,23 +31,22 @@ export async function whenRunning(
   fragment: string,
   options: { othersIdleMs?: number; signal: AbortSignal },
 ): Promise<boolean> {
-  const client = new Client({ host: cluster.socketDir, port: cluster.port, user: 'postgres', database: 'postgres' });
-  client.on('error', () => undefined); // the server stopped under the watcher: the caller sees it through its client
-  await client.connect();
+  // Through the engine seam (no driver outside src/core/db/): the watcher's own session is left out by its pid.
+  const watcher = await postgresEngine.open(cluster.url);
+  const idleMs = options.othersIdleMs === undefined ? 'NULL' : String(Math.round(options.othersIdleMs));
+  const sql = `SELECT (coalesce(bool_or(mine), false)
+                AND (${idleMs}::int IS NULL OR coalesce(bool_and(state = 'idle' AND clock_timestamp() - state_change >= ${idleMs} * interval '1 ms') FILTER (WHERE NOT mine), true)))::int AS ready
+           FROM (SELECT state, state_change, state = 'active' AND strpos(query, ${quoteSqlString(fragment)}) > 0 AS mine
+                   FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()) AS sessions`;
   try {
     while (!options.signal.aborted) {
-      const { rows } = await client.query<{ ready: boolean }>(
-        `SELECT coalesce(bool_or(mine), false)
-                AND ($2::int IS NULL OR coalesce(bool_and(state = 'idle' AND clock_timestamp() - state_change >= $2 * interval '1 ms') FILTER (WHERE NOT mine), true)) AS ready
-           FROM (SELECT state, state_change, state = 'active' AND strpos(query, $1) > 0 AS mine
-                   FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()) AS sessions`,
-        [fragment, options.othersIdleMs ?? null],
-      );
-      if (rows[0].ready) return true;
+      const run = await readQuery(watcher, sql, { maxRows: 1 });
+      if (run.status !== 'ok') throw new Error(`watching pg_stat_activity: ${run.message}`);
+      if (Number(run.rows[0][0]) === 1) return true;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return false;
   } finally {
-    await client.end().catch(() => undefined);
+    await watcher.close().catch(() => undefined);
   }
 }
