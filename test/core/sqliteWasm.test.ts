@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { QueryCancelled, QueryTimeout } from '../../src/core/db/database';
 import { sqliteEngine } from '../../src/core/db/sqlite/sqliteEngine';
 import { sqliteBuild } from '../../src/core/db/sqlite/sqliteBuild';
+import { scaleDatabase } from '../../src/core/scale/scaleDatabase';
 import { SAMPLE_SUPERHERO, tempDir } from '../helpers';
 
 /** A copy of the sample database in a folder of its own, to see what a connection leaves beside it. */
@@ -79,5 +80,15 @@ describe('SQLite as WebAssembly, in process', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it('reads what a scaled copy must repeat (PRAGMA encoding gives it no row: the file header does), so the copy is built', async () => {
+    // node-sqlite3 writes the copy; this build reads the source, as where VES_LENS_SQLITE=wasm is chosen beside it.
+    const out = path.join(tempDir(), 'superhero_x2.sqlite');
+    const report = await scaleDatabase(sampleCopy(), 2, out);
+    assert.ok(report.tables.length > 0);
+    const copy = await sqliteEngine.open(out);
+    assert.deepEqual(await copy.all('SELECT count(*) AS n FROM superhero'), [{ n: 1500 }]);
+    await copy.close();
   });
 });

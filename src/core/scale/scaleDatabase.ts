@@ -146,7 +146,7 @@ async function readSource(source: string, entry: BirdTablesEntry | undefined): P
   try {
     db = await openDatabase(source);
     const schema = await readSchema(db);
-    const { virtual, shadow, objects, settings, analyzed } = await readCopySource(db);
+    const { virtual, shadow, objects, settings, analyzed } = await readCopySource(db, source);
     const notCopiedAsSuch = new Set([...shadow, ...virtual]);
     const { domains, unresolved } = keyDomains(schema, declaredForeignKeys(schema), entry && birdKeys(entry), notCopiedAsSuch);
     return {

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import { DatabaseError } from '../database';
 import type { DatabaseConnection } from '../engine';
 
 /**
@@ -60,8 +62,24 @@ export interface CopySource {
   analyzed: boolean;
 }
 
-export async function readCopySource(db: Catalog): Promise<CopySource> {
+/** A file's text encoding as its header names it (offset 56: 1 UTF-8, 2 UTF-16le, 3 UTF-16be), for a build that answers PRAGMA encoding with no row. */
+function headerEncoding(file: string): string | undefined {
+  const header = Buffer.alloc(4);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, header, 0, 4, 56);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return ({ 1: 'UTF-8', 2: 'UTF-16le', 3: 'UTF-16be' } as Record<number, string>)[header.readUInt32BE(0)];
+}
+
+/** What a copy of `file` (open as `db`) must repeat. */
+export async function readCopySource(db: Catalog, file: string): Promise<CopySource> {
   const setting = async (pragma: string) => Object.values((await db.all(`PRAGMA ${pragma}`))[0] ?? {})[0];
+  // The WebAssembly build answers PRAGMA encoding with no row; the file's header says it too.
+  const encoding = (await setting('encoding')) ?? headerEncoding(file);
+  if (encoding === undefined) throw new DatabaseError(`${file}: its text encoding could not be read`);
   const listed = await db.all("SELECT name, type FROM pragma_table_list WHERE schema = 'main'");
   const named = (type: string) => new Set(listed.filter((t) => t.type === type).map((t) => String(t.name).toLowerCase()));
   const objects = await db.all(
@@ -73,7 +91,7 @@ export async function readCopySource(db: Catalog): Promise<CopySource> {
     shadow: named('shadow'),
     objects: objects.map((o) => ({ type: String(o.type), name: String(o.name), table: String(o.tbl_name), sql: String(o.sql) })),
     settings: {
-      encoding: String(await setting('encoding')),
+      encoding: String(encoding),
       pageSize: Number(await setting('page_size')),
       userVersion: Number(await setting('user_version')),
       applicationId: Number(await setting('application_id')),
