@@ -10,7 +10,9 @@
  */
 import { InputFileError } from '../core/bird/problems';
 import { DatabaseError } from '../core/db/database';
+import { dialectOf } from '../core/db/readQuery';
 import type { DatabaseSource } from '../core/db/source';
+import { DIALECT_NAMES } from '../core/sql/dialect';
 import { ServiceUnavailable } from '../core/http/serviceGuard';
 
 export class RunRefused extends Error {
@@ -24,11 +26,9 @@ export class RunRefused extends Error {
   }
 }
 
-const SERVER_NAMES: Record<string, string> = { postgres: 'PostgreSQL', mysql: 'MySQL' };
-
 /** A server the run's `source` names that could not be reached, refused naming `option` and the kind of server it is. */
 export function serverUnreachable(source: Pick<DatabaseSource, 'engine'>, option: string, error: Error): RunRefused {
-  return new RunRefused(option, `cannot reach the ${SERVER_NAMES[source.engine.name] ?? 'database'} server: ${error.message}`);
+  return new RunRefused(option, `cannot reach the ${DIALECT_NAMES[dialectOf(source.engine)]} server: ${error.message}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import { Question } from '../bird/questions';
 import { ResultLimits, Row, SqlValue, TypedValue } from '../db/database';
 import { ConnectionCache, DatabaseUnavailable } from '../db/connectionCache';
 import { QueryRun, readQuery } from '../db/readQuery';
+import { DIALECT_NAMES } from '../sql/dialect';
 import { DatabaseSource } from '../db/source';
 import { jsonValue } from '../results/jsonValue';
 import { exactDouble, pythonErrorOf, rowKey, valueKey } from '../results/valueKey';
@@ -51,12 +52,10 @@ export interface GoldRun {
   run: QueryRun;
 }
 
-const ENGINE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-
 /** How the check names each gold: by dialect (`the SQLite gold`), or, on one engine, the gold and the compared gold. */
 export function goldNames(goldEngine: string, comparedEngine: string): { gold: string; compared: string } {
   if (goldEngine === comparedEngine) return { gold: 'the gold', compared: 'the compared gold' };
-  const name = (engine: string) => `the ${ENGINE_NAMES[engine] ?? engine} gold`;
+  const name = (engine: string) => `the ${(DIALECT_NAMES as Record<string, string>)[engine] ?? engine} gold`;
   return { gold: name(goldEngine), compared: name(comparedEngine) };
 }
 
