@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import { binaryKind } from '../bird/fileKind';
+import { readFileBytes } from '../io/fileBytes';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -17,14 +18,9 @@ export function databaseFileProblem(file: string): string | undefined {
   }
   if (stat.isDirectory()) return 'a folder, not a SQLite database';
   if (stat.size === 0) return 'empty (0 bytes), not a SQLite database';
-  const head = Buffer.alloc(Math.min(4096, stat.size));
+  let head: Buffer;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      fs.readSync(fd, head, 0, head.length, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
+    head = readFileBytes(file, 0, Math.min(4096, stat.size));
   } catch (error) {
     return `cannot read it: ${(error as Error).message}`;
   }

@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { readFileBytes } from '../../io/fileBytes';
 import { DatabaseError } from '../database';
 import type { DatabaseConnection } from '../engine';
 
@@ -64,14 +64,8 @@ export interface CopySource {
 
 /** A file's text encoding as its header names it (offset 56: 1 UTF-8, 2 UTF-16le, 3 UTF-16be), for a build that answers PRAGMA encoding with no row. */
 function headerEncoding(file: string): string | undefined {
-  const header = Buffer.alloc(4);
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, header, 0, 4, 56);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return ({ 1: 'UTF-8', 2: 'UTF-16le', 3: 'UTF-16be' } as Record<number, string>)[header.readUInt32BE(0)];
+  const header = readFileBytes(file, 56, 4);
+  return header.length === 4 ? ({ 1: 'UTF-8', 2: 'UTF-16le', 3: 'UTF-16be' } as Record<number, string>)[header.readUInt32BE(0)] : undefined;
 }
 
 /** What a copy of `file` (open as `db`) must repeat. */

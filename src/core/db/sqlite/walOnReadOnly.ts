@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { readFileBytes } from '../../io/fileBytes';
 
 /**
  * Why a database in WAL mode cannot be read where it is, or undefined. Reading a WAL-mode file needs its
@@ -8,17 +9,13 @@ import * as path from 'path';
  * Bytes 18 and 19 of the header are 2 in WAL mode.
  */
 export function walOnReadOnlyFolder(file: string): string | undefined {
-  const header = Buffer.alloc(20);
+  let header: Buffer;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      if (fs.readSync(fd, header, 0, header.length, 0) < header.length) return undefined;
-    } finally {
-      fs.closeSync(fd);
-    }
+    header = readFileBytes(file, 0, 20);
   } catch {
     return undefined; // unreadable for another reason, which SQLite words itself
   }
+  if (header.length < 20) return undefined;
   if (header[18] !== 2 || header[19] !== 2 || fs.existsSync(`${file}-shm`)) return undefined;
   const folder = path.dirname(file);
   try {
