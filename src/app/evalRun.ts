@@ -27,7 +27,7 @@ import type { TechniqueStep } from '../core/eval/techniqueStep';
 import { Metric, METRICS, QuestionResult, TimingMode } from '../core/eval/types';
 import { quoted } from '../core/text/problemText';
 import { plannerCostVerdict } from '../core/plan/cost';
-import { attachPlanCosts } from '../core/report/htmlCosts';
+import { attachPlanCosts, PlanCostReader } from '../core/report/htmlCosts';
 import { checkEngineNeeds } from './engineRules';
 import { RunRefused, serverUnreachable } from './runRefused';
 import { EmbeddedUnavailable } from '../core/db/pglite/embeddedSource';
@@ -180,7 +180,7 @@ export async function runEvalRun(run: PreparedEvalRun, hooks: FinishHooks = {}):
     if (!fromRunFailure(result)) hooks.onKeep?.(result);
   };
   const toScore = run.tasks.filter((task) => !resumed.has(task.question.index));
-  const scored = await scoreEvalRun(run, { ...hooks, onResult }, toScore);
+  const scored = await scoreEvalRun(run, { ...hooks, onResult }, toScore, { planCosts: Boolean(hooks.planCosts) });
   hooks.onScored?.(scored);
   const interrupted = Boolean(hooks.signal?.aborted);
   const fresh = interrupted ? (hooks.kept?.() ?? passedOn) : new Map(scored.results.map((result) => [result.index, result]));
@@ -216,9 +216,18 @@ export function withoutRunFailures(resumed: Map<number, QuestionResult>): number
   return rerun.length;
 }
 
-/** Scores `tasks` (default: the run's) as the settings say. */
-export async function scoreEvalRun(run: PreparedEvalRun, hooks: EvalRunHooks = {}, tasks = run.tasks): Promise<ScoredEvalRun> {
+/**
+ * Scores `tasks` (default: the run's) as the settings say; with `planCosts` (always under plan-cost efficiency), each
+ * question's plan cost too, explained on the lane that scored it.
+ */
+export async function scoreEvalRun(
+  run: PreparedEvalRun,
+  hooks: EvalRunHooks = {},
+  tasks = run.tasks,
+  options: { planCosts?: boolean } = {},
+): Promise<ScoredEvalRun> {
   const { settings } = run;
+  const planCosts = options.planCosts || settings.planCost ? new PlanCostReader() : undefined;
   const goldCache = goldCacheFor(settings.source.engine.name, settings.goldCache, hooks.onNote);
   let serverLost: string | undefined;
   const results = await evaluateTasks(tasks, {
@@ -228,6 +237,13 @@ export async function scoreEvalRun(run: PreparedEvalRun, hooks: EvalRunHooks = {
     signal: hooks.signal,
     onResult: hooks.onResult,
     onProgress: hooks.onProgress,
+    // A database whose schema or plans cannot be read is left to attachPlanCosts, which says nothing either.
+    onLane:
+      planCosts &&
+      (async (db, task, result) => {
+        const cost = await planCosts.costs(db, task).catch(() => undefined);
+        if (cost) (result as ReportQuestion).plan_cost = cost;
+      }),
   });
   return { results, goldCache, goldCacheLine: goldCache && goldCacheLine(goldCache.counts()), serverLost };
 }

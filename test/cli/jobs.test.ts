@@ -46,6 +46,10 @@ describe('eval --jobs (a real process)', () => {
     assert.deepEqual(reports[1].scores, reports[0].scores);
     assert.equal(reports[0].scores.questions.length, 500);
     assert.ok(reports[0].scores.questions.filter((q: { outcome: string }) => q.outcome === 'correct').length > 50);
+    // Each lane explains the questions it scored (issue 33): every question run has its plan costs, as with one lane.
+    const run = reports[1].scores.questions.filter((q: { outcome: string }) => q.outcome !== 'skipped');
+    assert.ok(run.length >= 140, `${run.length} questions run`);
+    for (const q of run) assert.ok(q.plan_cost?.gold && 'pred' in q.plan_cost, `question ${q.index}: ${JSON.stringify(q.plan_cost)}`);
   });
 
   it('stays under 1 GiB with huge results in both lanes, each failing or scored as with one lane', () => {

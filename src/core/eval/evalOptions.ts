@@ -4,6 +4,8 @@ import { DatabaseSource } from '../db/source';
 import { FastTimingOptions } from '../timing/fast';
 import { Metric, QuestionResult, TimingMode } from './types';
 import { GoldResultCache } from './goldResultCache';
+import type { DatabaseConnection } from '../db/engine';
+import type { EvalTask } from '../bird/tasks';
 
 export interface EvalProgress {
   phase: 'correctness' | 'timing' | 'scales';
@@ -49,6 +51,11 @@ export interface EvalOptions {
   jobs?: number;
   /** Gold results kept between runs (SQLite; eval/goldResultCache.ts); undefined: every gold runs. */
   goldCache?: GoldResultCache;
+  /**
+   * More work on each question scored on a database, on its lane's connection before the lane takes the next (the
+   * report's plan costs: no pass and no connections of their own after scoring). Its failure fails the run.
+   */
+  onLane?: (db: DatabaseConnection, task: EvalTask, result: QuestionResult) => Promise<void>;
 }
 
 /** A whole run: where the questions' databases are, besides how to score them. */

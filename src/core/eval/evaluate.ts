@@ -240,6 +240,8 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
       scored.result = await scoreOrNotRun(db, task, options);
       scored.plan = await timingPlan(db, task, scored.result, options);
     }
+    const scoredOnDb = db !== undefined && !(db instanceof DatabaseUnavailable) && serverLost === undefined;
+    if (scoredOnDb && !options.signal?.aborted) await options.onLane?.(db, task, scored.result);
     // A question interrupted by the cancel is not scored at all.
     return options.signal?.aborted ? undefined : scored;
   };

@@ -4,15 +4,38 @@ import { readSchema, SchemaInfo } from '../db/schema';
 import { EvalTask } from '../bird/tasks';
 import { DatabaseSource } from '../db/source';
 import { QuestionResult } from '../eval/types';
+import { ReportQuestion } from '../eval/reportFile';
 import { explainQuery } from '../plan/explain';
 import { PlanCostPair } from '../plan/cost';
 
 /**
- * Plan costs (rule cost and row-aware estimate, plan/cost.ts) of every question's gold and prediction, from
- * SQLite's EXPLAIN QUERY PLAN (nothing runs): the HTML report draws them against measured time, and `compare`
- * reads them back from the JSON. Skipped questions get none. Each database's questions are explained on `jobs`
- * connections at once, as eval's lanes score them (a server plans them on its cores; the costs do not depend on
- * it). Returns a map by question index.
+ * Plan costs (rule cost and row-aware estimate, plan/cost.ts) of a question's gold and prediction, from the
+ * engine's plan of each (nothing runs), on a connection already open: each connection's schema is read once.
+ */
+export class PlanCostReader {
+  private readonly schemas = new WeakMap<DatabaseConnection, Promise<SchemaInfo>>();
+
+  async costs(db: DatabaseConnection, task: EvalTask): Promise<PlanCostPair> {
+    let schema = this.schemas.get(db);
+    if (!schema) {
+      schema = readSchema(db);
+      this.schemas.set(db, schema);
+    }
+    const known = await schema;
+    const cost = async (sql: string | undefined) => {
+      if (sql === undefined || !sql.trim()) return null;
+      const plan = await explainQuery(db, sql, known);
+      return plan.error ? null : plan.cost;
+    };
+    return { gold: await cost(task.goldSql), pred: await cost(task.predictedSql) };
+  }
+}
+
+/**
+ * Plan costs of every question's gold and prediction (PlanCostReader): the HTML report draws them against measured
+ * time, and `compare` reads them back from the JSON. Skipped questions get none. Each database's questions are
+ * explained on `jobs` connections at once, as eval's lanes score them (a server plans them on its cores; the costs
+ * do not depend on it). Returns a map by question index.
  */
 export async function planCosts(tasks: readonly EvalTask[], source: DatabaseSource, jobs = 1): Promise<Map<number, PlanCostPair>> {
   const costs = new Map<number, PlanCostPair>();
@@ -22,6 +45,7 @@ export async function planCosts(tasks: readonly EvalTask[], source: DatabaseSour
     if (!dbId || !(await source.exists(dbId).catch(() => false))) continue;
     byDb.set(dbId, [...(byDb.get(dbId) ?? []), task]);
   }
+  const reader = new PlanCostReader();
   for (const [dbId, dbTasks] of byDb) {
     const opened = await Promise.allSettled(
       Array.from({ length: Math.max(1, Math.min(jobs, dbTasks.length)) }, () => openDatabase(source.targetFor(dbId))),
@@ -29,17 +53,11 @@ export async function planCosts(tasks: readonly EvalTask[], source: DatabaseSour
     const connections = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     if (connections.length === 0) continue;
     try {
-      const schema: SchemaInfo = await readSchema(connections[0]);
       let next = 0;
       const explainOn = async (db: DatabaseConnection) => {
-        const cost = async (sql: string | undefined) => {
-          if (sql === undefined || !sql.trim()) return null;
-          const plan = await explainQuery(db, sql, schema);
-          return plan.error ? null : plan.cost;
-        };
         while (next < dbTasks.length) {
           const task = dbTasks[next++];
-          costs.set(task.question.index, { gold: await cost(task.goldSql), pred: await cost(task.predictedSql) });
+          costs.set(task.question.index, await reader.costs(db, task));
         }
       };
       const workers = await Promise.allSettled(connections.map(explainOn));
@@ -54,16 +72,27 @@ export async function planCosts(tasks: readonly EvalTask[], source: DatabaseSour
   return costs;
 }
 
-/** Adds `plan_cost` to each result that has one (the eval JSON's field). */
+/**
+ * Adds `plan_cost` (the eval JSON's field) to each result that has none yet and was not skipped: those scored
+ * before (a resumed run's) or whose lane could not explain them.
+ */
 export async function attachPlanCosts(
   results: QuestionResult[],
   tasks: readonly EvalTask[],
   source: DatabaseSource,
   jobs = 1,
 ): Promise<void> {
-  const costs = await planCosts(tasks, source, jobs);
+  const lacking = new Set(
+    results.filter((result) => !(result as ReportQuestion).plan_cost && result.outcome !== 'skipped').map((r) => r.index),
+  );
+  if (lacking.size === 0) return;
+  const costs = await planCosts(
+    tasks.filter((task) => lacking.has(task.question.index)),
+    source,
+    jobs,
+  );
   for (const result of results) {
     const cost = costs.get(result.index);
-    if (cost && result.outcome !== 'skipped') (result as QuestionResult & { plan_cost?: PlanCostPair }).plan_cost = cost;
+    if (cost && lacking.has(result.index)) (result as ReportQuestion).plan_cost = cost;
   }
 }

@@ -67,6 +67,16 @@ interface WireConnection {
   execute(config: object): void;
   close(message: { type: 'P'; name: string }): void;
   sync(): void;
+  stream: NodeJS.WritableStream & { cork(): void; uncork(): void };
+}
+
+/**
+ * The messages written to the server in this tick leave as one write (issue 33): node-postgres writes each message
+ * on its own, so a statement's dozen messages were a dozen system calls, each waking the server's process.
+ */
+function sendTogetherThisTick(wire: WireConnection): void {
+  wire.stream.cork();
+  process.nextTick(() => wire.stream.uncork());
 }
 
 /**
@@ -94,6 +104,8 @@ class TransactionCursor extends Cursor<SqlValue[]> {
     /** CommandCompletes of the transaction's own statements still to come, which are not the cursor's. */
     let own = transaction.begin.length;
     self.submit = (wire) => {
+      // The first read's Execute, sent in the same tick, joins them.
+      sendTogetherThisTick(wire);
       for (const text of transaction.begin) {
         wire.parse({ text });
         wire.bind({});
@@ -111,6 +123,7 @@ class TransactionCursor extends Cursor<SqlValue[]> {
       // own handler sends only the Close and the Sync).
       self._result.addCommandComplete(message);
       if (self.state === 'done') return;
+      sendTogetherThisTick(self.connection);
       self.connection.close({ type: 'P', name: self._portal });
       self.connection.parse({ text: 'ROLLBACK' });
       self.connection.bind({});
