@@ -80,6 +80,15 @@ interface Report {
   questions: ReportQuestion[];
 }
 
+/** The total EX of eval's printed table (the last figure of its EX row). */
+function printedEx(stdout: string): string {
+  const row = stdout
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => /^│ EX\b/.test(line));
+  return row?.match(/[\d.]+/g)?.at(-1) ?? '?';
+}
+
 /** Wall seconds of a child process, which must succeed. */
 export function timed(command: string, commandArgs: string[]): { seconds: number; stdout: string } {
   const started = process.hrtime.bigint();
@@ -132,7 +141,8 @@ export function runServerBench(bench: ServerBench): string {
   const RVES_FILE = predictionFiles.find((f) => f.includes('gpt-4_'))!;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-${bench.engine}-bench-`));
   const files = subsetFiles(bench, predictionFiles, scratch);
-  const vesLens = (predictions: string, json: string, extra: string[]) =>
+  // json undefined: the scores printed only, as the script prints its accuracies (no report, so no plan costs).
+  const vesLens = (predictions: string, json: string | undefined, extra: string[]) =>
     timed(process.execPath, [
       path.join(root, 'bin', 'ves-lens.js'),
       'eval',
@@ -143,8 +153,7 @@ export function runServerBench(bench: ServerBench): string {
       files.gold,
       '--predictions',
       predictions,
-      '--json',
-      json,
+      ...(json ? ['--json', json] : []),
       '--no-progress',
       ...extra,
     ]);
@@ -168,13 +177,17 @@ export function runServerBench(bench: ServerBench): string {
       const ours: { seconds: number; ex: number[] }[] = [];
       const oneLane: { seconds: number; ex: number[] }[] = [];
       const python: { seconds: number; ex: number[] }[] = [];
+      const printed: { seconds: number; total: string }[] = [];
       for (let run = 0; run < runs; run++) {
         const json = path.join(scratch, `${file}.ex.${run}.json`);
-        const order = run % 2 === 0 ? ['python', 'ves-lens', 'one-lane'] : ['one-lane', 'ves-lens', 'python'];
+        const order = run % 2 === 0 ? ['python', 'printed', 'ves-lens', 'one-lane'] : ['one-lane', 'ves-lens', 'printed', 'python'];
         for (const tool of order) {
           if (tool === 'python') {
             const result = timed(PYTHON, [bench.python, 'ex', files.predictions.get(file)!, files.gold, ...bench.pythonArgs]);
             python.push({ seconds: result.seconds, ex: JSON.parse(result.stdout) as number[] });
+          } else if (tool === 'printed') {
+            const result = vesLens(files.predictions.get(file)!, undefined, ['--metrics', 'ex']);
+            printed.push({ seconds: result.seconds, total: printedEx(result.stdout) });
           } else {
             // Lanes as the pool: one per core (--jobs's default); and one session, as before issue 33.
             const jobs = tool === 'ves-lens' ? String(os.cpus().length) : '1';
@@ -185,12 +198,14 @@ export function runServerBench(bench: ServerBench): string {
         loads.push(os.loadavg()[0]);
         process.stderr.write(`EX run ${run + 1}/${runs} ${shortName(file)}\n`);
       }
-      const agreeing = ours[0].ex.filter((ex, i) => ex === python[0].ex[i]).length;
-      const stable = [...ours, ...oneLane, ...python].every((r) => r.ex.join() === ours[0].ex.join());
       const total = (ex: number[]) => ((100 * ex.reduce((a, b) => a + b, 0)) / ex.length).toFixed(2);
+      const agreeing = ours[0].ex.filter((ex, i) => ex === python[0].ex[i]).length;
+      const stable =
+        [...ours, ...oneLane, ...python].every((r) => r.ex.join() === ours[0].ex.join()) &&
+        printed.every((r) => Number(r.total) === Number(total(ours[0].ex)));
       const wall = (list: { seconds: number }[]) => median(list.map((r) => r.seconds));
       rows.push(
-        `| ${shortName(file)} | ${total(ours[0].ex)} | ${total(python[0].ex)} | ${agreeing} / ${ours[0].ex.length} | ${stable ? 'yes' : 'no'} | ${wall(oneLane).toFixed(2)} | ${wall(ours).toFixed(2)} | ${wall(python).toFixed(2)} | ${(wall(ours) / wall(python)).toFixed(2)} |`,
+        `| ${shortName(file)} | ${total(ours[0].ex)} | ${total(python[0].ex)} | ${agreeing} / ${ours[0].ex.length} | ${stable ? 'yes' : 'no'} | ${wall(oneLane).toFixed(2)} | ${wall(ours).toFixed(2)} | ${wall(printed).toFixed(2)} | ${wall(python).toFixed(2)} | ${(wall(printed) / wall(python)).toFixed(2)} | ${(wall(ours) / wall(python)).toFixed(2)} |`,
       );
     }
     lines.push(
@@ -198,15 +213,16 @@ export function runServerBench(bench: ServerBench): string {
       `## EX: \`eval --engine ${bench.engine}\` against evaluation_ex.py with ${bench.driver}`,
       '',
       `mini_dev's script as ${path.relative(root, bench.python)} runs it: a process pool of ${os.cpus().length} workers (one per core, as \`--num_cpus\`), each question on a new connection, \`set(predicted) == set(gold)\` with Python's values, any exception 0. ` +
-        `VES Lens: \`--jobs ${os.cpus().length}\` (one lane per core, the default: a session per lane and database), and \`--jobs 1\` (one session, as before issue 33). ` +
-        'Same: every run of every tool and mode gave the same per-question EX. ' +
+        `VES Lens: \`--jobs ${os.cpus().length}\` (one lane per core, the default: a session per lane and database), and \`--jobs 1\` (one session, as before issue 33), ` +
+        'each writing the `--json` report (which adds every statement\'s plan cost: an EXPLAIN of each gold and prediction); and "printed": the default lanes with the scores printed only, as the script prints its accuracies (the same scoring, no report). ' +
+        'Same: every run of every tool and mode gave the same per-question EX (printed: the same total). ' +
         `The machine's load average (1 minute) after each round of runs: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, median ${median(loads).toFixed(1)}, on ${os.cpus().length} cores` +
         (median(loads) > os.cpus().length
           ? ' (others were working on it too: wall times are slower and noisier than on a quiet machine; the tools ran side by side, alternating).'
           : '.'),
       '',
-      `| prediction file | EX VES Lens | EX ${bench.driver} | questions agreeing | same in every run | VES Lens --jobs 1 wall s | VES Lens wall s | ${bench.driver} wall s | VES Lens / ${bench.driver} |`,
-      '|---|---|---|---|---|---|---|---|---|',
+      `| prediction file | EX VES Lens | EX ${bench.driver} | questions agreeing | same in every run | VES Lens --jobs 1, --json, wall s | VES Lens --json wall s | VES Lens printed wall s | ${bench.driver} wall s | printed / ${bench.driver} | --json / ${bench.driver} |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows,
     );
   }
