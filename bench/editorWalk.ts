@@ -284,10 +284,10 @@ const WATCH_PANEL = `({ token, countShown }) => {
           marks.result = now();
           marks.resultElapsedMs = elapsed(text);
         }
-        if (!marks.timing && /time ratio \\(VES, first row\\)\\s+[\\d.]+×/i.test(text)) {
+        if (!marks.timing && /VES time ratio\\s+first row[^\\n]*\\n\\s*[\\d.]+×/i.test(text)) {
           marks.timing = now();
           marks.fullElapsedMs = elapsed(text);
-          marks.pair = /first row \\(VES\\): (median gold [\\d.]+ ms, prediction [\\d.]+ ms)/.exec(text)?.[1] ?? '';
+          marks.pair = /(median gold [\\d.]+ ms, prediction [\\d.]+ ms)/.exec(text)?.[1] ?? '';
         }
       }
       if (!marks.timing) requestAnimationFrame(tick);

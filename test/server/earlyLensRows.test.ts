@@ -77,6 +77,32 @@ describe('the first lenses of a 500-entry file', { skip: birdDataMissing() }, ()
     );
   });
 
+  it('a file analysed before its first lens request still gets the first statements first, then the rest', async () => {
+    // As VS Code opens a file it asks for lenses late (its debounce), often once the diagnostics are out: laying out
+    // 500 rows of lenses before drawing any cost it ~0.35 s more than 100 (issue 33).
+    let refreshes = 0;
+    const server = await startServer(true, () => refreshes++);
+    servers.push(server);
+    await server.open(uri, 'json', text);
+    await server.diagnosticsFor(uri, undefined, 60_000);
+    const first = await ask(server);
+    assert.deepEqual(
+      lensLines(first),
+      Array.from({ length: EARLY_LENS_STATEMENTS }, (_, k) => k + 1),
+    );
+    assert.ok(
+      first.some((lens) => /Hints \(\d+\)/.test(lens.command.title)),
+      'counted already, so with their counts',
+    );
+    const deadline = Date.now() + 10_000;
+    while (refreshes === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(refreshes, 1, 'asked to refresh right after');
+    const complete = await ask(server);
+    assert.equal(lensLines(complete).length, 500);
+    assert.deepEqual(complete.slice(0, first.length), first, 'the first statements keep the same lenses');
+    assert.equal(refreshes, 1, 'and only once');
+  });
+
   it('a client that cannot refresh lenses gets every statement in its one answer', async () => {
     const server = await startServer(false, () => assert.fail('a client without refresh support is never asked to refresh'));
     servers.push(server);

@@ -132,8 +132,8 @@ export class HintsProvider {
   /**
    * The lenses of a document. Score, Judge and Explain need only the document and the question file; the hint
    * counts need the analysis (databases opened, schemas read, every statement parsed). A client that can refresh
-   * its lenses passes `whenHintsReady`: on a document not analysed yet it gets the first statements' lenses at once
-   * and is told when the counts (and the other statements' lenses) are there. An edited document waits for its
+   * its lenses passes `whenHintsReady`: its first answer on a document covers the first statements (at once, without
+   * counts, on a document not analysed yet) and it is told when the counts and the other statements' lenses are there. An edited document waits for its
    * counts, so that its Hints lenses never blink.
    */
   async codeLenses(document: TextDocument, whenHintsReady?: () => void): Promise<CodeLens[]> {
@@ -141,17 +141,27 @@ export class HintsProvider {
     if (!settings.codeLensEnabled) return [];
     const analysis = this.analysis(document);
     const withoutHints = () => analysis.statements.map((unit) => ({ unit, hints: undefined }));
-    if (analysis.done || this.countedLenses.has(document.uri) || !whenHintsReady) {
+    if (this.countedLenses.has(document.uri) || !whenHintsReady || (analysis.done && analysis.statements.length <= EARLY_LENS_STATEMENTS)) {
       // An analysis that failed still leaves every statement its Score, Judge and Explain lenses.
       const units = await analysis.units.catch(withoutHints);
       this.countedLenses.add(document.uri);
       return this.lenses(document, units);
     }
+    if (analysis.done) {
+      // Analysed already (opened before, or its analysis finished before VS Code asked): the first answer still
+      // covers only the first statements, with their counts, and the refresh right after brings the rest. VS Code
+      // lays out every lens row it is given before it draws any (2,051 lenses of a 500-entry file: ~0.35 s more).
+      const units = await analysis.units;
+      this.countedLenses.add(document.uri);
+      setTimeout(whenHintsReady, 0);
+      return this.lenses(document, units.slice(0, EARLY_LENS_STATEMENTS));
+    }
     // The refresh brings the other statements' lenses, with their counts or, if the analysis failed, without.
-    analysis.units.then(whenHintsReady, () => {
+    const refresh = () => {
       this.countedLenses.add(document.uri);
       whenHintsReady();
-    });
+    };
+    analysis.units.then(refresh, refresh);
     return this.lenses(document, withoutHints().slice(0, EARLY_LENS_STATEMENTS));
   }
 
