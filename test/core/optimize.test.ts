@@ -198,7 +198,10 @@ describe('optimize on the real databases', { skip }, () => {
 
     it('equal on this data but not on a varied copy: the counterexample database is the witness, never kept', async () => {
       // The heaviest hero is unique here, so both forms return one row; on a copy with a tie at the top they differ.
-      const original = `SELECT superhero_name FROM superhero WHERE weight_kg = (SELECT MAX(weight_kg) FROM superhero) AND (SELECT COUNT(*) FROM superhero a, superhero b WHERE a.id < b.id) >= 0`;
+      // The pair count (no index helps it) makes the original ~20 ms against the fast form's ~1 ms: the search times
+      // each form once, and a 4 ms original (a.id < b.id, by rowid ranges) let one stall on a busy CI leg reject the
+      // fast form as not faster before its counterexample was looked for.
+      const original = `SELECT superhero_name FROM superhero WHERE weight_kg = (SELECT MAX(weight_kg) FROM superhero) AND (SELECT COUNT(*) FROM superhero a, superhero b WHERE a.id + b.id > 0) >= 0`;
       const fastButWrong = `SELECT superhero_name FROM superhero ORDER BY weight_kg DESC LIMIT 1`;
       replies = () => proposals(fastButWrong);
       const result = await modelOnly('superhero', original, { counterexampleMs: 20_000 });
