@@ -18,7 +18,9 @@ const DETAIL_LINES = 25;
 
 /**
  * Reads TAP as Node's runner writes it (each level of subtests 4 spaces further in) and keeps every test that
- * failed: the names of the suites around it, its own, and the start of its YAML block.
+ * failed: the names of the suites around it, its own, and the start of its YAML block. TAP is Node 20's and 22's
+ * output to a pipe; Node 23 and later write their spec report there, which ends with its own list of failures
+ * (then this one finds nothing to add).
  */
 function failureCollector() {
   const failures = [];

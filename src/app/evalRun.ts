@@ -88,8 +88,7 @@ export async function prepareEvalRun(inputs: EvalInputs, settings: EvalRunSettin
     const problems = [...predictionFile.problems];
     const tasks = buildTasks(inputs.questions, predictionFile, undefined, problems);
     for (const task of tasks) task.goldSql = inputs.goldSql(task.question);
-    const tasksOfShard = shardOf(tasks, shard, (task) => task.question.index);
-    return { settings, predictionFile, allTasks: tasks, tasks: tasksOfShard, problems, shardInfo: shard && shardInfo(shard, tasks.length) };
+    return { settings, predictionFile, problems, ...sharded(tasks, shard) };
   }
   const scoring = loadScoringInputs(inputs, inputs.goldFromOption);
   checkDialects(inputs, scoring, engine); // another dialect's SQL would fail or differ on this engine, scored 0
@@ -97,9 +96,16 @@ export async function prepareEvalRun(inputs: EvalInputs, settings: EvalRunSettin
   const described = await describeRunEngine(settings, tasks);
   const dbIds = tasks.map((task) => task.question.dbId);
   problems.push(...sqliteDbRootProblems(settings.source, inputs.dbRoot, dbIds));
-  const shardTasks = shardOf(tasks, shard, (task) => task.question.index);
-  const info = shard && shardInfo(shard, tasks.length);
-  return { settings, engine: described, predictionFile, goldFile, goldFrom, allTasks: tasks, tasks: shardTasks, problems, shardInfo: info };
+  return { settings, engine: described, predictionFile, goldFile, goldFrom, problems, ...sharded(tasks, shard) };
+}
+
+/** Every task, the shard's, and the shard as the report's inputs say it (of every question). */
+function sharded(tasks: EvalTask[], shard: Shard | undefined): Pick<PreparedEvalRun, 'allTasks' | 'tasks' | 'shardInfo'> {
+  return {
+    allTasks: tasks,
+    tasks: shardOf(tasks, shard, (task) => task.question.index),
+    shardInfo: shard && shardInfo(shard, tasks.length),
+  };
 }
 
 /**

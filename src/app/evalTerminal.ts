@@ -6,7 +6,6 @@
 import pc from 'picocolors';
 import type { GoldFile } from '../core/bird/gold';
 import type { PredictionFile } from '../core/bird/predictions';
-import { headlineProblems } from '../core/report/terminal';
 import type { InputProblem } from '../core/bird/problems';
 import { describeGoldSource, type EvalTask, type GoldSource } from '../core/bird/tasks';
 import { dialectOf } from '../core/db/readQuery';
@@ -20,7 +19,15 @@ import type { Metric, QuestionResult } from '../core/eval/types';
 import { evalReportHtml } from '../core/report/htmlReports';
 import { plannerCostLines } from '../core/report/planText';
 import { techniqueNotes } from '../core/report/techniqueRows';
-import { efficiencyNotes, failureList, outcomeTable, problemList, scoreTable, skippedLine } from '../core/report/terminal';
+import {
+  efficiencyNotes,
+  failureList,
+  headlineProblems,
+  outcomeTable,
+  problemList,
+  scoreTable,
+  skippedLine,
+} from '../core/report/terminal';
 import { runClock } from '../core/timing/pythonTimer';
 import { engineLine } from '../core/text/engineText';
 import { writeOutputFile } from './runOutputs';
