@@ -141,7 +141,7 @@ export function runServerBench(bench: ServerBench): string {
   const RVES_FILE = predictionFiles.find((f) => f.includes('gpt-4_'))!;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `ves-lens-${bench.engine}-bench-`));
   const files = subsetFiles(bench, predictionFiles, scratch);
-  // json undefined: the scores printed only, as the script prints its accuracies (no report, so no plan costs).
+  // json undefined: the scores printed only, as the script prints its accuracies (no report written).
   const vesLens = (predictions: string, json: string | undefined, extra: string[]) =>
     timed(process.execPath, [
       path.join(root, 'bin', 'ves-lens.js'),
@@ -214,7 +214,7 @@ export function runServerBench(bench: ServerBench): string {
       '',
       `mini_dev's script as ${path.relative(root, bench.python)} runs it: a process pool of ${os.cpus().length} workers (one per core, as \`--num_cpus\`), each question on a new connection, \`set(predicted) == set(gold)\` with Python's values, any exception 0. ` +
         `VES Lens: \`--jobs ${os.cpus().length}\` (one lane per core, the default: a session per lane and database), and \`--jobs 1\` (one session, as before issue 33), ` +
-        'each writing the `--json` report (which adds every statement\'s plan cost: an EXPLAIN of each gold and prediction); and "printed": the default lanes with the scores printed only, as the script prints its accuracies (the same scoring, no report). ' +
+        'each writing the `--json` report (an EX report holds no plan costs since issue 33: only a timed pair\'s is ever read); and "printed": the default lanes with the scores printed only, as the script prints its accuracies (the same scoring, no report). ' +
         'Same: every run of every tool and mode gave the same per-question EX (printed: the same total). ' +
         `The machine's load average (1 minute) after each round of runs: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, median ${median(loads).toFixed(1)}, on ${os.cpus().length} cores` +
         (median(loads) > os.cpus().length

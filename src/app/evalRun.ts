@@ -16,7 +16,7 @@ import { DatabaseSource } from '../core/db/source';
 import { databaseRunProblems, nothingScored, sqliteDbRootProblems } from '../core/eval/databaseProblems';
 import { fromRunFailure } from '../core/eval/runFailure';
 import { defaultJobs, laneCount, widenThreadPool } from '../core/eval/parallelEval';
-import { DEFAULT_MAX_ROWS, evaluateTasks, EvalProgress } from '../core/eval/evaluate';
+import { DEFAULT_MAX_ROWS, evaluateTasks, EvalProgress, isTimedPair } from '../core/eval/evaluate';
 import { EvalSummary, summarize } from '../core/eval/evalSummary';
 import { RobustnessRun } from '../core/eval/robustnessStep';
 import { interruptedRobustness } from '../core/eval/robustnessSummary';
@@ -234,6 +234,7 @@ export async function scoreEvalRun(
 ): Promise<ScoredEvalRun> {
   const { settings } = run;
   const planCosts = options.planCosts || settings.planCost ? new PlanCostReader() : undefined;
+  const costed = planCostWanted(settings);
   const goldCache = goldCacheFor(settings.source.engine.name, settings.goldCache, hooks.onNote);
   let serverLost: string | undefined;
   const results = await evaluateTasks(tasks, {
@@ -247,11 +248,22 @@ export async function scoreEvalRun(
     onLane:
       planCosts &&
       (async (db, task, result) => {
+        if (!costed(result)) return;
         const cost = await planCosts.costs(db, task).catch(() => undefined);
         if (cost) (result as ReportQuestion).plan_cost = cost;
       }),
   });
   return { results, goldCache, goldCacheLine: goldCache && goldCacheLine(goldCache.counts()), serverLost };
+}
+
+/**
+ * Which questions' plan costs a report holds, each two EXPLAINs: under plan-cost efficiency every question's
+ * (BIRD-Critic's verdict is per question); otherwise a timed pair's only, what the HTML report and compare draw
+ * against its measured ms. Nothing reads any other: on a server an EX report's 280 EXPLAINs were a quarter of its
+ * wall time (issue 33).
+ */
+function planCostWanted(settings: Pick<EvalRunSettings, 'planCost' | 'metrics'>): (result: QuestionResult) => boolean {
+  return (result) => Boolean(settings.planCost) || isTimedPair(result, settings.metrics);
 }
 
 /**
@@ -269,7 +281,7 @@ async function concludeEvalRun(
   const named = new Set(problems.map((p) => p.file));
   problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
   if (options.planCosts || run.settings.planCost)
-    await attachPlanCosts(results, tasks, source, laneCount(run.settings.jobs, source, tasks.length));
+    await attachPlanCosts(results, tasks, source, laneCount(run.settings.jobs, source, tasks.length), planCostWanted(run.settings));
   if (run.settings.planCost) {
     for (const result of results as ReportQuestion[]) if (result.plan_cost) result.plan_cost = plannerCostVerdict(result.plan_cost);
   }

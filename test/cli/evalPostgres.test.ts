@@ -84,6 +84,73 @@ describe('eval --engine postgres', { skip: missing }, () => {
     }
   });
 
+  it('scores a prediction that does not compile without running its gold, as the scripts do; other failures run both', () => {
+    // A gold that compiles but fails when run (division by zero on every row): whether it ran shows in the outcome.
+    const failsWhenRun = 'SELECT 1 / (id - id) FROM superhero';
+    const pairs: [gold: string, prediction: string][] = [
+      [failsWhenRun, 'SELEC COUNT(*) FROM superhero'], // prediction does not compile: the gold is not run
+      [failsWhenRun, 'SELECT nope FROM superhero'], // an unknown column: the same
+      [failsWhenRun, 'DELETE FROM superhero'], // refused before anything runs: the same
+      [failsWhenRun, 'SELECT 2 / (id - id) FROM superhero'], // compiles, fails when run: both run (the gold's error)
+      ['SELECT nope FROM superhero', 'SELEC 1'], // neither compiles: both reported, the gold's error first
+      ['SELECT COUNT(*) FROM superhero', 'SELECT COUNT(id) FROM superhero'],
+    ];
+    const folder = tempDir();
+    const files = {
+      questions: path.join(folder, 'questions.json'),
+      gold: path.join(folder, 'gold.sql'),
+      predictions: path.join(folder, 'predictions.json'),
+      json: path.join(folder, 'report.json'),
+    };
+    const question = (i: number) => ({ question_id: i, db_id: 'superhero', question: '', evidence: '', SQL: '', difficulty: 'simple' });
+    fs.writeFileSync(files.questions, JSON.stringify(pairs.map((_, i) => question(i))));
+    fs.writeFileSync(files.gold, pairs.map(([gold]) => `${gold}\tsuperhero\n`).join(''));
+    fs.writeFileSync(
+      files.predictions,
+      JSON.stringify(Object.fromEntries(pairs.map(([, pred], i) => [i, `${pred}\t----- bird -----\tsuperhero`]))),
+    );
+    const run = runCli([
+      'eval',
+      '--db-url',
+      cluster.url,
+      '--questions',
+      files.questions,
+      '--gold',
+      files.gold,
+      '--predictions',
+      files.predictions,
+      '--metrics',
+      'ex,f1',
+      '--json',
+      files.json,
+      '--no-progress',
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    const questions = (
+      JSON.parse(fs.readFileSync(files.json, 'utf8')) as { questions: (Report['questions'][number] & { notes: string[] })[] }
+    ).questions;
+    const goldNotRun = questions.map((q) => q.notes.some((note) => note.startsWith('gold not run')));
+    assert.deepEqual(
+      questions.map((q) => q.outcome),
+      ['prediction_error', 'prediction_error', 'refused', 'gold_error', 'gold_error', 'correct'],
+    );
+    assert.deepEqual(goldNotRun, [true, true, true, false, false, false]);
+    assert.deepEqual(
+      questions.map((q) => [q.ex, q.f1]),
+      [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [1, 1],
+      ],
+    );
+    assert.match(questions[0].error ?? '', /syntax error at or near "SELEC"/);
+    assert.match(questions[3].error ?? '', /^gold: division by zero; prediction: division by zero/);
+    assert.match(questions[4].error ?? '', /^gold: column "nope" does not exist; prediction: syntax error/);
+  });
+
   it('says what ran the SQL, in the terminal and the JSON, and never the password', () => {
     const url = cluster.url.replace('postgres@', 'postgres:Sup3rSecretPw@');
     const json = path.join(tempDir(), 'report.json');

@@ -100,7 +100,7 @@ export function describeFailure(error: unknown): QueryFailure {
   return { status: 'error', message: (error as Error).message };
 }
 
-/** SQLite's compile error for a statement, without running it; undefined when it compiles. */
+/** The engine's compile error for a statement, without running it; undefined when it compiles. */
 async function compileError(db: DatabaseConnection, body: string): Promise<QueryFailure | undefined> {
   try {
     await db.columnCount(body);
@@ -179,6 +179,29 @@ async function streamStatements(
   } catch (error) {
     return describeFailure(error);
   }
+}
+
+/**
+ * Why an entry fails before anything of it runs, found without running it: what streamQuery refuses, or the
+ * engine's compile error (syntax, an unknown table or column) for its statement, or for each of PostgreSQL's.
+ * Undefined when it compiles; it may still fail while running. SQLite's own order of checks is checkBeforeRunning's.
+ */
+export async function failsBeforeRunning(db: DatabaseConnection, sql: string): Promise<QueryFailure | undefined> {
+  const tooLong = tooLongToRun(sql);
+  if (tooLong) return tooLong;
+  const dialect = dialectOf(db.engine);
+  if (dialect === 'postgres') {
+    const runnable = runnableStatements(sql);
+    if ('status' in runnable) return runnable;
+    for (const statement of runnable.statements) {
+      const failure = await compileError(db, statement);
+      if (failure) return failure;
+    }
+    return undefined;
+  }
+  const runnable = dialect === 'mysql' ? mysqlRunnable(sql) : await checkBeforeRunning(db, sql);
+  if ('status' in runnable) return runnable;
+  return runnable.body === '' ? undefined : compileError(db, runnable.body);
 }
 
 /** Runs one entry's statement and collects its rows, within the limits. */

@@ -3,7 +3,7 @@ import { StreamingComparison } from '../results/streamingComparison';
 import { DatabaseConnection } from '../db/engine';
 import { DatabaseUnavailable } from '../db/connectionCache';
 import { ServerUnavailable } from '../db/database';
-import { QueryFailure, streamQuery } from '../db/readQuery';
+import { dialectOf, failsBeforeRunning, QueryFailure, streamQuery } from '../db/readQuery';
 import { scaledCopies } from '../scale/scaledCopy';
 import { PairToTime, planPairTiming, TimingPlan, timePairs } from '../timing/timePairs';
 import { EvalTask } from '../bird/tasks';
@@ -51,6 +51,9 @@ const lostServer = (run: QueryFailure) => Boolean(run.serverUnavailable) || serv
 
 const wantsEfficiency = (metrics: readonly Metric[]) => metrics.includes('ves') || metrics.includes('rves');
 
+/** A pair the run times: a correct prediction, when VES or R-VES is asked. */
+export const isTimedPair = (result: QuestionResult, metrics: readonly Metric[]) => result.outcome === 'correct' && wantsEfficiency(metrics);
+
 function failureText(who: string, run: { status: 'ok' } | QueryFailure): string {
   return run.status === 'ok' ? '' : `${who}: ${run.message}`;
 }
@@ -65,18 +68,46 @@ function lockedOut(result: QuestionResult, error: string, options: EvalOptions):
   if (options.metrics.includes('f1')) result.f1 = 0;
 }
 
+/** A result's note when its gold was not run (failedBeforeGold). */
+export const GOLD_NOT_RUN_NOTE =
+  'gold not run: the prediction fails before running, and the official scripts, which run the prediction first, score 0 without running the gold';
+
+/**
+ * On a server (or the embedded PostgreSQL), a prediction that fails before running (it does not compile, or is
+ * refused) is scored as the official scripts score it, without running its gold, when the gold compiles: a gold
+ * can take seconds there (mixtral's MySQL file: 103 of 140 predictions do not compile, and their golds were half
+ * the run). Its outcome and error are the prediction's, as when the gold runs. True when the result is complete;
+ * false when the prediction ran after all, or the gold does not compile either: then both run as usual. Not on
+ * SQLite: its compile check costs a third of a millisecond a question, more than the golds it would skip save, and
+ * the gold-result cache makes most golds free.
+ */
+async function failedBeforeGold(db: DatabaseConnection, task: EvalTask, result: QuestionResult, options: EvalOptions): Promise<boolean> {
+  if (dialectOf(db.engine) === 'sqlite') return false;
+  if (!(await failsBeforeRunning(db, task.predictedSql ?? ' ')) || (await failsBeforeRunning(db, task.goldSql ?? ' '))) return false;
+  const pred = await streamQuery(db, task.predictedSql ?? ' ', queryLimits(options), () => undefined);
+  if (pred.status !== 'error' && pred.status !== 'refused') return false;
+  if (lostServer(pred)) throw new ServerUnavailable(pred.message);
+  result.outcome = pred.status === 'refused' ? 'refused' : 'prediction_error';
+  result.error = pred.message;
+  result.notes.push(GOLD_NOT_RUN_NOTE);
+  if (options.metrics.includes('f1')) result.f1 = 0;
+  return true;
+}
+
+/** One pair's limits: both queries share one time limit, as in the official scripts. */
+function queryLimits(options: EvalOptions) {
+  return { deadline: performance.now() + options.timeoutMs, budgetMs: options.timeoutMs, maxRows: options.maxRows, signal: options.signal };
+}
+
 /**
  * EX and Soft-F1 of one pair, with the outcome that explains them. Both queries share one time limit, as in
  * the official scripts. Gold runs first so that the prediction can be compared row by row as it streams
  * (memory stays bounded whatever it returns); when gold fails, the prediction still runs, to report it too.
+ * On a server, a prediction that fails before running is scored without its gold (failedBeforeGold).
  */
 async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: QuestionResult, options: EvalOptions) {
-  const limits = () => ({
-    deadline: performance.now() + options.timeoutMs,
-    budgetMs: options.timeoutMs,
-    maxRows: options.maxRows,
-    signal: options.signal,
-  });
+  if (await failedBeforeGold(db, task, result, options)) return;
+  const limits = () => queryLimits(options);
   // The gold's rows may come from the cache of gold results (eval/goldResultCache.ts), which moves the shared limit.
   const { gold, shared } = await readGoldQuery(db, task.goldSql ?? ' ', limits(), options);
   if (gold.status !== 'ok' && lostServer(gold)) throw new ServerUnavailable(gold.message);
@@ -118,7 +149,7 @@ async function scoreCorrectness(db: DatabaseConnection, task: EvalTask, result: 
 
 /** What a correct pair needs for its timing, decided on its own connection (timing/timePairs.ts); undefined: nothing to time. */
 async function timingPlan(db: DatabaseConnection, task: EvalTask, result: QuestionResult, options: EvalOptions) {
-  if (result.outcome !== 'correct' || !wantsEfficiency(options.metrics)) return undefined;
+  if (!isTimedPair(result, options.metrics)) return undefined;
   return planPairTiming(db, task.goldSql ?? '', task.predictedSql ?? '', timingRequest(options));
 }
 

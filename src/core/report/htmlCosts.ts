@@ -73,17 +73,18 @@ export async function planCosts(tasks: readonly EvalTask[], source: DatabaseSour
 }
 
 /**
- * Adds `plan_cost` (the eval JSON's field) to each result that has none yet and was not skipped: those scored
- * before (a resumed run's) or whose lane could not explain them.
+ * Adds `plan_cost` (the eval JSON's field) to each `wanted` result that has none yet and was not skipped: those
+ * scored before (a resumed run's) or whose lane could not explain them.
  */
 export async function attachPlanCosts(
   results: QuestionResult[],
   tasks: readonly EvalTask[],
   source: DatabaseSource,
   jobs = 1,
+  wanted: (result: QuestionResult) => boolean = () => true,
 ): Promise<void> {
   const lacking = new Set(
-    results.filter((result) => !(result as ReportQuestion).plan_cost && result.outcome !== 'skipped').map((r) => r.index),
+    results.filter((result) => !(result as ReportQuestion).plan_cost && result.outcome !== 'skipped' && wanted(result)).map((r) => r.index),
   );
   if (lacking.size === 0) return;
   const costs = await planCosts(
