@@ -69,7 +69,7 @@ function lockedOut(result: QuestionResult, error: string, options: EvalOptions):
 }
 
 /** A result's note when its gold was not run (failedBeforeGold). */
-export const GOLD_NOT_RUN_NOTE =
+const GOLD_NOT_RUN_NOTE =
   'gold not run: the prediction fails before running, and the official scripts, which run the prediction first, score 0 without running the gold';
 
 /**
