@@ -10,6 +10,9 @@
 /** Failures in a row after which the service is given up: enough for a blip, few enough to stop fast. */
 export const DEFAULT_CONSECUTIVE_FAILURES = 3;
 
+/** How long after the deadline a request cut to it would end by its own time limit (the deadline ends it first). */
+const DEADLINE_FIRST_MS = 100;
+
 /** Thrown once a service is given up; every request in flight and every later one ends with it. */
 export class ServiceUnavailable extends Error {
   constructor(
@@ -73,7 +76,10 @@ export class ServiceGuard {
     if (left <= 0) throw this.giveUp(this.deadlineMessage());
     // The first request arms a timer so that requests in flight at the deadline end there too.
     this.deadlineTimer ??= setTimeout(() => this.giveUp(this.deadlineMessage()), left).unref();
-    return Math.max(1, Math.min(requestTimeoutMs, left));
+    // A request cut to the deadline is ended by that timer, its own a moment later: otherwise the two could fire in
+    // either order (Date.now's milliseconds against the timers' clock), and requests in flight timing out first
+    // counted as failures in a row and said so, where the deadline had passed.
+    return Math.max(1, Math.min(requestTimeoutMs, left + DEADLINE_FIRST_MS));
   }
 
   /** An answer the API gave (any status with the API's JSON): the service works. */
