@@ -281,7 +281,7 @@ async function concludeEvalRun(
   const named = new Set(problems.map((p) => p.file));
   problems.push(...unusableDatabases(source, results).filter((p) => !named.has(p.file)));
   if (options.planCosts || run.settings.planCost)
-    await attachPlanCosts(results, tasks, source, laneCount(run.settings.jobs, source, tasks.length), planCostWanted(run.settings));
+    await attachPlanCosts(results, tasks, source, planCostWanted(run.settings), laneCount(run.settings.jobs, source, tasks.length));
   if (run.settings.planCost) {
     for (const result of results as ReportQuestion[]) if (result.plan_cost) result.plan_cost = plannerCostVerdict(result.plan_cost);
   }

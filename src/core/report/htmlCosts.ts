@@ -80,8 +80,8 @@ export async function attachPlanCosts(
   results: QuestionResult[],
   tasks: readonly EvalTask[],
   source: DatabaseSource,
+  wanted: (result: QuestionResult) => boolean,
   jobs = 1,
-  wanted: (result: QuestionResult) => boolean = () => true,
 ): Promise<void> {
   const lacking = new Set(
     results.filter((result) => !(result as ReportQuestion).plan_cost && result.outcome !== 'skipped' && wanted(result)).map((r) => r.index),
