@@ -54,6 +54,7 @@ class Builder {
         case 'query_specifications':
         case 'block-nl-join':
         case 'bka-join':
+        case 'range-checked-for-each-record': // MariaDB: the table read again for each outer row, its key chosen then
           this.block(part, parent);
           break;
         case 'table':
