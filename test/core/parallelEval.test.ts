@@ -9,9 +9,11 @@ import { mysqlServer, postgresServer, sqliteFolder } from '../../src/core/db/sou
 import { embeddedPostgres } from '../../src/core/db/pglite/embeddedSource';
 import { EvalRunOptions, evaluateTasks } from '../../src/core/eval/evaluate';
 import { laneCount } from '../../src/core/eval/parallelEval';
+import { plannedWork } from '../../src/core/db/readQuery';
 import { QuestionResult } from '../../src/core/eval/types';
 import { techniqueStep } from '../../src/core/eval/techniqueStep';
 import { BIRD_DATA, birdDataMissing, REPO_ROOT } from '../helpers';
+import { birdServerConnection, mysqlMissing } from '../mysqlServer';
 
 const SAMPLE_ROOT = path.join(REPO_ROOT, 'sample');
 const PREDICTION_FILES = [
@@ -152,6 +154,56 @@ describe('lanes and the bounds', () => {
       [0, 1],
     );
     assert.deepEqual(order, [0, 1]);
+  });
+});
+
+describe('lanes on a server start the questions its planner finds far costlier first', { skip: mysqlMissing() }, () => {
+  const mariadb = birdServerConnection();
+  /** 200 ms a question (prediction and gold), planned as one row. */
+  const CHEAP = 'SELECT SLEEP(0.1)';
+  /** Three tables' rows multiplied (about 3.7 × 10^12 planned), one row read: quick to run, far costlier to the planner. */
+  const COSTLY = 'SELECT a.atom_id FROM atom a, bond b, connected c LIMIT 1';
+
+  function toxicologyTasks(predictions: string[]): EvalTask[] {
+    return predictions.map((predictedSql, index) => ({
+      question: { index, questionId: index, dbId: 'toxicology', difficulty: 'simple', question: '', evidence: '', sql: predictedSql },
+      goldSql: predictedSql,
+      predictedSql,
+      notes: [],
+    }));
+  }
+
+  it('the last question, estimated costliest, is scored long before its turn; results and their order as one lane', async () => {
+    const tasks = toxicologyTasks([...Array.from({ length: 30 }, () => CHEAP), COSTLY]);
+    const run = async (jobs: number) => {
+      const scoredInTurn: number[] = [];
+      const { results, order } = await evaluate(tasks, jobs, {
+        source: mysqlServer(mariadb.server.url),
+        metrics: ['ex'],
+        onLane: async (_db, task) => void scoredInTurn.push(task.question.index),
+      });
+      return { results, order, scoredInTurn };
+    };
+    const two = await run(2);
+    // The planner is asked once the lanes have scored for a second (about 10 questions), and answers in milliseconds.
+    assert.ok(two.scoredInTurn.indexOf(30) < 20, `scored in turn ${two.scoredInTurn.join(' ')}`);
+    const one = await run(1);
+    assert.deepEqual(
+      one.scoredInTurn,
+      tasks.map((t) => t.question.index),
+      'one lane takes them in question order',
+    );
+    assert.deepEqual(two.order, one.order);
+    assert.deepEqual(two.results.map(deterministic), one.results.map(deterministic));
+    assert.ok(two.results.every((r) => r.outcome === 'correct'));
+  });
+
+  it("plannedWork: the planner's estimate, 0 for an entry that fails before running", async () => {
+    const cheap = await plannedWork(mariadb.db, 'SELECT COUNT(*) FROM molecule');
+    const costly = await plannedWork(mariadb.db, COSTLY);
+    assert.ok(cheap !== undefined && costly !== undefined && costly > 1e6 * cheap, `${cheap} against ${costly}`);
+    assert.equal(await plannedWork(mariadb.db, 'SELECT nothing FROM nowhere'), 0);
+    assert.equal(await plannedWork(mariadb.db, 'DELETE FROM atom'), 0);
   });
 });
 

@@ -15,7 +15,7 @@ import { DatabaseConnection } from '../../src/core/db/engine';
 import { openDatabase, timeExecution } from '../../src/core/db/engines';
 import { LocalCluster, localClusterMissing, startLocalCluster } from '../../src/core/db/postgres/localCluster';
 import { openServerTarget, ServerLoadTarget } from '../../src/core/db/postgres/loadTarget';
-import { readQuery } from '../../src/core/db/readQuery';
+import { plannedWork, readQuery } from '../../src/core/db/readQuery';
 import { postgresServer } from '../../src/core/db/source';
 import { evaluateTasks, NOT_RUN } from '../../src/core/eval/evaluate';
 import { QuestionResult } from '../../src/core/eval/types';
@@ -412,6 +412,15 @@ describe('the PostgreSQL engine on a real server', { skip: missing }, () => {
       const [outer] = await db.explainPlan('SELECT name FROM hero h WHERE height > (SELECT avg(height) FROM hero i WHERE i.id = h.id)');
       const subquery = outer.children.find((child) => child.kind === 'subquery');
       assert.ok(subquery?.correlated);
+    });
+
+    it("plannedWork: the planner's Total Cost of every statement of an entry; 0 when it fails before running", async () => {
+      const lookup = await plannedWork(db, 'SELECT name FROM hero WHERE id = 5');
+      const join = await plannedWork(db, 'SELECT count(*) FROM hero a, hero b, hero c');
+      assert.ok(lookup !== undefined && join !== undefined && join > 1000 * lookup, `${lookup} against ${join}`);
+      assert.equal(await plannedWork(db, 'SELECT name FROM hero WHERE id = 5; SELECT name FROM hero WHERE id = 6'), 2 * lookup);
+      assert.equal(await plannedWork(db, 'SELECT nope FROM hero'), 0);
+      assert.equal(await plannedWork(db, 'DELETE FROM hero'), 0);
     });
 
     it('proves the same work from identical verbose plans; a different literal is not the same', async () => {

@@ -74,3 +74,24 @@ export interface MeasuredPlanTree {
   planningMs?: number;
   executionMs?: number;
 }
+
+/**
+ * A server planner's estimate of a plan's work, to tell a statement far costlier than others apart before any runs
+ * (eval's lanes start those first): PostgreSQL's Total Cost of its roots. MySQL's plans carry no total: there the
+ * rows each step expects to read, multiplied along a level's nested loops, plus the work of the subqueries and
+ * materialised tables under each step (times the loops so far when correlated). A rank, not a time.
+ */
+export function plannerEstimate(roots: readonly PlanNode[]): number {
+  if (roots.some((root) => root.totalCost !== undefined)) return roots.reduce((sum, root) => sum + (root.totalCost ?? 0), 0);
+  const levelWork = (nodes: readonly PlanNode[]): number => {
+    let loops = 1;
+    let inner = 0;
+    for (const node of nodes) {
+      loops *= Math.max(1, node.estimatedRows ?? 1);
+      const under = node.children.length ? levelWork(node.children) : 0;
+      inner += node.correlated ? loops * under : under;
+    }
+    return loops + inner;
+  };
+  return levelWork(roots);
+}

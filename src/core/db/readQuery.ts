@@ -1,6 +1,7 @@
 import { firstStatement, parameterCount, refusalReason, splitStatements, SqlDialect } from '../sql/statements';
 import { DatabaseLocked, MEMORY_BOUNDS, NUL_MESSAGE, QueryTimeout, ResultLimits, Row, ServerUnavailable, TooManyRows } from './database';
 import { DatabaseConnection, DatabaseEngine } from './engine';
+import { plannerEstimate } from './planTree';
 
 /**
  * `serverUnavailable`: the server went away (or cannot be reached), so nothing else can run on it either.
@@ -202,6 +203,27 @@ export async function failsBeforeRunning(db: DatabaseConnection, sql: string): P
   const runnable = dialect === 'mysql' ? mysqlRunnable(sql) : await checkBeforeRunning(db, sql);
   if ('status' in runnable) return runnable;
   return runnable.body === '' ? undefined : compileError(db, runnable.body);
+}
+
+/**
+ * The server planner's estimate of an entry's work (planTree.ts's plannerEstimate), nothing run: 0 when it fails
+ * before running, undefined on SQLite, whose plans carry no estimates.
+ */
+export async function plannedWork(db: DatabaseConnection, sql: string): Promise<number | undefined> {
+  const dialect = dialectOf(db.engine);
+  if (dialect === 'sqlite') return undefined;
+  if (tooLongToRun(sql)) return 0;
+  const runnable = dialect === 'postgres' ? runnableStatements(sql) : mysqlRunnable(sql);
+  if ('status' in runnable) return 0;
+  let work = 0;
+  for (const statement of 'statements' in runnable ? runnable.statements : [runnable.body]) {
+    try {
+      work += plannerEstimate(await db.explainPlan(statement));
+    } catch {
+      return 0;
+    }
+  }
+  return work;
 }
 
 /** Runs one entry's statement and collects its rows, within the limits. */

@@ -3,7 +3,7 @@ import { StreamingComparison } from '../results/streamingComparison';
 import { DatabaseConnection } from '../db/engine';
 import { DatabaseUnavailable } from '../db/connectionCache';
 import { ServerUnavailable } from '../db/database';
-import { dialectOf, failsBeforeRunning, QueryFailure, streamQuery } from '../db/readQuery';
+import { dialectOf, failsBeforeRunning, plannedWork, QueryFailure, streamQuery } from '../db/readQuery';
 import { scaledCopies } from '../scale/scaledCopy';
 import { PairToTime, planPairTiming, TimingPlan, timePairs } from '../timing/timePairs';
 import { EvalTask } from '../bird/tasks';
@@ -225,6 +225,26 @@ async function scoreWithoutTiming(db: DatabaseConnection, task: EvalTask, option
   return result;
 }
 
+/**
+ * The planner's estimate of a question's work on a server (readQuery.ts's plannedWork), for the lanes to start
+ * the costliest first: its prediction's, or its gold's when that is more and the prediction compiles (on a server,
+ * the gold of a prediction that fails before running is not run: failedBeforeGold).
+ */
+async function plannedTaskWork(task: EvalTask, lane: Lane, signal: AbortSignal): Promise<number | undefined> {
+  if (task.missing || task.predictedSql === undefined || task.goldSql === undefined) return undefined;
+  const opened = await lane.forQuestion(task.question.dbId);
+  if (opened instanceof DatabaseUnavailable) return undefined;
+  const stop = () => opened.db.interrupt();
+  signal.addEventListener('abort', stop);
+  try {
+    const pred = await plannedWork(opened.db, task.predictedSql);
+    if (!pred) return pred;
+    return Math.max(pred, (await plannedWork(opened.db, task.goldSql)) ?? 0);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 /** One question after the correctness pass: its result, and its timing plan when it still needs timing. */
 interface Scored {
   result: QuestionResult;
@@ -292,6 +312,7 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
       options.onProgress?.({ phase: 'correctness', done: ++scoredCount, total: tasks.length });
       for (let next = byIndex[passedOn]; next; next = byIndex[++passedOn]) if (!next.plan) finish(next.result);
     },
+    dialectOf(options.source.engine) === 'sqlite' ? undefined : (index, lane, signal) => plannedTaskWork(tasks[index], lane, signal),
   );
   // After a cancel, the questions scored before the first one that was not (as one at a time would have it).
   const scoredInOrder = byIndex.slice(0, passedOn) as Scored[];
