@@ -183,26 +183,38 @@ async function streamStatements(
 }
 
 /**
+ * A server entry's statements as its driver sends them (PostgreSQL's each in turn, MySQL's whole text as one), or
+ * why it fails before any runs: too long, or refused.
+ */
+function serverStatements(sql: string, dialect: Exclude<SqlDialect, 'sqlite'>): { statements: string[] } | QueryFailure {
+  const tooLong = tooLongToRun(sql);
+  if (tooLong) return tooLong;
+  if (dialect === 'postgres') return runnableStatements(sql);
+  const runnable = mysqlRunnable(sql);
+  return 'status' in runnable ? runnable : { statements: [runnable.body] };
+}
+
+/**
  * Why an entry fails before anything of it runs, found without running it: what streamQuery refuses, or the
  * engine's compile error (syntax, an unknown table or column) for its statement, or for each of PostgreSQL's.
  * Undefined when it compiles; it may still fail while running. SQLite's own order of checks is checkBeforeRunning's.
  */
 export async function failsBeforeRunning(db: DatabaseConnection, sql: string): Promise<QueryFailure | undefined> {
-  const tooLong = tooLongToRun(sql);
-  if (tooLong) return tooLong;
   const dialect = dialectOf(db.engine);
-  if (dialect === 'postgres') {
-    const runnable = runnableStatements(sql);
+  if (dialect === 'sqlite') {
+    const tooLong = tooLongToRun(sql);
+    if (tooLong) return tooLong;
+    const runnable = await checkBeforeRunning(db, sql);
     if ('status' in runnable) return runnable;
-    for (const statement of runnable.statements) {
-      const failure = await compileError(db, statement);
-      if (failure) return failure;
-    }
-    return undefined;
+    return runnable.body === '' ? undefined : compileError(db, runnable.body);
   }
-  const runnable = dialect === 'mysql' ? mysqlRunnable(sql) : await checkBeforeRunning(db, sql);
+  const runnable = serverStatements(sql, dialect);
   if ('status' in runnable) return runnable;
-  return runnable.body === '' ? undefined : compileError(db, runnable.body);
+  for (const statement of runnable.statements) {
+    const failure = await compileError(db, statement);
+    if (failure) return failure;
+  }
+  return undefined;
 }
 
 /**
@@ -212,11 +224,10 @@ export async function failsBeforeRunning(db: DatabaseConnection, sql: string): P
 export async function plannedWork(db: DatabaseConnection, sql: string): Promise<number | undefined> {
   const dialect = dialectOf(db.engine);
   if (dialect === 'sqlite') return undefined;
-  if (tooLongToRun(sql)) return 0;
-  const runnable = dialect === 'postgres' ? runnableStatements(sql) : mysqlRunnable(sql);
+  const runnable = serverStatements(sql, dialect);
   if ('status' in runnable) return 0;
   let work = 0;
-  for (const statement of 'statements' in runnable ? runnable.statements : [runnable.body]) {
+  for (const statement of runnable.statements) {
     try {
       work += plannerEstimate(await db.explainPlan(statement));
     } catch {
