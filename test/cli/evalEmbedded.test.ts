@@ -134,6 +134,55 @@ describe('eval --engine postgres on the embedded PostgreSQL (no server)', { skip
     assert.ok(seconds < 45, `the run took ${seconds.toFixed(1)} s`);
   });
 
+  it('scores in two lanes as in one: a time limit met while waiting for the other lane is scored again alone', () => {
+    const folder = tempDir();
+    const questions = path.join(folder, 'questions.json');
+    const predictions = path.join(folder, 'predictions.json');
+    // Each pair takes 3 s alone, within the 5 s limit; two lanes sharing a thread interleave the four statements,
+    // so the second question ends after 6 s: past its limit, having waited, it is scored again once alone.
+    const sql = 'SELECT pg_sleep(1.5)::text, COUNT(*) FROM superhero';
+    fs.writeFileSync(
+      questions,
+      JSON.stringify(
+        [0, 1].map((i) => ({ question_id: i, db_id: 'superhero', question: 'q', evidence: '', SQL: sql, difficulty: 'simple' })),
+      ),
+    );
+    fs.writeFileSync(predictions, JSON.stringify({ 0: `${sql}\t----- bird -----\tsuperhero`, 1: `${sql}\t----- bird -----\tsuperhero` }));
+    const outcomes = (jobs: number) => {
+      const json = path.join(folder, `jobs${jobs}.json`);
+      const run = runCli([
+        'eval',
+        '--questions',
+        questions,
+        '--predictions',
+        predictions,
+        '--metrics',
+        'ex',
+        '--json',
+        json,
+        '--no-progress',
+        '--engine',
+        'postgres',
+        '--db-root',
+        DATABASES,
+        '--embedded-cache',
+        cache,
+        '--timeout',
+        '5',
+        '--jobs',
+        String(jobs),
+      ]);
+      assert.equal(run.status, 0, run.stderr);
+      return readReport(json).questions.map((q) => [q.question_id, q.outcome]);
+    };
+    const alone = outcomes(1);
+    assert.deepEqual(alone, [
+      [0, 'correct'],
+      [1, 'correct'],
+    ]);
+    assert.deepEqual(outcomes(2), alone);
+  });
+
   it('refuses what the embedded engine cannot do, naming the option', () => {
     const common = [
       'eval',

@@ -141,7 +141,7 @@ describe('cache temporaries of killed runs', () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = tmp;
     try {
-      const work = workingCopy(copy.dataDir);
+      const work = await workingCopy(copy.dataDir);
       assert.ok(!fs.existsSync(path.join(tmp, leftOver)), "the killed run's working copy is removed");
       assert.ok(fs.existsSync(path.join(work.dataDir, 'PG_VERSION')));
       work.remove();

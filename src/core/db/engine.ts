@@ -37,11 +37,10 @@ export interface DatabaseEngine {
    */
   timeExecution(target: string, body: string, quantity: TimedQuantity, limits?: RunLimits): Promise<number>;
   /**
-   * Set when every connection's statements run in turn on one executor, and stopping one statement stops them all
-   * (the embedded PostgreSQL: one WASM thread, ended to cancel): scoring in lanes (eval/parallelEval.ts) would only
-   * wait, and one lane's time limit would fail another lane's question.
+   * How many questions the engine can run at once, when that is bounded: the embedded PostgreSQL runs a WASM
+   * thread on a working copy of the data for each (EMBEDDED_THREADS), where a server runs any number of sessions.
    */
-  readonly oneExecutor?: true;
+  readonly maxLanes?: number;
 }
 
 /** What one timed execution covers (see DatabaseEngine.timeExecution). */
@@ -106,6 +105,13 @@ export interface DatabaseConnection {
    * that measures no steps (SQLite).
    */
   explainAnalyze?(body: string, limits: RunLimits): Promise<MeasuredPlanTree>;
+  /**
+   * How long, in ms and in all since it was opened, this connection waited for an executor another connection
+   * held (the embedded PostgreSQL's threads, shared by the lanes): a time limit met after such a wait says nothing
+   * of the statement.
+   * 0 or absent where connections never wait for one another (SQLite, a server's sessions).
+   */
+  executorWaitMs?(): number;
   /** Whether two statements compile to the same work (SQLite: the same bytecode); a statement that fails is `different`. */
   sameWork(a: string, b: string): Promise<SameWork>;
   /** Tables with columns, indexes, foreign keys and row counts. */

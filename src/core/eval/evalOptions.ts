@@ -45,7 +45,7 @@ export interface EvalOptions {
    */
   onServerUnavailable?: (message: string) => void;
   /**
-   * Questions scored for correctness at once (SQLite, a server's sessions; the embedded PostgreSQL runs one), each
+   * Questions scored for correctness at once (SQLite, a server's sessions; the embedded PostgreSQL up to two), each
    * lane on connections of its own (eval/parallelEval.ts); default 1. Timing never runs beside them: it starts once every lane is idle.
    */
   jobs?: number;

@@ -6,18 +6,21 @@
  * file's run), for a pass that a CPU profile shows is mostly waiting for SQLite; lanes need no second entry point,
  * and the abort signal, progress and SQLite's process-wide heap limit work as with one lane. On a PostgreSQL or
  * MySQL server each lane is a session per database (the pool mini_dev's script keeps as processes): the server
- * runs them on its cores, this thread reads and compares their rows.
+ * runs them on its cores, this thread reads and compares their rows. The embedded PostgreSQL runs the lanes on up
+ * to two WASM threads (pglite/embeddedPostgres.ts), sharing one until a statement has kept another lane waiting
+ * for 3 s: a question whose time limit passed after such a wait is scored again alone, as below.
  *
  * Memory stays under the one bound whatever the predictions: each lane's queries are cut at 1/jobs of the rows and
  * bytes one result may hold (DatabaseConnection.streamRows), so N lanes together hold what one lone run may. A
- * question whose query meets such a share (or runs out of SQLite's process-wide heap beside the other lanes) is
- * scored again afterwards, alone, with the whole bound: results never depend on --jobs.
+ * question whose query meets such a share (or runs out of SQLite's process-wide heap, or the embedded PostgreSQL's
+ * memory ceiling, beside the other lanes) is scored again afterwards, alone, with the whole bound: results never
+ * depend on --jobs.
  */
 import * as os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { median } from 'simple-statistics';
 import { ConnectionCache, DatabaseUnavailable, OpenConnection } from '../db/connectionCache';
-import { MEMORY_BOUNDS, ResultTooLarge, TooManyRows } from '../db/database';
+import { MEMORY_BOUNDS, QueryTimeout, ResultTooLarge, TooManyRows } from '../db/database';
 import { DatabaseConnection } from '../db/engine';
 import { DatabaseSource } from '../db/source';
 
@@ -29,13 +32,12 @@ export function defaultJobs(): number {
 }
 
 /**
- * How many lanes a run gets: never more than its questions, and one on an engine whose connections share one
- * executor (DatabaseEngine.oneExecutor: the embedded PostgreSQL). A server (PostgreSQL, MySQL) gets one session
+ * How many lanes a run gets: never more than its questions, nor than the engine runs at once
+ * (DatabaseEngine.maxLanes: the embedded PostgreSQL's threads). A server (PostgreSQL, MySQL) gets one session
  * per lane and database, as mini_dev's process pool opens one per worker: the server runs them on its own cores.
  */
 export function laneCount(jobs: number | undefined, source: DatabaseSource, questions: number): number {
-  if (source.engine.oneExecutor) return 1;
-  return Math.max(1, Math.min(jobs ?? 1, questions));
+  return Math.max(1, Math.min(jobs ?? 1, questions, source.engine.maxLanes ?? Infinity));
 }
 
 /**
@@ -47,20 +49,37 @@ export function widenThreadPool(jobs: number): void {
   if (process.env.UV_THREADPOOL_SIZE === undefined && jobs > 3) process.env.UV_THREADPOOL_SIZE = String(jobs + 1);
 }
 
-/** SQLite's out-of-memory below the process-wide heap limit (sqliteConnection.ts words it so). */
-const HEAP_EXHAUSTED = /SQLite's heap/;
+/**
+ * Out of memory shared by the lanes: SQLite's below the process-wide heap limit (sqliteConnection.ts words it so),
+ * the embedded PostgreSQL's statement stopped as the process passed its ceiling (pglite/embeddedPostgres.ts).
+ */
+const HEAP_EXHAUSTED = /SQLite's heap|took the process past/;
 
-const isSharedBound = (error: unknown) =>
-  error instanceof TooManyRows || error instanceof ResultTooLarge || (error instanceof Error && HEAP_EXHAUSTED.test(error.message));
+/**
+ * A time limit met after waiting for an executor another lane held (DatabaseConnection.executorWaitMs: the
+ * embedded PostgreSQL's threads) for more than this share of it may be the wait's, not the statement's. Shorter
+ * waits are within what a busy machine shifts a statement's time by, and scoring every such timeout again would
+ * cost another time limit each.
+ */
+const WAIT_COUNTED_SHARE = 0.01;
+
+/** Whether a failure met a bound another lane shares; `waited`: the question's wait for executors so far, ms. */
+const isSharedBound = (error: unknown, waited: number) =>
+  error instanceof TooManyRows ||
+  error instanceof ResultTooLarge ||
+  (error instanceof QueryTimeout && waited > WAIT_COUNTED_SHARE * error.limitMs) ||
+  (error instanceof Error && HEAP_EXHAUSTED.test(error.message));
 
 /**
  * A connection whose results are cut at `1/share` of the caller's rows and bytes; `onBound` hears of every query
- * that met a bound (its share, or SQLite's heap), whatever the caller then makes of the failure.
+ * that met a bound another lane shares (its share of rows and bytes, SQLite's heap, the embedded PostgreSQL's
+ * memory ceiling, a time limit after `waited()` ms of the question spent waiting for its threads), whatever the
+ * caller then makes of the failure.
  */
-function withShareOfBounds(db: DatabaseConnection, share: number, onBound: () => void): DatabaseConnection {
+function withShareOfBounds(db: DatabaseConnection, share: number, onBound: () => void, waited: () => number): DatabaseConnection {
   const watch = <T>(run: Promise<T>) =>
     run.catch((error: unknown) => {
-      if (isSharedBound(error)) onBound();
+      if (isSharedBound(error, waited())) onBound();
       throw error;
     });
   const streamRows: DatabaseConnection['streamRows'] = (body, onRow, limits) =>
@@ -88,6 +107,8 @@ function withShareOfBounds(db: DatabaseConnection, share: number, onBound: () =>
 export class Lane {
   private readonly cache: ConnectionCache;
   private readonly shared = new Map<DatabaseConnection, DatabaseConnection>();
+  /** Each connection's wait for executors when the current question started (DatabaseConnection.executorWaitMs). */
+  private readonly waitAtStart = new Map<DatabaseConnection, number>();
   /** Set when a query of the question being scored met a bound a lone run would not have: score it again alone. */
   metSharedBound = false;
 
@@ -99,14 +120,22 @@ export class Lane {
     this.cache = ConnectionCache.connections({ source });
   }
 
+  /** A question starts: nothing met yet, and its time limit counts waits from here (its pair shares one limit). */
+  beginQuestion(): void {
+    this.metSharedBound = false;
+    for (const db of this.shared.keys()) this.waitAtStart.set(db, db.executorWaitMs?.() ?? 0);
+  }
+
   /** The question's database on this lane's connection (ConnectionCache.forQuestion). */
   async forQuestion(dbId: string): Promise<OpenConnection | DatabaseUnavailable> {
     const opened = await this.cache.forQuestion(dbId);
     if (opened instanceof DatabaseUnavailable || this.share === 1) return opened;
-    let db = this.shared.get(opened.db);
+    const raw = opened.db;
+    let db = this.shared.get(raw);
     if (!db) {
-      db = withShareOfBounds(opened.db, this.share, () => (this.metSharedBound = true));
-      this.shared.set(opened.db, db);
+      const waited = () => (raw.executorWaitMs?.() ?? 0) - (this.waitAtStart.get(raw) ?? 0);
+      db = withShareOfBounds(raw, this.share, () => (this.metSharedBound = true), waited);
+      this.shared.set(raw, db);
     }
     return { ...opened, db };
   }
@@ -174,7 +203,7 @@ export async function scoreInLanes<Scored>(
   const runLane = async (lane: Lane) => {
     try {
       for (let index = takeNext(); index !== undefined && !signal?.aborted; index = takeNext()) {
-        lane.metSharedBound = false;
+        lane.beginQuestion();
         const scored = await score(index, lane);
         if (lane.metSharedBound && !signal?.aborted) again.push(index);
         else if (scored !== undefined) onScored(index, scored);

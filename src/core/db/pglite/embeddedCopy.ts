@@ -30,6 +30,7 @@ import {
   SqlExecutor,
 } from '../postgres/loadFromSqlite';
 import { PgliteThread } from './pgliteThread';
+import type { WorkingCopy } from './embeddedPostgres';
 import { cacheFolder } from '../../io/cacheHome';
 
 /** How the copy holds the databases: all tables in schema public (as the official dump), or a schema per db_id. */
@@ -198,15 +199,16 @@ export function forgetCopy(dataDir: string): void {
 }
 
 /**
- * A copy of a kept data folder for this process alone, removed when the process exits: statements run there, so
- * the kept copy is never opened by PostgreSQL and a statement stopped mid-way cannot harm it. Copies left by
- * processes that died are removed first.
+ * A copy of a kept data folder for one thread of this process, removed when the process exits: statements run
+ * there, so the kept copy is never opened by PostgreSQL and a statement stopped mid-way cannot harm it. Copies
+ * left by processes that died are removed first. Copied off the event loop: a second thread's copy is made while
+ * the first one's rows are read and compared.
  */
-export function workingCopy(dataDir: string): { dataDir: string; remove(): void } {
+export async function workingCopy(dataDir: string): Promise<WorkingCopy> {
   // Named with the pid and host, so a later run knows whether the copy's owner still runs (core/io/atomicFile.ts).
   const folder = temporaryFolder();
   const copy = path.join(folder, 'pgdata');
-  fs.cpSync(dataDir, copy, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
+  await fs.promises.cp(dataDir, copy, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
   return {
     dataDir: copy,
     remove: () => {

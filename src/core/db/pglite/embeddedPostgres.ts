@@ -61,6 +61,10 @@ export class EmbeddedSession extends Duplex {
   awaitingReady = 0;
   /** An extended-protocol exchange sent without its Sync yet (a cursor between reads). */
   openExchange = false;
+  /** When the messages now waiting were queued for a thread (undefined: none wait). */
+  queuedSince: number | undefined;
+  /** How long, in all, its transactions waited to start for a thread another connection held, ms (DatabaseConnection.executorWaitMs). */
+  waitedMs = 0;
   /** After a stopped exchange, messages are dropped up to the next Sync, as a server does after an error. */
   private discardUntilSync = false;
   /**
@@ -228,8 +232,16 @@ export class EmbeddedSession extends Duplex {
     if (added) this.instance.ready(this);
   }
 
-  /** Takes the pending messages to run, noting the answers they are owed. */
+  /** A thread took its waiting messages (or they were answered unrun): their wait is added up. */
+  noteTaken(): void {
+    if (this.queuedSince === undefined) return;
+    this.waitedMs += performance.now() - this.queuedSince;
+    this.queuedSince = undefined;
+  }
+
+  /** Takes the pending messages to run, noting the answers they are owed and how long they waited. */
   takePending(): Buffer {
+    this.noteTaken();
     for (const message of this.pending) {
       if (message[0] === QUERY || message[0] === SYNC) {
         this.awaitingReady++;
@@ -261,15 +273,167 @@ export class EmbeddedSession extends Duplex {
   }
 }
 
+/** A data folder a thread may run on alone (PostgreSQL writes to it), removed once the thread is done with it. */
+export interface WorkingCopy {
+  dataDir: string;
+  remove(): void;
+}
+
 /**
- * The embedded PostgreSQL of one data folder: a PGlite thread (started when first needed, and again after it was
- * stopped) shared by any number of client connections (EmbeddedSession), one at a time. A statement is stopped by
- * ending the thread: past its deadline or on a cancel (the session's connection is told as a server tells it),
- * when the connection reading it goes away, or when the process's memory passes MEMORY_CEILING_BYTES.
+ * Threads the embedded PostgreSQL runs at most, each on a working copy of its own: the lanes of a scoring pass
+ * (DatabaseEngine.maxLanes). Each holds about 200 MiB once started, so two leave a statement room under 1 GiB.
+ */
+export const EMBEDDED_THREADS = 2;
+/** A thread beyond the first that has had nothing to run for this long is ended, its memory and copy given back. */
+const EXTRA_THREAD_IDLE_MS = 5_000;
+/**
+ * Another thread starts only for a connection that has waited this long with every thread taken: one connection
+ * sending its next statement as its last one's answer arrives must not start a thread (a second and 200 MiB).
+ */
+const GROW_AFTER_MS = 3_000;
+
+/**
+ * The embedded PostgreSQL of one data folder: PGlite threads (Executor), the first started when first needed,
+ * more (up to EMBEDDED_THREADS) while every one is taken and a connection waits. Any number of client connections
+ * (EmbeddedSession) share them; each is lent one for as long as it is inside a transaction or an exchange.
+ * A statement is stopped by ending its thread: past its deadline or on a cancel (the session's connection is told
+ * as a server tells it), when the connection reading it goes away, or when the process's memory passes
+ * MEMORY_CEILING_BYTES, after which one thread serves everyone (see memoryTight).
  */
 export class EmbeddedPostgres {
+  /** Connections with messages to run that no thread has taken yet. */
+  readonly waiting: EmbeddedSession[] = [];
+  private readonly executors: Executor[] = [];
+  private nextProcessId = 1;
+  /** EMBEDDED_THREADS, or 1 once memory was tight. */
+  private maxThreads = EMBEDDED_THREADS;
+  private growTimer: NodeJS.Timeout | undefined;
+  closing = false;
+
+  constructor(
+    /** Makes a working copy of the data for each thread (the kept copy is never run on). */
+    private readonly makeCopy: () => Promise<WorkingCopy>,
+    /** Settings of the whole instance, given at every start (default_transaction_read_only). */
+    readonly instanceSettings: [string, string][],
+  ) {}
+
+  /** The process's resident memory past which a running statement is stopped. */
+  memoryCeilingBytes = MEMORY_CEILING_BYTES;
+
+  /** A new client connection (what node-postgres reads and writes instead of a socket). */
+  openSession(): EmbeddedSession {
+    return new EmbeddedSession(this, this.nextProcessId++);
+  }
+
+  /** PostgreSQL's version (`18.6`), starting the first thread if none runs. */
+  async version(): Promise<string> {
+    if (this.closing) throw new Error('the embedded PostgreSQL was closed');
+    return (await this.first().started()).ready;
+  }
+
+  /** Threads started and not ended since (what the tests read). */
+  get threadsRunning(): number {
+    return this.executors.filter((executor) => executor.alive).length;
+  }
+
+  /** Ends every thread for good (what still waits fails) and removes the working copies. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.growTimer);
+    await Promise.all(this.executors.splice(0).map((executor) => executor.close()));
+  }
+
+  /** A connection has messages to run: its own thread runs them, or the first free one, or a new one. */
+  ready(session: EmbeddedSession): void {
+    if (!this.waiting.includes(session)) this.waiting.push(session);
+    // Only a transaction's start waits for another connection: inside one, the thread is its own (what it waits
+    // for then is its own statement).
+    if (!session.holdsSession) session.queuedSince ??= performance.now();
+    this.dispatch();
+  }
+
+  /** A connection went away (ended, or destroyed by its reader past a bound): whatever it runs is stopped. */
+  closed(session: EmbeddedSession): void {
+    const index = this.waiting.indexOf(session);
+    if (index >= 0) this.waiting.splice(index, 1);
+    session.pending = [];
+    for (const executor of this.executors) executor.sessionClosed(session);
+    this.dispatch();
+  }
+
+  /** Stops what `session` runs, or drops what it waits to run, answering it with `code` and `message`. */
+  stop(session: EmbeddedSession, code: string, message: string): void {
+    const running = this.executors.find((executor) => executor.runs(session));
+    if (running) running.stopThread({ code, message });
+    else if (session.pending.length) {
+      const index = this.waiting.indexOf(session);
+      if (index >= 0) this.waiting.splice(index, 1);
+      session.noteTaken();
+      session.answerStopped(code, message);
+    }
+  }
+
+  /** The next connection a free thread may take: the first waiting one not inside another thread's transaction. */
+  takeWaiting(): EmbeddedSession | undefined {
+    const index = this.waiting.findIndex((session) => session.pending.length > 0 && !session.holdsSession);
+    return index < 0 ? undefined : this.waiting.splice(index, 1)[0];
+  }
+
+  /**
+   * The process passed the memory ceiling: from now on one thread serves every connection, so a statement run
+   * again alone (eval/parallelEval.ts does so after the pass) has the room it would have had in a run of one lane.
+   */
+  memoryTight(): void {
+    this.maxThreads = 1;
+    for (const executor of this.executors.slice(1)) executor.retire();
+  }
+
+  /** A thread ended for good (idle too long, or retired): it takes nothing more. */
+  removed(executor: Executor): void {
+    const index = this.executors.indexOf(executor);
+    if (index >= 0) this.executors.splice(index, 1);
+  }
+
+  private first(): Executor {
+    return this.executors[0] ?? this.addExecutor();
+  }
+
+  private addExecutor(): Executor {
+    const executor = new Executor(this, this.makeCopy, this.executors.length > 0);
+    this.executors.push(executor);
+    return executor;
+  }
+
+  /** Each thread takes what is its own or waits; if a connection still waits soon after with every thread taken, one more starts. */
+  private dispatch(): void {
+    if (this.closing) return;
+    for (const executor of this.executors) void executor.pump();
+    if (this.growTimer || !this.mayGrow()) return;
+    this.growTimer = setTimeout(() => {
+      this.growTimer = undefined;
+      if (this.mayGrow()) void this.addExecutor().pump();
+    }, GROW_AFTER_MS);
+    this.growTimer.unref();
+  }
+
+  private mayGrow(): boolean {
+    return (
+      !this.closing &&
+      this.executors.length < this.maxThreads &&
+      this.waiting.some((session) => session.pending.length > 0 && !session.holdsSession)
+    );
+  }
+}
+
+/**
+ * One PGlite thread on a working copy of its own, lent to one connection at a time (PGlite has one session): for
+ * as long as that connection is inside a transaction or an unfinished exchange, with its settings (from its
+ * startup packet's options) applied when the session changes hands. Started when first needed, and again after
+ * it was stopped.
+ */
+class Executor {
   private thread: PgliteThread | undefined;
-  private readonly waiting: EmbeddedSession[] = [];
+  private copy: Promise<WorkingCopy> | undefined;
   /** The connection the session is lent to (while it holds it, no other runs). */
   private owner: EmbeddedSession | undefined;
   /** A closed owner whose transaction is to be rolled back before the session changes hands. */
@@ -278,74 +442,63 @@ export class EmbeddedPostgres {
   private configured: string | undefined;
   private running: { session: EmbeddedSession; stopped?: { code: string; message: string } } | undefined;
   private busy = false;
-  private nextProcessId = 1;
-  private closing = false;
+  private retiring = false;
+  private ended = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly dataDir: string,
-    /** Settings of the whole instance, given at every start (default_transaction_read_only). */
-    private readonly instanceSettings: [string, string][],
-    /** Called once closed (the working copy is removed). */
-    private readonly onClose?: () => void,
+    private readonly instance: EmbeddedPostgres,
+    private readonly makeCopy: () => Promise<WorkingCopy>,
+    /** A thread beyond the first: ended when idle for EXTRA_THREAD_IDLE_MS. */
+    private readonly extra: boolean,
   ) {}
 
-  /** A new client connection (what node-postgres reads and writes instead of a socket). */
-  openSession(): EmbeddedSession {
-    return new EmbeddedSession(this, this.nextProcessId++);
+  get alive(): boolean {
+    return this.thread?.alive ?? false;
   }
 
-  /** PostgreSQL's version (`18.6`), starting the thread if none runs. */
-  async version(): Promise<string> {
-    return this.started().ready;
+  runs(session: EmbeddedSession): boolean {
+    return this.running?.session === session;
   }
 
-  /** Ends the thread for good (what still waits fails). */
-  async close(): Promise<void> {
-    this.closing = true;
-    const thread = this.thread;
-    this.thread = undefined;
-    this.configured = undefined;
-    await thread?.terminate();
-    this.onClose?.();
-  }
-
-  private started(): PgliteThread {
-    if (this.closing) throw new Error('the embedded PostgreSQL was closed');
+  /** The thread, started on this executor's working copy if none runs. */
+  async started(): Promise<PgliteThread> {
+    if (this.ended || this.instance.closing) throw new Error('the embedded PostgreSQL was closed');
+    const { dataDir } = await (this.copy ??= this.makeCopy());
+    if (this.ended) throw new Error('the embedded PostgreSQL was closed');
     if (!this.thread?.alive) {
-      this.thread = new PgliteThread({ dataDir: this.dataDir, settings: this.instanceSettings, memoryLimitBytes: WASM_MEMORY_LIMIT_BYTES });
+      this.thread = new PgliteThread({ dataDir, settings: this.instance.instanceSettings, memoryLimitBytes: WASM_MEMORY_LIMIT_BYTES });
       this.configured = undefined;
     }
     return this.thread;
   }
 
-  /** A connection has messages to run. */
-  ready(session: EmbeddedSession): void {
-    if (!this.waiting.includes(session)) this.waiting.push(session);
-    void this.pump();
+  /** Ends the thread for good and removes the working copy. */
+  async close(): Promise<void> {
+    this.ended = true;
+    clearTimeout(this.idleTimer);
+    this.instance.removed(this);
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.terminate();
+    const copy = await this.copy?.catch(() => undefined);
+    copy?.remove();
   }
 
-  /** A connection went away (ended, or destroyed by its reader past a bound): whatever it runs is stopped. */
-  closed(session: EmbeddedSession): void {
-    const index = this.waiting.indexOf(session);
-    if (index >= 0) this.waiting.splice(index, 1);
-    session.pending = [];
+  /** Ends once it has nothing to run (now, if idle). */
+  retire(): void {
+    this.retiring = true;
+    if (!this.occupied) void this.close();
+  }
+
+  /** A connection went away: what it runs here stops, and its open transaction is rolled back before the next. */
+  sessionClosed(session: EmbeddedSession): void {
     if (this.running?.session === session) this.stopThread({ code: QUERY_CANCELED, message: 'the connection went away' });
     else if (this.owner === session && session.holdsSession) this.abandoned = session;
     if (this.owner === session) this.owner = undefined;
-    void this.pump();
   }
 
-  /** Stops what `session` runs, or drops what it waits to run, answering it with `code` and `message`. */
-  stop(session: EmbeddedSession, code: string, message: string): void {
-    if (this.running?.session === session) this.stopThread({ code, message });
-    else if (session.pending.length) {
-      const index = this.waiting.indexOf(session);
-      if (index >= 0) this.waiting.splice(index, 1);
-      session.answerStopped(code, message);
-    }
-  }
-
-  private stopThread(stopped: { code: string; message: string }): void {
+  stopThread(stopped: { code: string; message: string }): void {
     if (this.running) this.running.stopped ??= stopped;
     const thread = this.thread;
     this.thread = undefined;
@@ -353,17 +506,38 @@ export class EmbeddedPostgres {
     void thread?.terminate();
   }
 
-  /** The next connection to lend the session to: its owner while it holds it, else the first one waiting. */
+  /** Running, or lent to a connection inside a transaction or exchange. */
+  private get occupied(): boolean {
+    return this.busy || (this.owner?.holdsSession ?? false) || this.abandoned !== undefined;
+  }
+
+  /** The next connection to serve: its owner while it holds the session, else the first one waiting. */
   private next(): EmbeddedSession | undefined {
     if (this.owner?.holdsSession) return this.owner.pending.length ? this.owner : undefined;
     this.owner = undefined;
-    return this.waiting.find((session) => session.pending.length > 0);
+    return this.retiring ? undefined : this.instance.takeWaiting();
   }
 
-  private async pump(): Promise<void> {
-    if (this.busy || this.closing) return;
-    this.busy = true;
+  /** Starts the thread before it takes anyone (false: it could not start, and this executor is ended). */
+  private async warmed(): Promise<boolean> {
     try {
+      await (
+        await this.started()
+      ).ready;
+      return !this.ended;
+    } catch {
+      void this.close();
+      return false;
+    }
+  }
+
+  async pump(): Promise<void> {
+    if (this.busy || this.ended || this.instance.closing) return;
+    this.busy = true;
+    clearTimeout(this.idleTimer);
+    try {
+      // A thread beyond the first takes no connection before it runs: the others may be free long before.
+      if (this.extra && !this.alive && !(await this.warmed())) return;
       for (;;) {
         if (this.abandoned) {
           // Its transaction ends here, before anyone else is served: a Sync closes an exchange, then ROLLBACK.
@@ -373,7 +547,8 @@ export class EmbeddedPostgres {
         }
         const session = this.next();
         if (!session) break;
-        this.waiting.splice(this.waiting.indexOf(session), 1);
+        const index = this.instance.waiting.indexOf(session);
+        if (index >= 0) this.instance.waiting.splice(index, 1);
         this.owner = session;
         if (session.settingsKey !== this.configured) {
           const set = session.settings.map(
@@ -388,19 +563,28 @@ export class EmbeddedPostgres {
     } finally {
       this.busy = false;
     }
+    if (this.occupied) return;
+    if (this.retiring) void this.close();
+    else if (this.extra) {
+      this.idleTimer = setTimeout(() => void (this.occupied || this.close()), EXTRA_THREAD_IDLE_MS);
+      this.idleTimer.unref();
+    }
   }
 
   /** Runs protocol bytes on the thread for `session` (undefined: the engine's own, its answer dropped). */
   private async run(session: EmbeddedSession | undefined, bytes: Buffer): Promise<void> {
     let thread: PgliteThread | undefined;
-    const running: NonNullable<EmbeddedPostgres['running']> | undefined = session ? { session } : undefined;
+    const running: NonNullable<Executor['running']> | undefined = session ? { session } : undefined;
     this.running = running;
+    const ceiling = this.instance.memoryCeilingBytes;
     const watchdog = setInterval(() => {
-      if (process.memoryUsage.rss() > MEMORY_CEILING_BYTES && session)
+      if (process.memoryUsage.rss() > ceiling && session) {
+        this.instance.memoryTight();
         this.stopThread({
           code: OUT_OF_MEMORY,
-          message: `out of memory: the embedded PostgreSQL took the process past ${MEMORY_CEILING_BYTES / 2 ** 20} MiB, and was stopped (VES Lens stays under 1 GiB)`,
+          message: `out of memory: the embedded PostgreSQL took the process past ${Math.round(ceiling / 2 ** 20)} MiB, and was stopped (VES Lens stays under 1 GiB)`,
         });
+      }
     }, MEMORY_CHECK_MS);
     watchdog.unref();
     // Each chunk is passed on when the next one comes, the last one once the run is over: a client that answers
@@ -412,7 +596,7 @@ export class EmbeddedPostgres {
       session.send(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     };
     try {
-      thread = this.started();
+      thread = await this.started();
       await thread.request({ kind: 'protocol', bytes }, (chunk) => {
         pass(held);
         held = chunk;

@@ -39,8 +39,8 @@ const opened = new Map<string, { key: string; ready: Promise<Opened> }>();
 async function openCopy(root: string, options: EmbeddedCopyOptions): Promise<Opened> {
   let copy = await cachedCopy(root, options);
   for (;;) {
-    const work = workingCopy(copy.dataDir);
-    const instance = new EmbeddedPostgres(work.dataDir, READ_ONLY, work.remove);
+    const kept = copy.dataDir;
+    const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
     try {
       return { copy, instance, version: await instance.version(), dbIds: new Set(copy.dbIds) };
     } catch (error) {

@@ -7,7 +7,7 @@ import { quotePostgresName } from '../postgres/identifiers';
 import { PostgresConnection, PostgresTransport, toDatabaseError } from '../postgres/postgresConnection';
 import { timeOnFreshClient } from '../postgres/postgresEngine';
 import { PYTHON_TYPE_PARSERS } from '../postgres/pythonValues';
-import { EmbeddedPostgres, EmbeddedSession } from './embeddedPostgres';
+import { EMBEDDED_THREADS, EmbeddedPostgres, EmbeddedSession } from './embeddedPostgres';
 
 /**
  * The embedded PostgreSQL as an engine: the same connection as a server's (postgres/postgresConnection.ts: READ
@@ -66,16 +66,22 @@ const EMBEDDED_TRANSPORT: PostgresTransport = {
     return client;
   },
   cancel(client: Client): void {
-    ((client as unknown as { connection: { stream: EmbeddedSession } }).connection.stream as EmbeddedSession).cancel();
+    sessionOf(client).cancel();
+  },
+  executorWaitMs(client: Client): number {
+    return sessionOf(client).waitedMs;
   },
 };
+
+/** The embedded session a client reads and writes instead of a socket. */
+const sessionOf = (client: Client) => (client as unknown as { connection: { stream: EmbeddedSession } }).connection.stream;
 
 /** The version of the embedded PostgreSQL last opened. */
 let lastVersion: string | undefined;
 
 export const pgliteEngine: DatabaseEngine = {
   name: 'postgres',
-  oneExecutor: true,
+  maxLanes: EMBEDDED_THREADS,
 
   async version(): Promise<string> {
     return lastVersion ?? 'unknown (no embedded PostgreSQL opened yet)';

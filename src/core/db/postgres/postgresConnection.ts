@@ -231,6 +231,8 @@ export interface PostgresTransport {
   connect(target: string, settings?: readonly string[]): Promise<Client>;
   /** Stops what the client's session runs now (on a server: PostgreSQL's cancel request). */
   cancel(client: Client): void;
+  /** How long, in all, the session waited for an executor another session held (DatabaseConnection.executorWaitMs). */
+  executorWaitMs?(client: Client): number;
 }
 
 /** A PostgreSQL server, over its socket. */
@@ -268,6 +270,10 @@ export class PostgresConnection implements DatabaseConnection {
     const connection = new PostgresConnection(engine, target, transport);
     await connection.connected();
     return connection;
+  }
+
+  executorWaitMs(): number {
+    return this.client && this.transport.executorWaitMs ? this.transport.executorWaitMs(this.client) : 0;
   }
 
   private async connected(): Promise<Client> {
