@@ -312,7 +312,11 @@ export async function evaluateTasks(tasks: readonly EvalTask[], runOptions: Eval
       options.onProgress?.({ phase: 'correctness', done: ++scoredCount, total: tasks.length });
       for (let next = byIndex[passedOn]; next; next = byIndex[++passedOn]) if (!next.plan) finish(next.result);
     },
-    dialectOf(options.source.engine) === 'sqlite' ? undefined : (index, lane, signal) => plannedTaskWork(tasks[index], lane, signal),
+    // Looking ahead needs a planner's estimates (SQLite's plans have none) and cores of the server's own: on the
+    // embedded PostgreSQL (maxLanes) the EXPLAINs would run on the lanes' own WASM threads.
+    dialectOf(options.source.engine) === 'sqlite' || options.source.engine.maxLanes
+      ? undefined
+      : (index, lane, signal) => plannedTaskWork(tasks[index], lane, signal),
   );
   // After a cancel, the questions scored before the first one that was not (as one at a time would have it).
   const scoredInOrder = byIndex.slice(0, passedOn) as Scored[];
