@@ -135,6 +135,37 @@ describe("the embedded PostgreSQL's threads", () => {
     assert.equal(instance.threadsRunning, 0);
   });
 
+  it('keeps each connection on one thread at a time while both threads serve connections of different settings', async () => {
+    const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
+    const copy = path.join(root, `threads-${served++}`);
+    serveCopy(embeddedTarget(copy, ''), Promise.resolve(instance));
+    // Different search paths: a thread changing hands sets the session up again (RESET ALL) before running.
+    const [publicPath, catalogPath] = [
+      await openDatabase(embeddedTarget(copy, 'public')),
+      await openDatabase(embeddedTarget(copy, 'pg_catalog')),
+    ];
+    try {
+      const long = rows(publicPath, 'SELECT pg_sleep(8)');
+      await delay(300);
+      await rows(catalogPath, 'SELECT 1');
+      assert.equal(instance.threadsRunning, 2);
+      await long;
+      // Results of several cursor batches (1,000 rows each), on both connections at once, again and again.
+      const counted = 'SELECT g, (SELECT COUNT(*) FROM superhero) FROM generate_series(1, 2500) g';
+      for (let round = 0; round < 16; round++) {
+        // Which connection asks first alternates, so each thread serves each in turn and changes hands every round.
+        const asks = [() => rows(publicPath, counted), () => rows(catalogPath, 'SELECT g FROM generate_series(1, 2500) g')] as const;
+        const [a, b] = round % 2 ? (await Promise.all([asks[1](), asks[0]()])).reverse() : await Promise.all([asks[0](), asks[1]()]);
+        assert.equal(a.length, 2500);
+        assert.deepEqual(a[2499], [2500, 750]);
+        assert.equal(b.length, 2500);
+      }
+    } finally {
+      await Promise.all([publicPath.close(), catalogPath.close()]);
+      await instance.close();
+    }
+  });
+
   it('keeps to one thread once a statement took the process past its memory ceiling', async () => {
     const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
     try {

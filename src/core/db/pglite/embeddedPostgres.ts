@@ -63,6 +63,8 @@ export class EmbeddedSession extends Duplex {
   openExchange = false;
   /** When the messages now waiting were queued for a thread (undefined: none wait). */
   queuedSince: number | undefined;
+  /** The thread it is lent to (Executor.owner): no other takes its messages meanwhile. */
+  lentTo: Executor | undefined;
   /** How long, in all, its transactions waited to start for a thread another connection held, ms (DatabaseConnection.executorWaitMs). */
   waitedMs = 0;
   /** After a stopped exchange, messages are dropped up to the next Sync, as a server does after an error. */
@@ -292,6 +294,11 @@ const EXTRA_THREAD_IDLE_MS = 5_000;
  */
 const GROW_AFTER_MS = 3_000;
 
+/** Whether a waiting connection may be taken by a thread (by `executor`): messages to run, not lent to another. */
+function isFree(session: EmbeddedSession, executor?: Executor): boolean {
+  return session.pending.length > 0 && !session.holdsSession && (session.lentTo === undefined || session.lentTo === executor);
+}
+
 /**
  * The embedded PostgreSQL of one data folder: PGlite threads (Executor), the first started when first needed,
  * more (up to EMBEDDED_THREADS) while every one is taken and a connection waits. Any number of client connections
@@ -340,6 +347,8 @@ export class EmbeddedPostgres {
   async close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.growTimer);
+    for (const session of this.waiting.splice(0))
+      if (session.pending.length) session.answerStopped(SYSTEM_ERROR, 'the embedded PostgreSQL was closed');
     await Promise.all(this.executors.splice(0).map((executor) => executor.close()));
   }
 
@@ -373,9 +382,9 @@ export class EmbeddedPostgres {
     }
   }
 
-  /** The next connection a free thread may take: the first waiting one not inside another thread's transaction. */
-  takeWaiting(): EmbeddedSession | undefined {
-    const index = this.waiting.findIndex((session) => session.pending.length > 0 && !session.holdsSession);
+  /** The next connection `executor` may take: the first waiting one not lent to another thread. */
+  takeWaiting(executor: Executor): EmbeddedSession | undefined {
+    const index = this.waiting.findIndex((session) => isFree(session, executor));
     return index < 0 ? undefined : this.waiting.splice(index, 1)[0];
   }
 
@@ -404,24 +413,31 @@ export class EmbeddedPostgres {
     return executor;
   }
 
-  /** Each thread takes what is its own or waits; if a connection still waits soon after with every thread taken, one more starts. */
+  /** Each thread takes what is its own or waits; once a connection has waited GROW_AFTER_MS with every thread taken, one more starts. */
   private dispatch(): void {
     if (this.closing) return;
     for (const executor of this.executors) void executor.pump();
-    if (this.growTimer || !this.mayGrow()) return;
-    this.growTimer = setTimeout(() => {
-      this.growTimer = undefined;
-      if (this.mayGrow()) void this.addExecutor().pump();
-    }, GROW_AFTER_MS);
-    this.growTimer.unref();
+    this.watchForGrowth();
   }
 
-  private mayGrow(): boolean {
-    return (
-      !this.closing &&
-      this.executors.length < this.maxThreads &&
-      this.waiting.some((session) => session.pending.length > 0 && !session.holdsSession)
+  private watchForGrowth(): void {
+    if (this.growTimer || this.closing || this.executors.length >= this.maxThreads) return;
+    const since = this.waiting.filter((session) => isFree(session)).map((session) => session.queuedSince ?? performance.now());
+    if (since.length === 0) return;
+    const waitedLongest = performance.now() - Math.min(...since);
+    this.growTimer = setTimeout(
+      () => {
+        this.growTimer = undefined;
+        const longest = this.waiting
+          .filter((session) => isFree(session))
+          .map((session) => performance.now() - (session.queuedSince ?? Infinity));
+        if (longest.length && Math.max(...longest) >= GROW_AFTER_MS && this.executors.length < this.maxThreads && !this.closing)
+          void this.addExecutor().pump();
+        else this.watchForGrowth();
+      },
+      Math.max(0, GROW_AFTER_MS - waitedLongest),
     );
+    this.growTimer.unref();
   }
 }
 
@@ -477,6 +493,7 @@ class Executor {
   async close(): Promise<void> {
     this.ended = true;
     clearTimeout(this.idleTimer);
+    this.lend(undefined);
     this.instance.removed(this);
     const thread = this.thread;
     this.thread = undefined;
@@ -495,7 +512,7 @@ class Executor {
   sessionClosed(session: EmbeddedSession): void {
     if (this.running?.session === session) this.stopThread({ code: QUERY_CANCELED, message: 'the connection went away' });
     else if (this.owner === session && session.holdsSession) this.abandoned = session;
-    if (this.owner === session) this.owner = undefined;
+    if (this.owner === session) this.lend(undefined);
   }
 
   stopThread(stopped: { code: string; message: string }): void {
@@ -514,8 +531,15 @@ class Executor {
   /** The next connection to serve: its owner while it holds the session, else the first one waiting. */
   private next(): EmbeddedSession | undefined {
     if (this.owner?.holdsSession) return this.owner.pending.length ? this.owner : undefined;
-    this.owner = undefined;
-    return this.retiring ? undefined : this.instance.takeWaiting();
+    this.lend(undefined);
+    return this.retiring ? undefined : this.instance.takeWaiting(this);
+  }
+
+  /** Lends the session to `session` (undefined: to no one), marking it so no other thread takes its messages. */
+  private lend(session: EmbeddedSession | undefined): void {
+    if (this.owner?.lentTo === this) this.owner.lentTo = undefined;
+    this.owner = session;
+    if (session) session.lentTo = this;
   }
 
   /** Starts the thread before it takes anyone (false: it could not start, and this executor is ended). */
@@ -549,7 +573,13 @@ class Executor {
         if (!session) break;
         const index = this.instance.waiting.indexOf(session);
         if (index >= 0) this.instance.waiting.splice(index, 1);
-        this.owner = session;
+        this.lend(session);
+        // A thread stopped earlier starts again before the messages are taken: its start is waiting, not the
+        // statement's time (a failure to start is answered by run).
+        if (!this.alive)
+          await this.started()
+            .then((thread) => thread.ready)
+            .catch(() => undefined);
         if (session.settingsKey !== this.configured) {
           const set = session.settings.map(
             ([name, value]) => `pg_catalog.set_config(${quoteLiteral(name)}, ${quoteLiteral(value)}, false)`,
@@ -563,7 +593,7 @@ class Executor {
     } finally {
       this.busy = false;
     }
-    if (this.occupied) return;
+    if (this.ended || this.occupied) return;
     if (this.retiring) void this.close();
     else if (this.extra) {
       this.idleTimer = setTimeout(() => void (this.occupied || this.close()), EXTRA_THREAD_IDLE_MS);

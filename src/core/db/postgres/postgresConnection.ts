@@ -273,11 +273,19 @@ export class PostgresConnection implements DatabaseConnection {
   }
 
   executorWaitMs(): number {
-    return this.client && this.transport.executorWaitMs ? this.transport.executorWaitMs(this.client) : 0;
+    return this.waitedOnEarlierClients + this.clientWaitMs(this.client);
+  }
+
+  /** What executorWaitMs added up on clients since replaced (a new client's session starts at 0). */
+  private waitedOnEarlierClients = 0;
+
+  private clientWaitMs(client: Client | undefined): number {
+    return client && this.transport.executorWaitMs ? this.transport.executorWaitMs(client) : 0;
   }
 
   private async connected(): Promise<Client> {
     if (this.client && !this.broken) return this.client;
+    this.waitedOnEarlierClients += this.clientWaitMs(this.client);
     await this.client?.end().catch(() => undefined);
     this.client = undefined;
     const client = await this.transport.connect(this.path);
