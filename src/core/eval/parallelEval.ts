@@ -53,7 +53,7 @@ export function widenThreadPool(jobs: number): void {
  * Out of memory shared by the lanes: SQLite's below the process-wide heap limit (sqliteConnection.ts words it so),
  * the embedded PostgreSQL's statement stopped as the process passed its ceiling (pglite/embeddedPostgres.ts).
  */
-const HEAP_EXHAUSTED = /SQLite's heap|took the process past/;
+const SHARED_OUT_OF_MEMORY = /SQLite's heap|took the process past/;
 
 /**
  * A time limit met after waiting for an executor another lane held (DatabaseConnection.executorWaitMs: the
@@ -68,7 +68,7 @@ const isSharedBound = (error: unknown, waited: number) =>
   error instanceof TooManyRows ||
   error instanceof ResultTooLarge ||
   (error instanceof QueryTimeout && waited > WAIT_COUNTED_SHARE * error.limitMs) ||
-  (error instanceof Error && HEAP_EXHAUSTED.test(error.message));
+  (error instanceof Error && SHARED_OUT_OF_MEMORY.test(error.message));
 
 /**
  * A connection whose results are cut at `1/share` of the caller's rows and bytes; `onBound` hears of every query

@@ -30,7 +30,6 @@ import {
   SqlExecutor,
 } from '../postgres/loadFromSqlite';
 import { PgliteThread } from './pgliteThread';
-import type { WorkingCopy } from './embeddedPostgres';
 import { cacheFolder } from '../../io/cacheHome';
 
 /** How the copy holds the databases: all tables in schema public (as the official dump), or a schema per db_id. */
@@ -196,6 +195,12 @@ function removeOtherCopies(rootFolder: string, current: string): void {
 /** Drops a kept copy (one PostgreSQL can no longer open, after an upgrade), so the next cachedCopy builds it again. */
 export function forgetCopy(dataDir: string): void {
   fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+}
+
+/** A data folder a thread may run on alone (PostgreSQL writes to it), removed once the thread is done with it. */
+export interface WorkingCopy {
+  dataDir: string;
+  remove(): void;
 }
 
 /**

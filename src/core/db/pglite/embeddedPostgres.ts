@@ -1,4 +1,5 @@
 import { Duplex } from 'node:stream';
+import type { WorkingCopy } from './embeddedCopy';
 import { PgliteThread } from './pgliteThread';
 import {
   commandComplete,
@@ -275,12 +276,6 @@ export class EmbeddedSession extends Duplex {
   }
 }
 
-/** A data folder a thread may run on alone (PostgreSQL writes to it), removed once the thread is done with it. */
-export interface WorkingCopy {
-  dataDir: string;
-  remove(): void;
-}
-
 /**
  * Threads the embedded PostgreSQL runs at most, each on a working copy of its own: the lanes of a scoring pass
  * (DatabaseEngine.maxLanes). Each holds about 200 MiB once started, so two leave a statement room under 1 GiB.
@@ -420,24 +415,26 @@ export class EmbeddedPostgres {
     this.watchForGrowth();
   }
 
+  /** Once a free connection has waited GROW_AFTER_MS (now, or when it will have), another thread starts. */
   private watchForGrowth(): void {
     if (this.growTimer || this.closing || this.executors.length >= this.maxThreads) return;
-    const since = this.waiting.filter((session) => isFree(session)).map((session) => session.queuedSince ?? performance.now());
-    if (since.length === 0) return;
-    const waitedLongest = performance.now() - Math.min(...since);
-    this.growTimer = setTimeout(
-      () => {
-        this.growTimer = undefined;
-        const longest = this.waiting
-          .filter((session) => isFree(session))
-          .map((session) => performance.now() - (session.queuedSince ?? Infinity));
-        if (longest.length && Math.max(...longest) >= GROW_AFTER_MS && this.executors.length < this.maxThreads && !this.closing)
-          void this.addExecutor().pump();
-        else this.watchForGrowth();
-      },
-      Math.max(0, GROW_AFTER_MS - waitedLongest),
-    );
+    const waited = this.longestWait();
+    if (waited === undefined) return;
+    if (waited >= GROW_AFTER_MS) {
+      void this.addExecutor().pump();
+      return;
+    }
+    this.growTimer = setTimeout(() => {
+      this.growTimer = undefined;
+      this.watchForGrowth();
+    }, GROW_AFTER_MS - waited);
     this.growTimer.unref();
+  }
+
+  /** How long the free connection waiting longest has waited, ms (undefined: none waits). */
+  private longestWait(): number | undefined {
+    const since = this.waiting.filter((session) => isFree(session)).map((session) => session.queuedSince ?? performance.now());
+    return since.length ? performance.now() - Math.min(...since) : undefined;
   }
 }
 
