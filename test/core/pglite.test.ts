@@ -1,19 +1,16 @@
 // The embedded PostgreSQL (PGlite in a worker thread) behind the engine seam: a copy of the sample's SQLite file
 // built once and kept (built again when the file changes), opened read-only on a working copy of its own; the
 // same connection as a server's (values as psycopg2 reads them, plans, schema, same work), with runaway statements
-// stopped on time, results and memory bounded, and several connections sharing its PGlite threads (a second one
-// started for a connection kept waiting, ended when idle or when memory is tight).
+// stopped on time, results and memory bounded, and several connections sharing its PGlite threads (their growing and
+// shrinking: pgliteThreads.test.ts).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DatabaseError, QueryCancelled, QueryTimeout, ResultTooLarge, Row, TooManyRows, TypedValue } from '../../src/core/db/database';
+import { DatabaseError, QueryCancelled, QueryTimeout, ResultTooLarge, TooManyRows, TypedValue } from '../../src/core/db/database';
 import { DatabaseConnection } from '../../src/core/db/engine';
 import { openDatabase, timeExecution } from '../../src/core/db/engines';
-import { setTimeout as delay } from 'node:timers/promises';
-import { cachedCopy, workingCopy } from '../../src/core/db/pglite/embeddedCopy';
-import { EmbeddedPostgres } from '../../src/core/db/pglite/embeddedPostgres';
-import { embeddedTarget, serveCopy } from '../../src/core/db/pglite/pgliteEngine';
+import { cachedCopy } from '../../src/core/db/pglite/embeddedCopy';
 import { embeddedPostgres } from '../../src/core/db/pglite/embeddedSource';
 import {
   MessageSplitter,
@@ -25,16 +22,7 @@ import {
 import { serverSetting } from '../../src/core/db/postgres/connectionTarget';
 import { DatabaseSource } from '../../src/core/db/source';
 import { SAMPLE_SUPERHERO, sha256, tempDir } from '../helpers';
-
-const READ_ONLY: [string, string][] = [['default_transaction_read_only', 'on']];
-
-/** The sample's superhero database, copied to a folder of the test's own (a test changes its modification time). */
-function sampleRoot(): string {
-  const root = tempDir('ves-lens-pglite-root-');
-  fs.mkdirSync(path.join(root, 'superhero'));
-  fs.copyFileSync(SAMPLE_SUPERHERO, path.join(root, 'superhero', 'superhero.sqlite'));
-  return root;
-}
+import { rows, sampleRoot } from './pgliteFixtures';
 
 /** Every file of a folder with its size and modification time: what shows a folder was written to. */
 function snapshot(folder: string): string[] {
@@ -47,16 +35,6 @@ function snapshot(folder: string): string[] {
       return `${path.relative(folder, file)} ${stat.size} ${stat.mtimeMs}`;
     })
     .sort();
-}
-
-async function rows(
-  db: DatabaseConnection,
-  sql: string,
-  limits: Partial<Parameters<DatabaseConnection['streamRows']>[2]> = {},
-): Promise<Row[]> {
-  const out: Row[] = [];
-  await db.streamRows(sql, (row) => out.push(row), { maxRows: 10_000, ...limits });
-  return out;
 }
 
 describe('the embedded PostgreSQL wire protocol pieces', () => {
@@ -85,114 +63,6 @@ describe('the embedded PostgreSQL wire protocol pieces', () => {
     const answer = Buffer.concat([Buffer.from([67, 0, 0, 0, 13]), Buffer.from('SELECT 1\0'), readyForQuery('T'), readyForQuery('I')]);
     for (let i = 0; i < answer.length; i += 3) watcher.push(answer.subarray(i, i + 3));
     assert.deepEqual(seen, ['T', 'I']);
-  });
-});
-
-// Before the tests below open their instance, which would hold a third thread's memory beside these two.
-describe("the embedded PostgreSQL's threads", () => {
-  const cacheDir = tempDir('ves-lens-pglite-cache-');
-  const root = sampleRoot();
-  let kept: string;
-  before(async () => {
-    kept = (await cachedCopy(root, { cacheDir, layout: 'one-database' })).dataDir;
-  });
-  after(() => {
-    fs.rmSync(cacheDir, { recursive: true, force: true });
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-
-  let served = 0;
-  /** Two connections to `instance` as the engine opens any (PostgresConnection over its sessions), on a target of its own. */
-  const connectTwice = async (instance: EmbeddedPostgres) => {
-    const target = embeddedTarget(path.join(root, `threads-${served++}`));
-    serveCopy(target, Promise.resolve(instance));
-    return [await openDatabase(target), await openDatabase(target)];
-  };
-
-  it('starts a second thread for a connection kept waiting behind a long statement, and ends it once idle', async () => {
-    const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
-    try {
-      const [first, second] = await connectTwice(instance);
-      assert.equal(instance.threadsRunning, 1, 'one thread until a connection waits');
-      const started = performance.now();
-      const long = rows(first, 'SELECT pg_sleep(10)');
-      await delay(300);
-      assert.deepEqual(await rows(second, 'SELECT COUNT(*) FROM superhero'), [[750]]);
-      const answeredAfter = performance.now() - started;
-      assert.ok(answeredAfter < 9_500, `answered after ${Math.round(answeredAfter)} ms: it waited for the 10 s statement`);
-      assert.equal(instance.threadsRunning, 2);
-      // What the lanes read to tell a time limit met while waiting (eval/parallelEval.ts).
-      assert.ok(second.executorWaitMs!() >= 2_500, `waited ${Math.round(second.executorWaitMs!())} ms`);
-      await long;
-      assert.ok(first.executorWaitMs!() < 1_000, `first waited ${Math.round(first.executorWaitMs!())} ms`);
-      await delay(6_500);
-      assert.equal(instance.threadsRunning, 1, 'the second thread ends once idle for 5 s');
-      assert.deepEqual(await rows(second, 'SELECT 1'), [[1]]);
-      await Promise.all([first.close(), second.close()]);
-    } finally {
-      await instance.close();
-    }
-    assert.equal(instance.threadsRunning, 0);
-  });
-
-  it('keeps each connection on one thread at a time while both threads serve connections of different settings', async () => {
-    const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
-    const copy = path.join(root, `threads-${served++}`);
-    serveCopy(embeddedTarget(copy, ''), Promise.resolve(instance));
-    // Different search paths: a thread changing hands sets the session up again (RESET ALL) before running.
-    const [publicPath, catalogPath] = [
-      await openDatabase(embeddedTarget(copy, 'public')),
-      await openDatabase(embeddedTarget(copy, 'pg_catalog')),
-    ];
-    try {
-      const long = rows(publicPath, 'SELECT pg_sleep(8)');
-      await delay(300);
-      await rows(catalogPath, 'SELECT 1');
-      assert.equal(instance.threadsRunning, 2);
-      await long;
-      // Results of several cursor batches (1,000 rows each), on both connections at once, again and again.
-      const counted = 'SELECT g, (SELECT COUNT(*) FROM superhero) FROM generate_series(1, 2500) g';
-      for (let round = 0; round < 16; round++) {
-        // Which connection asks first alternates, so each thread serves each in turn and changes hands every round.
-        const asks = [() => rows(publicPath, counted), () => rows(catalogPath, 'SELECT g FROM generate_series(1, 2500) g')] as const;
-        const [a, b] = round % 2 ? (await Promise.all([asks[1](), asks[0]()])).reverse() : await Promise.all([asks[0](), asks[1]()]);
-        assert.equal(a.length, 2500);
-        assert.deepEqual(a[2499], [2500, 750]);
-        assert.equal(b.length, 2500);
-      }
-    } finally {
-      await Promise.all([publicPath.close(), catalogPath.close()]);
-      await instance.close();
-    }
-  });
-
-  it('keeps to one thread once a statement took the process past its memory ceiling', async () => {
-    const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
-    try {
-      const [first, second] = await connectTwice(instance);
-      const long = rows(first, 'SELECT pg_sleep(8)');
-      await delay(300);
-      await rows(second, 'SELECT 1');
-      assert.equal(instance.threadsRunning, 2);
-      await long;
-      // A ceiling 200 MiB above the memory of both threads: the string below passes it, and is stopped.
-      instance.memoryCeilingBytes = process.memoryUsage.rss() + 200 * 2 ** 20;
-      await assert.rejects(
-        rows(first, "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 900000)"),
-        /took the process past/,
-      );
-      instance.memoryCeilingBytes = 2 ** 31; // out of the way of what follows: the threads' memory is what is tested
-      await delay(200);
-      assert.ok(instance.threadsRunning <= 1, 'the idle second thread is ended');
-      const again = rows(first, 'SELECT pg_sleep(5)');
-      await delay(300);
-      assert.deepEqual(await rows(second, 'SELECT 2'), [[2]]);
-      await again;
-      assert.equal(instance.threadsRunning, 1, 'no second thread starts again');
-      await Promise.all([first.close(), second.close()]);
-    } finally {
-      await instance.close();
-    }
   });
 });
 

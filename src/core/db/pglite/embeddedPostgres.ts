@@ -30,6 +30,12 @@ const SYSTEM_ERROR = '58000';
  * PostgreSQL's `out of memory` (pgliteWorker.ts), so the process stays under 1 GiB with the rest of VES Lens.
  */
 const WASM_MEMORY_LIMIT_BYTES = 512 * 2 ** 20;
+/**
+ * A WASM memory never shrinks: a thread whose statement grew it past this is ended once its session is free
+ * (and started again when next needed), so what one statement took is not held beside a second thread, where
+ * the two would pass the ceiling below and stop the next statement, whatever it does.
+ */
+const SHED_THREAD_ABOVE_BYTES = 256 * 2 ** 20;
 /** The process's resident memory past which a running statement is stopped anyway (ending its thread). */
 const MEMORY_CEILING_BYTES = 960 * 2 ** 20;
 const MEMORY_CHECK_MS = 50;
@@ -514,10 +520,21 @@ class Executor {
 
   stopThread(stopped: { code: string; message: string }): void {
     if (this.running) this.running.stopped ??= stopped;
+    this.endThread();
+  }
+
+  /** Ends the thread (its WASM memory with it); the next run starts another. */
+  private endThread(): void {
     const thread = this.thread;
     this.thread = undefined;
     this.configured = undefined;
     void thread?.terminate();
+  }
+
+  /** Ends a thread whose WASM memory grew past SHED_THREAD_ABOVE_BYTES, unless a connection's transaction lives in it. */
+  private shedMemory(): void {
+    const bloated = (this.thread?.memoryBytes ?? 0) > SHED_THREAD_ABOVE_BYTES;
+    if (bloated && !this.owner?.holdsSession && !this.abandoned) this.endThread();
   }
 
   /** Running, or lent to a connection inside a transaction or exchange. */
@@ -560,6 +577,7 @@ class Executor {
       // A thread beyond the first takes no connection before it runs: the others may be free long before.
       if (this.extra && !this.alive && !(await this.warmed())) return;
       for (;;) {
+        this.shedMemory();
         if (this.abandoned) {
           // Its transaction ends here, before anyone else is served: a Sync closes an exchange, then ROLLBACK.
           this.abandoned = undefined;
@@ -587,6 +605,7 @@ class Executor {
         // Its messages may have been answered meanwhile (stopped while the session was being set up).
         if (session.pending.length) await this.run(session, session.takePending());
       }
+      this.shedMemory();
     } finally {
       this.busy = false;
     }

@@ -45,6 +45,8 @@ export class PgliteThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private ended: Error | undefined;
+  /** What PostgreSQL's WASM memory had grown to when the last protocol request was done (0: none yet). */
+  memoryBytes = 0;
 
   constructor(setup: WorkerSetup) {
     this.worker = startWorker(setup);
@@ -94,6 +96,7 @@ export class PgliteThread {
     }
     this.waiting.delete(reply.id);
     if (this.waiting.size === 0) this.worker.unref();
+    if (reply.kind === 'done' && reply.memoryBytes !== undefined) this.memoryBytes = reply.memoryBytes;
     if (reply.kind === 'error') waiting.reject(new EmbeddedError(reply.message, reply.detail, reply.code));
     else waiting.resolve(reply);
   }

@@ -25,6 +25,9 @@ interface MemoryDescriptor {
 type MemoryConstructor = { new (descriptor: MemoryDescriptor): object; prototype: object };
 const wasm = (globalThis as unknown as { WebAssembly: { Memory: MemoryConstructor } }).WebAssembly;
 
+/** The WASM memories this thread's modules were given (PostgreSQL's, once started). */
+const memories: { buffer: ArrayBuffer }[] = [];
+
 /**
  * PGlite makes its WASM memory itself, growable to 2 GiB; this thread's memories are made with a lower maximum
  * (a module accepts a memory whose maximum is below the one it declares), so PostgreSQL's own allocator fails
@@ -34,10 +37,17 @@ function limitWasmMemory(limitBytes: number): void {
   const Memory = wasm.Memory;
   const pages = Math.floor(limitBytes / PAGE_BYTES);
   const limited = function (descriptor: MemoryDescriptor) {
-    return new Memory({ ...descriptor, maximum: Math.min(descriptor.maximum ?? pages, pages) });
+    const memory = new Memory({ ...descriptor, maximum: Math.min(descriptor.maximum ?? pages, pages) }) as { buffer: ArrayBuffer };
+    memories.push(memory);
+    return memory;
   } as unknown as MemoryConstructor;
   limited.prototype = Memory.prototype;
   wasm.Memory = limited;
+}
+
+/** What the WASM memories take now: they grow with what a statement allocates, and never give it back. */
+function memoryBytes(): number {
+  return memories.reduce((sum, memory) => sum + memory.buffer.byteLength, 0);
 }
 
 /** PGlite's own start parameters, with every transaction read-only by default when asked. */
@@ -73,7 +83,7 @@ async function answer(pglite: PGlite, request: WorkerRequest): Promise<void> {
           reply({ kind: 'data', id: request.id, bytes: copy }, [copy.buffer as ArrayBuffer]);
         },
       });
-      reply({ kind: 'done', id: request.id });
+      reply({ kind: 'done', id: request.id, memoryBytes: memoryBytes() });
     } else if (request.kind === 'query') {
       const { rows } = await pglite.query<Record<string, unknown>>(request.sql, request.params as unknown[]);
       reply({ kind: 'rows', id: request.id, rows });

@@ -27,5 +27,6 @@ export type WorkerReply =
   | { kind: 'failed'; message: string }
   | { kind: 'data'; id: number; bytes: Uint8Array }
   | { kind: 'rows'; id: number; rows: Record<string, unknown>[] }
-  | { kind: 'done'; id: number }
+  /** `memoryBytes`: the size the WASM memory has grown to (it never shrinks while the thread lives). */
+  | { kind: 'done'; id: number; memoryBytes?: number }
   | { kind: 'error'; id: number; message: string; detail?: string; code?: string };
