@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { DatabaseError, QueryCancelled, QueryTimeout, ResultTooLarge, TooManyRows, TypedValue } from '../../src/core/db/database';
 import { DatabaseConnection } from '../../src/core/db/engine';
 import { openDatabase, timeExecution } from '../../src/core/db/engines';
-import { cachedCopy } from '../../src/core/db/pglite/embeddedCopy';
+import { cachedCopy, workingCopy } from '../../src/core/db/pglite/embeddedCopy';
+import { EmbeddedPostgres } from '../../src/core/db/pglite/embeddedPostgres';
 import { embeddedPostgres } from '../../src/core/db/pglite/embeddedSource';
 import {
   MessageSplitter,
@@ -185,5 +186,27 @@ describe('the embedded PostgreSQL (PGlite)', () => {
     assert.equal(rebuilt.built, true);
     assert.notEqual(rebuilt.dataDir, kept);
     assert.ok(!fs.existsSync(kept), 'the copy of the older file is removed');
+  });
+
+  it('runs initdb once per cache folder and builds every copy from its folder; one that does not open is made again', async () => {
+    const template = path.join(cacheDir, 'initdb');
+    const madeAt = fs.statSync(path.join(template, 'complete')).mtimeMs;
+    const file = path.join(root, 'superhero', 'superhero.sqlite');
+    const touch = (ms: number) => fs.utimesSync(file, new Date(ms), new Date(ms));
+    touch(Date.now() + 120_000);
+    assert.equal((await cachedCopy(root, { cacheDir, layout: 'one-database' })).built, true);
+    assert.equal(fs.statSync(path.join(template, 'complete')).mtimeMs, madeAt, 'the build copied the folder initdb made before');
+    // As if another PGlite release had made it: PostgreSQL refuses a data folder of another major version.
+    fs.writeFileSync(path.join(template, 'pgdata', 'PG_VERSION'), '17\n');
+    touch(Date.now() + 180_000);
+    const rebuilt = await cachedCopy(root, { cacheDir, layout: 'one-database' });
+    assert.equal(rebuilt.built, true);
+    assert.equal(fs.readFileSync(path.join(template, 'pgdata', 'PG_VERSION'), 'utf8').trim(), '18');
+    const instance = new EmbeddedPostgres(() => workingCopy(rebuilt.dataDir), [['default_transaction_read_only', 'on']]);
+    try {
+      assert.match(await instance.version(), /^18\./);
+    } finally {
+      await instance.close();
+    }
   });
 });

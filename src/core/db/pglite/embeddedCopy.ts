@@ -114,9 +114,70 @@ function threadExecutor(thread: PgliteThread): SqlExecutor {
   };
 }
 
+/** A data folder fresh from initdb, kept in the cache folder for every build to start from. */
+interface InitdbTemplate {
+  dataDir: string;
+  /** Whether this call made it (else a run before did). */
+  made: boolean;
+}
+
+/**
+ * PGlite's initdb runs a second PostgreSQL beside the first and leaves hundreds of MiB in its thread (its WASM
+ * memory never shrinks), where the rows would then be loaded: so initdb runs once per cache folder, in a thread
+ * of its own, ended when done, and each build copies the folder it made (a build then needs no 4 s initdb, and
+ * its thread starts on an existing folder at ~270 MiB). Made beside, renamed into place when complete.
+ */
+async function initdbTemplate(cacheDir: string): Promise<InitdbTemplate> {
+  const folder = path.join(cacheDir, 'initdb');
+  const dataDir = path.join(folder, 'pgdata');
+  const complete = path.join(folder, 'complete');
+  if (fs.existsSync(complete)) return { dataDir, made: false };
+  cleanStaleTemporaries(cacheDir); // one a killed run was making
+  const staging = temporaryPathFor(folder);
+  trackTemporary(staging);
+  try {
+    fs.mkdirSync(staging, { recursive: true });
+    const thread = new PgliteThread({ dataDir: path.join(staging, 'pgdata'), settings: [] });
+    try {
+      await thread.request({ kind: 'close' });
+    } finally {
+      await thread.terminate();
+    }
+    fs.writeFileSync(path.join(staging, 'complete'), '');
+    try {
+      fs.renameSync(staging, folder);
+    } catch (error) {
+      // Another process made it first: use theirs.
+      if (!fs.existsSync(complete)) throw error;
+    }
+    return { dataDir, made: true };
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+    untrackTemporary(staging);
+  }
+}
+
+/** The loader's thread on a copy of the initdb template; a template made by another PGlite release that does not open is made again, once. */
+async function loaderThread(dataDir: string, cacheDir: string): Promise<PgliteThread> {
+  for (;;) {
+    const template = await initdbTemplate(cacheDir);
+    await fs.promises.cp(template.dataDir, dataDir, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
+    const thread = new PgliteThread({ dataDir, settings: [] });
+    try {
+      await thread.ready;
+      return thread;
+    } catch (error) {
+      await thread.terminate();
+      if (template.made) throw error;
+      fs.rmSync(path.dirname(template.dataDir), { recursive: true, force: true });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
 /** Builds a copy of every database under `dbRoot` in `folder` (a new PostgreSQL data folder), closing it cleanly. */
-async function build(dbRoot: string, folder: string, options: EmbeddedCopyOptions): Promise<LoadReport> {
-  const thread = new PgliteThread({ dataDir: path.join(folder, 'pgdata'), settings: [] });
+async function build(dbRoot: string, folder: string, cacheDir: string, options: EmbeddedCopyOptions): Promise<LoadReport> {
+  const thread = await loaderThread(path.join(folder, 'pgdata'), cacheDir);
   try {
     const report = await loadFromSqlite(
       { main: threadExecutor(thread), label: 'the embedded PostgreSQL' },
@@ -153,7 +214,7 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
   try {
     fs.mkdirSync(staging);
     options.onLoad?.({ kind: 'start', cacheDir, databases: databases.length });
-    const report = await build(root, staging, options);
+    const report = await build(root, staging, cacheDir, options);
     const manifest: Manifest = {
       key,
       loader: LOADER_VERSION,
