@@ -208,5 +208,10 @@ describe('the embedded PostgreSQL (PGlite)', () => {
     } finally {
       await instance.close();
     }
+    // One a killed run left without its `complete` (half removed) is made again too.
+    fs.rmSync(path.join(template, 'complete'));
+    touch(Date.now() + 240_000);
+    assert.equal((await cachedCopy(root, { cacheDir, layout: 'one-database' })).built, true);
+    assert.ok(fs.existsSync(path.join(template, 'complete')));
   });
 });

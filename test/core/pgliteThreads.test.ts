@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { openDatabase } from '../../src/core/db/engines';
+import { openDatabase, timeExecution } from '../../src/core/db/engines';
 import { cachedCopy, workingCopy } from '../../src/core/db/pglite/embeddedCopy';
 import { EmbeddedPostgres } from '../../src/core/db/pglite/embeddedPostgres';
 import { embeddedTarget, serveCopy } from '../../src/core/db/pglite/pgliteEngine';
@@ -143,6 +143,29 @@ describe("the embedded PostgreSQL's threads", () => {
       assert.notEqual(await started(), second, 'ended once the transaction did');
       await db.close();
     } finally {
+      await instance.close();
+    }
+  });
+
+  it("sheds a timing's thread before the next execution's clock starts, and sets a connection up again after", async () => {
+    const instance = new EmbeddedPostgres(() => workingCopy(kept), READ_ONLY);
+    const copy = path.join(root, `threads-${served++}`);
+    serveCopy(embeddedTarget(copy, ''), Promise.resolve(instance));
+    const target = embeddedTarget(copy, 'pg_catalog');
+    const hungry = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 100000)";
+    const db = await openDatabase(target);
+    try {
+      for (let round = 0; round < 2; round++) {
+        // Each execution on a fresh client that closes inside its BEGIN: the hungry one's thread ends with it.
+        await timeExecution(target, hungry, 'full');
+        const next = await timeExecution(target, 'SELECT 1', 'full');
+        // A thread's start takes 0.35 s or more: paid inside the clock, it would show.
+        assert.ok(next < 250, `SELECT 1 timed at ${Math.round(next)} ms after the hungry statement`);
+      }
+      // A connection kept open across the shed gets its settings again on the new thread.
+      assert.deepEqual(await rows(db, 'SHOW search_path'), [['"pg_catalog"']]);
+    } finally {
+      await db.close();
       await instance.close();
     }
   });

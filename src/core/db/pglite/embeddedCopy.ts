@@ -131,8 +131,9 @@ async function initdbTemplate(cacheDir: string): Promise<InitdbTemplate> {
   const folder = path.join(cacheDir, 'initdb');
   const dataDir = path.join(folder, 'pgdata');
   const complete = path.join(folder, 'complete');
-  if (fs.existsSync(complete)) return { dataDir, made: false };
   cleanStaleTemporaries(cacheDir); // one a killed run was making
+  if (fs.existsSync(complete)) return { dataDir, made: false };
+  removeAside(folder); // one without `complete`, half-removed by a killed run: nothing could be renamed onto it
   const staging = temporaryPathFor(folder);
   trackTemporary(staging);
   try {
@@ -157,6 +158,19 @@ async function initdbTemplate(cacheDir: string): Promise<InitdbTemplate> {
   }
 }
 
+/** Renames `folder` aside, then removes it: no one finds it half-removed, and a process killed meanwhile leaves a temporary the next run cleans. */
+function removeAside(folder: string): void {
+  const aside = temporaryPathFor(folder);
+  try {
+    fs.renameSync(folder, aside);
+  } catch {
+    return; // not there (or already taken aside by another process)
+  }
+  trackTemporary(aside);
+  fs.rmSync(aside, { recursive: true, force: true });
+  untrackTemporary(aside);
+}
+
 /** The loader's thread on a copy of the initdb template; a template made by another PGlite release that does not open is made again, once. */
 async function loaderThread(dataDir: string, cacheDir: string): Promise<PgliteThread> {
   for (;;) {
@@ -169,7 +183,7 @@ async function loaderThread(dataDir: string, cacheDir: string): Promise<PgliteTh
     } catch (error) {
       await thread.terminate();
       if (template.made) throw error;
-      fs.rmSync(path.dirname(template.dataDir), { recursive: true, force: true });
+      removeAside(path.dirname(template.dataDir));
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }

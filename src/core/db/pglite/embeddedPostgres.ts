@@ -511,10 +511,17 @@ class Executor {
     if (!this.occupied) void this.close();
   }
 
-  /** A connection went away: what it runs here stops, and its open transaction is rolled back before the next. */
+  /**
+   * A connection went away: what it runs here stops, and its open transaction is rolled back before the next (or,
+   * on a thread to be shed, ends with the thread: a timing's fresh client closes inside its BEGIN, and the next
+   * one's startup then waits for the new thread, outside its timed span).
+   */
   sessionClosed(session: EmbeddedSession): void {
     if (this.running?.session === session) this.stopThread({ code: QUERY_CANCELED, message: 'the connection went away' });
-    else if (this.owner === session && session.holdsSession) this.abandoned = session;
+    else if (this.owner === session && session.holdsSession) {
+      if (this.bloated) this.shedNow();
+      else this.abandoned = session;
+    }
     if (this.owner === session) this.lend(undefined);
   }
 
@@ -531,10 +538,23 @@ class Executor {
     void thread?.terminate();
   }
 
-  /** Ends a thread whose WASM memory grew past SHED_THREAD_ABOVE_BYTES, unless a connection's transaction lives in it. */
+  /** Whether the thread's WASM memory grew past SHED_THREAD_ABOVE_BYTES. */
+  private get bloated(): boolean {
+    return (this.thread?.memoryBytes ?? 0) > SHED_THREAD_ABOVE_BYTES;
+  }
+
+  /** Sheds a bloated thread, unless a connection's transaction lives in it. */
   private shedMemory(): void {
-    const bloated = (this.thread?.memoryBytes ?? 0) > SHED_THREAD_ABOVE_BYTES;
-    if (bloated && !this.owner?.holdsSession && !this.abandoned) this.endThread();
+    if (this.bloated && !this.owner?.holdsSession && !this.abandoned) this.shedNow();
+  }
+
+  /**
+   * Ends the thread and starts its successor at once: a connection's startup waits for it (EmbeddedSession
+   * startup, through version()), and one already connected waits before its messages are taken (pump).
+   */
+  private shedNow(): void {
+    this.endThread();
+    this.started().catch(() => undefined);
   }
 
   /** Running, or lent to a connection inside a transaction or exchange. */
@@ -584,6 +604,8 @@ class Executor {
           await this.run(undefined, Buffer.concat([SYNC_MESSAGE, queryMessage('ROLLBACK')]));
           continue;
         }
+        // A thread starting again (after a shed) takes no one until it runs: another thread may take them meanwhile.
+        if (this.thread && !this.owner?.holdsSession) await this.thread.ready.catch(() => undefined);
         const session = this.next();
         if (!session) break;
         const index = this.instance.waiting.indexOf(session);

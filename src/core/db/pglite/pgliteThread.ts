@@ -84,7 +84,14 @@ export class PgliteThread {
 
   /** Ends the thread at once, whatever it runs (PostgreSQL inside it stops as if the machine lost power). */
   async terminate(): Promise<void> {
-    await this.worker.terminate();
+    // The process is held until the thread has ended: a terminating worker does not hold it, even referenced, and
+    // it would exit mid-way, leaving whatever awaited the end (a close, then the error being reported) undone.
+    const held = setInterval(() => undefined, 1_000);
+    try {
+      await this.worker.terminate();
+    } finally {
+      clearInterval(held);
+    }
   }
 
   private answered(reply: Exclude<WorkerReply, { kind: 'ready' | 'failed' }>): void {
