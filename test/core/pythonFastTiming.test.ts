@@ -19,6 +19,8 @@ const ONE_HERO = 'SELECT superhero_name FROM superhero WHERE id = 5';
 const ATOMS = "SELECT count(*) FROM atom WHERE element = 'cl'";
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
 const block = (overrides: Partial<Parameters<typeof timeBlockWithPython>[0]> = {}) =>
   timeBlockWithPython({
     gold: { dbPath: SUPERHERO, body: JOIN },
@@ -43,8 +45,9 @@ describe('fast timing blocks in Python sqlite3', { skip: birdDataMissing() }, ()
     const odd = await block({ iterations: 3, firstIndex: 3 });
     assert.deepEqual(odd.predFirst, [false, true, false]);
     assert.ok([...even.goldMs, ...even.predMs].every((ms) => ms > 0));
-    // The join drains 5,800 rows; one hero by its key is a single row.
-    assert.ok(Math.min(...even.goldMs) > 3 * Math.max(...even.predMs), `${even.goldMs} vs ${even.predMs}`);
+    // The join drains 5,800 rows; one hero by its key is a single row. Medians: a block's first execution of a side
+    // may be a cold one (a CI run's: 0.63 ms against 0.09-0.17 after), and one slow gold run is noise too.
+    assert.ok(median(even.goldMs) > 3 * median(even.predMs), `${even.goldMs} vs ${even.predMs}`);
     const across = await block({ pred: { dbPath: TOXICOLOGY, body: ATOMS }, iterations: 2 });
     assert.equal(across.predMs.length, 2);
   });
@@ -53,7 +56,6 @@ describe('fast timing blocks in Python sqlite3', { skip: birdDataMissing() }, ()
     if (!(await pythonTimes(t))) return;
     const firstRow = await block({ quantity: 'first-row', iterations: 8 });
     const full = await block({ quantity: 'full', iterations: 8 });
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
     assert.ok(median(full.goldMs) > 3 * median(firstRow.goldMs), `full ${median(full.goldMs)} ms, first row ${median(firstRow.goldMs)} ms`);
   });
 
