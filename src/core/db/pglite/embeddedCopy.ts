@@ -133,7 +133,6 @@ async function initdbTemplate(cacheDir: string): Promise<InitdbTemplate> {
   const complete = path.join(folder, 'complete');
   cleanStaleTemporaries(cacheDir); // one a killed run was making
   if (fs.existsSync(complete)) return { dataDir, made: false };
-  removeAside(folder); // one without `complete`, half-removed by a killed run: nothing could be renamed onto it
   const staging = temporaryPathFor(folder);
   trackTemporary(staging);
   try {
@@ -145,16 +144,25 @@ async function initdbTemplate(cacheDir: string): Promise<InitdbTemplate> {
       await thread.terminate();
     }
     fs.writeFileSync(path.join(staging, 'complete'), '');
-    try {
-      fs.renameSync(staging, folder);
-    } catch (error) {
-      // Another process made it first: use theirs.
-      if (!fs.existsSync(complete)) throw error;
-    }
+    placeFolder(staging, folder, () => fs.existsSync(complete));
     return { dataDir, made: true };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
     untrackTemporary(staging);
+  }
+}
+
+/**
+ * Renames a complete `staging` folder into place as `folder`. An incomplete one there (a killed run's, half built or
+ * half removed) is taken aside first, as nothing can be renamed onto it; a complete one another process placed
+ * first is kept, and used (it may already be read).
+ */
+function placeFolder(staging: string, folder: string, isComplete: () => boolean): void {
+  if (!isComplete()) removeAside(folder);
+  try {
+    fs.renameSync(staging, folder);
+  } catch (error) {
+    if (!isComplete()) throw error;
   }
 }
 
@@ -242,13 +250,7 @@ export async function cachedCopy(dbRoot: string, options: EmbeddedCopyOptions): 
       notes: report.databases.flatMap((database) => database.notes.map((note) => `${database.dbId}: ${note}`)),
     };
     fs.writeFileSync(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-    fs.rmSync(folder, { recursive: true, force: true }); // an incomplete copy left by a crash
-    try {
-      fs.renameSync(staging, folder);
-    } catch (error) {
-      // Another process finished the same copy first: use theirs.
-      if (!readManifest(folder)) throw error;
-    }
+    placeFolder(staging, folder, () => readManifest(folder) !== undefined);
     removeOtherCopies(rootFolder, key);
     options.onLoad?.({ kind: 'done', rows: report.rows, seconds: (performance.now() - started) / 1000 });
     return { dataDir: path.join(folder, 'pgdata'), version: manifest.postgres, built: true, dbIds, notes: manifest.notes };

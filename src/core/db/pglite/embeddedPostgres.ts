@@ -32,7 +32,7 @@ const SYSTEM_ERROR = '58000';
 const WASM_MEMORY_LIMIT_BYTES = 512 * 2 ** 20;
 /**
  * A WASM memory never shrinks: a thread whose statement grew it past this is ended once its session is free
- * (and started again when next needed), so what one statement took is not held beside a second thread, where
+ * (and another started at once, see Executor.shedNow), so what one statement took is not held beside a second thread, where
  * the two would pass the ceiling below and stop the next statement, whatever it does.
  */
 const SHED_THREAD_ABOVE_BYTES = 256 * 2 ** 20;
