@@ -4,11 +4,10 @@
 // initdb already. With `--before DIR` (a checkout of an earlier commit, `npm ci` done there) the same two builds of
 // that code run beside these, alternating. Writes bench/results/embeddedBuild.md.
 // Usage: npx tsx bench/embeddedBuild.ts [--runs 3] [--before DIR] [--data ../shared/data/bird-minidev]
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { machineLine, median } from './machine.cjs';
+import { machineLine, measuredNodeRun, median } from './machine.cjs';
 import { benchOptions } from './serverMinidev';
 
 const root = path.resolve(__dirname, '..');
@@ -28,18 +27,10 @@ interface Build {
 
 /** One build of `dbRoot`'s copy into `cacheDir` by the code in `tree`, in a process of its own. */
 function build(tree: string, dbRoot: string, cacheDir: string): Build {
-  const rssFile = path.join(scratch, 'rss');
   const module = path.join(tree, 'src', 'core', 'db', 'pglite', 'embeddedCopy');
   const script = `require(${JSON.stringify(module)}).cachedCopy(${JSON.stringify(dbRoot)}, { cacheDir: ${JSON.stringify(cacheDir)}, layout: 'one-database' }).then((copy) => { if (!copy.built) throw new Error('not built'); })`;
-  const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, ['--require', path.join(root, 'bench', 'peak-rss.cjs'), '--import', 'tsx', '-e', script], {
-    cwd: tree,
-    encoding: 'utf8',
-    env: { ...process.env, VES_LENS_RSS_FILE: rssFile },
-  });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (run.status !== 0) throw new Error(`the build in ${tree} failed: ${run.stderr}`);
-  return { seconds, peakMiB: Number(fs.readFileSync(rssFile, 'utf8')) / 2 ** 20 };
+  const { seconds, peakMiB } = measuredNodeRun(['--import', 'tsx', '-e', script], { cwd: tree });
+  return { seconds, peakMiB };
 }
 
 /** The two builds by `tree`: into an empty cache folder, then another root's into the same folder. */

@@ -5,11 +5,10 @@
 // The embedded copy is built before the first timed run (a kept copy is what a user's second run finds).
 // Writes bench/results/embeddedLanes.md.
 // Usage: node esbuild.js && npx tsx bench/embeddedLanes.ts [--runs 5] [--data ../shared/data/bird-minidev]
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { machineLine, median } from './machine.cjs';
+import { machineLine, measuredNodeRun, median } from './machine.cjs';
 import { benchOptions } from './serverMinidev';
 
 const root = path.resolve(__dirname, '..');
@@ -30,39 +29,29 @@ interface Run {
 /** One eval in a process of its own: wall seconds, peak memory, and every question's EX (what must not change). */
 function evalRun(predictions: string, jobs: number): Run {
   const json = path.join(scratch, `report-${jobs}.json`);
-  const rssFile = path.join(scratch, 'rss');
-  const started = process.hrtime.bigint();
-  const run = spawnSync(
-    process.execPath,
-    [
-      '--require',
-      path.join(root, 'bench', 'peak-rss.cjs'),
-      path.join(root, 'bin', 'ves-lens.js'),
-      'eval',
-      '--engine',
-      'postgres',
-      '--db-root',
-      path.join(data, 'databases'),
-      '--questions',
-      path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json'),
-      '--gold',
-      path.join(data, 'questions', 'mini_dev_postgresql_gold.sql'),
-      '--predictions',
-      predictions,
-      '--metrics',
-      'ex',
-      '--jobs',
-      String(jobs),
-      '--json',
-      json,
-      '--no-progress',
-    ],
-    { encoding: 'utf8', env: { ...process.env, VES_LENS_RSS_FILE: rssFile }, maxBuffer: 2 ** 28 },
-  );
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (run.status !== 0) throw new Error(`eval --jobs ${jobs} on ${predictions} failed: ${run.stderr}`);
+  const { seconds, peakMiB } = measuredNodeRun([
+    path.join(root, 'bin', 'ves-lens.js'),
+    'eval',
+    '--engine',
+    'postgres',
+    '--db-root',
+    path.join(data, 'databases'),
+    '--questions',
+    path.join(data, 'questions', 'mini_dev_sqlite.v1-2024.json'),
+    '--gold',
+    path.join(data, 'questions', 'mini_dev_postgresql_gold.sql'),
+    '--predictions',
+    predictions,
+    '--metrics',
+    'ex',
+    '--jobs',
+    String(jobs),
+    '--json',
+    json,
+    '--no-progress',
+  ]);
   const report = JSON.parse(fs.readFileSync(json, 'utf8')) as { questions: { ex: number }[] };
-  return { seconds, peakMiB: Number(fs.readFileSync(rssFile, 'utf8')) / 2 ** 20, ex: report.questions.map((q) => q.ex).join('') };
+  return { seconds, peakMiB, ex: report.questions.map((q) => q.ex).join('') };
 }
 
 const load = () => os.loadavg()[0].toFixed(1);

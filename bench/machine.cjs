@@ -31,4 +31,27 @@ function burnCpu() {
   return () => burners.forEach((burner) => burner.kill('SIGKILL'));
 }
 
-module.exports = { machineLine, median, burnCpu };
+/**
+ * Runs node with `args` in a process of its own, bench/peak-rss.cjs preloaded: its wall seconds (start-up included)
+ * and peak resident memory in MiB (worker threads included). Throws with its stderr when it fails.
+ */
+function measuredNodeRun(args, options = {}) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const { spawnSync } = require('node:child_process');
+  const rssFile = path.join(os.tmpdir(), `ves-lens-peak-rss-${process.pid}`);
+  const started = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, ['--require', path.join(__dirname, 'peak-rss.cjs'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 2 ** 28,
+    ...options,
+    env: { ...(options.env ?? process.env), VES_LENS_RSS_FILE: rssFile },
+  });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${run.stderr}`);
+  const peakMiB = Number(fs.readFileSync(rssFile, 'utf8')) / 2 ** 20;
+  fs.rmSync(rssFile, { force: true });
+  return { seconds, peakMiB, stdout: run.stdout };
+}
+
+module.exports = { machineLine, median, burnCpu, measuredNodeRun };
