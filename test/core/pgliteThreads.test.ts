@@ -26,6 +26,9 @@ describe("the embedded PostgreSQL's threads", () => {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
+  // A 100 MB string: its buffer's doublings grow the WASM memory past 256 MiB (never given back while the thread lives).
+  const hungry = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 100000)";
+
   let served = 0;
   /** Two connections to `instance` as the engine opens any (PostgresConnection over its sessions), on a target of its own. */
   const connectTwice = async (instance: EmbeddedPostgres) => {
@@ -125,8 +128,6 @@ describe("the embedded PostgreSQL's threads", () => {
     try {
       const [db] = await connectTwice(instance);
       const started = async () => (await rows(db, 'SELECT pg_postmaster_start_time()::text'))[0][0];
-      // A 200 MB string: its buffer's doublings grow the WASM memory past 256 MiB (never given back while the thread lives).
-      const hungry = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 100000)";
       const first = await started();
       assert.equal(await started(), first, 'an ordinary statement keeps the thread');
       const before = process.memoryUsage.rss();
@@ -152,7 +153,6 @@ describe("the embedded PostgreSQL's threads", () => {
     const copy = path.join(root, `threads-${served++}`);
     serveCopy(embeddedTarget(copy, ''), Promise.resolve(instance));
     const target = embeddedTarget(copy, 'pg_catalog');
-    const hungry = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 100000)";
     const db = await openDatabase(target);
     try {
       for (let round = 0; round < 2; round++) {
